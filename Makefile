@@ -1,0 +1,103 @@
+# swapreplay - see README.md.  Targets: all (default), test, asan-test, demo,
+# bench, install, uninstall, clean, deps.
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+
+CC ?= cc
+CFLAGS ?= -O2 -g
+SR_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+SR_CPPFLAGS = -Iinclude -Isrc -MMD -MP
+LDLIBS = -lzstd -ljansson -lcsv -lm
+
+B ?= build
+LIB_SRC := $(sort $(wildcard src/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(B)/%.o)
+UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
+
+LIB := $(B)/libswapreplay.a
+BIN := $(B)/swapreplay
+UNIT := $(B)/unit-tests
+
+# The three Debian packages swapreplay builds against (libcsv has no
+# pkg-config file: it is linked with -lcsv).
+DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev
+# What the tests and the demo use besides: the zstd tool.
+TOOL_PKGS = zstd
+
+.PHONY: all test asan-test demo bench install uninstall clean deps check-deps
+all: $(BIN)
+
+$(B)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(SR_CPPFLAGS) $(CPPFLAGS) $(SR_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BIN): $(CLI_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+
+$(UNIT): $(UNIT_OBJ) $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB) $(LDLIBS)
+
+# Install the packages when missing: as root with apt-get, otherwise say the
+# exact command.  Cheap when everything is there.
+deps:
+	@missing=""; \
+	for p in $(DEPS_PKGS) $(TOOL_PKGS); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if ! command -v apt-get >/dev/null 2>&1; then \
+			echo "swapreplay: missing packages:$$missing (no apt-get here: install them by hand)" >&2; exit 1; \
+		elif [ "$$(id -u)" = 0 ]; then \
+			echo "Installing:$$missing"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq$$missing >/dev/null || exit 1; \
+		else \
+			echo "swapreplay: missing packages; run: sudo apt-get install -y$$missing" >&2; exit 1; \
+		fi; \
+	fi
+
+test: deps
+	$(MAKE) $(BIN) $(UNIT)
+	SWAPREPLAY=$(BIN) UNIT=$(UNIT) sh tests/run.sh
+
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
+# built in its own directory.
+asan-test: deps
+	$(MAKE) B=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+		LDFLAGS="-fsanitize=address,undefined" build-asan/swapreplay build-asan/unit-tests
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		SWAPREPLAY=build-asan/swapreplay UNIT=build-asan/unit-tests sh tests/run.sh
+
+demo: deps
+	$(MAKE) $(BIN)
+	$(BIN) stat traces/sample.swt.zst
+
+bench: deps
+	$(MAKE) $(BIN)
+	sh tests/bench.sh $(BIN)
+
+install: $(BIN) $(LIB)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/swapreplay
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/swapreplay
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libswapreplay.a
+	install -m 644 include/swapreplay/*.h $(DESTDIR)$(INCLUDEDIR)/swapreplay/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/swapreplay $(DESTDIR)$(LIBDIR)/libswapreplay.a
+	rm -rf $(DESTDIR)$(INCLUDEDIR)/swapreplay
+
+clean:
+	rm -rf build build-asan
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swapreplay/event.h - the canonical swap event (traces/FORMAT.md).
+ */
+#ifndef SWAPREPLAY_EVENT_H
+#define SWAPREPLAY_EVENT_H
+
+#include <stdint.h>
+
+/* Node ids are 0..SR_MAX_NODES-1: MAX_NUMNODES with CONFIG_NODES_SHIFT=10. */
+#define SR_MAX_NODES 1024
+/* A transparent huge page on x86-64: HPAGE_PMD_NR = 512 base pages. */
+#define SR_MAX_NR_PAGES 512
+/* Base page size assumed by every byte count: 4 KiB (x86-64 PAGE_SIZE). */
+#define SR_PAGE_SIZE 4096u
+
+enum sr_op {
+	SR_OP_OUT = 0, /* swap-out: page written to swap */
+	SR_OP_IN = 1,  /* swap-in: page read back on a fault */
+};
+
+/* Bits of sr_event.flags: which optional fields without a default were given. */
+#define SR_EV_HAS_CPU    0x01u
+#define SR_EV_HAS_OFFSET 0x02u
+
+struct sr_event {
+	uint64_t ts_ns;    /* event time, ns, any epoch */
+	uint64_t offset;   /* swap slot offset in pages (if SR_EV_HAS_OFFSET) */
+	uint64_t lat_ns;   /* latency measured when recorded, 0 if unknown */
+	uint32_t pid;      /* task, 0 if unknown */
+	uint32_t cpu;      /* CPU that issued the I/O (if SR_EV_HAS_CPU) */
+	int32_t dev;       /* swap device index on the recorded machine, -1 unknown */
+	uint32_t nr_pages; /* base pages: a power of two, 1..512 */
+	uint16_t cpu_nid;  /* node of that CPU */
+	uint16_t page_nid; /* node of the page's memory */
+	uint8_t op;        /* enum sr_op */
+	uint8_t flags;     /* SR_EV_HAS_* */
+};
+
+/* Set e to the defaults of every optional field (pid 0, dev -1, nr_pages 1...). */
+void sr_event_init(struct sr_event *e);
+
+/* "out" or "in". */
+const char *sr_op_name(enum sr_op op);
+
+#endif /* SWAPREPLAY_EVENT_H */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swapreplay/stat.h - summary statistics of a trace (`swapreplay stat`).
+ * Memory grows with the number of distinct pids, CPUs and devices, not with
+ * the number of events.
+ */
+#ifndef SWAPREPLAY_STAT_H
+#define SWAPREPLAY_STAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "swapreplay/error.h"
+#include "swapreplay/event.h"
+
+struct sr_stat;
+
+/* A new, empty accumulator; NULL on ENOMEM. */
+struct sr_stat *sr_stat_new(void);
+void sr_stat_free(struct sr_stat *s);
+
+/* Add n events; SR_ERR_NOMEM if a set could not grow (the counts so far stay valid). */
+enum sr_err sr_stat_add(struct sr_stat *s, const struct sr_event *evs, size_t n);
+
+struct sr_stat_summary {
+	uint64_t events[2];      /* by op (SR_OP_OUT, SR_OP_IN) */
+	uint64_t pages[2];       /* base pages by op */
+	uint64_t huge_events[2]; /* events of more than one base page, by op */
+	uint64_t ts_min, ts_max; /* over all events (0, 0 if none) */
+	uint64_t tasks;          /* distinct pids */
+	uint64_t cpus;           /* distinct CPUs among events that name one */
+	uint64_t lat_known;      /* events with lat_ns > 0 */
+	uint64_t lat_sum_ns;     /* sum of those latencies (saturating) */
+};
+
+void sr_stat_summary(const struct sr_stat *s, struct sr_stat_summary *out);
+
+/* Events per node id as CPU node (which = 0) or page node (which = 1);
+ * node < SR_MAX_NODES. */
+uint64_t sr_stat_node_events(const struct sr_stat *s, int which, unsigned node);
+
+/*
+ * Devices seen, sorted by index (-1, unknown, first): fills up to cap pairs
+ * and returns how many distinct devices there are in all.
+ */
+size_t sr_stat_devices(const struct sr_stat *s, int32_t *devs, uint64_t *counts,
+		       size_t cap);
+
+#endif /* SWAPREPLAY_STAT_H */

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swapreplay/trace.h - streaming trace readers and writers.
+ *
+ * A reader opens a file (or "-" for standard input), detects its format from
+ * its content (zstd magic, binary magic, then JSON lines or CSV) unless told,
+ * and hands back events in file order.  Memory use does not depend on the
+ * length of the trace.  The formats are described in traces/FORMAT.md.
+ */
+#ifndef SWAPREPLAY_TRACE_H
+#define SWAPREPLAY_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "swapreplay/error.h"
+#include "swapreplay/event.h"
+
+enum sr_format {
+	SR_FMT_AUTO = 0,
+	SR_FMT_CSV = 1,
+	SR_FMT_JSONL = 2,
+	SR_FMT_SWT = 3, /* the native binary format */
+};
+
+/* "csv", "jsonl", "swt" (or "auto"). */
+const char *sr_format_name(enum sr_format f);
+/* Parse "csv", "jsonl"/"json", "swt"/"binary", "auto"; SR_ERR_INVAL if none. */
+enum sr_err sr_format_parse(const char *s, enum sr_format *out);
+
+struct sr_read_opts {
+	enum sr_format format; /* SR_FMT_AUTO: detect from content */
+	uint64_t max_errors;   /* bad records skipped before failing; 0 = strict */
+};
+
+/* What a reader has seen so far; valid at any time, also after an error. */
+struct sr_read_stats {
+	uint64_t events;        /* events handed out */
+	uint64_t skipped;       /* bad records skipped under max_errors */
+	uint64_t ts_backwards;  /* events whose ts_ns is below the previous one */
+	uint64_t bytes_in;      /* decompressed bytes consumed */
+	int compressed;         /* input was zstd */
+	enum sr_format format;  /* detected or forced */
+	char unknown_fields[256]; /* ignored columns/keys, comma separated ("" if none) */
+	char first_skip[512];   /* diagnostic of the first skipped record */
+};
+
+struct sr_reader;
+
+/*
+ * Open path ("-" = stdin) for reading.  opts may be NULL (auto, strict).
+ * On success *out owns the file; free it with sr_reader_close().  On error
+ * *out is NULL, diag says why, nothing stays open.
+ */
+enum sr_err sr_reader_open(struct sr_reader **out, const char *path,
+			   const struct sr_read_opts *opts, struct sr_diag *diag);
+
+/*
+ * Read up to cap events into evs; *n gets how many.  *n == 0 with SR_OK
+ * means end of trace.  On error, the events already stored in evs (*n of
+ * them) are valid, and every later call returns the same error.
+ */
+enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap,
+			   size_t *n, struct sr_diag *diag);
+
+/*
+ * The machine description embedded in a binary trace's header (a JSON
+ * document, NUL-terminated, owned by the reader), or NULL if there is none.
+ */
+const char *sr_reader_machine_json(const struct sr_reader *r);
+
+const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r);
+
+/* Close and free; accepts NULL. */
+void sr_reader_close(struct sr_reader *r);
+
+/* ---- writers ---------------------------------------------------------- */
+
+struct sr_write_opts {
+	enum sr_format format; /* CSV, JSONL or SWT (not AUTO) */
+	int zstd_level;        /* 0: no compression; 1..19: zstd level */
+	const char *machine_json; /* SWT only: embedded in the header, or NULL */
+};
+
+struct sr_writer;
+
+/*
+ * Create a writer to path ("-" = stdout).  A file is written to a temporary
+ * file in the same directory and renamed into place by sr_writer_finish();
+ * an existing file is not touched before that.
+ */
+enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
+			   const struct sr_write_opts *opts, struct sr_diag *diag);
+
+enum sr_err sr_writer_write(struct sr_writer *w, const struct sr_event *evs,
+			    size_t n, struct sr_diag *diag);
+
+/*
+ * Flush, close and rename into place; frees w whatever the outcome.  A
+ * failure (ENOSPC, EIO at close...) removes the temporary file and leaves
+ * any old file as it was.
+ */
+enum sr_err sr_writer_finish(struct sr_writer *w, struct sr_diag *diag);
+
+/* Remove the temporary file and free; the target is untouched.  Accepts NULL. */
+void sr_writer_abort(struct sr_writer *w);
+
+/* Format implied by a file name's extension (".csv", ".jsonl", ".swt",
+ * each optionally followed by ".zst"); SR_FMT_AUTO if none.  *zst is set to
+ * whether the name ends in ".zst". */
+enum sr_format sr_format_from_name(const char *path, int *zst);
+
+#endif /* SWAPREPLAY_TRACE_H */

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* The command line: a thin layer over libswapreplay.  Only this layer
+ * prints and chooses the exit status. */
+#ifndef SR_CLI_H
+#define SR_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "swapreplay/error.h"
+#include "swapreplay/trace.h"
+
+/* Exit statuses (documented in README.md and --help). */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,  /* anything else: out of memory, a policy failed */
+	EXIT_USAGE = 2, /* bad command line */
+	EXIT_DATA = 3,  /* bad input: a trace, a machine description */
+	EXIT_IO = 4,    /* a file could not be opened, read or written */
+	EXIT_SIGNAL_BASE = 128,
+};
+
+struct cli_cmd {
+	const char *name;
+	const char *summary; /* one line, for `swapreplay --help` */
+	const char *help;    /* the whole text of `swapreplay help NAME` */
+	int (*run)(int argc, char **argv); /* argv[0] is the command's name */
+};
+
+/* ---- option parsing (pure: no globals, no printing; fuzzed) ---------- */
+
+enum { CLI_NOARG = 0, CLI_ARG = 1, CLI_OPTARG = 2 };
+
+struct cli_opt {
+	const char *name;  /* long name without "--" */
+	char short_name;   /* 0 if none */
+	int has_arg;
+	int id;            /* > 0 */
+};
+
+struct cli_parser {
+	int argc;
+	char **argv;
+	int i;             /* next argv index */
+	int only_args;     /* after "--" */
+	const struct cli_opt *opts; /* terminated by an entry with name NULL */
+	char err[256];
+};
+
+void cli_parser_init(struct cli_parser *p, int argc, char **argv,
+		     const struct cli_opt *opts);
+
+/* Next item: an option id (> 0, *val its argument or NULL), 0 for a
+ * positional argument (*val), -1 at the end, -2 on error (p->err). */
+int cli_next(struct cli_parser *p, const char **val);
+
+/* Parse a whole decimal number in [min, max]; 0 or -1. */
+int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* Parse a size in bytes with an optional K, M, G or T suffix (powers of
+ * 1024; "KiB", "MiB"... also accepted; "MB" is refused as ambiguous);
+ * 0 or -1. */
+int cli_parse_size(const char *s, uint64_t *out);
+
+/* ---- shared helpers --------------------------------------------------- */
+
+/* Print "swapreplay: MSG" to stderr. */
+void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print a diagnostic and return the exit status for its code. */
+int cli_diag(const struct sr_diag *d);
+int cli_status(enum sr_err err);
+/* "swapreplay: CMD: MSG\nTry 'swapreplay help CMD'." and EXIT_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print the warnings a finished (or failed) read left: unknown fields,
+ * timestamps going backwards, skipped records. */
+void cli_read_warnings(const char *name, const struct sr_read_stats *st);
+
+/* Which temporary output files exist, for the signal handler. */
+void cli_install_signals(void);
+/* Non-zero once SIGINT/SIGTERM arrived (the handler has cleaned up). */
+extern volatile int cli_interrupted;
+
+extern const struct cli_cmd cmd_convert;
+extern const struct cli_cmd cmd_stat;
+
+#endif /* SR_CLI_H */

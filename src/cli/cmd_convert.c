@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/* swapreplay convert IN OUT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "swapreplay/trace.h"
+
+#define BATCH 4096
+
+enum { O_TO = 1, O_ZSTD, O_INFMT, O_MAXERR };
+
+static const struct cli_opt opts[] = {
+	{ "to", 0, CLI_ARG, O_TO },
+	{ "zstd", 0, CLI_OPTARG, O_ZSTD },
+	{ "input-format", 0, CLI_ARG, O_INFMT },
+	{ "max-errors", 0, CLI_ARG, O_MAXERR },
+	{ NULL, 0, 0, 0 },
+};
+
+/* Default compression level for ".zst" outputs: zstd's own default. */
+#define DEFAULT_ZSTD_LEVEL 3
+
+static int run(int argc, char **argv)
+{
+	struct cli_parser p;
+	struct sr_read_opts ro = { SR_FMT_AUTO, 0 };
+	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL };
+	struct sr_reader *r = NULL;
+	struct sr_writer *w = NULL;
+	struct sr_diag d;
+	struct sr_event *evs;
+	const char *in = NULL, *out = NULL, *val;
+	int id, zst = 0, level = -1, rc;
+	uint64_t u;
+	enum sr_err err;
+
+	cli_parser_init(&p, argc, argv, opts);
+	while ((id = cli_next(&p, &val)) != -1) {
+		switch (id) {
+		case -2:
+			return cli_usage("convert", "%s", p.err);
+		case 0:
+			if (!in)
+				in = val;
+			else if (!out)
+				out = val;
+			else
+				return cli_usage("convert", "too many arguments ('%s')", val);
+			break;
+		case O_TO:
+			if (sr_format_parse(val, &wo.format) || wo.format == SR_FMT_AUTO)
+				return cli_usage("convert", "--to takes csv, jsonl or swt, not '%s'", val);
+			break;
+		case O_ZSTD:
+			if (!val)
+				level = DEFAULT_ZSTD_LEVEL;
+			else if (cli_parse_u64(val, 19, &u) || u < 1)
+				return cli_usage("convert", "--zstd takes a level from 1 to 19, not '%s'", val);
+			else
+				level = (int)u;
+			break;
+		case O_INFMT:
+			if (sr_format_parse(val, &ro.format))
+				return cli_usage("convert", "--input-format takes auto, csv, jsonl or swt, not '%s'", val);
+			break;
+		case O_MAXERR:
+			if (cli_parse_u64(val, UINT64_MAX, &ro.max_errors))
+				return cli_usage("convert", "--max-errors takes a whole number, not '%s'", val);
+			break;
+		}
+	}
+	if (!in || !out)
+		return cli_usage("convert", "needs an input and an output (IN OUT)");
+	if (wo.format == SR_FMT_AUTO) {
+		wo.format = sr_format_from_name(out, &zst);
+		if (wo.format == SR_FMT_AUTO)
+			return cli_usage("convert",
+					 "cannot tell the output format from '%s'; name it .csv, .jsonl or .swt (optionally .zst), or give --to",
+					 out);
+	} else {
+		sr_format_from_name(out, &zst);
+	}
+	wo.zstd_level = level >= 0 ? level : zst ? DEFAULT_ZSTD_LEVEL : 0;
+
+	evs = malloc(BATCH * sizeof(*evs));
+	if (!evs) {
+		cli_err("out of memory");
+		return EXIT_FAIL;
+	}
+	err = sr_reader_open(&r, in, &ro, &d);
+	if (err) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	if (wo.format == SR_FMT_SWT)
+		wo.machine_json = sr_reader_machine_json(r);
+	err = sr_writer_open(&w, out, &wo, &d);
+	if (err) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	for (;;) {
+		size_t n;
+		enum sr_err werr;
+
+		err = sr_reader_read(r, evs, BATCH, &n, &d);
+		if (n) {
+			struct sr_diag wd;
+
+			werr = sr_writer_write(w, evs, n, &wd);
+			if (werr) {
+				err = werr;
+				d = wd;
+				break;
+			}
+		}
+		if (err || n == 0)
+			break;
+	}
+	cli_read_warnings(in, sr_reader_stats(r));
+	if (err) {
+		sr_writer_abort(w);
+		rc = cli_diag(&d);
+		goto out;
+	}
+	err = sr_writer_finish(w, &d);
+	rc = err ? cli_diag(&d) : EXIT_OK;
+out:
+	sr_reader_close(r);
+	free(evs);
+	return rc;
+}
+
+const struct cli_cmd cmd_convert = {
+	.name = "convert",
+	.summary = "convert a trace between CSV, JSON lines and binary, with or without zstd",
+	.help =
+	"Usage: swapreplay convert [OPTIONS] IN OUT\n"
+	"\n"
+	"Read the trace IN ('-' for standard input) and write its events to OUT\n"
+	"('-' for standard output).  Converting CSV -> swt -> JSON lines -> CSV gives\n"
+	"back the same events, field for field.  A file OUT appears only when it is\n"
+	"complete; on an error the old OUT, if any, is left as it was.\n"
+	"\n"
+	"Options:\n"
+	"  --to=FORMAT           csv, jsonl or swt; default: from OUT's name\n"
+	"                        (.csv, .jsonl, .swt, each optionally .zst)\n"
+	"  --zstd[=LEVEL]        compress with zstd (level 1-19, default 3); an OUT\n"
+	"                        ending in .zst is compressed at level 3 anyway\n"
+	"  --input-format=FORMAT auto (default: from the content), csv, jsonl, swt\n"
+	"  --max-errors=N        skip up to N bad records, counting them (default 0:\n"
+	"                        the first bad record is an error)\n"
+	"\n"
+	"A binary input's embedded machine description is kept when OUT is binary.\n"
+	"JSON lines hold numbers up to 2^63-1; a larger value is an error.\n",
+	.run = run,
+};

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/* swapreplay stat TRACE... */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "swapreplay/stat.h"
+#include "swapreplay/trace.h"
+
+#define BATCH 4096
+#define MAX_DEVS_SHOWN 4096
+
+enum { O_FORMAT = 1, O_INFMT, O_MAXERR };
+
+static const struct cli_opt opts[] = {
+	{ "format", 0, CLI_ARG, O_FORMAT },
+	{ "input-format", 0, CLI_ARG, O_INFMT },
+	{ "max-errors", 0, CLI_ARG, O_MAXERR },
+	{ NULL, 0, 0, 0 },
+};
+
+/* A JSON string with the characters JSON requires escaped. */
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void print_nodes(FILE *f, const struct sr_stat *s, int which, int json)
+{
+	unsigned n;
+	int first = 1;
+
+	for (n = 0; n < SR_MAX_NODES; n++) {
+		uint64_t c = sr_stat_node_events(s, which, n);
+
+		if (!c)
+			continue;
+		if (json)
+			fprintf(f, "%s\"%u\":%" PRIu64, first ? "" : ",", n, c);
+		else
+			fprintf(f, "%s%u (%" PRIu64 ")", first ? "" : ", ", n, c);
+		first = 0;
+	}
+}
+
+static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
+		      const struct sr_stat *s, int json, int first)
+{
+	struct sr_stat_summary m;
+	int32_t devs[64];
+	uint64_t counts[64];
+	size_t ndev, i, shown;
+	double span;
+
+	sr_stat_summary(s, &m);
+	ndev = sr_stat_devices(s, devs, counts, 64);
+	shown = ndev < 64 ? ndev : 64;
+	span = (double)(m.ts_max - m.ts_min) / 1e9;
+	if (json) {
+		fprintf(f, "%s{\"trace\":", first ? "" : ",\n");
+		json_str(f, name);
+		fprintf(f, ",\"format\":\"%s\",\"compressed\":%s", sr_format_name(rs->format),
+			rs->compressed ? "true" : "false");
+		fprintf(f, ",\"events\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "}",
+			m.events[0], m.events[1]);
+		fprintf(f, ",\"pages\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "}",
+			m.pages[0], m.pages[1]);
+		fprintf(f, ",\"bytes\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "}",
+			m.pages[0] * SR_PAGE_SIZE, m.pages[1] * SR_PAGE_SIZE);
+		fprintf(f, ",\"huge_events\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "}",
+			m.huge_events[0], m.huge_events[1]);
+		fprintf(f, ",\"ts_first_ns\":%" PRIu64 ",\"ts_last_ns\":%" PRIu64
+			",\"span_ns\":%" PRIu64, m.ts_min, m.ts_max, m.ts_max - m.ts_min);
+		fprintf(f, ",\"tasks\":%" PRIu64 ",\"cpus\":%" PRIu64, m.tasks, m.cpus);
+		fputs(",\"cpu_nodes\":{", f);
+		print_nodes(f, s, 0, 1);
+		fputs("},\"page_nodes\":{", f);
+		print_nodes(f, s, 1, 1);
+		fputs("},\"devices\":{", f);
+		for (i = 0; i < shown; i++)
+			fprintf(f, "%s\"%" PRId32 "\":%" PRIu64, i ? "," : "", devs[i], counts[i]);
+		fprintf(f, "},\"devices_total\":%zu", ndev);
+		fprintf(f, ",\"lat_known\":%" PRIu64 ",\"lat_mean_ns\":%" PRIu64,
+			m.lat_known, m.lat_known ? m.lat_sum_ns / m.lat_known : 0);
+		fprintf(f, ",\"ts_backwards\":%" PRIu64 ",\"skipped\":%" PRIu64 "}",
+			rs->ts_backwards, rs->skipped);
+		return;
+	}
+	if (!first)
+		fputc('\n', f);
+	fprintf(f, "trace:            %s\n", name);
+	fprintf(f, "format:           %s%s\n", sr_format_name(rs->format),
+		rs->compressed ? " (zstd)" : "");
+	fprintf(f, "events:           %" PRIu64 " (out %" PRIu64 ", in %" PRIu64 ")\n",
+		m.events[0] + m.events[1], m.events[0], m.events[1]);
+	fprintf(f, "pages:            out %" PRIu64 ", in %" PRIu64 "\n", m.pages[0], m.pages[1]);
+	fprintf(f, "bytes:            out %" PRIu64 " (%.1f MiB), in %" PRIu64 " (%.1f MiB)\n",
+		m.pages[0] * SR_PAGE_SIZE, (double)m.pages[0] * SR_PAGE_SIZE / 1048576.0,
+		m.pages[1] * SR_PAGE_SIZE, (double)m.pages[1] * SR_PAGE_SIZE / 1048576.0);
+	fprintf(f, "huge-page events: out %" PRIu64 ", in %" PRIu64 "\n",
+		m.huge_events[0], m.huge_events[1]);
+	fprintf(f, "time span:        %.6f s (first %" PRIu64 " ns, last %" PRIu64 " ns)\n",
+		span, m.ts_min, m.ts_max);
+	fprintf(f, "tasks:            %" PRIu64 "\n", m.tasks);
+	fprintf(f, "cpus:             %" PRIu64 "\n", m.cpus);
+	fputs("cpu nodes:        ", f);
+	print_nodes(f, s, 0, 0);
+	fputs("\npage nodes:       ", f);
+	print_nodes(f, s, 1, 0);
+	fputs("\ndevices:          ", f);
+	for (i = 0; i < shown; i++)
+		fprintf(f, "%s%" PRId32 " (%" PRIu64 ")", i ? ", " : "", devs[i], counts[i]);
+	if (ndev > shown)
+		fprintf(f, ", ... (%zu in all)", ndev);
+	fputc('\n', f);
+	if (m.lat_known)
+		fprintf(f, "recorded latency: %" PRIu64 " events, mean %.1f us\n", m.lat_known,
+			(double)(m.lat_sum_ns / m.lat_known) / 1000.0);
+	else
+		fputs("recorded latency: none\n", f);
+	if (rs->ts_backwards)
+		fprintf(f, "ts backwards:     %" PRIu64 "\n", rs->ts_backwards);
+	if (rs->skipped)
+		fprintf(f, "skipped records:  %" PRIu64 "\n", rs->skipped);
+}
+
+static int run(int argc, char **argv)
+{
+	struct cli_parser p;
+	struct sr_read_opts ro = { SR_FMT_AUTO, 0 };
+	struct sr_event *evs;
+	const char *val;
+	const char **files;
+	int id, nfiles = 0, json = 0, rc = EXIT_OK, i;
+
+	files = calloc((size_t)argc, sizeof(*files));
+	evs = malloc(BATCH * sizeof(*evs));
+	if (!files || !evs) {
+		free(files);
+		free(evs);
+		cli_err("out of memory");
+		return EXIT_FAIL;
+	}
+	cli_parser_init(&p, argc, argv, opts);
+	while ((id = cli_next(&p, &val)) != -1) {
+		switch (id) {
+		case -2:
+			rc = cli_usage("stat", "%s", p.err);
+			goto out;
+		case 0:
+			files[nfiles++] = val;
+			break;
+		case O_FORMAT:
+			if (strcmp(val, "json") == 0)
+				json = 1;
+			else if (strcmp(val, "text") == 0)
+				json = 0;
+			else {
+				rc = cli_usage("stat", "--format takes text or json, not '%s'", val);
+				goto out;
+			}
+			break;
+		case O_INFMT:
+			if (sr_format_parse(val, &ro.format)) {
+				rc = cli_usage("stat", "--input-format takes auto, csv, jsonl or swt, not '%s'", val);
+				goto out;
+			}
+			break;
+		case O_MAXERR:
+			if (cli_parse_u64(val, UINT64_MAX, &ro.max_errors)) {
+				rc = cli_usage("stat", "--max-errors takes a whole number, not '%s'", val);
+				goto out;
+			}
+			break;
+		}
+	}
+	if (!nfiles) {
+		rc = cli_usage("stat", "needs at least one trace");
+		goto out;
+	}
+	if (json)
+		fputs("{\"schema\":\"swapreplay-stat/1\",\"traces\":[\n", stdout);
+	for (i = 0; i < nfiles; i++) {
+		struct sr_reader *r = NULL;
+		struct sr_stat *s = sr_stat_new();
+		struct sr_diag d;
+		enum sr_err err;
+		size_t n;
+
+		if (!s) {
+			cli_err("out of memory");
+			rc = EXIT_FAIL;
+			break;
+		}
+		err = sr_reader_open(&r, files[i], &ro, &d);
+		while (!err) {
+			err = sr_reader_read(r, evs, BATCH, &n, &d);
+			if (n && sr_stat_add(s, evs, n)) {
+				sr_diag_clear(&d);
+				d.code = err = SR_ERR_NOMEM;
+			}
+			if (!n)
+				break;
+		}
+		if (r)
+			cli_read_warnings(files[i], sr_reader_stats(r));
+		if (err)
+			rc = cli_diag(&d);
+		else
+			print_one(stdout, files[i], sr_reader_stats(r), s, json, i == 0);
+		sr_reader_close(r);
+		sr_stat_free(s);
+		if (err)
+			break;
+	}
+	if (json)
+		fputs("\n]}\n", stdout);
+out:
+	free(files);
+	free(evs);
+	return rc;
+}
+
+const struct cli_cmd cmd_stat = {
+	.name = "stat",
+	.summary = "summarise traces: events, pages, time span, tasks, nodes, devices",
+	.help =
+	"Usage: swapreplay stat [OPTIONS] TRACE...\n"
+	"\n"
+	"Print, for each TRACE ('-' for standard input): its format, events and\n"
+	"base pages by op (out/in), bytes (4 KiB pages), huge-page events (more\n"
+	"than one base page), the time span, the distinct tasks and CPUs, the events\n"
+	"per CPU node and per page node, the events per recorded device, and the\n"
+	"recorded latency.  Stops at the first trace that cannot be read.\n"
+	"\n"
+	"Options:\n"
+	"  --format=text|json    output format (default text)\n"
+	"  --input-format=FORMAT auto (default), csv, jsonl, swt\n"
+	"  --max-errors=N        skip up to N bad records per trace (default 0)\n",
+	.run = run,
+};

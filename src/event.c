@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The canonical event's fields: names, text parsing and range checks, shared
+ * by every reader so that each format accepts exactly the same values.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Checklist: keep in step with enum sr_field, traces/FORMAT.md and the
+ * CSV/JSON writers (writer.c). */
+const char *const sr_field_names[SR_F_COUNT] = {
+	[SR_F_TS_NS] = "ts_ns",
+	[SR_F_OP] = "op",
+	[SR_F_PID] = "pid",
+	[SR_F_CPU] = "cpu",
+	[SR_F_CPU_NID] = "cpu_nid",
+	[SR_F_PAGE_NID] = "page_nid",
+	[SR_F_DEV] = "dev",
+	[SR_F_OFFSET] = "offset",
+	[SR_F_NR_PAGES] = "nr_pages",
+	[SR_F_LAT_NS] = "lat_ns",
+};
+
+void sr_event_init(struct sr_event *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->dev = -1;
+	e->nr_pages = 1;
+}
+
+const char *sr_op_name(enum sr_op op)
+{
+	return op == SR_OP_IN ? "in" : "out";
+}
+
+int sr_field_lookup(const char *name, size_t len)
+{
+	int i;
+
+	for (i = 0; i < SR_F_COUNT; i++)
+		if (strlen(sr_field_names[i]) == len &&
+		    memcmp(sr_field_names[i], name, len) == 0)
+			return i;
+	return -1;
+}
+
+int sr_parse_u64(const char *s, size_t len, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!len)
+		return -1;
+	for (i = 0; i < len; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+
+		if (d > 9)
+			return -1;
+		if (v > (UINT64_MAX - d) / 10)
+			return -2;
+		v = v * 10 + d;
+	}
+	if (v > max)
+		return -2;
+	*out = v;
+	return 0;
+}
+
+/* Copy a value for a message, shortened and with control bytes shown as '?'. */
+static void show(char *dst, size_t dsz, const char *v, size_t len)
+{
+	size_t i, n = len < 40 ? len : 40;
+
+	for (i = 0; i < n && i + 1 < dsz; i++) {
+		unsigned char c = (unsigned char)v[i];
+
+		dst[i] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	dst[i] = '\0';
+	if (len > n && i + 4 < dsz)
+		strcpy(dst + i, "...");
+}
+
+static int bad(char *msg, size_t msz, const char *what, enum sr_field f,
+	       const char *v, size_t len)
+{
+	char shown[48];
+
+	show(shown, sizeof(shown), v, len);
+	snprintf(msg, msz, "%s (%s, \"%s\")", what, sr_field_names[f], shown);
+	return -1;
+}
+
+static int num(const char *v, size_t len, uint64_t max, uint64_t *out,
+	       enum sr_field f, char *msg, size_t msz)
+{
+	int rc = sr_parse_u64(v, len, max, out);
+
+	if (rc == 0)
+		return 0;
+	if (rc == -2)
+		return bad(msg, msz, max == UINT64_MAX ? "number overflows 64 bits"
+				       : "number out of range", f, v, len);
+	if (len && v[0] == '-')
+		return bad(msg, msz, "negative number", f, v, len);
+	return bad(msg, msz, "not a number", f, v, len);
+}
+
+int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
+		      size_t len, char *msg, size_t msz)
+{
+	uint64_t x;
+
+	switch (f) {
+	case SR_F_TS_NS:
+		return num(v, len, UINT64_MAX, &e->ts_ns, f, msg, msz);
+	case SR_F_OP:
+		if (len == 3 && memcmp(v, "out", 3) == 0)
+			e->op = SR_OP_OUT;
+		else if (len == 2 && memcmp(v, "in", 2) == 0)
+			e->op = SR_OP_IN;
+		else
+			return bad(msg, msz, "unknown op, expected out or in", f, v, len);
+		return 0;
+	case SR_F_PID:
+		if (num(v, len, UINT32_MAX, &x, f, msg, msz))
+			return -1;
+		e->pid = (uint32_t)x;
+		return 0;
+	case SR_F_CPU:
+		if (num(v, len, UINT32_MAX, &x, f, msg, msz))
+			return -1;
+		e->cpu = (uint32_t)x;
+		e->flags |= SR_EV_HAS_CPU;
+		return 0;
+	case SR_F_CPU_NID:
+	case SR_F_PAGE_NID:
+		if (sr_parse_u64(v, len, UINT64_MAX, &x) == 0 && x >= SR_MAX_NODES)
+			return bad(msg, msz, "node id over 1023", f, v, len);
+		if (num(v, len, SR_MAX_NODES - 1, &x, f, msg, msz))
+			return -1;
+		if (f == SR_F_CPU_NID)
+			e->cpu_nid = (uint16_t)x;
+		else
+			e->page_nid = (uint16_t)x;
+		return 0;
+	case SR_F_DEV:
+		if (len == 2 && v[0] == '-' && v[1] == '1') {
+			e->dev = -1;
+			return 0;
+		}
+		if (len && v[0] == '-')
+			return bad(msg, msz, "device index below -1", f, v, len);
+		if (num(v, len, INT32_MAX, &x, f, msg, msz))
+			return -1;
+		e->dev = (int32_t)x;
+		return 0;
+	case SR_F_OFFSET:
+		if (num(v, len, UINT64_MAX, &e->offset, f, msg, msz))
+			return -1;
+		e->flags |= SR_EV_HAS_OFFSET;
+		return 0;
+	case SR_F_NR_PAGES:
+		if (num(v, len, UINT32_MAX, &x, f, msg, msz))
+			return -1;
+		e->nr_pages = (uint32_t)x;
+		if (x == 0 || (x & (x - 1)) || x > SR_MAX_NR_PAGES)
+			return bad(msg, msz, "nr_pages must be a power of two from 1 to 512",
+				   f, v, len);
+		return 0;
+	case SR_F_LAT_NS:
+		return num(v, len, UINT64_MAX, &e->lat_ns, f, msg, msz);
+	case SR_F_COUNT:
+		break;
+	}
+	return bad(msg, msz, "unknown field", f, v, len);
+}
+
+int sr_event_check(const struct sr_event *e, char *msg, size_t msz)
+{
+	uint32_t n = e->nr_pages;
+
+	if (e->op > SR_OP_IN) {
+		snprintf(msg, msz, "unknown op (op, %u)", e->op);
+		return -1;
+	}
+	if (e->cpu_nid >= SR_MAX_NODES) {
+		snprintf(msg, msz, "node id over 1023 (cpu_nid, %u)", e->cpu_nid);
+		return -1;
+	}
+	if (e->page_nid >= SR_MAX_NODES) {
+		snprintf(msg, msz, "node id over 1023 (page_nid, %u)", e->page_nid);
+		return -1;
+	}
+	if (n == 0 || (n & (n - 1)) || n > SR_MAX_NR_PAGES) {
+		snprintf(msg, msz,
+			 "nr_pages must be a power of two from 1 to 512 (nr_pages, %" PRIu32 ")", n);
+		return -1;
+	}
+	if (e->dev < -1) {
+		snprintf(msg, msz, "device index below -1 (dev, %" PRId32 ")", e->dev);
+		return -1;
+	}
+	if (e->flags & ~(SR_EV_HAS_CPU | SR_EV_HAS_OFFSET)) {
+		snprintf(msg, msz, "unknown flag bits (flags, 0x%02x)", e->flags);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* Internal helpers shared by the library's files; not installed. */
+#ifndef SR_INTERNAL_H
+#define SR_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "swapreplay/error.h"
+#include "swapreplay/event.h"
+
+#if defined(__GNUC__)
+#define SR_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define SR_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SR_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define SR_PRINTF(a, b)
+#define SR_LIKELY(x) (x)
+#define SR_UNLIKELY(x) (x)
+#endif
+
+/* Fill d (if not NULL) with code and a formatted message; returns code. */
+enum sr_err sr_diag_set(struct sr_diag *d, enum sr_err code, const char *fmt, ...)
+	SR_PRINTF(3, 4);
+/* Set d->file (truncated to fit). */
+void sr_diag_file(struct sr_diag *d, const char *name);
+
+/* ---- byte source: a file or stdin, transparently zstd-decompressed ---- */
+
+struct sr_src;
+
+/* Open path ("-" = stdin).  Detects zstd by its magic (or a skippable frame). */
+enum sr_err sr_src_open(struct sr_src **out, const char *path, struct sr_diag *d);
+void sr_src_close(struct sr_src *s);
+int sr_src_compressed(const struct sr_src *s);
+const char *sr_src_name(const struct sr_src *s);
+
+/*
+ * Make at least want bytes available from the current position (fewer only
+ * at end of data).  *p points at them, *avail says how many; valid until the
+ * next call.  want must not exceed SR_SRC_MAX_WANT.
+ */
+#define SR_SRC_MAX_WANT (1u << 20)
+enum sr_err sr_src_peek(struct sr_src *s, size_t want, const unsigned char **p,
+			size_t *avail, struct sr_diag *d);
+/* Consume n bytes (n <= the last *avail). */
+void sr_src_skip(struct sr_src *s, size_t n);
+/* Decompressed bytes consumed so far. */
+uint64_t sr_src_pos(const struct sr_src *s);
+
+/*
+ * Next line without its "\n" (a trailing "\r" is kept: callers strip it).
+ * *line stays valid until the next call.  Returns SR_OK with *line NULL at
+ * end of data.  Lines longer than SR_MAX_LINE are SR_ERR_LIMIT.
+ */
+#define SR_MAX_LINE (64u << 20)
+enum sr_err sr_src_getline(struct sr_src *s, const char **line, size_t *len,
+			   struct sr_diag *d);
+
+/* ---- numbers ---------------------------------------------------------- */
+
+/* Parse a decimal unsigned integer filling [0, max]; returns 0 on success,
+ * -1 not a number (empty, sign, junk), -2 over max. */
+int sr_parse_u64(const char *s, size_t len, uint64_t max, uint64_t *out);
+
+/* ---- event checks shared by every reader ------------------------------ */
+
+/* Field ids, in the canonical column order. */
+enum sr_field {
+	SR_F_TS_NS, SR_F_OP, SR_F_PID, SR_F_CPU, SR_F_CPU_NID, SR_F_PAGE_NID,
+	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS,
+	SR_F_COUNT
+};
+extern const char *const sr_field_names[SR_F_COUNT];
+/* Field id of a name, or -1. */
+int sr_field_lookup(const char *name, size_t len);
+/* Set one field of e from its text value; fills msg (size msz) on error. */
+int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
+		      size_t len, char *msg, size_t msz);
+/* Check a whole event's values; returns 0 or -1 with msg. */
+int sr_event_check(const struct sr_event *e, char *msg, size_t msz);
+
+/* ---- u64 -> u64 hash map (open addressing, linear probing) ----------- */
+
+struct sr_u64map {
+	uint64_t *keys;
+	uint64_t *vals;
+	unsigned char *used; /* 0 empty, 1 used, 2 deleted */
+	size_t cap;          /* power of two */
+	size_t count;
+	size_t tombs;
+};
+
+void sr_u64map_init(struct sr_u64map *m);
+void sr_u64map_free(struct sr_u64map *m);
+/* Returns pointer to the value slot (inserting 0 if absent, *added=1), or NULL on ENOMEM. */
+uint64_t *sr_u64map_put(struct sr_u64map *m, uint64_t key, int *added);
+/* Returns pointer to the value or NULL if absent. */
+uint64_t *sr_u64map_get(const struct sr_u64map *m, uint64_t key);
+/* Remove key; returns 1 if it was there. */
+int sr_u64map_del(struct sr_u64map *m, uint64_t key);
+
+#endif /* SR_INTERNAL_H */

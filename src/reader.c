@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Format detection and the loop common to every reader: skipping bad
+ * records under --max-errors, counting timestamps that go backwards, and
+ * making the first fatal error sticky.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader_impl.h"
+
+/* Probed in this order: the binary magic first, then JSON, CSV last (it
+ * accepts anything that is not the others).  Checklist: enum sr_format. */
+static const struct sr_reader_ops *const readers[] = {
+	&sr_reader_swt_ops,
+	&sr_reader_jsonl_ops,
+	&sr_reader_csv_ops,
+	NULL,
+};
+
+const char *sr_format_name(enum sr_format f)
+{
+	switch (f) {
+	case SR_FMT_AUTO: return "auto";
+	case SR_FMT_CSV: return "csv";
+	case SR_FMT_JSONL: return "jsonl";
+	case SR_FMT_SWT: return "swt";
+	}
+	return "?";
+}
+
+enum sr_err sr_format_parse(const char *s, enum sr_format *out)
+{
+	if (!strcmp(s, "csv"))
+		*out = SR_FMT_CSV;
+	else if (!strcmp(s, "jsonl") || !strcmp(s, "json"))
+		*out = SR_FMT_JSONL;
+	else if (!strcmp(s, "swt") || !strcmp(s, "binary"))
+		*out = SR_FMT_SWT;
+	else if (!strcmp(s, "auto"))
+		*out = SR_FMT_AUTO;
+	else
+		return SR_ERR_INVAL;
+	return SR_OK;
+}
+
+static int ends_with(const char *s, size_t n, const char *suf)
+{
+	size_t k = strlen(suf);
+
+	return n >= k && memcmp(s + n - k, suf, k) == 0;
+}
+
+enum sr_format sr_format_from_name(const char *path, int *zst)
+{
+	size_t n = strlen(path);
+
+	*zst = ends_with(path, n, ".zst");
+	if (*zst)
+		n -= 4;
+	if (ends_with(path, n, ".csv"))
+		return SR_FMT_CSV;
+	if (ends_with(path, n, ".jsonl") || ends_with(path, n, ".json") ||
+	    ends_with(path, n, ".ndjson"))
+		return SR_FMT_JSONL;
+	if (ends_with(path, n, ".swt"))
+		return SR_FMT_SWT;
+	return SR_FMT_AUTO;
+}
+
+void sr_reader_note_unknown(struct sr_reader *r, const char *name, size_t len)
+{
+	char *u = r->stats.unknown_fields;
+	size_t have = strlen(u);
+	const char *p = u;
+
+	/* Already listed? */
+	while (*p) {
+		const char *c = strchr(p, ',');
+		size_t l = c ? (size_t)(c - p) : strlen(p);
+
+		if (l == len && memcmp(p, name, len) == 0)
+			return;
+		p += l + (c ? 1 : 0);
+	}
+	if (have + len + 2 >= sizeof(r->stats.unknown_fields)) {
+		/* Full: mark the list as cut short, once. */
+		if (have + 4 < sizeof(r->stats.unknown_fields) &&
+		    !ends_with(u, have, ",..."))
+			strcat(u, ",...");
+		return;
+	}
+	if (have)
+		u[have++] = ',';
+	memcpy(u + have, name, len);
+	u[have + len] = '\0';
+}
+
+void sr_reader_at_line(struct sr_reader *r, struct sr_diag *d)
+{
+	if (!d)
+		return;
+	sr_diag_file(d, sr_src_name(r->src));
+	d->line = r->line;
+	d->record = r->stats.events + r->stats.skipped + 1;
+}
+
+enum sr_err sr_reader_open(struct sr_reader **out, const char *path,
+			   const struct sr_read_opts *opts, struct sr_diag *d)
+{
+	struct sr_reader *r;
+	const unsigned char *p;
+	size_t n;
+	enum sr_err err;
+	int i;
+
+	*out = NULL;
+	sr_diag_clear(d);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	if (opts)
+		r->opts = *opts;
+	err = sr_src_open(&r->src, path, d);
+	if (err)
+		goto out_free;
+	err = sr_src_peek(r->src, 4096, &p, &n, d);
+	if (err)
+		goto out_close;
+	if (n == 0) {
+		err = sr_diag_set(d, SR_ERR_FORMAT, "empty trace (no data%s)",
+				  sr_src_compressed(r->src) ? " after decompression" : "");
+		goto out_close;
+	}
+	for (i = 0; readers[i]; i++) {
+		if (r->opts.format != SR_FMT_AUTO) {
+			if (readers[i]->format == r->opts.format)
+				break;
+		} else if (readers[i]->probe(p, n)) {
+			break;
+		}
+	}
+	if (!readers[i]) {
+		err = sr_diag_set(d, SR_ERR_INVAL, "no reader for this format");
+		goto out_close;
+	}
+	r->ops = readers[i];
+	r->stats.format = r->ops->format;
+	r->stats.compressed = sr_src_compressed(r->src);
+	err = r->ops->open(r, d);
+	if (err)
+		goto out_close;
+	*out = r;
+	return SR_OK;
+
+out_close:
+	sr_src_close(r->src);
+out_free:
+	free(r->machine_json);
+	free(r);
+	return err;
+}
+
+enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap,
+			   size_t *n, struct sr_diag *d)
+{
+	size_t i = 0;
+	enum sr_err err = SR_OK;
+
+	*n = 0;
+	if (r->sticky) {
+		if (d)
+			*d = r->sticky_diag;
+		return r->sticky;
+	}
+	while (i < cap && !r->done) {
+		struct sr_diag rd;
+		int eof = 0;
+
+		sr_diag_clear(&rd);
+		r->record_error = 0;
+		err = r->ops->next(r, &evs[i], &eof, &rd);
+		if (err == SR_ERR_FORMAT && r->record_error &&
+		    r->stats.skipped < r->opts.max_errors) {
+			if (!r->stats.skipped)
+				sr_diag_format(&rd, r->stats.first_skip,
+					       sizeof(r->stats.first_skip));
+			r->stats.skipped++;
+			continue;
+		}
+		if (err) {
+			if (!rd.file[0])
+				sr_diag_file(&rd, sr_src_name(r->src));
+			if (err == SR_ERR_FORMAT && r->record_error &&
+			    r->opts.max_errors)
+				snprintf(rd.msg + strlen(rd.msg),
+					 sizeof(rd.msg) - strlen(rd.msg),
+					 " [more than --max-errors=%llu bad records]",
+					 (unsigned long long)r->opts.max_errors);
+			r->sticky = err;
+			r->sticky_diag = rd;
+			if (d)
+				*d = rd;
+			break;
+		}
+		if (eof) {
+			r->done = 1;
+			if (!r->stats.events) {
+				sr_diag_file(&rd, sr_src_name(r->src));
+				if (r->stats.skipped)
+					err = sr_diag_set(&rd, SR_ERR_FORMAT,
+							  "no valid events (all %llu records were bad)",
+							  (unsigned long long)r->stats.skipped);
+				else
+					err = sr_diag_set(&rd, SR_ERR_FORMAT,
+							  "no events in trace");
+				r->sticky = err;
+				r->sticky_diag = rd;
+				if (d)
+					*d = rd;
+			}
+			break;
+		}
+		if (evs[i].ts_ns < r->last_ts && r->stats.events)
+			r->stats.ts_backwards++;
+		r->last_ts = evs[i].ts_ns;
+		r->stats.events++;
+		i++;
+	}
+	r->stats.bytes_in = sr_src_pos(r->src);
+	*n = i;
+	return err;
+}
+
+const char *sr_reader_machine_json(const struct sr_reader *r)
+{
+	return r->machine_json;
+}
+
+const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r)
+{
+	return &r->stats;
+}
+
+void sr_reader_close(struct sr_reader *r)
+{
+	if (!r)
+		return;
+	if (r->ops && r->ops->close)
+		r->ops->close(r);
+	sr_src_close(r->src);
+	free(r->machine_json);
+	free(r);
+}

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The native binary format (swt.h, traces/FORMAT.md): a fixed header, an
+ * optional machine description, then fixed-size records decoded straight
+ * from the source's window.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader_impl.h"
+#include "swt.h"
+
+struct swt_state {
+	uint32_t recsize;
+	uint64_t nrec;     /* records consumed, good or bad */
+};
+
+static int swt_probe(const unsigned char *p, size_t n)
+{
+	return n >= SWT_MAGIC_LEN && memcmp(p, SWT_MAGIC, SWT_MAGIC_LEN) == 0;
+}
+
+static enum sr_err hdr_error(struct sr_reader *r, struct sr_diag *d, uint64_t off)
+{
+	sr_diag_file(d, sr_src_name(r->src));
+	d->has_offset = 1;
+	d->byte_offset = off;
+	return SR_ERR_FORMAT;
+}
+
+static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
+{
+	struct swt_state *st;
+	const unsigned char *p;
+	size_t n;
+	enum sr_err err;
+	uint32_t hdrsize, recsize, mlen;
+	uint16_t version;
+
+	err = sr_src_peek(r->src, SWT_HEADER_SIZE, &p, &n, d);
+	if (err)
+		return err;
+	if (n < SWT_MAGIC_LEN || memcmp(p, SWT_MAGIC, SWT_MAGIC_LEN)) {
+		hdr_error(r, d, 0);
+		return sr_diag_set(d, SR_ERR_FORMAT, "wrong binary magic (not a .swt trace)");
+	}
+	if (n < SWT_HEADER_SIZE) {
+		hdr_error(r, d, n);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "truncated header (%zu of %d bytes)", n, SWT_HEADER_SIZE);
+	}
+	version = swt_get16(p + SWT_H_VERSION);
+	hdrsize = swt_get16(p + SWT_H_HDRSIZE);
+	recsize = swt_get32(p + SWT_H_RECSIZE);
+	mlen = swt_get32(p + SWT_H_MACHLEN);
+	if (version != SWT_VERSION) {
+		hdr_error(r, d, SWT_H_VERSION);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "unsupported binary version (version, %u; this build reads %d)",
+				   version, SWT_VERSION);
+	}
+	if (hdrsize < SWT_HEADER_SIZE || hdrsize > SR_SRC_MAX_WANT) {
+		hdr_error(r, d, SWT_H_HDRSIZE);
+		return sr_diag_set(d, SR_ERR_FORMAT, "bad header size (header_size, %u)",
+				   hdrsize);
+	}
+	if (recsize < SWT_RECORD_SIZE || recsize > SWT_MAX_RECORD) {
+		hdr_error(r, d, SWT_H_RECSIZE);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "bad record size (record_size, %u; expected %d to %d)",
+				   recsize, SWT_RECORD_SIZE, SWT_MAX_RECORD);
+	}
+	if (mlen > SWT_MAX_MACHINE) {
+		hdr_error(r, d, SWT_H_MACHLEN);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "machine description too large (machine_len, %u; at most %u)",
+				   mlen, SWT_MAX_MACHINE);
+	}
+	/* A later version's longer header: skip what this build does not know. */
+	err = sr_src_peek(r->src, hdrsize, &p, &n, d);
+	if (err)
+		return err;
+	if (n < hdrsize) {
+		hdr_error(r, d, n);
+		return sr_diag_set(d, SR_ERR_FORMAT, "truncated header (%zu of %u bytes)",
+				   n, hdrsize);
+	}
+	sr_src_skip(r->src, hdrsize);
+	if (mlen) {
+		err = sr_src_peek(r->src, mlen, &p, &n, d);
+		if (err)
+			return err;
+		if (n < mlen) {
+			hdr_error(r, d, sr_src_pos(r->src) + n);
+			return sr_diag_set(d, SR_ERR_FORMAT,
+					   "truncated machine description (%zu of %u bytes)",
+					   n, mlen);
+		}
+		r->machine_json = malloc((size_t)mlen + 1);
+		if (!r->machine_json)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		memcpy(r->machine_json, p, mlen);
+		r->machine_json[mlen] = '\0';
+		if (strlen(r->machine_json) != mlen) {
+			hdr_error(r, d, sr_src_pos(r->src));
+			return sr_diag_set(d, SR_ERR_FORMAT,
+					   "machine description contains a NUL byte");
+		}
+		sr_src_skip(r->src, mlen);
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	st->recsize = recsize;
+	r->priv = st;
+	return SR_OK;
+}
+
+/* Position of the record about to be consumed, for a diagnostic. */
+static void rec_error(struct sr_reader *r, struct swt_state *st, struct sr_diag *d)
+{
+	sr_diag_file(d, sr_src_name(r->src));
+	d->has_offset = 1;
+	d->byte_offset = sr_src_pos(r->src);
+	d->record = st->nrec;
+	r->record_error = 1;
+}
+
+static enum sr_err swt_next(struct sr_reader *r, struct sr_event *ev, int *eof,
+			    struct sr_diag *d)
+{
+	struct swt_state *st = r->priv;
+	const unsigned char *p;
+	size_t n;
+	enum sr_err err;
+	char msg[300];
+
+	*eof = 0;
+	err = sr_src_peek(r->src, st->recsize, &p, &n, d);
+	if (err)
+		return err;
+	if (n == 0) {
+		*eof = 1;
+		return SR_OK;
+	}
+	st->nrec++;
+	if (n < st->recsize) {
+		rec_error(r, st, d);
+		sr_src_skip(r->src, n);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "truncated record (%zu of %u bytes)", n, st->recsize);
+	}
+	swt_decode(p, ev);
+	if (SR_UNLIKELY(sr_event_check(ev, msg, sizeof(msg)))) {
+		rec_error(r, st, d);
+		sr_src_skip(r->src, st->recsize);
+		return sr_diag_set(d, SR_ERR_FORMAT, "%s", msg);
+	}
+	sr_src_skip(r->src, st->recsize);
+	return SR_OK;
+}
+
+static void swt_close(struct sr_reader *r)
+{
+	free(r->priv);
+	r->priv = NULL;
+}
+
+const struct sr_reader_ops sr_reader_swt_ops = {
+	.format = SR_FMT_SWT,
+	.probe = swt_probe,
+	.open = swt_open,
+	.next = swt_next,
+	.close = swt_close,
+};

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The byte source under every reader: a file or standard input, read in
+ * chunks and, when it starts with a zstd frame, decompressed as a stream
+ * (any number of frames, as the zstd tool writes them).  The window grows
+ * only to hold the longest line asked for, so memory does not depend on the
+ * length of the input, and a decompression bomb is streamed, not buffered.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+#include "internal.h"
+
+#define SRC_CHUNK (1u << 21) /* initial window: 2 MiB, twice SR_SRC_MAX_WANT */
+
+struct sr_src {
+	FILE *fp;
+	int own_fp;            /* fp was opened here (not stdin) */
+	char name[256];
+
+	int zstd;              /* input is zstd-compressed */
+	ZSTD_DStream *zd;
+	unsigned char *raw;    /* compressed bytes read, not yet decoded */
+	size_t raw_cap, raw_pos, raw_len;
+	int raw_eof;
+	size_t zret;           /* last ZSTD_decompressStream() hint; 0 = frame end */
+	uint64_t raw_total;    /* compressed bytes read from the file */
+
+	unsigned char *buf;    /* decoded window: buf[pos..len) not yet consumed */
+	size_t cap, pos, len;
+	uint64_t base;         /* decoded offset of buf[0] */
+	int eof;               /* no more decoded data will come */
+};
+
+static int is_zstd_magic(const unsigned char *p, size_t n)
+{
+	if (n < 4)
+		return 0;
+	/* ZSTD_MAGICNUMBER 0xFD2FB528, little endian */
+	if (p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD)
+		return 1;
+	/* skippable frames: 0x184D2A50..0x184D2A5F */
+	return (p[0] & 0xF0) == 0x50 && p[1] == 0x2A && p[2] == 0x4D && p[3] == 0x18;
+}
+
+static enum sr_err raw_read(struct sr_src *s, struct sr_diag *d)
+{
+	size_t n;
+
+	if (s->raw_pos < s->raw_len || s->raw_eof)
+		return SR_OK;
+	n = fread(s->raw, 1, s->raw_cap, s->fp);
+	if (n < s->raw_cap && ferror(s->fp))
+		return sr_diag_set(d, SR_ERR_IO, "read error: %s", strerror(errno));
+	if (n == 0)
+		s->raw_eof = 1;
+	s->raw_pos = 0;
+	s->raw_len = n;
+	s->raw_total += n;
+	return SR_OK;
+}
+
+/* Append decoded bytes to buf[len..cap); sets eof when nothing more comes. */
+static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
+{
+	enum sr_err err;
+
+	if (s->eof || s->len == s->cap)
+		return SR_OK;
+	if (!s->zstd) {
+		size_t n = fread(s->buf + s->len, 1, s->cap - s->len, s->fp);
+
+		if (n == 0) {
+			if (ferror(s->fp))
+				return sr_diag_set(d, SR_ERR_IO, "read error: %s",
+						   strerror(errno));
+			s->eof = 1;
+		}
+		s->len += n;
+		return SR_OK;
+	}
+	for (;;) {
+		ZSTD_inBuffer in;
+		ZSTD_outBuffer out;
+		size_t ret;
+
+		err = raw_read(s, d);
+		if (err)
+			return err;
+		if (s->raw_pos == s->raw_len && s->raw_eof && s->zret == 0) {
+			s->eof = 1;
+			return SR_OK;
+		}
+		in.src = s->raw;
+		in.size = s->raw_len;
+		in.pos = s->raw_pos;
+		out.dst = s->buf;
+		out.size = s->cap;
+		out.pos = s->len;
+		ret = ZSTD_decompressStream(s->zd, &out, &in);
+		if (ZSTD_isError(ret))
+			return sr_diag_set(d, SR_ERR_ZSTD,
+					   "corrupt zstd data near compressed byte %llu: %s",
+					   (unsigned long long)(s->raw_total - s->raw_len + in.pos),
+					   ZSTD_getErrorName(ret));
+		s->zret = ret;
+		s->raw_pos = in.pos;
+		if (out.pos > s->len) {
+			s->len = out.pos;
+			return SR_OK;
+		}
+		/* No output and no input left: the decoder is inside a frame. */
+		if (s->raw_pos == s->raw_len && s->raw_eof)
+			return sr_diag_set(d, SR_ERR_ZSTD,
+					   "truncated zstd frame (compressed input ends at byte %llu inside a frame)",
+					   (unsigned long long)s->raw_total);
+	}
+}
+
+enum sr_err sr_src_open(struct sr_src **out, const char *path, struct sr_diag *d)
+{
+	struct sr_src *s;
+	enum sr_err err;
+
+	*out = NULL;
+	sr_diag_file(d, path);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	snprintf(s->name, sizeof(s->name), "%s", path);
+	if (strcmp(path, "-") == 0) {
+		s->fp = stdin;
+	} else {
+		s->fp = fopen(path, "rb");
+		if (!s->fp) {
+			err = sr_diag_set(d, SR_ERR_IO, "cannot open: %s", strerror(errno));
+			goto out_free;
+		}
+		s->own_fp = 1;
+	}
+	s->cap = SRC_CHUNK;
+	s->buf = malloc(s->cap);
+	s->raw_cap = ZSTD_DStreamInSize();
+	s->raw = malloc(s->raw_cap);
+	if (!s->buf || !s->raw) {
+		err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		goto out_close;
+	}
+	/* Read the first raw chunk to look for the zstd magic. */
+	err = raw_read(s, d);
+	if (err)
+		goto out_close;
+	if (is_zstd_magic(s->raw, s->raw_len)) {
+		s->zstd = 1;
+		s->zd = ZSTD_createDStream();
+		if (!s->zd) {
+			err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+			goto out_close;
+		}
+		/* Bound the window a frame may ask for: 2^27 = 128 MiB, zstd's
+		 * default limit; larger needs --long and is refused as corrupt. */
+		ZSTD_DCtx_setParameter(s->zd, ZSTD_d_windowLogMax, 27);
+		s->zret = 1; /* a frame has started */
+	} else {
+		/* Plain input: hand the bytes already read to the window. */
+		memcpy(s->buf, s->raw, s->raw_len);
+		s->len = s->raw_len;
+		if (s->raw_eof)
+			s->eof = 1;
+		s->raw_len = s->raw_pos = 0;
+	}
+	*out = s;
+	return SR_OK;
+
+out_close:
+	if (s->own_fp)
+		fclose(s->fp);
+out_free:
+	ZSTD_freeDStream(s->zd);
+	free(s->raw);
+	free(s->buf);
+	free(s);
+	return err;
+}
+
+void sr_src_close(struct sr_src *s)
+{
+	if (!s)
+		return;
+	if (s->own_fp)
+		fclose(s->fp);
+	ZSTD_freeDStream(s->zd);
+	free(s->raw);
+	free(s->buf);
+	free(s);
+}
+
+int sr_src_compressed(const struct sr_src *s)
+{
+	return s->zstd;
+}
+
+const char *sr_src_name(const struct sr_src *s)
+{
+	return s->name;
+}
+
+uint64_t sr_src_pos(const struct sr_src *s)
+{
+	return s->base + s->pos;
+}
+
+/* Move the unconsumed bytes to the front of the window. */
+static void compact(struct sr_src *s)
+{
+	if (!s->pos)
+		return;
+	memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+	s->base += s->pos;
+	s->len -= s->pos;
+	s->pos = 0;
+}
+
+enum sr_err sr_src_peek(struct sr_src *s, size_t want, const unsigned char **p,
+			size_t *avail, struct sr_diag *d)
+{
+	enum sr_err err;
+
+	if (want > SR_SRC_MAX_WANT)
+		want = SR_SRC_MAX_WANT;
+	if (s->len - s->pos < want && !s->eof) {
+		compact(s);
+		while (s->len < want && !s->eof) {
+			err = fill(s, d);
+			if (err)
+				return err;
+		}
+	}
+	*p = s->buf + s->pos;
+	*avail = s->len - s->pos;
+	return SR_OK;
+}
+
+void sr_src_skip(struct sr_src *s, size_t n)
+{
+	s->pos += n;
+}
+
+enum sr_err sr_src_getline(struct sr_src *s, const char **line, size_t *len,
+			   struct sr_diag *d)
+{
+	size_t scanned = 0;
+	enum sr_err err;
+
+	for (;;) {
+		size_t avail = s->len - s->pos;
+		unsigned char *start = s->buf + s->pos;
+		unsigned char *nl = memchr(start + scanned, '\n', avail - scanned);
+
+		if (nl) {
+			*line = (const char *)start;
+			*len = (size_t)(nl - start);
+			s->pos += *len + 1;
+			return SR_OK;
+		}
+		scanned = avail;
+		if (avail > SR_MAX_LINE)
+			return sr_diag_set(d, SR_ERR_LIMIT,
+					   "line longer than %u bytes", SR_MAX_LINE);
+		if (s->eof) {
+			if (!avail) {
+				*line = NULL;
+				*len = 0;
+				return SR_OK;
+			}
+			*line = (const char *)start;
+			*len = avail;
+			s->pos += avail;
+			return SR_OK;
+		}
+		compact(s);
+		if (s->len == s->cap) {
+			size_t ncap = s->cap * 2;
+			unsigned char *nb = realloc(s->buf, ncap);
+
+			if (!nb)
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+			s->buf = nb;
+			s->cap = ncap;
+		}
+		err = fill(s, d);
+		if (err)
+			return err;
+	}
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The native binary trace format, version 1 (traces/FORMAT.md documents
+ * every byte; keep the two in step).  All integers are little endian.
+ */
+#ifndef SR_SWT_H
+#define SR_SWT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "swapreplay/event.h"
+
+/* "\x89SWT\r\n\x1a\n": the high byte and the CR LF / ^Z catch a file that was
+ * mangled as text, as PNG's signature does. */
+#define SWT_MAGIC "\x89SWT\r\n\x1a\n"
+#define SWT_MAGIC_LEN 8
+#define SWT_VERSION 1
+#define SWT_HEADER_SIZE 32     /* fixed header, before the machine JSON */
+#define SWT_RECORD_SIZE 48     /* version-1 record; larger sizes are allowed */
+#define SWT_MAX_RECORD 4096    /* refuse absurd record sizes */
+#define SWT_MAX_MACHINE (1u << 20) /* embedded machine JSON: 1 MiB at most */
+
+/* Header field offsets */
+#define SWT_H_VERSION 8        /* u16 */
+#define SWT_H_HDRSIZE 10       /* u16: bytes before the machine JSON */
+#define SWT_H_RECSIZE 12       /* u32 */
+#define SWT_H_MACHLEN 16       /* u32: machine JSON bytes, 0 = none */
+#define SWT_H_FLAGS 20         /* u32: 0 in version 1 */
+/* 24..31: reserved, 0 */
+
+/* Record field offsets */
+#define SWT_R_TS 0             /* u64 */
+#define SWT_R_OFFSET 8         /* u64 */
+#define SWT_R_LAT 16           /* u64 */
+#define SWT_R_PID 24           /* u32 */
+#define SWT_R_CPU 28           /* u32 */
+#define SWT_R_DEV 32           /* i32 */
+#define SWT_R_NRPAGES 36       /* u32 */
+#define SWT_R_CPUNID 40        /* u16 */
+#define SWT_R_PAGENID 42       /* u16 */
+#define SWT_R_OP 44            /* u8 */
+#define SWT_R_FLAGS 45         /* u8 */
+/* 46..47: reserved, 0 */
+
+static inline uint16_t swt_get16(const unsigned char *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t swt_get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t swt_get64(const unsigned char *p)
+{
+	return (uint64_t)swt_get32(p) | (uint64_t)swt_get32(p + 4) << 32;
+}
+
+static inline void swt_put16(unsigned char *p, uint16_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+}
+
+static inline void swt_put32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+static inline void swt_put64(unsigned char *p, uint64_t v)
+{
+	swt_put32(p, (uint32_t)v);
+	swt_put32(p + 4, (uint32_t)(v >> 32));
+}
+
+static inline void swt_encode(unsigned char *p, const struct sr_event *e)
+{
+	swt_put64(p + SWT_R_TS, e->ts_ns);
+	swt_put64(p + SWT_R_OFFSET, e->offset);
+	swt_put64(p + SWT_R_LAT, e->lat_ns);
+	swt_put32(p + SWT_R_PID, e->pid);
+	swt_put32(p + SWT_R_CPU, e->cpu);
+	swt_put32(p + SWT_R_DEV, (uint32_t)e->dev);
+	swt_put32(p + SWT_R_NRPAGES, e->nr_pages);
+	swt_put16(p + SWT_R_CPUNID, e->cpu_nid);
+	swt_put16(p + SWT_R_PAGENID, e->page_nid);
+	p[SWT_R_OP] = e->op;
+	p[SWT_R_FLAGS] = e->flags;
+	p[46] = p[47] = 0;
+}
+
+static inline void swt_decode(const unsigned char *p, struct sr_event *e)
+{
+	e->ts_ns = swt_get64(p + SWT_R_TS);
+	e->offset = swt_get64(p + SWT_R_OFFSET);
+	e->lat_ns = swt_get64(p + SWT_R_LAT);
+	e->pid = swt_get32(p + SWT_R_PID);
+	e->cpu = swt_get32(p + SWT_R_CPU);
+	e->dev = (int32_t)swt_get32(p + SWT_R_DEV);
+	e->nr_pages = swt_get32(p + SWT_R_NRPAGES);
+	e->cpu_nid = swt_get16(p + SWT_R_CPUNID);
+	e->page_nid = swt_get16(p + SWT_R_PAGENID);
+	e->op = p[SWT_R_OP];
+	e->flags = p[SWT_R_FLAGS];
+}
+
+#endif /* SR_SWT_H */
