@@ -46,8 +46,9 @@ $(LIB): $(LIB_OBJ)
 $(BIN): $(CLI_OBJ) $(LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
 
-$(UNIT): $(UNIT_OBJ) $(LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(LIB) $(LDLIBS)
+# The unit tests also cover the CLI's pure option parser.
+$(UNIT): $(UNIT_OBJ) $(B)/src/cli/opts.o $(LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(UNIT_OBJ) $(B)/src/cli/opts.o $(LIB) $(LDLIBS)
 
 # Install the packages when missing: as root with apt-get, otherwise say the
 # exact command.  Cheap when everything is there.

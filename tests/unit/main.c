@@ -1,0 +1,18 @@
+/* Unit test entry: every test_*.c file's tests are listed here. */
+#include "test.h"
+
+int test_failed;
+const char *test_name;
+
+/* Checklist: one line per test suite file. */
+void suite_u64map(void);
+void suite_readers(void);
+void suite_opts(void);
+
+int main(void)
+{
+	suite_u64map();
+	suite_readers();
+	suite_opts();
+	return test_failed ? 1 : 0;
+}

@@ -1,0 +1,166 @@
+/* Every writer and reader: the same events through every format, plain
+ * and zstd, come back field for field. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "swapreplay/trace.h"
+#include "test.h"
+
+#define NEV 20000
+
+static void make_events(struct sr_event *e, size_t n)
+{
+	size_t i;
+	uint64_t x = 88172645463325252ull;
+
+	for (i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		sr_event_init(&e[i]);
+		e[i].ts_ns = 1000 * i + (x & 511);
+		e[i].op = (x >> 9) & 1;
+		e[i].pid = (uint32_t)(x >> 10) & 0xffff;
+		if (x & (1u << 30)) {
+			e[i].cpu = (uint32_t)(x >> 31) & 0xff;
+			e[i].flags |= SR_EV_HAS_CPU;
+		}
+		e[i].cpu_nid = (uint16_t)((x >> 40) & 1023);
+		e[i].page_nid = (uint16_t)((x >> 50) & 1023);
+		e[i].dev = (x & (1u << 5)) ? -1 : (int32_t)((x >> 20) & 7);
+		if (x & (1u << 6)) {
+			e[i].offset = x >> 3;
+			e[i].flags |= SR_EV_HAS_OFFSET;
+		}
+		e[i].nr_pages = 1u << ((x >> 33) % 10);
+		e[i].lat_ns = (x >> 44);
+	}
+	/* The extremes of each field. */
+	e[0].pid = UINT32_MAX;
+	e[0].cpu = UINT32_MAX;
+	e[0].flags |= SR_EV_HAS_CPU;
+	e[0].cpu_nid = 1023;
+	e[0].dev = INT32_MAX;
+	e[0].offset = INT64_MAX;
+	e[0].flags |= SR_EV_HAS_OFFSET;
+	e[0].nr_pages = 512;
+}
+
+static int same(const struct sr_event *a, const struct sr_event *b)
+{
+	return a->ts_ns == b->ts_ns && a->op == b->op && a->pid == b->pid &&
+	       a->flags == b->flags && (!(a->flags & SR_EV_HAS_CPU) || a->cpu == b->cpu) &&
+	       a->cpu_nid == b->cpu_nid && a->page_nid == b->page_nid &&
+	       a->dev == b->dev && (!(a->flags & SR_EV_HAS_OFFSET) || a->offset == b->offset) &&
+	       a->nr_pages == b->nr_pages && a->lat_ns == b->lat_ns;
+}
+
+static int write_file(const char *path, enum sr_format f, int level,
+		      const struct sr_event *e, size_t n, const char *machine)
+{
+	struct sr_write_opts wo = { f, level, machine };
+	struct sr_writer *w;
+	struct sr_diag d;
+
+	if (sr_writer_open(&w, path, &wo, &d))
+		return -1;
+	if (sr_writer_write(w, e, n, &d)) {
+		sr_writer_abort(w);
+		return -1;
+	}
+	return sr_writer_finish(w, &d) ? -1 : 0;
+}
+
+/* Read path; returns the number of events equal to e[i] in order, or -1. */
+static long read_compare(const char *path, const struct sr_event *e, size_t n,
+			 enum sr_format want, const char *machine)
+{
+	struct sr_reader *r;
+	struct sr_diag d;
+	struct sr_event buf[777]; /* odd batch size on purpose */
+	size_t got, k = 0, i;
+	long good = 0;
+
+	if (sr_reader_open(&r, path, NULL, &d)) {
+		printf("  open %s: %s\n", path, d.msg);
+		return -1;
+	}
+	if (sr_reader_stats(r)->format != want) {
+		sr_reader_close(r);
+		return -1;
+	}
+	if (machine && (!sr_reader_machine_json(r) ||
+			strcmp(sr_reader_machine_json(r), machine))) {
+		sr_reader_close(r);
+		return -1;
+	}
+	for (;;) {
+		if (sr_reader_read(r, buf, 777, &got, &d)) {
+			printf("  read %s: %s\n", path, d.msg);
+			sr_reader_close(r);
+			return -1;
+		}
+		if (!got)
+			break;
+		for (i = 0; i < got; i++, k++)
+			if (k < n && same(&buf[i], &e[k]))
+				good++;
+	}
+	sr_reader_close(r);
+	return k == n ? good : -1;
+}
+
+static void all_formats(void)
+{
+	static struct sr_event ev[NEV];
+	static const struct { enum sr_format f; int level; const char *name; } cases[] = {
+		{ SR_FMT_CSV, 0, "t.csv" },
+		{ SR_FMT_CSV, 3, "t.csv.zst" },
+		{ SR_FMT_JSONL, 0, "t.jsonl" },
+		{ SR_FMT_JSONL, 1, "t.jsonl.zst" },
+		{ SR_FMT_SWT, 0, "t.swt" },
+		{ SR_FMT_SWT, 5, "t.swt.zst" },
+	};
+	const char *machine = "{\"name\":\"unit-test\"}";
+	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
+	size_t c;
+
+	make_events(ev, NEV);
+	CHECK(mkdtemp(dir) != NULL);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const char *m = cases[c].f == SR_FMT_SWT ? machine : NULL;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[c].name);
+		test_name = cases[c].name;
+		CHECK(write_file(path, cases[c].f, cases[c].level, ev, NEV, m) == 0);
+		CHECK(read_compare(path, ev, NEV, cases[c].f, m) == NEV);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+static void jsonl_limit(void)
+{
+	struct sr_event e;
+	struct sr_write_opts wo = { SR_FMT_JSONL, 0, NULL };
+	struct sr_writer *w;
+	struct sr_diag d;
+	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/big.jsonl", dir);
+	sr_event_init(&e);
+	e.ts_ns = UINT64_MAX;
+	CHECK(sr_writer_open(&w, path, &wo, &d) == SR_OK);
+	CHECK(sr_writer_write(w, &e, 1, &d) == SR_ERR_LIMIT);
+	sr_writer_abort(w);
+	CHECK(access(path, F_OK) != 0); /* nothing left behind */
+	rmdir(dir);
+}
+
+void suite_readers(void)
+{
+	TEST(all_formats);
+	TEST(jsonl_limit);
+}
