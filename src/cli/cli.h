@@ -81,6 +81,7 @@ void cli_install_signals(void);
 extern volatile int cli_interrupted;
 
 extern const struct cli_cmd cmd_convert;
+extern const struct cli_cmd cmd_gen;
 extern const struct cli_cmd cmd_stat;
 
 #endif /* SR_CLI_H */

@@ -18,6 +18,7 @@
 static const struct cli_cmd *const commands[] = {
 	&cmd_convert,
 	&cmd_stat,
+	&cmd_gen,
 	NULL,
 };
 

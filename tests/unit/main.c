@@ -8,11 +8,13 @@ const char *test_name;
 void suite_u64map(void);
 void suite_readers(void);
 void suite_opts(void);
+void suite_gen(void);
 
 int main(void)
 {
 	suite_u64map();
 	suite_readers();
 	suite_opts();
+	suite_gen();
 	return test_failed ? 1 : 0;
 }

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swapreplay/gen.h - synthetic swap traces, modelled on vm-scalability.
+ *
+ * A generator simulates tasks touching anonymous memory under a memory
+ * limit (a memory cgroup: reclaim is direct, done by the task that needs a
+ * page) with one global LRU list, and streams the resulting swap-out and
+ * swap-in events in time order.  Memory use is O(simulated pages): about
+ * 17 bytes per page, never O(events).  The same parameters (seed included)
+ * always give the same events.
+ *
+ * Workloads (after vm-scalability's usemem cases):
+ *
+ *   SR_GEN_SWAP_W_RAND  `tasks` tasks, each with its own region of `size`
+ *                       bytes, do `accesses` writes each to uniformly random
+ *                       pages of their region (case-swap-w-rand).
+ *   SR_GEN_SWAP_W_SEQ   the same, each task walking its region in order and
+ *                       wrapping around.
+ *   SR_GEN_SWAPIN       the tasks fill their regions, a pusher task (pid 999)
+ *                       allocates `limit` bytes of fresh memory, pushing
+ *                       their pages out, and exits; then the tasks read all
+ *                       their pages back in order (swap-ins).
+ *
+ * The model, exactly:
+ * - Task i (0-based) has pid 1000 + i and runs on CPU
+ *   cpu_node * cpus_per_node + i % cpus_per_node; its memory is on mem_node.
+ *   The pusher runs on CPU cpu_node * cpus_per_node + tasks % cpus_per_node.
+ * - Each task has a clock starting at 0.  One access happens at the task's
+ *   clock and then advances it by access_ns.  Tasks run interleaved in the
+ *   order of (clock, pid): round-robin when every access costs the same.
+ *   In SR_GEN_SWAPIN the pusher starts when the last task has filled its
+ *   region, and the tasks resume (all at once) when the pusher has exited.
+ * - A page touched for the first time becomes resident (no event); a
+ *   resident page becomes the most recently used; a swapped-out page is
+ *   swapped in (an SR_OP_IN event by the accessing task) and becomes
+ *   resident.  Whenever a page is about to become resident with `limit`
+ *   bytes already resident, the least recently used resident page of any
+ *   task is swapped out first (an SR_OP_OUT event by the same task, at the
+ *   same time, just before its swap-in if any).
+ * - A swap-out takes a swap slot: the most recently freed one, else the next
+ *   offset never used (from 0).  A swap-in frees the slot of its page, so it
+ *   carries the offset of that page's swap-out.  Freed memory (the pusher's,
+ *   when it exits) gives its slots back without events.
+ * - Every event: ts_ns the task's clock, cpu (SR_EV_HAS_CPU), cpu_nid =
+ *   cpu_node, page_nid = mem_node, dev 0, offset (SR_EV_HAS_OFFSET),
+ *   nr_pages 1, lat_ns 0.  I/O time is not modelled: the clocks count compute
+ *   time only (so lat_ns is 0, "unknown"), and a replay treats the gaps
+ *   between a task's events as its compute time.
+ * - Random pages (swap-w-rand) are pinned, so that a seed means the same
+ *   trace from one version to the next: task i's xoshiro256** state is words
+ *   4i..4i+3 of a splitmix64 sequence started at the seed, and a page is the
+ *   unbiased bounded draw of Lemire (multiply-shift of the upper 32 bits,
+ *   rejecting low products under 2^32 mod pages).
+ *
+ * Not modelled: reclaim batches (the kernel reclaims up to SWAP_CLUSTER_MAX
+ * = 32 pages at a time, here one per page made resident), active/inactive
+ * lists and their approximations of LRU, the kernel's slot allocator
+ * (clusters, per-CPU caches), readahead, kswapd, huge pages.
+ */
+#ifndef SWAPREPLAY_GEN_H
+#define SWAPREPLAY_GEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "swapreplay/error.h"
+#include "swapreplay/event.h"
+
+enum sr_gen_workload {
+	SR_GEN_SWAP_W_RAND = 0,
+	SR_GEN_SWAP_W_SEQ = 1,
+	SR_GEN_SWAPIN = 2,
+};
+
+/* "swap-w-rand", "swap-w-seq", "swapin". */
+const char *sr_gen_workload_name(enum sr_gen_workload w);
+/* Parse one of those names; SR_ERR_INVAL if none. */
+enum sr_err sr_gen_workload_parse(const char *s, enum sr_gen_workload *out);
+
+/* Limits of the parameters. */
+#define SR_GEN_MAX_PAGES (1ull << 28)   /* simulated pages in all (1 TiB) */
+#define SR_GEN_MAX_CPUS_PER_NODE 65536u
+#define SR_GEN_PUSHER_PID 999u
+#define SR_GEN_FIRST_PID 1000u
+
+/*
+ * Default compute time of one access, ns: a DRAM random read.  Idle random
+ * read latency of local DRAM: 101.5 ns (Xeon Platinum 8260, DDR4-2666), from
+ * Yang et al., "An Empirical Guide to the Behavior and Use of Scalable
+ * Persistent Memory", USENIX FAST 2020; data: github.com/NVSL/OptaneStudy,
+ * graphs/02-best_case_latency.csv (row Read Random, column DRAM).
+ */
+#define SR_GEN_DEFAULT_ACCESS_NS 100u
+
+struct sr_gen_params {
+	enum sr_gen_workload workload;
+	uint32_t tasks;         /* >= 1; default 32 */
+	uint64_t size;          /* bytes per task, whole pages; default 64 MiB */
+	uint64_t limit;         /* bytes, whole pages; default 1 GiB */
+	uint64_t accesses;      /* per task (swap-w-*); 0 = 2 x pages per task.
+				 * Must be 0 for SR_GEN_SWAPIN. */
+	uint32_t cpu_node;      /* node of the tasks' CPUs, < SR_MAX_NODES; default 0 */
+	uint32_t mem_node;      /* node of their memory, < SR_MAX_NODES; default 1 */
+	uint32_t cpus_per_node; /* 1..SR_GEN_MAX_CPUS_PER_NODE; default 32 */
+	uint64_t access_ns;     /* >= 1; default SR_GEN_DEFAULT_ACCESS_NS */
+	uint64_t seed;          /* PRNG seed (swap-w-rand); default 1 */
+};
+
+/* Fill p with the defaults above (workload SR_GEN_SWAP_W_RAND). */
+void sr_gen_params_init(struct sr_gen_params *p);
+
+/* What a generator has done so far; valid at any time. */
+struct sr_gen_stats {
+	uint64_t pages_total;   /* simulated pages (the pusher's included) */
+	uint64_t limit_pages;   /* limit / 4096 */
+	uint64_t accesses;      /* accesses simulated */
+	uint64_t first_touches; /* pages made resident by a first touch */
+	uint64_t swap_outs;     /* SR_OP_OUT events produced */
+	uint64_t swap_ins;      /* SR_OP_IN events produced */
+	uint64_t freed;         /* pages freed by an exit (resident or not) */
+	uint64_t resident;      /* resident pages now */
+	uint64_t resident_max;  /* the most ever resident (<= limit_pages) */
+	uint64_t swapped;       /* pages in swap now */
+	uint64_t slots_max;     /* swap slots ever used: the largest offset + 1 */
+};
+
+struct sr_gen;
+
+/*
+ * Check p and set up a generator.  SR_ERR_INVAL for a parameter out of
+ * range or a combination that makes no sense (a limit that is not below the
+ * tasks' memory in the swap-w workloads: nothing would swap); SR_ERR_LIMIT
+ * when the simulation would exceed SR_GEN_MAX_PAGES or the timestamps 2^63-1
+ * ns; SR_ERR_NOMEM.  diag says which and why.  On error *out is NULL.
+ */
+enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
+			struct sr_diag *diag);
+
+/*
+ * Produce up to cap (>= 1) events into evs, in nondecreasing ts_ns order;
+ * *n gets how many, 0 at the end.  All memory is allocated by sr_gen_open(), so this
+ * cannot fail: it returns SR_OK.
+ */
+enum sr_err sr_gen_next(struct sr_gen *g, struct sr_event *evs, size_t cap,
+			size_t *n);
+
+const struct sr_gen_stats *sr_gen_stats(const struct sr_gen *g);
+
+/* Free; accepts NULL. */
+void sr_gen_free(struct sr_gen *g);
+
+#endif /* SWAPREPLAY_GEN_H */

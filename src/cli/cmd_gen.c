@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/* swapreplay gen WORKLOAD -o FILE */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "swapreplay/gen.h"
+#include "swapreplay/trace.h"
+
+#define BATCH 4096
+
+enum {
+	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_SIZE, O_LIMIT, O_ACCESSES,
+	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED,
+};
+
+static const struct cli_opt opts[] = {
+	{ "output", 'o', CLI_ARG, O_OUT },
+	{ "to", 0, CLI_ARG, O_TO },
+	{ "zstd", 0, CLI_OPTARG, O_ZSTD },
+	{ "tasks", 0, CLI_ARG, O_TASKS },
+	{ "size", 0, CLI_ARG, O_SIZE },
+	{ "limit", 0, CLI_ARG, O_LIMIT },
+	{ "accesses", 0, CLI_ARG, O_ACCESSES },
+	{ "cpu-node", 0, CLI_ARG, O_CPU_NODE },
+	{ "mem-node", 0, CLI_ARG, O_MEM_NODE },
+	{ "cpus-per-node", 0, CLI_ARG, O_CPN },
+	{ "access-ns", 0, CLI_ARG, O_ACCESS_NS },
+	{ "seed", 0, CLI_ARG, O_SEED },
+	{ NULL, 0, 0, 0 },
+};
+
+/* Default compression level for ".zst" outputs, as in convert. */
+#define DEFAULT_ZSTD_LEVEL 3
+
+/* A whole number up to max for option name; 0 or a usage error's status. */
+static int num(const char *name, const char *val, uint64_t max, uint64_t *out)
+{
+	if (cli_parse_u64(val, max, out))
+		return cli_usage("gen", "--%s takes a whole number (at most %llu), not '%s'",
+				 name, (unsigned long long)max, val);
+	return 0;
+}
+
+static int node(const char *name, const char *val, uint32_t *out)
+{
+	uint64_t u;
+
+	if (cli_parse_u64(val, SR_MAX_NODES - 1, &u))
+		return cli_usage("gen", "--%s takes a node id from 0 to %u, not '%s'",
+				 name, SR_MAX_NODES - 1, val);
+	*out = (uint32_t)u;
+	return 0;
+}
+
+static int u32(const char *name, const char *val, uint32_t *out)
+{
+	uint64_t u = 0;
+	int rc = num(name, val, UINT32_MAX, &u);
+
+	*out = (uint32_t)u;
+	return rc;
+}
+
+static int bytes(const char *name, const char *val, uint64_t *out)
+{
+	if (cli_parse_size(val, out))
+		return cli_usage("gen", "--%s takes a size in bytes with an optional K, M, G or T suffix (powers of 1024), not '%s'",
+				 name, val);
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	struct cli_parser p;
+	struct sr_gen_params gp;
+	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL };
+	struct sr_gen *g = NULL;
+	struct sr_writer *w = NULL;
+	struct sr_event *evs = NULL;
+	struct sr_diag d;
+	const char *workload = NULL, *out = NULL, *val;
+	int id, zst = 0, level = -1, rc = 0;
+	uint64_t u;
+	enum sr_err err;
+
+	sr_gen_params_init(&gp);
+	cli_parser_init(&p, argc, argv, opts);
+	while (!rc && (id = cli_next(&p, &val)) != -1) {
+		switch (id) {
+		case -2:
+			return cli_usage("gen", "%s", p.err);
+		case 0:
+			if (workload)
+				return cli_usage("gen", "too many arguments ('%s')", val);
+			workload = val;
+			break;
+		case O_OUT:
+			out = val;
+			break;
+		case O_TO:
+			if (sr_format_parse(val, &wo.format) || wo.format == SR_FMT_AUTO)
+				return cli_usage("gen", "--to takes csv, jsonl or swt, not '%s'", val);
+			break;
+		case O_ZSTD:
+			if (!val)
+				level = DEFAULT_ZSTD_LEVEL;
+			else if (cli_parse_u64(val, 19, &u) || u < 1)
+				return cli_usage("gen", "--zstd takes a level from 1 to 19, not '%s'", val);
+			else
+				level = (int)u;
+			break;
+		case O_TASKS:
+			rc = u32("tasks", val, &gp.tasks);
+			break;
+		case O_SIZE:
+			rc = bytes("size", val, &gp.size);
+			break;
+		case O_LIMIT:
+			rc = bytes("limit", val, &gp.limit);
+			break;
+		case O_ACCESSES:
+			rc = num("accesses", val, UINT64_MAX, &gp.accesses);
+			if (!rc && gp.accesses == 0)
+				return cli_usage("gen", "--accesses must be at least 1");
+			break;
+		case O_CPU_NODE:
+			rc = node("cpu-node", val, &gp.cpu_node);
+			break;
+		case O_MEM_NODE:
+			rc = node("mem-node", val, &gp.mem_node);
+			break;
+		case O_CPN:
+			rc = u32("cpus-per-node", val, &gp.cpus_per_node);
+			break;
+		case O_ACCESS_NS:
+			rc = num("access-ns", val, UINT64_MAX, &gp.access_ns);
+			break;
+		case O_SEED:
+			rc = num("seed", val, UINT64_MAX, &gp.seed);
+			break;
+		}
+	}
+	if (rc)
+		return rc;
+	if (!workload)
+		return cli_usage("gen", "needs a workload: swap-w-rand, swap-w-seq or swapin");
+	if (sr_gen_workload_parse(workload, &gp.workload))
+		return cli_usage("gen", "unknown workload '%s'; the workloads are swap-w-rand, swap-w-seq and swapin",
+				 workload);
+	if (!out)
+		return cli_usage("gen", "needs an output file: -o FILE ('-' for standard output)");
+	if (wo.format == SR_FMT_AUTO) {
+		wo.format = sr_format_from_name(out, &zst);
+		if (wo.format == SR_FMT_AUTO)
+			return cli_usage("gen",
+					 "cannot tell the output format from '%s'; name it .csv, .jsonl or .swt (optionally .zst), or give --to",
+					 out);
+	} else {
+		sr_format_from_name(out, &zst);
+	}
+	wo.zstd_level = level >= 0 ? level : zst ? DEFAULT_ZSTD_LEVEL : 0;
+
+	/* Check the parameters before any file is created. */
+	err = sr_gen_open(&g, &gp, &d);
+	if (err == SR_ERR_INVAL || err == SR_ERR_LIMIT)
+		return cli_usage("gen", "%s", d.msg);
+	if (err)
+		return cli_diag(&d);
+	evs = malloc(BATCH * sizeof(*evs));
+	if (!evs) {
+		cli_err("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	err = sr_writer_open(&w, out, &wo, &d);
+	if (err) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	for (;;) {
+		size_t n;
+
+		sr_gen_next(g, evs, BATCH, &n);
+		if (!n)
+			break;
+		err = sr_writer_write(w, evs, n, &d);
+		if (err) {
+			sr_writer_abort(w);
+			rc = cli_diag(&d);
+			goto out;
+		}
+	}
+	err = sr_writer_finish(w, &d);
+	rc = err ? cli_diag(&d) : EXIT_OK;
+out:
+	sr_gen_free(g);
+	free(evs);
+	return rc;
+}
+
+const struct cli_cmd cmd_gen = {
+	.name = "gen",
+	.summary = "generate a synthetic swap trace (vm-scalability-like workloads)",
+	.help =
+	"Usage: swapreplay gen WORKLOAD -o FILE [OPTIONS]\n"
+	"\n"
+	"Simulate tasks writing anonymous memory under a memory limit (a memory\n"
+	"cgroup: the task that needs a page reclaims one itself) with one global LRU\n"
+	"list, and write the swap-outs and swap-ins to FILE ('-' for standard\n"
+	"output), in time order.  The same options (seed included) give the same\n"
+	"bytes.  FILE appears only when it is complete.\n"
+	"\n"
+	"Workloads (after vm-scalability's usemem cases):\n"
+	"  swap-w-rand  each task writes random pages of its own region\n"
+	"               (case-swap-w-rand): uniform, from a seeded xoshiro256**\n"
+	"  swap-w-seq   each task writes its region in order, wrapping around\n"
+	"  swapin       the tasks fill their regions; a pusher task (pid 999)\n"
+	"               allocates --limit bytes, pushing their pages out, and\n"
+	"               exits; the tasks then read all their pages back in order\n"
+	"\n"
+	"Options:\n"
+	"  -o, --output=FILE     the trace to write (required)\n"
+	"  --to=FORMAT           csv, jsonl or swt; default: from FILE's name\n"
+	"                        (.csv, .jsonl, .swt, each optionally .zst)\n"
+	"  --zstd[=LEVEL]        compress with zstd (level 1-19, default 3); a FILE\n"
+	"                        ending in .zst is compressed at level 3 anyway\n"
+	"  --tasks=N             tasks, pids 1000..1000+N-1 (default 32)\n"
+	"  --size=BYTES          each task's region (default 64M); K, M, G, T are\n"
+	"                        powers of 1024; a whole number of 4 KiB pages\n"
+	"  --limit=BYTES         memory limit (default 1G); swap-w-*: must be below\n"
+	"                        tasks x size; swapin: what the pusher allocates\n"
+	"  --accesses=N          page accesses per task, swap-w-* only\n"
+	"                        (default: 2 x the pages of its region)\n"
+	"  --cpu-node=N          node of the tasks' CPUs (default 0)\n"
+	"  --mem-node=N          node of their memory (default 1)\n"
+	"  --cpus-per-node=C     CPUs per node (default 32): task i (from 0) runs on\n"
+	"                        CPU cpu-node x C + i mod C; the pusher as i = N\n"
+	"  --access-ns=N         compute time of one access, ns (default 100: a\n"
+	"                        DRAM random read, ~101.5 ns in Yang et al., FAST'20)\n"
+	"  --seed=N              PRNG seed (default 1)\n"
+	"\n"
+	"Each task has a clock from 0 that each access advances by --access-ns;\n"
+	"tasks interleave in clock order (round-robin).  A first touch makes a page\n"
+	"resident without an event; an access to a swapped-out page is a swap-in by\n"
+	"that task.  A page becoming resident over the limit first swaps out the\n"
+	"least recently used page of any task: a swap-out by the same task, at the\n"
+	"same time.  Swap slots are reused last-freed first; a swap-in carries its\n"
+	"swap-out's offset and frees it.  Events have dev 0, nr_pages 1, and lat_ns 0:\n"
+	"I/O time is not modelled, the clocks count compute time only, and a replay\n"
+	"takes the gaps between a task's events as its compute time.  In swapin the\n"
+	"pusher starts when the last task has filled its region and the tasks resume\n"
+	"when it exits; if tasks x size is over --limit, the fill itself swaps out\n"
+	"(by the tasks) and so does the read-back.  The generator needs about 17\n"
+	"bytes per simulated page and at most 2^28 pages (1 TiB) in all.\n",
+	.run = run,
+};

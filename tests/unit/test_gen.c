@@ -1,0 +1,518 @@
+/* The workload generator: parameter checks, determinism, the invariants of
+ * its events, and event-for-event agreement with a naive reference model
+ * (an O(n) LRU scan over last-use stamps, tasks stepped round-robin). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "swapreplay/gen.h"
+#include "test.h"
+
+#define PG 4096ull
+
+static int same_ev(const struct sr_event *a, const struct sr_event *b)
+{
+	return a->ts_ns == b->ts_ns && a->op == b->op && a->pid == b->pid &&
+	       a->cpu == b->cpu && a->cpu_nid == b->cpu_nid &&
+	       a->page_nid == b->page_nid && a->dev == b->dev &&
+	       a->offset == b->offset && a->nr_pages == b->nr_pages &&
+	       a->lat_ns == b->lat_ns && a->flags == b->flags;
+}
+
+/* All events of p, read cap at a time; NULL on error.  *n gets the count. */
+static struct sr_event *gen_all(const struct sr_gen_params *p, size_t cap,
+				size_t *n, struct sr_gen_stats *st)
+{
+	struct sr_gen *g;
+	struct sr_event *all = NULL, *buf;
+	size_t len = 0, size = 0, k;
+
+	*n = 0;
+	if (sr_gen_open(&g, p, NULL))
+		return NULL;
+	buf = malloc(cap * sizeof(*buf));
+	for (;;) {
+		if (sr_gen_next(g, buf, cap, &k) || k == 0)
+			break;
+		if (len + k > size) {
+			size = (len + k) * 2;
+			all = realloc(all, size * sizeof(*all));
+		}
+		memcpy(all + len, buf, k * sizeof(*buf));
+		len += k;
+	}
+	if (st)
+		*st = *sr_gen_stats(g);
+	sr_gen_free(g);
+	free(buf);
+	*n = len;
+	return all ? all : calloc(1, sizeof(*all));
+}
+
+static void small(struct sr_gen_params *p, enum sr_gen_workload w)
+{
+	sr_gen_params_init(p);
+	p->workload = w;
+	p->tasks = 5;
+	p->size = 40 * PG;
+	p->limit = 100 * PG;
+	p->cpus_per_node = 4;
+	p->cpu_node = 2;
+	p->mem_node = 3;
+	p->access_ns = 7;
+}
+
+static void gen_params(void)
+{
+	struct sr_gen_params p;
+	struct sr_gen *g = (struct sr_gen *)&p;
+	struct sr_diag d;
+	enum sr_gen_workload w;
+
+	sr_gen_params_init(&p);
+	CHECK(p.tasks == 32 && p.size == 64ull << 20 && p.limit == 1ull << 30);
+	CHECK(p.cpu_node == 0 && p.mem_node == 1 && p.cpus_per_node == 32);
+	CHECK(p.access_ns == 100 && p.seed == 1 && p.accesses == 0);
+	CHECK(sr_gen_open(&g, &p, &d) == SR_OK && g);
+	CHECK(sr_gen_stats(g)->pages_total == 32 * 16384 &&
+	      sr_gen_stats(g)->limit_pages == 262144);
+	sr_gen_free(g);
+	sr_gen_free(NULL);
+
+	CHECK(sr_gen_workload_parse("swapin", &w) == SR_OK && w == SR_GEN_SWAPIN);
+	CHECK(sr_gen_workload_parse("swap-w-seq", &w) == SR_OK && w == SR_GEN_SWAP_W_SEQ);
+	CHECK(sr_gen_workload_parse("swap-w", &w) == SR_ERR_INVAL);
+	CHECK(strcmp(sr_gen_workload_name(SR_GEN_SWAP_W_RAND), "swap-w-rand") == 0);
+
+#define BAD(field, value, want) do { \
+	sr_gen_params_init(&p); \
+	p.field = value; \
+	g = (struct sr_gen *)&p; \
+	CHECK(sr_gen_open(&g, &p, &d) == want && g == NULL && d.code == want && d.msg[0]); \
+} while (0)
+	BAD(tasks, 0, SR_ERR_INVAL);
+	BAD(size, 0, SR_ERR_INVAL);
+	BAD(size, 4097, SR_ERR_INVAL);
+	BAD(limit, 0, SR_ERR_INVAL);
+	BAD(limit, 1000, SR_ERR_INVAL);
+	BAD(limit, 2ull << 30, SR_ERR_INVAL);  /* = tasks x size: nothing swaps */
+	BAD(limit, 4ull << 30, SR_ERR_INVAL);
+	BAD(cpu_node, 1024, SR_ERR_INVAL);
+	BAD(mem_node, 1024, SR_ERR_INVAL);
+	BAD(cpus_per_node, 0, SR_ERR_INVAL);
+	BAD(cpus_per_node, 65537, SR_ERR_INVAL);
+	BAD(access_ns, 0, SR_ERR_INVAL);
+	BAD(workload, (enum sr_gen_workload)7, SR_ERR_INVAL);
+	BAD(size, 1ull << 40, SR_ERR_LIMIT);    /* 32 TiB of pages */
+	BAD(size, 1ull << 62, SR_ERR_LIMIT);
+	BAD(tasks, UINT32_MAX, SR_ERR_LIMIT);
+	BAD(access_ns, UINT64_MAX / 4, SR_ERR_LIMIT);
+	BAD(accesses, UINT64_MAX, SR_ERR_LIMIT);
+#undef BAD
+	sr_gen_params_init(&p);
+	p.limit = (2ull << 30) - PG;       /* one page below: fine */
+	CHECK(sr_gen_open(&g, &p, &d) == SR_OK);
+	sr_gen_free(g);
+	sr_gen_params_init(&p);
+	p.workload = SR_GEN_SWAPIN;
+	p.accesses = 10;
+	CHECK(sr_gen_open(&g, &p, &d) == SR_ERR_INVAL && strstr(d.msg, "swapin"));
+	p.accesses = 0;
+	p.limit = 4ull << 30;              /* swapin: any limit pushes pages out */
+	CHECK(sr_gen_open(&g, &p, &d) == SR_OK);
+	sr_gen_free(g);
+	p.limit = 1ull << 40;              /* the pusher's pages count too */
+	CHECK(sr_gen_open(&g, &p, &d) == SR_ERR_LIMIT);
+}
+
+static void gen_determinism(void)
+{
+	struct sr_gen_params p;
+	struct sr_event *a, *b;
+	size_t na, nb, i, diff = 0;
+
+	small(&p, SR_GEN_SWAP_W_RAND);
+	p.seed = 42;
+	a = gen_all(&p, 4096, &na, NULL);
+	b = gen_all(&p, 1, &nb, NULL);
+	CHECK(a && b && na > 100 && na == nb);
+	for (i = 0; a && b && i < na && i < nb; i++)
+		diff += !same_ev(&a[i], &b[i]);
+	CHECK(diff == 0);
+	free(b);
+	p.seed = 43;
+	b = gen_all(&p, 3, &nb, NULL);
+	diff = na != nb;
+	for (i = 0; a && b && i < na && i < nb; i++)
+		diff += !same_ev(&a[i], &b[i]);
+	CHECK(diff > 0);
+	free(a);
+	free(b);
+}
+
+/* What every event stream must satisfy; returns the number of violations. */
+static long check_stream(const struct sr_gen_params *p, const struct sr_event *e,
+			 size_t n, const struct sr_gen_stats *st)
+{
+	unsigned char *out = calloc(st->pages_total + 1, 1);
+	uint64_t outs = 0, ins = 0, prev = 0, open = 0;
+	long bad = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t k = e[i].pid - SR_GEN_FIRST_PID;
+
+		if (e[i].pid == SR_GEN_PUSHER_PID)
+			k = p->tasks;
+		else if (e[i].pid < SR_GEN_FIRST_PID || k >= p->tasks)
+			bad++;
+		bad += e[i].ts_ns < prev;
+		prev = e[i].ts_ns;
+		bad += e[i].cpu != p->cpu_node * p->cpus_per_node + k % p->cpus_per_node;
+		bad += e[i].cpu_nid != p->cpu_node || e[i].page_nid != p->mem_node;
+		bad += e[i].dev != 0 || e[i].nr_pages != 1 || e[i].lat_ns != 0;
+		bad += e[i].flags != (SR_EV_HAS_CPU | SR_EV_HAS_OFFSET);
+		bad += e[i].ts_ns % p->access_ns != 0;
+		/* An offset is never above the pages there are. */
+		if (e[i].offset >= st->pages_total) {
+			bad++;
+			continue;
+		}
+		if (e[i].op == SR_OP_OUT) {
+			bad += out[e[i].offset] != 0; /* slot already in use */
+			out[e[i].offset] = 1;
+			outs++;
+			open++;
+		} else {
+			bad += out[e[i].offset] != 1; /* no unmatched swap-out */
+			out[e[i].offset] = 0;
+			ins++;
+			open--;
+			/* A swap-in is never the first event at its time by another
+			 * task's swap-out: an out before it is by the same task. */
+			if (i && e[i - 1].op == SR_OP_OUT && e[i - 1].ts_ns == e[i].ts_ns)
+				bad += e[i - 1].pid != e[i].pid;
+		}
+	}
+	bad += outs != st->swap_outs || ins != st->swap_ins;
+	bad += open != st->swapped;      /* out - in = pages still in swap */
+	bad += st->resident_max > st->limit_pages;
+	bad += st->resident != st->first_touches + st->swap_ins - st->swap_outs - st->freed;
+	free(out);
+	return bad;
+}
+
+/* Resident pages stay under the limit after every single step. */
+static long check_steps(const struct sr_gen_params *p)
+{
+	struct sr_gen *g;
+	struct sr_event e;
+	size_t k;
+	long bad = 0;
+
+	if (sr_gen_open(&g, p, NULL))
+		return 1;
+	do {
+		const struct sr_gen_stats *st = sr_gen_stats(g);
+
+		sr_gen_next(g, &e, 1, &k);
+		bad += st->resident > st->limit_pages;
+		bad += st->resident != st->first_touches + st->swap_ins - st->swap_outs - st->freed;
+	} while (k);
+	sr_gen_free(g);
+	return bad;
+}
+
+static void gen_invariants(void)
+{
+	static const enum sr_gen_workload ws[] = {
+		SR_GEN_SWAP_W_RAND, SR_GEN_SWAP_W_SEQ, SR_GEN_SWAPIN,
+	};
+	struct sr_gen_params p;
+	struct sr_gen_stats st;
+	struct sr_event *e;
+	size_t n, i;
+
+	for (i = 0; i < 3; i++) {
+		small(&p, ws[i]);
+		e = gen_all(&p, 1000, &n, &st);
+		CHECK(e && n > 0);
+		CHECK(check_stream(&p, e, n, &st) == 0);
+		CHECK(check_steps(&p) == 0);
+		CHECK(st.resident_max == st.limit_pages);
+		if (ws[i] != SR_GEN_SWAPIN)
+			CHECK(st.accesses == 5 * 80);
+		free(e);
+	}
+	/* More tasks than CPUs per node, uneven: cpu wraps. */
+	small(&p, SR_GEN_SWAP_W_RAND);
+	p.tasks = 11;
+	p.cpus_per_node = 3;
+	p.accesses = 500;
+	e = gen_all(&p, 7, &n, &st);
+	CHECK(e && check_stream(&p, e, n, &st) == 0 && st.accesses == 11 * 500);
+	free(e);
+}
+
+static void gen_seq_counts(void)
+{
+	struct sr_gen_params p;
+	struct sr_gen_stats st;
+	struct sr_event *e;
+	size_t n;
+
+	/* 2 tasks x 8 pages, limit 12, 16 accesses each: the first pass
+	 * swaps 4 pages out; the second pass misses every page (a cycle of
+	 * 16 through an LRU of 12): 16 swap-ins, each after a swap-out. */
+	sr_gen_params_init(&p);
+	p.workload = SR_GEN_SWAP_W_SEQ;
+	p.tasks = 2;
+	p.size = 8 * PG;
+	p.limit = 12 * PG;
+	e = gen_all(&p, 5, &n, &st);
+	CHECK(n == 36 && st.swap_outs == 20 && st.swap_ins == 16);
+	CHECK(st.swapped == 4 && st.slots_max == 5);
+	CHECK(e && e[0].op == SR_OP_OUT && e[0].ts_ns == 600 && e[0].pid == 1000 &&
+	      e[0].offset == 0);
+	free(e);
+}
+
+static void gen_swapin_counts(void)
+{
+	struct sr_gen_params p;
+	struct sr_gen_stats st;
+	struct sr_event *e;
+	size_t n, i, pusher_out = 0, task_in = 0, other = 0;
+
+	/* The tasks' 2 x 16 pages fit under the limit of 64: the pusher's
+	 * 64 pages push exactly those 32 out, and they all come back. */
+	sr_gen_params_init(&p);
+	p.workload = SR_GEN_SWAPIN;
+	p.tasks = 2;
+	p.size = 16 * PG;
+	p.limit = 64 * PG;
+	e = gen_all(&p, 4096, &n, &st);
+	for (i = 0; e && i < n; i++) {
+		if (e[i].op == SR_OP_OUT && e[i].pid == SR_GEN_PUSHER_PID)
+			pusher_out++;
+		else if (e[i].op == SR_OP_IN && e[i].pid != SR_GEN_PUSHER_PID)
+			task_in++;
+		else
+			other++;
+	}
+	CHECK(n == 64 && pusher_out == 32 && task_in == 32 && other == 0);
+	CHECK(st.swapped == 0 && st.freed == 64 && st.resident == 32);
+	CHECK(e && e[0].ts_ns == 1600 + 32 * 100 && e[0].cpu == 2);
+	CHECK(e && e[32].ts_ns == 1600 + 6400 && e[63].ts_ns == 8000 + 1500);
+	free(e);
+
+	/* Tasks over the limit: the fill swaps too; every page comes back. */
+	p.limit = 24 * PG;
+	e = gen_all(&p, 4096, &n, &st);
+	CHECK(e && check_stream(&p, e, n, &st) == 0);
+	CHECK(st.swap_ins == 32 && st.swap_outs == 8 + 24 + 8 && st.swapped == 8);
+	free(e);
+}
+
+/* ---- the reference model ---------------------------------------------- */
+
+struct ref {
+	const struct sr_gen_params *p;
+	uint64_t *last;       /* last use stamp; 0 = not resident */
+	unsigned char *state; /* 0 untouched, 1 resident, 2 swapped */
+	uint64_t *slot;
+	uint64_t *freel;
+	size_t nfree, next_slot, resident, limit, stamp;
+	struct sr_event *ev;
+	size_t nev;
+};
+
+static void ref_emit(struct ref *r, uint32_t k, uint64_t ts, int op, uint64_t off)
+{
+	struct sr_event *e = &r->ev[r->nev++];
+	const struct sr_gen_params *p = r->p;
+
+	sr_event_init(e);
+	e->ts_ns = ts;
+	e->op = (uint8_t)op;
+	e->pid = k < p->tasks ? 1000 + k : 999;
+	e->cpu = p->cpu_node * p->cpus_per_node + k % p->cpus_per_node;
+	e->cpu_nid = (uint16_t)p->cpu_node;
+	e->page_nid = (uint16_t)p->mem_node;
+	e->dev = 0;
+	e->offset = off;
+	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET;
+}
+
+static void ref_touch(struct ref *r, uint32_t k, uint64_t ts, size_t pg, size_t npages)
+{
+	if (r->state[pg] != 1 && r->resident == r->limit) {
+		size_t v = 0, i;
+		uint64_t best = UINT64_MAX, off;
+
+		for (i = 0; i < npages; i++) {
+			if (r->state[i] == 1 && r->last[i] < best) {
+				best = r->last[i];
+				v = i;
+			}
+		}
+		off = r->nfree ? r->freel[--r->nfree] : r->next_slot++;
+		r->state[v] = 2;
+		r->slot[v] = off;
+		r->resident--;
+		ref_emit(r, k, ts, SR_OP_OUT, off);
+	}
+	if (r->state[pg] == 2) {
+		ref_emit(r, k, ts, SR_OP_IN, r->slot[pg]);
+		r->freel[r->nfree++] = r->slot[pg];
+	}
+	if (r->state[pg] != 1)
+		r->resident++;
+	r->state[pg] = 1;
+	r->last[pg] = ++r->stamp;
+}
+
+/* The generator's PRNG, as gen.h pins it: splitmix64 from the seed gives
+ * four words per task in task order; xoshiro256**; Lemire's bounded. */
+static uint64_t sm64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static uint64_t rl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t xo(uint64_t *s)
+{
+	uint64_t r = rl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rl(s[3], 45);
+	return r;
+}
+
+static uint32_t below(uint64_t *s, uint32_t n)
+{
+	uint64_t m;
+
+	do
+		m = (xo(s) >> 32) * n;
+	while ((uint32_t)m < (0u - n) % n);
+	return (uint32_t)(m >> 32);
+}
+
+/* Events of p by the reference model (equal access costs: round-robin). */
+static struct sr_event *ref_run(const struct sr_gen_params *p, size_t *n)
+{
+	struct ref r;
+	size_t ppt = p->size / PG, lim = p->limit / PG, t = p->tasks;
+	size_t np = t * ppt + (p->workload == SR_GEN_SWAPIN ? lim : 0);
+	uint64_t acc = p->accesses ? p->accesses : 2 * ppt, k, a = p->access_ns;
+	uint64_t (*rng)[4] = calloc(t, sizeof(*rng)), sm = p->seed;
+	size_t i, j;
+
+	memset(&r, 0, sizeof(r));
+	r.p = p;
+	r.limit = lim;
+	r.last = calloc(np, sizeof(*r.last));
+	r.state = calloc(np, 1);
+	r.slot = calloc(np, sizeof(*r.slot));
+	r.freel = calloc(np, sizeof(*r.freel));
+	r.ev = calloc(4 * np + 2 * t * acc + 2, sizeof(*r.ev));
+	for (i = 0; i < t; i++)
+		for (j = 0; j < 4; j++)
+			rng[i][j] = sm64(&sm);
+	if (p->workload != SR_GEN_SWAPIN) {
+		for (k = 0; k < acc; k++) {
+			for (i = 0; i < t; i++) {
+				size_t pg = p->workload == SR_GEN_SWAP_W_RAND ?
+					    below(rng[i], (uint32_t)ppt) : k % ppt;
+
+				ref_touch(&r, (uint32_t)i, k * a, i * ppt + pg, np);
+			}
+		}
+	} else {
+		for (k = 0; k < ppt; k++)
+			for (i = 0; i < t; i++)
+				ref_touch(&r, (uint32_t)i, k * a, i * ppt + k, np);
+		for (k = 0; k < lim; k++)
+			ref_touch(&r, (uint32_t)t, (ppt + k) * a, t * ppt + k, np);
+		for (k = 0; k < lim; k++) {
+			size_t pg = t * ppt + k;
+
+			if (r.state[pg] == 1)
+				r.resident--;
+			else if (r.state[pg] == 2)
+				r.freel[r.nfree++] = r.slot[pg];
+			r.state[pg] = 0;
+		}
+		for (k = 0; k < ppt; k++)
+			for (i = 0; i < t; i++)
+				ref_touch(&r, (uint32_t)i, (ppt + lim + k) * a, i * ppt + k, np);
+	}
+	free(rng);
+	free(r.last);
+	free(r.state);
+	free(r.slot);
+	free(r.freel);
+	*n = r.nev;
+	return r.ev;
+}
+
+static long compare_ref(const struct sr_gen_params *p, size_t cap)
+{
+	struct sr_event *a, *b;
+	size_t na, nb, i;
+	long bad;
+
+	a = gen_all(p, cap, &na, NULL);
+	b = ref_run(p, &nb);
+	bad = !a || !b || na != nb || na == 0;
+	for (i = 0; !bad && i < na; i++)
+		bad += !same_ev(&a[i], &b[i]);
+	free(a);
+	free(b);
+	return bad;
+}
+
+static void gen_reference(void)
+{
+	struct sr_gen_params p;
+
+	small(&p, SR_GEN_SWAP_W_RAND);
+	CHECK(compare_ref(&p, 3) == 0);
+	p.seed = 99;
+	p.tasks = 7;
+	p.accesses = 300;
+	p.limit = 150 * PG;
+	CHECK(compare_ref(&p, 1) == 0);
+	small(&p, SR_GEN_SWAP_W_SEQ);
+	CHECK(compare_ref(&p, 2) == 0);
+	p.accesses = 97;
+	CHECK(compare_ref(&p, 4096) == 0);
+	small(&p, SR_GEN_SWAPIN);
+	CHECK(compare_ref(&p, 5) == 0);
+	p.limit = 300 * PG;
+	CHECK(compare_ref(&p, 4096) == 0);
+	p.limit = 1 * PG;
+	CHECK(compare_ref(&p, 1) == 0);
+}
+
+void suite_gen(void)
+{
+	TEST(gen_params);
+	TEST(gen_determinism);
+	TEST(gen_invariants);
+	TEST(gen_seq_counts);
+	TEST(gen_swapin_counts);
+	TEST(gen_reference);
+}
