@@ -138,7 +138,9 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		return 0;
 	case SR_F_CPU_NID:
 	case SR_F_PAGE_NID:
-		if (sr_parse_u64(v, len, UINT64_MAX, &x) == 0 && x >= SR_MAX_NODES)
+		if (len && v[0] != '-' && (sr_parse_u64(v, len, UINT64_MAX, &x) == -2 ||
+					   (sr_parse_u64(v, len, UINT64_MAX, &x) == 0 &&
+					    x >= SR_MAX_NODES)))
 			return bad(msg, msz, "node id over 1023", f, v, len);
 		if (num(v, len, SR_MAX_NODES - 1, &x, f, msg, msz))
 			return -1;

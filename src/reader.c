@@ -83,6 +83,8 @@ void sr_reader_note_unknown(struct sr_reader *r, const char *name, size_t len)
 			return;
 		p += l + (c ? 1 : 0);
 	}
+	if (ends_with(u, have, ",...") || (have == 3 && !strcmp(u, "...")))
+		return; /* the list is already cut short */
 	if (have + len + 2 >= sizeof(r->stats.unknown_fields)) {
 		/* Full: mark the list as cut short, once. */
 		if (have + 4 < sizeof(r->stats.unknown_fields) &&
@@ -148,8 +150,11 @@ enum sr_err sr_reader_open(struct sr_reader **out, const char *path,
 	r->stats.format = r->ops->format;
 	r->stats.compressed = sr_src_compressed(r->src);
 	err = r->ops->open(r, d);
-	if (err)
+	if (err) {
+		if (r->ops->close)
+			r->ops->close(r);
 		goto out_close;
+	}
 	*out = r;
 	return SR_OK;
 

@@ -27,6 +27,7 @@ struct csv_state {
 	int bad;             /* first problem of this row is in msg */
 	char msg[400];
 	size_t row_bytes;    /* bytes fed since the row started */
+	uint64_t row_line;   /* line the row started on */
 };
 
 static int csv_probe(const unsigned char *p, size_t n)
@@ -129,6 +130,7 @@ static enum sr_err feed_row(struct sr_reader *r, struct csv_state *st, int *eof,
 		if (!line) {
 			if (csv_fini(&st->p, on_field, on_row, st) != 0) {
 				sr_reader_at_line(r, d);
+				d->line = st->row_line;
 				return sr_diag_set(d, SR_ERR_FORMAT,
 						   "unterminated quoted field at end of file");
 			}
@@ -143,6 +145,9 @@ static enum sr_err feed_row(struct sr_reader *r, struct csv_state *st, int *eof,
 		}
 		if (len && line[len - 1] == '\r')
 			len--;
+		/* pstate 0 is libcsv's ROW_NOT_BEGUN: this line starts a row. */
+		if (st->p.pstate == 0)
+			st->row_line = r->line;
 		st->row_bytes += len + 1;
 		if (csv_parse(&st->p, line, len, on_field, on_row, st) != len ||
 		    csv_parse(&st->p, "\n", 1, on_field, on_row, st) != 1) {
@@ -158,7 +163,7 @@ static enum sr_err feed_row(struct sr_reader *r, struct csv_state *st, int *eof,
 					   "CSV syntax error: %s", csv_strerror(e));
 		}
 		if (!st->row_done) {
-			/* pstate 0 is libcsv's ROW_NOT_BEGUN: a blank line. */
+			/* Back at ROW_NOT_BEGUN: it was a blank line. */
 			if (st->p.pstate == 0)
 				st->row_bytes = 0;
 			if (st->row_bytes > SR_MAX_LINE) {
@@ -236,6 +241,7 @@ static enum sr_err csv_next(struct sr_reader *r, struct sr_event *ev, int *eof,
 	}
 	if (st->bad) {
 		sr_reader_at_line(r, d);
+		d->line = st->row_line;
 		r->record_error = 1;
 		return sr_diag_set(d, SR_ERR_FORMAT, "%s", st->msg);
 	}

@@ -131,8 +131,21 @@ static enum sr_err jsonl_next(struct sr_reader *r, struct sr_event *ev, int *eof
 			return sr_diag_set(d, SR_ERR_FORMAT,
 					   "number over 2^63-1, the JSON lines limit (column %d)",
 					   jerr.column);
-		return sr_diag_set(d, SR_ERR_FORMAT, "JSON syntax error at column %d: %s",
-				   jerr.column, jerr.text);
+		{
+			/* Each line is parsed alone: jansson's "end of file" is
+			 * the end of the line. */
+			char text[JSON_ERROR_TEXT_LENGTH + 8];
+			const char *at = strstr(jerr.text, "end of file");
+
+			if (at)
+				snprintf(text, sizeof(text), "%.*send of line%s",
+					 (int)(at - jerr.text), jerr.text,
+					 at + strlen("end of file"));
+			else
+				snprintf(text, sizeof(text), "%s", jerr.text);
+			return sr_diag_set(d, SR_ERR_FORMAT, "JSON syntax error at column %d: %s",
+					   jerr.column, text);
+		}
 	}
 	if (!json_is_object(root)) {
 		err = sr_diag_set(d, SR_ERR_FORMAT,

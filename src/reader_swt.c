@@ -70,6 +70,12 @@ static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
 				   "bad record size (record_size, %u; expected %d to %d)",
 				   recsize, SWT_RECORD_SIZE, SWT_MAX_RECORD);
 	}
+	if (swt_get32(p + SWT_H_FLAGS)) {
+		hdr_error(r, d, SWT_H_FLAGS);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "unknown header flags (flags, 0x%08x; version 1 has none)",
+				   swt_get32(p + SWT_H_FLAGS));
+	}
 	if (mlen > SWT_MAX_MACHINE) {
 		hdr_error(r, d, SWT_H_MACHLEN);
 		return sr_diag_set(d, SR_ERR_FORMAT,

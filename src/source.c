@@ -102,8 +102,9 @@ static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
 		ret = ZSTD_decompressStream(s->zd, &out, &in);
 		if (ZSTD_isError(ret))
 			return sr_diag_set(d, SR_ERR_ZSTD,
-					   "corrupt zstd data near compressed byte %llu: %s",
+					   "corrupt zstd data (in compressed bytes %llu to %llu): %s",
 					   (unsigned long long)(s->raw_total - s->raw_len + in.pos),
+					   (unsigned long long)s->raw_total,
 					   ZSTD_getErrorName(ret));
 		s->zret = ret;
 		s->raw_pos = in.pos;
