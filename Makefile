@@ -11,10 +11,10 @@ CFLAGS ?= -O2 -g
 SR_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 SR_CPPFLAGS = -Iinclude -Isrc -MMD -MP
-LDLIBS = -lzstd -ljansson -lcsv -lm
+LDLIBS = -lzstd -ljansson -lcsv -lm -ldl
 
 B ?= build
-LIB_SRC := $(sort $(wildcard src/*.c))
+LIB_SRC := $(sort $(wildcard src/*.c)) $(sort $(wildcard policies/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 
@@ -24,6 +24,8 @@ UNIT_OBJ := $(UNIT_SRC:%.c=$(B)/%.o)
 
 LIB := $(B)/libswapreplay.a
 BIN := $(B)/swapreplay
+# The example policy, also built as an out-of-tree shared object.
+EXAMPLE_SO := $(B)/policies/fixed_node.so
 UNIT := $(B)/unit-tests
 
 # The three Debian packages swapreplay builds against (libcsv has no
@@ -32,8 +34,12 @@ DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev
 # What the tests and the demo use besides: the zstd tool.
 TOOL_PKGS = zstd
 
-.PHONY: all test asan-test demo bench install uninstall clean deps check-deps
-all: $(BIN)
+.PHONY: all test asan-test demo bench install uninstall clean deps
+all: $(BIN) $(EXAMPLE_SO)
+
+$(EXAMPLE_SO): policies/fixed_node.c include/swapreplay/policy.h
+	@mkdir -p $(@D)
+	$(CC) $(SR_CPPFLAGS) $(CPPFLAGS) $(SR_CFLAGS) $(CFLAGS) -DSR_POLICY_SHARED -fPIC -shared -o $@ $<
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -69,14 +75,14 @@ deps:
 	fi
 
 test: deps
-	$(MAKE) $(BIN) $(UNIT)
+	$(MAKE) $(BIN) $(UNIT) $(EXAMPLE_SO)
 	SWAPREPLAY=$(BIN) UNIT=$(UNIT) sh tests/run.sh
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built in its own directory.
 asan-test: deps
 	$(MAKE) B=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-		LDFLAGS="-fsanitize=address,undefined" build-asan/swapreplay build-asan/unit-tests
+		LDFLAGS="-fsanitize=address,undefined" build-asan/swapreplay build-asan/unit-tests build-asan/policies/fixed_node.so
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		SWAPREPLAY=build-asan/swapreplay UNIT=build-asan/unit-tests sh tests/run.sh
 

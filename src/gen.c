@@ -11,6 +11,7 @@
  * which is O(log tasks) from a binary min-heap keyed by (clock, pid).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,7 @@ void sr_gen_params_init(struct sr_gen_params *p)
 	p->mem_node = 1;
 	p->cpus_per_node = 32;
 	p->access_ns = SR_GEN_DEFAULT_ACCESS_NS;
+	p->exp_time = 1;
 	p->seed = 1;
 }
 
@@ -339,6 +341,21 @@ static int next_phase(struct sr_gen *g)
 	}
 }
 
+/*
+ * The compute time of one access: exponentially distributed with mean
+ * access_ns (accesses as a Poisson process), so that tasks do not run in
+ * lock step as identical machines would: real tasks drift apart through
+ * cache and TLB misses, interrupts and scheduling.  At least 1 ns; the draw
+ * is capped at 40 means (-ln 2^-53 < 37).
+ */
+static uint64_t think_time(uint64_t *rng, uint64_t mean)
+{
+	double u = (double)((xoshiro(rng) >> 11) + 1) * 0x1p-53; /* (0, 1] */
+	double t = -log(u) * (double)mean;
+
+	return t < 1 ? 1 : (uint64_t)t;
+}
+
 /* One access by the earliest task; 0 at the end. */
 static int step(struct sr_gen *g)
 {
@@ -357,7 +374,7 @@ static int step(struct sr_gen *g)
 			a->cursor = 0;
 	}
 	touch(g, a, pg);
-	a->clock += g->p.access_ns;
+	a->clock += g->p.exp_time ? think_time(a->rng, g->p.access_ns) : g->p.access_ns;
 	if (a->clock > g->tmax)
 		g->tmax = a->clock;
 	if (--a->left == 0)
@@ -477,7 +494,7 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 	accesses = p->accesses ? p->accesses : 2 * ppt;
 	/* The longest clock: a task's accesses, or swapin's three phases. */
 	steps = p->workload == SR_GEN_SWAPIN ? 2 * ppt + limit : accesses;
-	if (steps > (uint64_t)INT64_MAX / p->access_ns)
+	if (steps > (uint64_t)INT64_MAX / 40 / p->access_ns)
 		return sr_diag_set(d, SR_ERR_LIMIT,
 				   "the trace would last past 2^63-1 ns: give fewer accesses or a shorter access time");
 

@@ -26,8 +26,10 @@
  *   cpu_node * cpus_per_node + i % cpus_per_node; its memory is on mem_node.
  *   The pusher runs on CPU cpu_node * cpus_per_node + tasks % cpus_per_node.
  * - Each task has a clock starting at 0.  One access happens at the task's
- *   clock and then advances it by access_ns.  Tasks run interleaved in the
- *   order of (clock, pid): round-robin when every access costs the same.
+ *   clock and then advances it by a compute time drawn from an exponential
+ *   distribution of mean access_ns (from the task's own PRNG stream), so
+ *   that tasks drift apart.  Tasks run interleaved in the order of
+ *   (clock, pid).
  *   In SR_GEN_SWAPIN the pusher starts when the last task has filled its
  *   region, and the tasks resume (all at once) when the pusher has exited.
  * - A page touched for the first time becomes resident (no event); a
@@ -103,6 +105,9 @@ struct sr_gen_params {
 	uint32_t mem_node;      /* node of their memory, < SR_MAX_NODES; default 1 */
 	uint32_t cpus_per_node; /* 1..SR_GEN_MAX_CPUS_PER_NODE; default 32 */
 	uint64_t access_ns;     /* >= 1; default SR_GEN_DEFAULT_ACCESS_NS */
+	int exp_time;           /* 1 (default): compute times drawn from an
+				 * exponential of mean access_ns; 0: every
+				 * access takes access_ns exactly */
 	uint64_t seed;          /* PRNG seed (swap-w-rand); default 1 */
 };
 

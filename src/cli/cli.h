@@ -80,6 +80,9 @@ void cli_install_signals(void);
 /* Non-zero once SIGINT/SIGTERM arrived (the handler has cleaned up). */
 extern volatile int cli_interrupted;
 
+extern const struct cli_cmd cmd_replay;
+extern const struct cli_cmd cmd_policies;
+extern const struct cli_cmd cmd_machines;
 extern const struct cli_cmd cmd_convert;
 extern const struct cli_cmd cmd_gen;
 extern const struct cli_cmd cmd_stat;

@@ -11,7 +11,7 @@
 
 enum {
 	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_SIZE, O_LIMIT, O_ACCESSES,
-	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED,
+	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED,
 };
 
 static const struct cli_opt opts[] = {
@@ -27,6 +27,7 @@ static const struct cli_opt opts[] = {
 	{ "cpus-per-node", 0, CLI_ARG, O_CPN },
 	{ "access-ns", 0, CLI_ARG, O_ACCESS_NS },
 	{ "seed", 0, CLI_ARG, O_SEED },
+	{ "fixed-time", 0, CLI_NOARG, O_FIXED },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -139,6 +140,9 @@ static int run(int argc, char **argv)
 		case O_SEED:
 			rc = num("seed", val, UINT64_MAX, &gp.seed);
 			break;
+		case O_FIXED:
+			gp.exp_time = 0;
+			break;
 		}
 	}
 	if (rc)
@@ -236,12 +240,15 @@ const struct cli_cmd cmd_gen = {
 	"  --mem-node=N          node of their memory (default 1)\n"
 	"  --cpus-per-node=C     CPUs per node (default 32): task i (from 0) runs on\n"
 	"                        CPU cpu-node x C + i mod C; the pusher as i = N\n"
-	"  --access-ns=N         compute time of one access, ns (default 100: a\n"
-	"                        DRAM random read, ~101.5 ns in Yang et al., FAST'20)\n"
+	"  --access-ns=N         mean compute time of one access, ns (default 100: a\n"
+	"                        DRAM random read, ~101.5 ns in Yang et al., FAST'20);\n"
+	"                        each access takes an exponentially distributed time\n"
+	"                        of that mean, so that tasks drift apart as real ones do\n"
+	"  --fixed-time          every access takes exactly --access-ns instead\n"
 	"  --seed=N              PRNG seed (default 1)\n"
 	"\n"
-	"Each task has a clock from 0 that each access advances by --access-ns;\n"
-	"tasks interleave in clock order (round-robin).  A first touch makes a page\n"
+	"Each task has a clock from 0 that each access advances (see --access-ns);\n"
+	"tasks interleave in clock order.  A first touch makes a page\n"
 	"resident without an event; an access to a swapped-out page is a swap-in by\n"
 	"that task.  A page becoming resident over the limit first swaps out the\n"
 	"least recently used page of any task: a swap-out by the same task, at the\n"

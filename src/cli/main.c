@@ -16,9 +16,12 @@
 
 /* Checklist: a new command goes here, in README.md and in tests/cli. */
 static const struct cli_cmd *const commands[] = {
+	&cmd_replay,
 	&cmd_convert,
 	&cmd_stat,
 	&cmd_gen,
+	&cmd_policies,
+	&cmd_machines,
 	NULL,
 };
 
@@ -262,6 +265,12 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "help") == 0)
 		return cmd_help(argc - 1, argv + 1);
 	c = find_cmd(argv[1]);
+	if (!c && argv[1][0] != '-') {
+		/* The default command: swapreplay TRACE --policy=... */
+		c = &cmd_replay;
+		argc++;
+		argv--;
+	}
 	if (!c)
 		return unknown_command(argv[1]);
 	if (wants_help(argc - 1, argv + 1)) {

@@ -51,6 +51,7 @@ static struct sr_event *gen_all(const struct sr_gen_params *p, size_t cap,
 static void small(struct sr_gen_params *p, enum sr_gen_workload w)
 {
 	sr_gen_params_init(p);
+	p->exp_time = 0;
 	p->workload = w;
 	p->tasks = 5;
 	p->size = 40 * PG;
@@ -69,6 +70,7 @@ static void gen_params(void)
 	enum sr_gen_workload w;
 
 	sr_gen_params_init(&p);
+	p.exp_time = 0;
 	CHECK(p.tasks == 32 && p.size == 64ull << 20 && p.limit == 1ull << 30);
 	CHECK(p.cpu_node == 0 && p.mem_node == 1 && p.cpus_per_node == 32);
 	CHECK(p.access_ns == 100 && p.seed == 1 && p.accesses == 0);
@@ -85,6 +87,7 @@ static void gen_params(void)
 
 #define BAD(field, value, want) do { \
 	sr_gen_params_init(&p); \
+	p.exp_time = 0; \
 	p.field = value; \
 	g = (struct sr_gen *)&p; \
 	CHECK(sr_gen_open(&g, &p, &d) == want && g == NULL && d.code == want && d.msg[0]); \
@@ -109,10 +112,12 @@ static void gen_params(void)
 	BAD(accesses, UINT64_MAX, SR_ERR_LIMIT);
 #undef BAD
 	sr_gen_params_init(&p);
+	p.exp_time = 0;
 	p.limit = (2ull << 30) - PG;       /* one page below: fine */
 	CHECK(sr_gen_open(&g, &p, &d) == SR_OK);
 	sr_gen_free(g);
 	sr_gen_params_init(&p);
+	p.exp_time = 0;
 	p.workload = SR_GEN_SWAPIN;
 	p.accesses = 10;
 	CHECK(sr_gen_open(&g, &p, &d) == SR_ERR_INVAL && strstr(d.msg, "swapin"));
@@ -264,6 +269,7 @@ static void gen_seq_counts(void)
 	 * swaps 4 pages out; the second pass misses every page (a cycle of
 	 * 16 through an LRU of 12): 16 swap-ins, each after a swap-out. */
 	sr_gen_params_init(&p);
+	p.exp_time = 0;
 	p.workload = SR_GEN_SWAP_W_SEQ;
 	p.tasks = 2;
 	p.size = 8 * PG;
@@ -286,6 +292,7 @@ static void gen_swapin_counts(void)
 	/* The tasks' 2 x 16 pages fit under the limit of 64: the pusher's
 	 * 64 pages push exactly those 32 out, and they all come back. */
 	sr_gen_params_init(&p);
+	p.exp_time = 0;
 	p.workload = SR_GEN_SWAPIN;
 	p.tasks = 2;
 	p.size = 16 * PG;

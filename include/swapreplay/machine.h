@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swapreplay/machine.h - the machine a trace is replayed on: NUMA nodes,
+ * the interconnect, memory copy rates and the swap devices with their
+ * performance parameters.  The JSON schema is docs/MACHINE.md; the cost
+ * model that uses these numbers is docs/MODEL.md.
+ */
+#ifndef SWAPREPLAY_MACHINE_H
+#define SWAPREPLAY_MACHINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "swapreplay/error.h"
+
+#define SR_MACHINE_MAX_NODES 64    /* nodes in a machine description */
+#define SR_MACHINE_MAX_DEVICES 256 /* swap devices: MAX_SWAPFILES is 32 minus a few */
+
+enum sr_dev_class {
+	SR_DEV_NVME = 0,
+	SR_DEV_SSD = 1,
+	SR_DEV_HDD = 2,
+	SR_DEV_PMEM = 3,
+	SR_DEV_ZRAM = 4,
+};
+
+/* Memory-like devices move the page with a CPU copy (pmem, zram); the
+ * others by DMA. */
+static inline int sr_dev_class_memlike(enum sr_dev_class c)
+{
+	return c == SR_DEV_PMEM || c == SR_DEV_ZRAM;
+}
+
+const char *sr_dev_class_name(enum sr_dev_class c);
+
+/* Rates are bytes per second; times are nanoseconds. */
+struct sr_device {
+	char name[32];
+	enum sr_dev_class cls;
+	int node;               /* node the device is attached to; -1 unknown */
+	int prio;               /* swap priority as given (>= 0), or automatic */
+	int prio_auto;          /* 1: priority assigned by swapon order */
+	uint64_t size_pages;    /* swap slots (4 KiB pages) */
+
+	/* DMA devices (nvme, ssd, hdd) */
+	double read_lat_ns;     /* one 4 KiB read at queue depth 1 */
+	double write_lat_ns;    /* one 4 KiB write at queue depth 1 */
+	double read_iops;       /* sustained 4 KiB random reads per second */
+	double write_iops;      /* sustained 4 KiB random writes per second */
+	double read_bw;         /* sequential read bandwidth */
+	double write_bw;        /* sequential write bandwidth */
+	double seek_ns;         /* hdd: a non-sequential request's seek */
+
+	/* Memory-like devices: per-thread copy rates and the shared media
+	 * bandwidth, local and remote to the copying CPU. */
+	double rd_local, rd_remote;   /* per-thread read from the device */
+	double wr_local, wr_remote;   /* per-thread write to the device */
+	double cap_rd_local, cap_rd_remote; /* device's aggregate read bandwidth */
+	double cap_wr_local, cap_wr_remote; /* device's aggregate write bandwidth */
+	double compress_bw;     /* zram: compression rate of one CPU */
+	double decompress_bw;   /* zram: decompression rate of one CPU */
+	double compress_ratio;  /* zram: uncompressed / compressed size */
+};
+
+struct sr_machine {
+	char name[64];
+	char description[256];
+	int nr_nodes;
+	int cpus_per_node[SR_MACHINE_MAX_NODES];
+	int nr_cpus;
+	int distance[SR_MACHINE_MAX_NODES][SR_MACHINE_MAX_NODES];
+
+	/* Interconnect: every pair of nodes is joined by one link with this
+	 * bandwidth per direction and this added latency. */
+	double link_bw;
+	double link_lat_ns;
+
+	/* Per-thread memory copy rates (DRAM), local and remote to the CPU. */
+	double dram_rd_local, dram_rd_remote;
+	double dram_wr_local, dram_wr_remote;
+
+	/* Fixed CPU time per swap event (fault or reclaim path), fitted. */
+	double event_cpu_ns;
+	/* Extra time to submit I/O to a device on another node than the CPU. */
+	double remote_submit_ns;
+
+	int nr_devices;
+	struct sr_device dev[SR_MACHINE_MAX_DEVICES];
+
+	char *json;             /* the description as read (owned), for headers */
+	int from_preset;
+};
+
+/*
+ * Parse a machine description from a JSON text.  origin names it in
+ * messages.  On success *out is a new machine (free with sr_machine_free).
+ */
+enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t len,
+			     const char *origin, struct sr_diag *diag);
+
+/* Load a preset by name, or else a file by path. */
+enum sr_err sr_machine_load(struct sr_machine **out, const char *name_or_path,
+			    struct sr_diag *diag);
+
+void sr_machine_free(struct sr_machine *m);
+
+/* The shipped presets, NULL-terminated names; description of one. */
+const char *const *sr_machine_preset_names(void);
+const char *sr_machine_preset_json(const char *name);
+
+/* The preset used when neither --machine nor a trace header names one. */
+#define SR_MACHINE_DEFAULT "2s-nvme2"
+
+#endif /* SWAPREPLAY_MACHINE_H */

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swapreplay/policy.h - swap device selection policies.
+ *
+ * A policy decides, for each swap slot allocation, whose per-node priority
+ * list the kernel walks (swap_avail_heads[node] in mm/swapfile.c), optionally
+ * restricted to some device classes, or names a device directly.  The core
+ * then does what the kernel does with that list: the highest priority first,
+ * devices of equal priority in turn, full devices skipped.
+ *
+ * Built-in policies live in policies/, one file each, and are listed in
+ * src/policy.c.  An out-of-tree policy is a shared object built against
+ * this header that defines
+ *
+ *	SR_POLICY_EXPORT(my_ops);
+ *
+ * and is loaded with --policy=./my_policy.so (see policies/README.md).
+ */
+#ifndef SWAPREPLAY_POLICY_H
+#define SWAPREPLAY_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "swapreplay/event.h"
+#include "swapreplay/machine.h"
+
+/* Bumped whenever a structure below changes; a shared object built for
+ * another version is refused. */
+#define SR_POLICY_ABI 1
+
+/* Class masks for sr_alloc_choice.class_mask. */
+#define SR_CLASS_BIT(c) (1u << (c))
+#define SR_CLASS_ALL 0u
+#define SR_CLASS_MEMLIKE (SR_CLASS_BIT(SR_DEV_PMEM) | SR_CLASS_BIT(SR_DEV_ZRAM))
+#define SR_CLASS_DMA (SR_CLASS_BIT(SR_DEV_NVME) | SR_CLASS_BIT(SR_DEV_SSD) | \
+		      SR_CLASS_BIT(SR_DEV_HDD))
+
+/* One allocation of swap slots, as the kernel's get_swap_pages() sees it. */
+struct sr_alloc_req {
+	uint64_t ts_ns;
+	uint32_t pid;
+	uint32_t cpu;       /* allocating CPU (the event's, or one derived from the pid) */
+	uint16_t cpu_nid;   /* numa_node_id() of the allocating CPU */
+	uint16_t page_nid;  /* page_to_nid() of the folio being swapped out */
+	uint32_t nr_pages;  /* folio size in base pages */
+	int via_cache;      /* 1: refilling the CPU's slots cache (64 order-0
+			     * slots); 0: a direct allocation (huge page, cache
+			     * empty or off) */
+};
+
+struct sr_alloc_choice {
+	int node;           /* walk this node's priority list, or -1: use device */
+	int device;         /* with node == -1: a device index */
+	unsigned class_mask;/* with node >= 0: only these classes (0: all) */
+};
+
+/* What the core lends a policy; valid from init to finish. */
+struct sr_policy_env {
+	const struct sr_machine *machine;
+	/* The device that walking node's list (restricted to class_mask)
+	 * would give now, without taking it; -1 if none has room. */
+	int (*peek)(const struct sr_policy_env *env, int node, unsigned class_mask,
+		    uint32_t nr_pages);
+	void *core; /* the core's, not to be touched */
+};
+
+struct sr_policy_ops {
+	unsigned abi;             /* SR_POLICY_ABI */
+	const char *name;         /* as given to --policy= */
+	const char *description;  /* one line */
+	/* Optional.  params is the text after "NAME:" (or NULL).  On failure
+	 * return -1 with a message in err. */
+	int (*init)(const struct sr_policy_env *env, const char *params, void **priv,
+		    char *err, size_t errsize);
+	/* Required: the decision for one allocation. */
+	void (*choose)(void *priv, const struct sr_policy_env *env,
+		       const struct sr_alloc_req *req, struct sr_alloc_choice *out);
+	/* Optional: every event of the trace, in replay order, before it is
+	 * replayed. */
+	void (*on_event)(void *priv, const struct sr_event *ev);
+	/* Optional: free priv. */
+	void (*finish)(void *priv);
+};
+
+/* The symbol a shared-object policy exports. */
+#define SR_POLICY_SYMBOL "swapreplay_policy"
+#define SR_POLICY_EXPORT(ops) \
+	__attribute__((visibility("default"))) \
+	const struct sr_policy_ops *const swapreplay_policy = &(ops)
+
+/* The built-in policies, NULL-terminated. */
+const struct sr_policy_ops *const *sr_policy_builtins(void);
+/* A built-in by exact name, or NULL. */
+const struct sr_policy_ops *sr_policy_find(const char *name);
+
+#endif /* SWAPREPLAY_POLICY_H */

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swapreplay/replay.h - replaying a trace through several policies at once.
+ *
+ * The caller feeds events in trace order; every policy is evaluated in the
+ * same pass, each with its own copy of the swap state (priority lists,
+ * slots caches, device fullness) and of the resources (devices, links).
+ * docs/MODEL.md gives the equations.
+ */
+#ifndef SWAPREPLAY_REPLAY_H
+#define SWAPREPLAY_REPLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "swapreplay/error.h"
+#include "swapreplay/event.h"
+#include "swapreplay/machine.h"
+
+#define SR_MAX_POLICIES 32
+
+struct sr_replay_opts {
+	const struct sr_machine *machine;
+	int slots_cache;          /* 1: per-CPU slots cache (kernels <= 6.14); 0: off */
+	unsigned reorder_window;  /* events held to order by time; 0: default 65536 */
+};
+
+/* Swap-in latency: a log-linear histogram (32 steps per power of two). */
+#define SR_HIST_SUB 32
+#define SR_HIST_EXP 48
+struct sr_hist {
+	uint64_t count;
+	double sum_ns;
+	double max_ns;
+	uint64_t b[SR_HIST_EXP * SR_HIST_SUB];
+};
+
+/* Value at quantile q (0..1) of h, ns; 0 if empty. */
+double sr_hist_quantile(const struct sr_hist *h, double q);
+/* Counts per log2 microsecond bucket: out[k] counts [2^k, 2^(k+1)) us,
+ * out[0] also everything under 1 us.  Returns the number of buckets used. */
+int sr_hist_log2_us(const struct sr_hist *h, uint64_t *out, int max);
+
+struct sr_dev_result {
+	char name[32];
+	uint64_t reads, writes;        /* I/O requests */
+	uint64_t read_bytes, write_bytes;
+	double busy_ns;                /* device (or media) time used */
+	double util;                   /* busy_ns / makespan */
+};
+
+struct sr_link_result {
+	int from, to;
+	uint64_t bytes;
+	double util;                   /* bytes / bandwidth / makespan */
+};
+
+struct sr_policy_result {
+	char name[96];                 /* the spec as given (name[:params]) */
+	double makespan_ns;            /* first event to last task's finish */
+	double throughput_kib_s;       /* swap bytes in and out / makespan */
+	double delta_pct;              /* speed against the baseline, % (+ faster) */
+	uint64_t swapouts, swapins, pages_out, pages_in;
+	uint64_t unmatched_in;         /* swap-ins whose swap-out is not in the trace */
+	uint64_t swap_full;            /* swap-outs that found no device with room */
+	uint64_t moved_out;            /* swap-outs placed on another device than the baseline's */
+	uint64_t cache_refills, direct_allocs;
+	double swapout_lat_mean_ns;
+	struct sr_hist swapin_lat;
+	int nr_devices;
+	struct sr_dev_result *dev;     /* nr_devices */
+	int nr_links;
+	struct sr_link_result *link;   /* links that carried bytes, by (from, to) */
+};
+
+struct sr_result {
+	uint64_t events;               /* events replayed */
+	uint64_t late_events;          /* arrived after later-timed events beyond the reorder window */
+	uint64_t tasks;
+	int nr_policies;
+	int baseline;                  /* index into policy[] */
+	struct sr_policy_result *policy;
+};
+
+struct sr_replay;
+
+/*
+ * Set up a replay of the policies named in specs (n of them; "NAME",
+ * "NAME:PARAMS", or a path to a shared object, "./x.so[:PARAMS]").  baseline
+ * names one of them (by spec).  The machine must outlive the replay.
+ */
+enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *opts,
+			  const char *const *specs, int n, const char *baseline,
+			  struct sr_diag *diag);
+
+/* Replay n more events.  A node or device the machine lacks is SR_ERR_MACHINE. */
+enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,
+			   struct sr_diag *diag);
+
+/* Drain, finish every task and compute the results (valid until free). */
+enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
+			     struct sr_diag *diag);
+
+void sr_replay_free(struct sr_replay *r);
+
+#endif /* SWAPREPLAY_REPLAY_H */

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hybrid: memory-like devices (pmem, zram: the CPU copies the page) by the
+ * reclaimer's node, block devices (DMA) by the page's node.
+ *
+ * The kernel would pick from the reclaimer's node list first; if that pick
+ * is a memory-like device it stands (the copy runs on the reclaimer, so its
+ * local device is cheapest).  Otherwise the page's node list is walked for
+ * a block device (the DMA then stays on the page's node).  On a machine with
+ * only memory-like devices this is reclaimer-nid; with only block devices it
+ * is page-nid-strict.
+ */
+#include "swapreplay/policy.h"
+
+static void choose(void *priv, const struct sr_policy_env *env,
+		   const struct sr_alloc_req *req, struct sr_alloc_choice *out)
+{
+	int d = env->peek(env, req->cpu_nid, SR_CLASS_ALL, req->nr_pages);
+
+	(void)priv;
+	if (d >= 0 && sr_dev_class_memlike(env->machine->dev[d].cls)) {
+		out->node = req->cpu_nid;
+		out->class_mask = SR_CLASS_ALL;
+		return;
+	}
+	if (env->peek(env, req->page_nid, SR_CLASS_DMA, req->nr_pages) >= 0) {
+		out->node = req->page_nid;
+		out->class_mask = SR_CLASS_DMA;
+		return;
+	}
+	out->node = req->cpu_nid; /* no block device with room: as the kernel */
+	out->class_mask = SR_CLASS_ALL;
+}
+
+const struct sr_policy_ops sr_policy_hybrid = {
+	.abi = SR_POLICY_ABI,
+	.name = "hybrid",
+	.description = "memory-like devices (pmem, zram) by the reclaimer's node, block devices by the page's node",
+	.choose = choose,
+};

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: MIT */
+/* swapreplay [replay] TRACE --policy=... : the main job. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "swapreplay/machine.h"
+#include "swapreplay/outfile.h"
+#include "swapreplay/policy.h"
+#include "swapreplay/replay.h"
+#include "swapreplay/report.h"
+#include "swapreplay/trace.h"
+
+#define BATCH 4096
+#define DEFAULT_BASELINE "reclaimer-nid"
+
+enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
+       O_MAXERR, O_REORDER };
+
+static const struct cli_opt opts[] = {
+	{ "policy", 'p', CLI_ARG, O_POLICY },
+	{ "baseline", 0, CLI_ARG, O_BASELINE },
+	{ "machine", 'm', CLI_ARG, O_MACHINE },
+	{ "slots-cache", 0, CLI_ARG, O_SLOTS },
+	{ "format", 'f', CLI_ARG, O_FORMAT },
+	{ "output", 'o', CLI_ARG, O_OUT },
+	{ "input-format", 0, CLI_ARG, O_INFMT },
+	{ "max-errors", 0, CLI_ARG, O_MAXERR },
+	{ "reorder-window", 0, CLI_ARG, O_REORDER },
+	{ NULL, 0, 0, 0 },
+};
+
+/* The policies when none is named: the four of the discussion. */
+static const char *const default_policies[] = {
+	"reclaimer-nid", "page-nid", "page-nid-strict", "hybrid", NULL,
+};
+
+struct plist {
+	const char *v[SR_MAX_POLICIES];
+	char *own[SR_MAX_POLICIES];
+	int n;
+};
+
+static int plist_add(struct plist *l, const char *s, size_t len)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (strlen(l->v[i]) == len && !strncmp(l->v[i], s, len))
+			return 0; /* named twice: once is enough */
+	if (l->n == SR_MAX_POLICIES)
+		return -1;
+	l->own[l->n] = strndup(s, len);
+	if (!l->own[l->n])
+		return -1;
+	l->v[l->n] = l->own[l->n];
+	l->n++;
+	return 0;
+}
+
+/* "a,b,c" or "all"; a shared object path may hold no comma. */
+static int plist_parse(struct plist *l, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		const char *c = strchr(p, ',');
+		size_t n = c ? (size_t)(c - p) : strlen(p);
+
+		if (n == 3 && !strncmp(p, "all", 3)) {
+			const struct sr_policy_ops *const *b = sr_policy_builtins();
+			int i;
+
+			for (i = 0; b[i]; i++)
+				if (plist_add(l, b[i]->name, strlen(b[i]->name)))
+					return -1;
+		} else if (n == 0) {
+			return -2;
+		} else if (plist_add(l, p, n)) {
+			return -1;
+		}
+		p += n + (c ? 1 : 0);
+		if (c && !*p)
+			return -2;
+	}
+	return 0;
+}
+
+static void plist_free(struct plist *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->own[i]);
+}
+
+static int cli_replay(int argc, char **argv)
+{
+	struct cli_parser p;
+	struct plist pl = { { 0 }, { 0 }, 0 };
+	struct sr_read_opts ro = { SR_FMT_AUTO, 0 };
+	struct sr_replay_opts rpo = { NULL, 1, 0 };
+	struct sr_report_info info;
+	enum sr_report_fmt fmt = SR_REPORT_TEXT;
+	struct sr_reader *r = NULL;
+	struct sr_replay *rp = NULL;
+	struct sr_machine *m = NULL;
+	struct sr_outfile *of = NULL;
+	const struct sr_result *res;
+	struct sr_event *evs = NULL;
+	struct sr_diag d;
+	const char *trace = NULL, *machine = NULL, *baseline = DEFAULT_BASELINE;
+	const char *out = "-", *val;
+	char origin[300];
+	uint64_t u;
+	enum sr_err err;
+	int id, rc = EXIT_OK, i;
+
+	cli_parser_init(&p, argc, argv, opts);
+	while ((id = cli_next(&p, &val)) != -1) {
+		switch (id) {
+		case -2:
+			rc = cli_usage("replay", "%s", p.err);
+			goto out;
+		case 0:
+			if (trace) {
+				rc = cli_usage("replay", "one trace at a time ('%s' and '%s'); "
+					       "`swapreplay sweep` is for many", trace, val);
+				goto out;
+			}
+			trace = val;
+			break;
+		case O_POLICY:
+			i = plist_parse(&pl, val);
+			if (i) {
+				rc = cli_usage("replay", i == -2 ? "empty policy name in '%s'"
+						: "too many policies in '%s'", val);
+				goto out;
+			}
+			break;
+		case O_BASELINE:
+			baseline = val;
+			break;
+		case O_MACHINE:
+			machine = val;
+			break;
+		case O_SLOTS:
+			if (!strcmp(val, "on"))
+				rpo.slots_cache = 1;
+			else if (!strcmp(val, "off"))
+				rpo.slots_cache = 0;
+			else {
+				rc = cli_usage("replay", "--slots-cache takes on or off, not '%s'", val);
+				goto out;
+			}
+			break;
+		case O_FORMAT:
+			if (sr_report_fmt_parse(val, &fmt)) {
+				rc = cli_usage("replay", "--format takes text, json, csv or markdown, not '%s'", val);
+				goto out;
+			}
+			break;
+		case O_OUT:
+			out = val;
+			break;
+		case O_INFMT:
+			if (sr_format_parse(val, &ro.format)) {
+				rc = cli_usage("replay", "--input-format takes auto, csv, jsonl or swt, not '%s'", val);
+				goto out;
+			}
+			break;
+		case O_MAXERR:
+			if (cli_parse_u64(val, UINT64_MAX, &ro.max_errors)) {
+				rc = cli_usage("replay", "--max-errors takes a whole number, not '%s'", val);
+				goto out;
+			}
+			break;
+		case O_REORDER:
+			if (cli_parse_u64(val, 1u << 24, &u) || u < 1) {
+				rc = cli_usage("replay", "--reorder-window takes 1 to 16777216 events, not '%s'", val);
+				goto out;
+			}
+			rpo.reorder_window = (unsigned)u;
+			break;
+		}
+	}
+	if (!trace) {
+		rc = cli_usage("replay", "needs a trace");
+		goto out;
+	}
+	if (!pl.n)
+		for (i = 0; default_policies[i]; i++)
+			plist_add(&pl, default_policies[i], strlen(default_policies[i]));
+	/* The baseline is always replayed, first. */
+	for (i = 0; i < pl.n && strcmp(pl.v[i], baseline); i++)
+		;
+	if (i == pl.n) {
+		if (pl.n == SR_MAX_POLICIES) {
+			rc = cli_usage("replay", "too many policies");
+			goto out;
+		}
+		memmove(&pl.v[1], &pl.v[0], (size_t)pl.n * sizeof(pl.v[0]));
+		pl.v[0] = baseline;
+		pl.n++;
+	}
+
+	evs = malloc(BATCH * sizeof(*evs));
+	if (!evs) {
+		cli_err("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	err = sr_reader_open(&r, trace, &ro, &d);
+	if (err) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	if (machine) {
+		err = sr_machine_load(&m, machine, &d);
+		snprintf(origin, sizeof(origin), "%s", m && m->from_preset ? "preset" : "file");
+	} else if (sr_reader_machine_json(r)) {
+		const char *j = sr_reader_machine_json(r);
+
+		err = sr_machine_parse(&m, j, strlen(j), "machine in the trace header", &d);
+		snprintf(origin, sizeof(origin), "recorded in the trace header");
+	} else {
+		err = sr_machine_load(&m, SR_MACHINE_DEFAULT, &d);
+		snprintf(origin, sizeof(origin),
+			 "default preset: no --machine given and the trace names none");
+	}
+	if (err) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	rpo.machine = m;
+	err = sr_replay_new(&rp, &rpo, pl.v, pl.n, baseline, &d);
+	if (err) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	for (;;) {
+		size_t n;
+
+		err = sr_reader_read(r, evs, BATCH, &n, &d);
+		if (n) {
+			struct sr_diag fd;
+			enum sr_err ferr = sr_replay_feed(rp, evs, n, &fd);
+
+			if (ferr) {
+				snprintf(fd.file, sizeof(fd.file), "%s", trace);
+				d = fd;
+				err = ferr;
+			}
+		}
+		if (err || !n)
+			break;
+	}
+	cli_read_warnings(trace, sr_reader_stats(r));
+	if (err) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	err = sr_replay_finish(rp, &res, &d);
+	if (err) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	info.trace = trace;
+	info.machine = m->name;
+	info.machine_origin = origin;
+	info.slots_cache = rpo.slots_cache;
+	err = sr_outfile_open(&of, out, &d);
+	if (err) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	if (sr_report_write(sr_outfile_stream(of), res, &info, fmt)) {
+		sr_outfile_abort(of);
+		cli_err("%s: write failed", out);
+		rc = EXIT_IO;
+		goto out;
+	}
+	err = sr_outfile_commit(of, &d);
+	if (err)
+		rc = cli_diag(&d);
+out:
+	sr_replay_free(rp);
+	sr_machine_free(m);
+	sr_reader_close(r);
+	free(evs);
+	plist_free(&pl);
+	return rc;
+}
+
+const struct cli_cmd cmd_replay = {
+	.name = "replay",
+	.summary = "replay a trace through policies and report (the default command)",
+	.help =
+	"Usage: swapreplay [replay] TRACE [OPTIONS]\n"
+	"\n"
+	"Replay TRACE ('-' for standard input) through swap device selection\n"
+	"policies on a model of a machine, and report each policy's predicted swap\n"
+	"throughput, its speed delta against the baseline and its swap-in latency.\n"
+	"The trace is read once; every policy is evaluated in that pass.\n"
+	"\n"
+	"Options:\n"
+	"  -p, --policy=LIST     policies, comma separated, or 'all' (every built-in);\n"
+	"                        a NAME may take parameters as NAME:PARAMS, and a path\n"
+	"                        to a shared object (./my.so) loads an out-of-tree\n"
+	"                        policy.  Default: reclaimer-nid, page-nid,\n"
+	"                        page-nid-strict, hybrid.  May be repeated.\n"
+	"  --baseline=NAME       the policy deltas are measured against (default\n"
+	"                        reclaimer-nid, the kernel); always replayed\n"
+	"  -m, --machine=M       a preset (see `swapreplay machines`) or a machine\n"
+	"                        description file.  Default: the machine recorded in\n"
+	"                        a binary trace's header, else the preset " SR_MACHINE_DEFAULT "\n"
+	"                        (the report says which)\n"
+	"  --slots-cache=on|off  model the per-CPU swap slots cache of kernels\n"
+	"                        4.11-6.14 (on, default) or allocate every slot by a\n"
+	"                        node list walk (off)\n"
+	"  -f, --format=FMT      text (default), json, csv or markdown (a table to\n"
+	"                        paste into a patch review)\n"
+	"  -o, --output=FILE     write the report to FILE (whole or not at all)\n"
+	"  --input-format=FMT    auto (default), csv, jsonl, swt\n"
+	"  --max-errors=N        skip up to N bad records (default 0)\n"
+	"  --reorder-window=N    events held back to replay in time order\n"
+	"                        (default 65536)\n"
+	"\n"
+	"See `swapreplay policies`, `swapreplay machines` and docs/MODEL.md.\n",
+	.run = cli_replay,
+};

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The cost model of one swap event (docs/MODEL.md, section "One event").
+ * Pure arithmetic: no state.  The replay (replay.c) places the resulting
+ * work on the shared resources' calendars.
+ */
+#ifndef SR_COST_H
+#define SR_COST_H
+
+#include "swapreplay/event.h"
+#include "swapreplay/machine.h"
+
+struct sr_cost {
+	double cpu_ns;     /* C: on the task's CPU before the data moves */
+	double copy_ns;    /* X: the CPU's own copy (memory-like devices) */
+	double dev_work_ns;/* W: device (DMA) or media (pmem) time consumed */
+	double dev_lat_ns; /* L: DMA request latency at queue depth 1 */
+	int sync;          /* the task waits for completion */
+	int dma;           /* the device moves the data itself */
+	/* Up to two interconnect crossings: bytes from node a to node b. */
+	int nlinks;
+	int lfrom[2], lto[2];
+	double lbytes[2];
+};
+
+/*
+ * Cost of moving nr_pages for op (SR_OP_OUT: memory -> device; SR_OP_IN:
+ * device -> memory) on device dev, with the CPU on cpu_nid and the page's
+ * memory on page_nid.  seq: for hdd, the request continues the previous one.
+ */
+void sr_cost_event(const struct sr_machine *m, const struct sr_device *dev,
+		   int op, int cpu_nid, int page_nid, uint32_t nr_pages, int seq,
+		   struct sr_cost *c);
+
+#endif /* SR_COST_H */

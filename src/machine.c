@@ -1,0 +1,551 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Machine descriptions: parsing and checking the JSON (docs/MACHINE.md),
+ * filling what a description leaves out from the class defaults of
+ * machine_defaults.h, and writing the resolved machine back as JSON.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "machine_defaults.h"
+#include "swapreplay/machine.h"
+
+/* Machine files larger than this are refused before parsing. */
+#define MACHINE_MAX_BYTES (4u << 20)
+
+static const char *const class_names[] = {
+	[SR_DEV_NVME] = "nvme", [SR_DEV_SSD] = "ssd", [SR_DEV_HDD] = "hdd",
+	[SR_DEV_PMEM] = "pmem", [SR_DEV_ZRAM] = "zram",
+};
+
+const char *sr_dev_class_name(enum sr_dev_class c)
+{
+	return (unsigned)c < sizeof(class_names) / sizeof(class_names[0]) ? class_names[c] : "?";
+}
+
+/* A device of class c with every parameter at its default. */
+static void device_defaults(struct sr_device *d, enum sr_dev_class c)
+{
+	memset(d, 0, sizeof(*d));
+	d->cls = c;
+	d->prio_auto = 1;
+	d->node = -1;
+	switch (c) {
+	case SR_DEV_NVME:
+		d->read_lat_ns = NVME_READ_LAT_NS;
+		d->write_lat_ns = NVME_WRITE_LAT_NS;
+		d->read_iops = NVME_READ_IOPS;
+		d->write_iops = NVME_WRITE_IOPS;
+		d->read_bw = NVME_READ_BW;
+		d->write_bw = NVME_WRITE_BW;
+		d->size_pages = NVME_SIZE_PAGES;
+		break;
+	case SR_DEV_SSD:
+		d->read_lat_ns = SSD_READ_LAT_NS;
+		d->write_lat_ns = SSD_WRITE_LAT_NS;
+		d->read_iops = SSD_READ_IOPS;
+		d->write_iops = SSD_WRITE_IOPS;
+		d->read_bw = SSD_READ_BW;
+		d->write_bw = SSD_WRITE_BW;
+		d->size_pages = SSD_SIZE_PAGES;
+		break;
+	case SR_DEV_HDD:
+		d->seek_ns = HDD_SEEK_NS;
+		d->read_bw = HDD_BW;
+		d->write_bw = HDD_BW;
+		d->read_lat_ns = HDD_SEEK_NS;
+		d->write_lat_ns = HDD_SEEK_NS;
+		d->read_iops = 1e9 / HDD_SEEK_NS;
+		d->write_iops = 1e9 / HDD_SEEK_NS;
+		d->size_pages = HDD_SIZE_PAGES;
+		break;
+	case SR_DEV_PMEM:
+		d->rd_local = PMEM_RD_LOCAL;
+		d->rd_remote = PMEM_RD_REMOTE;
+		d->wr_local = PMEM_WR_LOCAL;
+		d->wr_remote = PMEM_WR_REMOTE;
+		d->cap_rd_local = PMEM_CAP_RD_LOCAL;
+		d->cap_rd_remote = PMEM_CAP_RD_REMOTE;
+		d->cap_wr_local = PMEM_CAP_WR_LOCAL;
+		d->cap_wr_remote = PMEM_CAP_WR_REMOTE;
+		d->size_pages = PMEM_SIZE_PAGES;
+		break;
+	case SR_DEV_ZRAM:
+		d->compress_bw = ZRAM_COMPRESS_BW;
+		d->decompress_bw = ZRAM_DECOMPRESS_BW;
+		d->compress_ratio = ZRAM_RATIO;
+		d->size_pages = ZRAM_SIZE_PAGES;
+		break;
+	}
+}
+
+static void machine_defaults(struct sr_machine *m)
+{
+	m->link_bw = DEF_LINK_BW;
+	m->link_lat_ns = DEF_LINK_LAT_NS;
+	m->dram_rd_local = DEF_DRAM_RD_LOCAL;
+	m->dram_rd_remote = DEF_DRAM_RD_REMOTE;
+	m->dram_wr_local = DEF_DRAM_WR_LOCAL;
+	m->dram_wr_remote = DEF_DRAM_WR_REMOTE;
+	m->event_cpu_ns = DEF_EVENT_CPU_NS;
+	m->remote_submit_ns = DEF_REMOTE_SUBMIT_NS;
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+struct pctx {
+	const char *origin;
+	struct sr_diag *d;
+};
+
+static enum sr_err bad(struct pctx *p, const char *fmt, ...) SR_PRINTF(2, 3);
+static enum sr_err bad(struct pctx *p, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[400];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	sr_diag_file(p->d, p->origin);
+	return sr_diag_set(p->d, SR_ERR_MACHINE, "%s", msg);
+}
+
+/* A numeric field: stored as value * scale; must be finite and > 0 (or >= 0
+ * when zero_ok).  Returns 1 if present, 0 if absent, -1 on error. */
+static int get_num(struct pctx *p, json_t *obj, const char *where, const char *key,
+		   double scale, int zero_ok, double *out)
+{
+	json_t *v = json_object_get(obj, key);
+	double x;
+
+	if (!v)
+		return 0;
+	if (!json_is_number(v)) {
+		bad(p, "%s.%s: expected a number", where, key);
+		return -1;
+	}
+	x = json_number_value(v);
+	if (!isfinite(x) || x < 0 || (!zero_ok && x == 0)) {
+		bad(p, "%s.%s: must be a %s number (%g)", where, key,
+		    zero_ok ? "non-negative" : "positive", x);
+		return -1;
+	}
+	*out = x * scale;
+	return 1;
+}
+
+/* Every key of obj must be in allowed (NULL-terminated) or be a comment. */
+static int check_keys(struct pctx *p, json_t *obj, const char *where,
+		      const char *const *allowed)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(obj, key, v) {
+		const char *const *a;
+
+		if (!strcmp(key, "source") || !strcmp(key, "sources") ||
+		    !strcmp(key, "comment"))
+			continue;
+		for (a = allowed; *a; a++)
+			if (!strcmp(*a, key))
+				break;
+		if (!*a) {
+			bad(p, "%s: unknown key \"%s\"", where, key);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct numfield {
+	const char *key;
+	size_t off;     /* offset of the double in struct sr_device */
+	double scale;
+};
+
+#define DF(k, f, s) { k, offsetof(struct sr_device, f), s }
+static const struct numfield dma_fields[] = {
+	DF("read_lat_us", read_lat_ns, 1e3), DF("write_lat_us", write_lat_ns, 1e3),
+	DF("read_iops", read_iops, 1), DF("write_iops", write_iops, 1),
+	DF("read_bw_gb_s", read_bw, GBS), DF("write_bw_gb_s", write_bw, GBS),
+	DF("seek_ms", seek_ns, 1e6), { NULL, 0, 0 },
+};
+static const struct numfield pmem_fields[] = {
+	DF("read_local_gb_s", rd_local, GBS), DF("read_remote_gb_s", rd_remote, GBS),
+	DF("write_local_gb_s", wr_local, GBS), DF("write_remote_gb_s", wr_remote, GBS),
+	DF("media_read_local_gb_s", cap_rd_local, GBS),
+	DF("media_read_remote_gb_s", cap_rd_remote, GBS),
+	DF("media_write_local_gb_s", cap_wr_local, GBS),
+	DF("media_write_remote_gb_s", cap_wr_remote, GBS), { NULL, 0, 0 },
+};
+static const struct numfield zram_fields[] = {
+	DF("compress_gb_s", compress_bw, GBS), DF("decompress_gb_s", decompress_bw, GBS),
+	DF("compress_ratio", compress_ratio, 1), { NULL, 0, 0 },
+};
+#undef DF
+
+static const struct numfield *class_fields(enum sr_dev_class c)
+{
+	if (c == SR_DEV_PMEM)
+		return pmem_fields;
+	if (c == SR_DEV_ZRAM)
+		return zram_fields;
+	return dma_fields;
+}
+
+static int parse_device(struct pctx *p, struct sr_machine *m, json_t *o, int idx)
+{
+	static const char *const common[] = { "name", "class", "node", "priority",
+		"size_pages", "size_gib", NULL };
+	const struct numfield *nf;
+	struct sr_device *d = &m->dev[idx];
+	char where[64];
+	json_t *v;
+	const char *cls, *key;
+	int c, i;
+
+	snprintf(where, sizeof(where), "devices[%d]", idx);
+	if (!json_is_object(o))
+		return bad(p, "%s: expected an object", where), -1;
+	v = json_object_get(o, "class");
+	if (!json_is_string(v))
+		return bad(p, "%s.class: expected one of nvme, ssd, hdd, pmem, zram", where), -1;
+	cls = json_string_value(v);
+	for (c = 0; c <= SR_DEV_ZRAM; c++)
+		if (!strcmp(cls, class_names[c]))
+			break;
+	if (c > SR_DEV_ZRAM)
+		return bad(p, "%s.class: unknown class \"%s\" (expected nvme, ssd, hdd, pmem or zram)",
+			   where, cls), -1;
+	device_defaults(d, (enum sr_dev_class)c);
+	nf = class_fields(d->cls);
+	/* Keys: the common ones and those of the class. */
+	json_object_foreach(o, key, v) {
+		const char *const *a;
+		const struct numfield *f;
+
+		if (!strcmp(key, "source") || !strcmp(key, "sources") || !strcmp(key, "comment"))
+			continue;
+		for (a = common; *a && strcmp(*a, key); a++)
+			;
+		for (f = nf; f->key && strcmp(f->key, key); f++)
+			;
+		if (!*a && !f->key)
+			return bad(p, "%s: unknown key \"%s\" for a %s device", where, key,
+				   class_names[d->cls]), -1;
+	}
+	v = json_object_get(o, "name");
+	if (!json_is_string(v) || !json_string_length(v) || json_string_length(v) >= sizeof(d->name))
+		return bad(p, "%s.name: expected a name of 1 to %zu characters", where,
+			   sizeof(d->name) - 1), -1;
+	snprintf(d->name, sizeof(d->name), "%s", json_string_value(v));
+	for (i = 0; i < idx; i++)
+		if (!strcmp(m->dev[i].name, d->name))
+			return bad(p, "%s.name: duplicate device name \"%s\"", where, d->name), -1;
+	v = json_object_get(o, "node");
+	if (v) {
+		if (!json_is_integer(v) || json_integer_value(v) < -1 ||
+		    json_integer_value(v) >= m->nr_nodes)
+			return bad(p, "%s.node: expected -1 (unknown) or a node from 0 to %d",
+				   where, m->nr_nodes - 1), -1;
+		d->node = (int)json_integer_value(v);
+	}
+	v = json_object_get(o, "priority");
+	if (v && !(json_is_string(v) && !strcmp(json_string_value(v), "auto"))) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+		    json_integer_value(v) > 32767)
+			return bad(p, "%s.priority: expected \"auto\" or 0 to 32767 (as swapon -p)",
+				   where), -1;
+		d->prio = (int)json_integer_value(v);
+		d->prio_auto = 0;
+	}
+	v = json_object_get(o, "size_pages");
+	if (v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 512)
+			return bad(p, "%s.size_pages: expected a whole number of at least 512", where), -1;
+		d->size_pages = (uint64_t)json_integer_value(v);
+	}
+	v = json_object_get(o, "size_gib");
+	if (v) {
+		double g;
+
+		if (get_num(p, o, where, "size_gib", 1, 0, &g) < 0)
+			return -1;
+		if (g * 262144.0 < 512 || g > 1e9)
+			return bad(p, "%s.size_gib: out of range", where), -1;
+		d->size_pages = (uint64_t)(g * 262144.0);
+	}
+	for (; nf->key; nf++)
+		if (get_num(p, o, where, nf->key, nf->scale, 0,
+			    (double *)((char *)d + nf->off)) < 0)
+			return -1;
+	if (d->cls == SR_DEV_HDD) {
+		d->read_lat_ns = d->write_lat_ns = d->seek_ns;
+		d->read_iops = d->write_iops = 1e9 / d->seek_ns;
+	}
+	if (d->cls == SR_DEV_ZRAM && d->compress_ratio < 1)
+		return bad(p, "%s.compress_ratio: must be at least 1", where), -1;
+	return 0;
+}
+
+static int parse_cpus(struct pctx *p, struct sr_machine *m, json_t *nodes)
+{
+	static const char *const nkeys[] = { "cpus", NULL };
+	size_t i;
+
+	if (!json_is_array(nodes) || json_array_size(nodes) == 0)
+		return bad(p, "nodes: expected a non-empty array of {\"cpus\": N}"), -1;
+	if (json_array_size(nodes) > SR_MACHINE_MAX_NODES)
+		return bad(p, "nodes: %zu nodes, at most %d are supported",
+			   json_array_size(nodes), SR_MACHINE_MAX_NODES), -1;
+	m->nr_nodes = (int)json_array_size(nodes);
+	for (i = 0; i < json_array_size(nodes); i++) {
+		json_t *n = json_array_get(nodes, i), *c;
+		char where[32];
+
+		snprintf(where, sizeof(where), "nodes[%zu]", i);
+		if (!json_is_object(n))
+			return bad(p, "%s: expected an object", where), -1;
+		if (check_keys(p, n, where, nkeys))
+			return -1;
+		c = json_object_get(n, "cpus");
+		if (!json_is_integer(c) || json_integer_value(c) < 0 ||
+		    json_integer_value(c) > 65536)
+			return bad(p, "%s.cpus: expected a whole number from 0 to 65536", where), -1;
+		m->cpus_per_node[i] = (int)json_integer_value(c);
+		m->nr_cpus += m->cpus_per_node[i];
+	}
+	if (m->nr_cpus == 0)
+		return bad(p, "nodes: the machine has no CPUs"), -1;
+	return 0;
+}
+
+static int parse_distance(struct pctx *p, struct sr_machine *m, json_t *dist)
+{
+	int i, j, n = m->nr_nodes;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			m->distance[i][j] = i == j ? 10 : 21; /* ACPI SLIT defaults */
+	if (!dist)
+		return 0;
+	if (!json_is_array(dist) || (int)json_array_size(dist) != n)
+		return bad(p, "distance: expected a %d x %d matrix (one row per node)", n, n), -1;
+	for (i = 0; i < n; i++) {
+		json_t *row = json_array_get(dist, (size_t)i);
+
+		if (!json_is_array(row) || (int)json_array_size(row) != n)
+			return bad(p, "distance[%d]: expected a row of %d numbers", i, n), -1;
+		for (j = 0; j < n; j++) {
+			json_t *v = json_array_get(row, (size_t)j);
+
+			if (!json_is_integer(v) || json_integer_value(v) < 10 ||
+			    json_integer_value(v) > 254)
+				return bad(p, "distance[%d][%d]: expected 10 to 254 (ACPI SLIT)", i, j), -1;
+			m->distance[i][j] = (int)json_integer_value(v);
+		}
+		if (m->distance[i][i] != 10)
+			return bad(p, "distance[%d][%d]: a node's distance to itself is 10", i, i), -1;
+	}
+	return 0;
+}
+
+static int parse_section(struct pctx *p, json_t *root, const char *name,
+			 const char *const *keys, const double *scales, double **dst)
+{
+	json_t *o = json_object_get(root, name);
+	int i;
+
+	if (!o)
+		return 0;
+	if (!json_is_object(o))
+		return bad(p, "%s: expected an object", name), -1;
+	if (check_keys(p, o, name, keys))
+		return -1;
+	for (i = 0; keys[i]; i++)
+		if (get_num(p, o, name, keys[i], scales[i], 0, dst[i]) < 0)
+			return -1;
+	return 0;
+}
+
+enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t len,
+			     const char *origin, struct sr_diag *diag)
+{
+	static const char *const top[] = { "schema", "name", "description", "nodes",
+		"distance", "interconnect", "memory", "cpu", "devices", NULL };
+	static const char *const ikeys[] = { "bw_gb_s", "latency_ns", NULL };
+	static const double iscale[] = { GBS, 1 };
+	static const char *const mkeys[] = { "read_local_gb_s", "read_remote_gb_s",
+		"write_local_gb_s", "write_remote_gb_s", NULL };
+	static const double mscale[] = { GBS, GBS, GBS, GBS };
+	static const char *const ckeys[] = { "event_ns", "remote_submit_ns", NULL };
+	static const double cscale[] = { 1, 1 };
+	struct pctx p = { origin, diag };
+	struct sr_machine *m;
+	json_error_t jerr;
+	json_t *root, *v;
+	size_t i;
+	enum sr_err err = SR_ERR_MACHINE;
+
+	*out = NULL;
+	sr_diag_clear(diag);
+	if (len > MACHINE_MAX_BYTES)
+		return bad(&p, "machine description over %u bytes", MACHINE_MAX_BYTES);
+	root = json_loadb(json, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		sr_diag_file(diag, origin);
+		diag->line = (uint64_t)(jerr.line > 0 ? jerr.line : 0);
+		return sr_diag_set(diag, SR_ERR_MACHINE, "JSON syntax error at column %d: %s",
+				   jerr.column, jerr.text);
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		json_decref(root);
+		return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
+	}
+	machine_defaults(m);
+	if (!json_is_object(root)) {
+		bad(&p, "expected a JSON object");
+		goto out;
+	}
+	if (check_keys(&p, root, "machine", top))
+		goto out;
+	v = json_object_get(root, "schema");
+	if (v && (!json_is_string(v) || strcmp(json_string_value(v), "swapreplay-machine/1"))) {
+		bad(&p, "schema: expected \"swapreplay-machine/1\"");
+		goto out;
+	}
+	v = json_object_get(root, "name");
+	if (v && !json_is_string(v)) {
+		bad(&p, "name: expected a string");
+		goto out;
+	}
+	snprintf(m->name, sizeof(m->name), "%s", v ? json_string_value(v) : origin);
+	v = json_object_get(root, "description");
+	if (json_is_string(v))
+		snprintf(m->description, sizeof(m->description), "%s", json_string_value(v));
+	if (parse_cpus(&p, m, json_object_get(root, "nodes")) ||
+	    parse_distance(&p, m, json_object_get(root, "distance")))
+		goto out;
+	{
+		double *idst[] = { &m->link_bw, &m->link_lat_ns };
+		double *mdst[] = { &m->dram_rd_local, &m->dram_rd_remote, &m->dram_wr_local,
+				   &m->dram_wr_remote };
+		double *cdst[] = { &m->event_cpu_ns, &m->remote_submit_ns };
+
+		if (parse_section(&p, root, "interconnect", ikeys, iscale, idst) ||
+		    parse_section(&p, root, "memory", mkeys, mscale, mdst) ||
+		    parse_section(&p, root, "cpu", ckeys, cscale, cdst))
+			goto out;
+	}
+	v = json_object_get(root, "devices");
+	if (!json_is_array(v) || json_array_size(v) == 0) {
+		bad(&p, "devices: expected a non-empty array of swap devices");
+		goto out;
+	}
+	if (json_array_size(v) > SR_MACHINE_MAX_DEVICES) {
+		bad(&p, "devices: %zu devices, at most %d are supported", json_array_size(v),
+		    SR_MACHINE_MAX_DEVICES);
+		goto out;
+	}
+	for (i = 0; i < json_array_size(v); i++) {
+		if (parse_device(&p, m, json_array_get(v, i), (int)i))
+			goto out;
+		m->nr_devices++;
+	}
+	m->json = malloc(len + 1);
+	if (!m->json) {
+		err = sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	memcpy(m->json, json, len);
+	m->json[len] = '\0';
+	json_decref(root);
+	*out = m;
+	return SR_OK;
+out:
+	json_decref(root);
+	sr_machine_free(m);
+	return err;
+}
+
+void sr_machine_free(struct sr_machine *m)
+{
+	if (!m)
+		return;
+	free(m->json);
+	free(m);
+}
+
+enum sr_err sr_machine_load(struct sr_machine **out, const char *name_or_path,
+			    struct sr_diag *diag)
+{
+	const char *preset = sr_machine_preset_json(name_or_path);
+	enum sr_err err;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	FILE *f;
+
+	*out = NULL;
+	if (preset) {
+		err = sr_machine_parse(out, preset, strlen(preset), name_or_path, diag);
+		if (!err)
+			(*out)->from_preset = 1;
+		return err;
+	}
+	sr_diag_clear(diag);
+	sr_diag_file(diag, name_or_path);
+	f = fopen(name_or_path, "rb");
+	if (!f) {
+		const char *const *n = sr_machine_preset_names();
+		char list[256] = "";
+
+		for (; *n; n++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 list[0] ? ", " : "", *n);
+		return sr_diag_set(diag, errno == ENOENT ? SR_ERR_INVAL : SR_ERR_IO,
+				   "no such preset or file: %s (presets: %s)", strerror(errno), list);
+	}
+	for (;;) {
+		size_t n;
+
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= MACHINE_MAX_BYTES) {
+				fclose(f);
+				free(buf);
+				return sr_diag_set(diag, SR_ERR_MACHINE,
+						   "machine description over %u bytes", MACHINE_MAX_BYTES);
+			}
+			cap = cap ? cap * 2 : 65536;
+			nb = realloc(buf, cap + 1);
+			if (!nb) {
+				fclose(f);
+				free(buf);
+				return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return sr_diag_set(diag, SR_ERR_IO, "read error");
+	}
+	fclose(f);
+	err = sr_machine_parse(out, buf ? buf : "", len, name_or_path, diag);
+	free(buf);
+	return err;
+}

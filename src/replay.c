@@ -1,0 +1,1164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The replay: events in time order (a bounded reorder window), each task
+ * replaying its own events one after another with the recorded gaps kept as
+ * compute time, every policy evaluated in the same pass over its own copy of
+ * the kernel's swap state and of the machine's resources.
+ *
+ * Memory: the tasks seen, the swap slots in use and the reorder window; it
+ * does not grow with the length of the trace.  docs/MODEL.md is the
+ * reference for what is modelled and how.
+ */
+#include <dlfcn.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cost.h"
+#include "internal.h"
+#include "swapreplay/policy.h"
+#include "swapreplay/replay.h"
+
+/* 64: SWAP_SLOTS_CACHE_SIZE (= SWAP_BATCH) in include/linux/swap_slots.h. */
+#define SLOTS_CACHE_SIZE 64
+/* check_cache_active() in mm/swap_slots.c: the cache turns off below
+ * 2 x 64 x online CPUs free slots and on again above 5 x 64 x CPUs. */
+#define CACHE_DEACTIVATE (2 * SLOTS_CACHE_SIZE)
+#define CACHE_ACTIVATE (5 * SLOTS_CACHE_SIZE)
+
+#define DEFAULT_REORDER 65536u
+
+/* ---- resource calendars ------------------------------------------------ */
+/*
+ * A resource (a device's throughput, PMem media bandwidth, one direction of
+ * a link) is a calendar of time buckets, each able to hold CAL_BUCKET_NS of
+ * work.  A request starting at s takes the free capacity of the buckets
+ * from s on (earlier requests may have filled them) and finishes where its
+ * work is covered.  Requests need not arrive in time order: a later-handled
+ * request at an earlier time fills what is still free then.  The window
+ * slides forward; a request older than the window starts at its start.
+ */
+#define CAL_BUCKET_NS 10000.0 /* 10 us: finer than one NVMe request */
+#define CAL_BUCKETS 16384     /* 164 ms of window */
+
+struct cal {
+	double *used;    /* work held by each bucket, ns; NULL until first use */
+	int64_t lo;      /* bucket number of the window's oldest bucket */
+	double work_ns;  /* all work ever reserved */
+};
+
+static int cal_init(struct cal *c)
+{
+	c->used = calloc(CAL_BUCKETS, sizeof(*c->used));
+	c->lo = 0;
+	c->work_ns = 0;
+	return c->used ? 0 : -1;
+}
+
+/* Slide so that bucket b is inside the window, keeping half of it behind. */
+static void cal_slide(struct cal *c, int64_t b)
+{
+	int64_t nlo = b - CAL_BUCKETS / 2, k;
+
+	if (nlo - c->lo >= CAL_BUCKETS) {
+		memset(c->used, 0, CAL_BUCKETS * sizeof(*c->used));
+	} else {
+		for (k = c->lo; k < nlo; k++)
+			c->used[k & (CAL_BUCKETS - 1)] = 0;
+	}
+	c->lo = nlo;
+}
+
+/*
+ * Reserve w ns of work from time s on; returns when it is done.  Within a
+ * bucket, work is a quantity, not a position: a request takes what capacity
+ * the bucket has left whatever the order the requests were handled in, and
+ * is done when the bucket's work packed from its start covers it, but never
+ * before s + w.
+ */
+static double cal_reserve(struct cal *c, double s, double w)
+{
+	double left = w, done;
+	int64_t b;
+
+	c->work_ns += w;
+	if (s < (double)c->lo * CAL_BUCKET_NS)
+		s = (double)c->lo * CAL_BUCKET_NS;
+	b = (int64_t)(s / CAL_BUCKET_NS);
+	for (;;) {
+		double *u, room;
+
+		if (b >= c->lo + CAL_BUCKETS)
+			cal_slide(c, b);
+		u = &c->used[b & (CAL_BUCKETS - 1)];
+		room = CAL_BUCKET_NS - *u;
+		if (room >= left) {
+			*u += left;
+			break;
+		}
+		if (room > 0) {
+			left -= room;
+			*u = CAL_BUCKET_NS;
+		}
+		b++;
+	}
+	done = (double)b * CAL_BUCKET_NS + c->used[b & (CAL_BUCKETS - 1)];
+	return done > s + w ? done : s + w;
+}
+
+/* ---- latency histogram ------------------------------------------------- */
+
+static void hist_add(struct sr_hist *h, double ns)
+{
+	uint64_t v = ns < 1 ? 1 : (uint64_t)ns;
+	int e = 63 - __builtin_clzll(v), idx;
+	uint64_t sub;
+
+	/* Below 2^5 ns every value is exact enough in the first buckets. */
+	if (e < 5) {
+		idx = (int)v;
+	} else {
+		sub = (v >> (e - 5)) & (SR_HIST_SUB - 1);
+		idx = (e - 4) * SR_HIST_SUB + (int)sub;
+	}
+	if (idx >= SR_HIST_EXP * SR_HIST_SUB)
+		idx = SR_HIST_EXP * SR_HIST_SUB - 1;
+	h->b[idx]++;
+	h->count++;
+	h->sum_ns += ns;
+	if (ns > h->max_ns)
+		h->max_ns = ns;
+}
+
+/* Lower bound and width of bucket idx, ns. */
+static void hist_bucket(int idx, double *lo, double *width)
+{
+	int e;
+
+	if (idx < SR_HIST_SUB) {
+		*lo = idx;
+		*width = 1;
+		return;
+	}
+	e = idx / SR_HIST_SUB + 4;
+	*width = ldexp(1.0, e - 5);
+	*lo = ldexp(1.0, e) + (idx % SR_HIST_SUB) * *width;
+}
+
+double sr_hist_quantile(const struct sr_hist *h, double q)
+{
+	uint64_t rank, seen = 0;
+	int i;
+
+	if (!h->count)
+		return 0;
+	rank = (uint64_t)ceil(q * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	for (i = 0; i < SR_HIST_EXP * SR_HIST_SUB; i++) {
+		seen += h->b[i];
+		if (seen >= rank) {
+			double lo, w, mid;
+
+			hist_bucket(i, &lo, &w);
+			mid = lo + w / 2;
+			return mid > h->max_ns ? h->max_ns : mid;
+		}
+	}
+	return h->max_ns;
+}
+
+int sr_hist_log2_us(const struct sr_hist *h, uint64_t *out, int max)
+{
+	int i, k, used = 0;
+
+	memset(out, 0, (size_t)max * sizeof(*out));
+	for (i = 0; i < SR_HIST_EXP * SR_HIST_SUB; i++) {
+		double lo, w, us;
+
+		if (!h->b[i])
+			continue;
+		hist_bucket(i, &lo, &w);
+		us = lo / 1000.0;
+		k = us < 1 ? 0 : (int)floor(log2(us));
+		if (k >= max)
+			k = max - 1;
+		out[k] += h->b[i];
+		if (k + 1 > used)
+			used = k + 1;
+	}
+	return used;
+}
+
+/* ---- priority lists ---------------------------------------------------- */
+/*
+ * swap_avail_heads[node] for every node: devices by priority, highest
+ * first.  A device swapped on without a priority gets -2, -3, ... in
+ * swapon order (least_priority starts at -1 in mm/swapfile.c), raised to
+ * -1 on its own node's list; a given priority (>= 0) is the same on every
+ * node.  Equal priorities form a group whose members take turns.
+ */
+struct prio_list {
+	int n;
+	int *dev;     /* device indices, highest priority first */
+	int *prio;    /* their priority on this node */
+};
+
+static int build_lists(const struct sr_machine *m, struct prio_list *lists)
+{
+	int node, i, j, autos = 0;
+	int *base = malloc((size_t)m->nr_devices * sizeof(*base));
+
+	if (!base)
+		return -1;
+	for (i = 0; i < m->nr_devices; i++)
+		base[i] = m->dev[i].prio_auto ? -2 - autos++ : m->dev[i].prio;
+	for (node = 0; node < m->nr_nodes; node++) {
+		struct prio_list *l = &lists[node];
+
+		l->n = m->nr_devices;
+		l->dev = malloc((size_t)l->n * sizeof(*l->dev));
+		l->prio = malloc((size_t)l->n * sizeof(*l->prio));
+		if (!l->dev || !l->prio) {
+			free(base);
+			return -1;
+		}
+		for (i = 0; i < l->n; i++) {
+			int p = base[i];
+
+			if (m->dev[i].prio_auto && m->dev[i].node == node)
+				p = -1;
+			/* Insert keeping swapon order among equals. */
+			for (j = i; j > 0 && l->prio[j - 1] < p; j--) {
+				l->prio[j] = l->prio[j - 1];
+				l->dev[j] = l->dev[j - 1];
+			}
+			l->prio[j] = p;
+			l->dev[j] = i;
+		}
+	}
+	free(base);
+	return 0;
+}
+
+/* ---- the replay's state ------------------------------------------------ */
+
+struct task {
+	uint64_t prev_ts;
+	uint64_t prev_busy; /* recorded I/O wait of the previous event (swap-in latency) */
+	uint64_t last_off;  /* not used by all devices: hdd sequentiality */
+};
+
+struct pol {
+	const struct sr_policy_ops *ops;
+	void *priv;
+	void *dl;                  /* dlopen handle, or NULL */
+	struct sr_policy_env env;
+	struct sr_replay *r;
+	char spec[96];
+
+	int *rr;                   /* [node * nr_devices + group start]: next turn */
+	uint64_t *used;            /* slots in use per device */
+	uint64_t free_total;
+	int cache_active;
+	struct sr_u64map cache;    /* CPU key -> (dev + 1) << 32 | slots left */
+	struct cal *devcal;        /* per device */
+	struct cal *linkcal;       /* [from * nr_nodes + to] */
+	uint64_t *link_bytes;
+	uint64_t *hdd_next;        /* per device: offset that would continue it */
+	double *clock;             /* per task: when its last event completed */
+	struct sr_dev_result *dev;
+	struct sr_policy_result res;
+	double swapout_lat_sum;
+	double end;
+};
+
+struct slot {
+	uint32_t nr_pages;
+	uint32_t left;
+};
+
+struct heap_ent {
+	struct sr_event ev;
+	uint64_t seq;
+};
+
+struct sr_replay {
+	const struct sr_machine *m;
+	int slots_cache;
+	int np;
+	int baseline;
+	struct pol *pol;
+	struct prio_list lists[SR_MACHINE_MAX_NODES];
+
+	struct sr_u64map task_ix;  /* pid -> task index */
+	struct task *tasks;
+	size_t ntasks, task_cap;
+	double first_ts;
+	int any;
+
+	struct sr_u64map slot_ix; /* (dev, offset) key -> slot index */
+	struct slot *slots;
+	int16_t *slot_dev;         /* [slot * np + policy]: device it went to */
+	uint32_t *slot_free;
+	size_t nslots, slot_cap, nfree;
+
+	struct heap_ent *heap;
+	size_t hn, hcap;
+	uint64_t seq, last_ts;
+	int *choice;               /* per policy, device chosen for this event */
+
+	struct sr_result result;
+	int finished;
+};
+
+/* ---- priority list walk ------------------------------------------------ */
+
+static uint64_t dev_free(const struct pol *p, int d)
+{
+	const struct sr_device *dv = &p->r->m->dev[d];
+
+	return dv->size_pages > p->used[d] ? dv->size_pages - p->used[d] : 0;
+}
+
+/*
+ * get_swap_pages()'s walk of node's list: groups of equal priority from
+ * the highest; within a group the device after the last one used
+ * (plist_requeue); a device without room for nr_pages is skipped, as a
+ * full device is off every list.  take: advance the turn.
+ */
+static int walk(struct pol *p, int node, unsigned mask, uint32_t nr_pages, int take)
+{
+	const struct sr_machine *m = p->r->m;
+	const struct prio_list *l = &p->r->lists[node];
+	int g = 0;
+
+	while (g < l->n) {
+		int e = g, k, *turn = &p->rr[node * m->nr_devices + g];
+
+		while (e < l->n && l->prio[e] == l->prio[g])
+			e++;
+		for (k = 0; k < e - g; k++) {
+			int j = g + (*turn + k) % (e - g);
+			int d = l->dev[j];
+
+			if (mask && !(mask & SR_CLASS_BIT(m->dev[d].cls)))
+				continue;
+			if (dev_free(p, d) < nr_pages)
+				continue;
+			if (take)
+				*turn = (j - g + 1) % (e - g);
+			return d;
+		}
+		g = e;
+	}
+	return -1;
+}
+
+static int env_peek(const struct sr_policy_env *env, int node, unsigned mask,
+		    uint32_t nr_pages)
+{
+	struct pol *p = env->core;
+
+	if (node < 0 || node >= p->r->m->nr_nodes)
+		return -1;
+	return walk(p, node, mask, nr_pages ? nr_pages : 1, 0);
+}
+
+/* Ask the policy, then walk as it says; -1 if no device has room. */
+static int decide(struct pol *p, const struct sr_alloc_req *req, uint32_t need, int take)
+{
+	struct sr_alloc_choice ch = { req->cpu_nid, -1, SR_CLASS_ALL };
+	const struct sr_machine *m = p->r->m;
+	int d;
+
+	p->ops->choose(p->priv, &p->env, req, &ch);
+	if (ch.node < 0) {
+		if (ch.device >= 0 && ch.device < m->nr_devices &&
+		    dev_free(p, ch.device) >= need)
+			return ch.device;
+		ch.node = req->cpu_nid; /* full or invalid: as the kernel would */
+		ch.class_mask = SR_CLASS_ALL;
+	}
+	if (ch.node >= m->nr_nodes)
+		ch.node = req->cpu_nid;
+	d = walk(p, ch.node, ch.class_mask, need, take);
+	if (d < 0 && ch.class_mask)
+		d = walk(p, ch.node, SR_CLASS_ALL, need, take);
+	return d;
+}
+
+static uint64_t cpu_key(const struct sr_event *e)
+{
+	/* Without a recorded CPU, each task stands for its own CPU. */
+	return (e->flags & SR_EV_HAS_CPU) ? e->cpu : (1ull << 40) | e->pid;
+}
+
+/* Turn the slots cache off (returning the cached slots) or on, as
+ * check_cache_active() does. */
+static void cache_check(struct pol *p)
+{
+	uint64_t cpus = (uint64_t)p->r->m->nr_cpus;
+	size_t i;
+
+	if (p->cache_active && p->free_total < CACHE_DEACTIVATE * cpus) {
+		for (i = 0; i < p->cache.cap; i++) {
+			uint64_t v;
+
+			if (p->cache.used[i] != 1)
+				continue;
+			v = p->cache.vals[i];
+			if (v >> 32) {
+				p->used[(v >> 32) - 1] -= v & 0xffffffffu;
+				p->free_total += v & 0xffffffffu;
+			}
+			p->cache.vals[i] = 0;
+		}
+		p->cache_active = 0;
+	} else if (!p->cache_active && p->free_total > CACHE_ACTIVATE * cpus) {
+		p->cache_active = 1;
+	}
+}
+
+static void take_slots(struct pol *p, int d, uint64_t n)
+{
+	p->used[d] += n;
+	p->free_total -= n;
+}
+
+static void put_slots(struct pol *p, int d, uint64_t n)
+{
+	if (n > p->used[d])
+		n = p->used[d];
+	p->used[d] -= n;
+	p->free_total += n;
+}
+
+/* Allocate swap for a swap-out; returns the device or -1 (swap full). */
+static int alloc_out(struct pol *p, const struct sr_event *e, const struct sr_alloc_req *base)
+{
+	struct sr_alloc_req req = *base;
+	int d;
+
+	if (p->r->slots_cache) {
+		cache_check(p);
+		if (p->cache_active && e->nr_pages == 1) {
+			int added;
+			uint64_t *v = sr_u64map_put(&p->cache, cpu_key(e), &added);
+
+			if (v && (*v & 0xffffffffu) == 0) {
+				/* refill_swap_slots_cache(): up to 64 slots of one
+				 * device, from the refilling CPU's walk. */
+				req.via_cache = 1;
+				d = decide(p, &req, 1, 1);
+				if (d >= 0) {
+					uint64_t n = dev_free(p, d);
+
+					if (n > SLOTS_CACHE_SIZE)
+						n = SLOTS_CACHE_SIZE;
+					take_slots(p, d, n);
+					*v = ((uint64_t)(d + 1) << 32) | n;
+					p->res.cache_refills++;
+				}
+			}
+			if (v && (*v & 0xffffffffu)) {
+				(*v)--;
+				return (int)(*v >> 32) - 1;
+			}
+		}
+	}
+	req.via_cache = 0;
+	d = decide(p, &req, e->nr_pages, 1);
+	if (d >= 0) {
+		take_slots(p, d, e->nr_pages);
+		p->res.direct_allocs++;
+	}
+	return d;
+}
+
+/* ---- setting up ------------------------------------------------------- */
+
+static enum sr_err load_policy(struct pol *p, const char *spec, struct sr_diag *d)
+{
+	char name[96], err[256] = "";
+	const char *params = NULL, *colon;
+	size_t nlen;
+	int i;
+
+	snprintf(p->spec, sizeof(p->spec), "%s", spec);
+	colon = strchr(spec, ':');
+	nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+	if (nlen == 0 || nlen >= sizeof(name))
+		return sr_diag_set(d, SR_ERR_POLICY, "bad policy '%s'", spec);
+	memcpy(name, spec, nlen);
+	name[nlen] = '\0';
+	if (colon)
+		params = colon + 1;
+	if (strchr(name, '/')) {
+		/* Only the path the user gave: dlopen() searches no directory
+		 * for a name with a slash. */
+		const struct sr_policy_ops *const *sym;
+
+		p->dl = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+		if (!p->dl)
+			return sr_diag_set(d, SR_ERR_POLICY, "cannot load policy %s: %s", name,
+					   dlerror());
+		sym = dlsym(p->dl, SR_POLICY_SYMBOL);
+		if (!sym || !*sym) {
+			dlclose(p->dl);
+			p->dl = NULL;
+			return sr_diag_set(d, SR_ERR_POLICY,
+					   "%s: no '%s' symbol (define it with SR_POLICY_EXPORT)",
+					   name, SR_POLICY_SYMBOL);
+		}
+		p->ops = *sym;
+		if (p->ops->abi != SR_POLICY_ABI) {
+			unsigned abi = p->ops->abi;
+
+			dlclose(p->dl);
+			p->dl = NULL;
+			return sr_diag_set(d, SR_ERR_POLICY,
+					   "%s: built for policy ABI %u, this swapreplay has ABI %d: rebuild it against this swapreplay/policy.h",
+					   name, abi, SR_POLICY_ABI);
+		}
+		if (!p->ops->name || !p->ops->choose) {
+			dlclose(p->dl);
+			p->dl = NULL;
+			return sr_diag_set(d, SR_ERR_POLICY, "%s: the policy has no name or no choose()",
+					   name);
+		}
+	} else {
+		p->ops = sr_policy_find(name);
+		if (!p->ops) {
+			const struct sr_policy_ops *const *b = sr_policy_builtins();
+			char list[512] = "";
+
+			for (i = 0; b[i]; i++)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+					 i ? ", " : "", b[i]->name);
+			return sr_diag_set(d, SR_ERR_POLICY,
+					   "unknown policy '%s' (built in: %s; or a path to a .so)",
+					   name, list);
+		}
+	}
+	if (p->ops->init && p->ops->init(&p->env, params, &p->priv, err, sizeof(err))) {
+		if (p->dl)
+			dlclose(p->dl);
+		p->dl = NULL;
+		return sr_diag_set(d, SR_ERR_POLICY, "%s", err[0] ? err : "policy init failed");
+	}
+	if (!p->ops->init && params && *params) {
+		if (p->dl)
+			dlclose(p->dl);
+		p->dl = NULL;
+		return sr_diag_set(d, SR_ERR_POLICY, "policy %s takes no parameters", name);
+	}
+	return SR_OK;
+}
+
+static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag *d)
+{
+	const struct sr_machine *m = r->m;
+	int i;
+
+	p->r = r;
+	p->env.machine = m;
+	p->env.peek = env_peek;
+	p->env.core = p;
+	p->rr = calloc((size_t)m->nr_nodes * m->nr_devices, sizeof(*p->rr));
+	p->used = calloc((size_t)m->nr_devices, sizeof(*p->used));
+	p->hdd_next = calloc((size_t)m->nr_devices, sizeof(*p->hdd_next));
+	p->devcal = calloc((size_t)m->nr_devices, sizeof(*p->devcal));
+	p->linkcal = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*p->linkcal));
+	p->link_bytes = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*p->link_bytes));
+	p->dev = calloc((size_t)m->nr_devices, sizeof(*p->dev));
+	if (!p->rr || !p->used || !p->hdd_next || !p->devcal || !p->linkcal ||
+	    !p->link_bytes || !p->dev)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	sr_u64map_init(&p->cache);
+	p->cache_active = 1;
+	for (i = 0; i < m->nr_devices; i++) {
+		p->free_total += m->dev[i].size_pages;
+		snprintf(p->dev[i].name, sizeof(p->dev[i].name), "%s", m->dev[i].name);
+	}
+	return SR_OK;
+}
+
+static void pol_free(struct pol *p)
+{
+	int i, n;
+
+	if (p->ops && p->ops->finish && p->priv)
+		p->ops->finish(p->priv);
+	if (p->dl)
+		dlclose(p->dl);
+	if (p->r) {
+		for (i = 0; p->devcal && i < p->r->m->nr_devices; i++)
+			free(p->devcal[i].used);
+		n = p->r->m->nr_nodes * p->r->m->nr_nodes;
+		for (i = 0; p->linkcal && i < n; i++)
+			free(p->linkcal[i].used);
+	}
+	free(p->rr);
+	free(p->used);
+	free(p->hdd_next);
+	free(p->devcal);
+	free(p->linkcal);
+	free(p->link_bytes);
+	free(p->dev);
+	free(p->clock);
+	free(p->res.link);
+	sr_u64map_free(&p->cache);
+}
+
+enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *opts,
+			  const char *const *specs, int n, const char *baseline,
+			  struct sr_diag *d)
+{
+	struct sr_replay *r;
+	enum sr_err err;
+	int i, j;
+
+	*out = NULL;
+	sr_diag_clear(d);
+	if (n < 1 || n > SR_MAX_POLICIES)
+		return sr_diag_set(d, SR_ERR_INVAL, "between 1 and %d policies, not %d",
+				   SR_MAX_POLICIES, n);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	r->m = opts->machine;
+	r->slots_cache = opts->slots_cache;
+	r->hcap = opts->reorder_window ? opts->reorder_window : DEFAULT_REORDER;
+	r->baseline = -1;
+	sr_u64map_init(&r->task_ix);
+	sr_u64map_init(&r->slot_ix);
+	r->heap = malloc(r->hcap * sizeof(*r->heap));
+	r->pol = calloc((size_t)n, sizeof(*r->pol));
+	r->choice = calloc((size_t)n, sizeof(*r->choice));
+	if (!r->heap || !r->pol || !r->choice || build_lists(r->m, r->lists)) {
+		err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(specs[i], specs[j]) == 0) {
+				err = sr_diag_set(d, SR_ERR_INVAL, "policy '%s' given twice", specs[i]);
+				goto fail;
+			}
+		err = pol_setup(r, &r->pol[i], d);
+		if (err)
+			goto fail;
+		r->np = i + 1;
+		err = load_policy(&r->pol[i], specs[i], d);
+		if (err)
+			goto fail;
+		if (baseline && strcmp(specs[i], baseline) == 0)
+			r->baseline = i;
+	}
+	if (r->baseline < 0) {
+		err = sr_diag_set(d, SR_ERR_INVAL, "baseline '%s' is not among the policies replayed",
+				  baseline ? baseline : "(none)");
+		goto fail;
+	}
+	*out = r;
+	return SR_OK;
+fail:
+	sr_replay_free(r);
+	return err;
+}
+
+void sr_replay_free(struct sr_replay *r)
+{
+	int i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->np; i++)
+		pol_free(&r->pol[i]);
+	for (i = 0; i < SR_MACHINE_MAX_NODES; i++) {
+		free(r->lists[i].dev);
+		free(r->lists[i].prio);
+	}
+	free(r->pol);
+	free(r->choice);
+	free(r->heap);
+	free(r->tasks);
+	free(r->slots);
+	free(r->slot_dev);
+	free(r->slot_free);
+	free(r->result.policy);
+	sr_u64map_free(&r->task_ix);
+	sr_u64map_free(&r->slot_ix);
+	free(r);
+}
+
+/* ---- per-event work ------------------------------------------------------ */
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap = *cap ? *cap : 1024;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*p, ncap * elem);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+static long task_of(struct sr_replay *r, uint32_t pid, int *fresh)
+{
+	int added;
+	uint64_t *v = sr_u64map_put(&r->task_ix, pid, &added);
+	size_t cap, i;
+	int k;
+
+	if (!v)
+		return -1;
+	*fresh = added;
+	if (!added)
+		return (long)*v;
+	cap = r->task_cap;
+	if (grow((void **)&r->tasks, &cap, r->ntasks + 1, sizeof(*r->tasks)))
+		return -1;
+	if (cap != r->task_cap) {
+		for (k = 0; k < r->np; k++) {
+			double *nc = realloc(r->pol[k].clock, cap * sizeof(double));
+
+			if (!nc)
+				return -1;
+			r->pol[k].clock = nc;
+		}
+		r->task_cap = cap;
+	}
+	i = r->ntasks++;
+	memset(&r->tasks[i], 0, sizeof(r->tasks[i]));
+	*v = i;
+	return (long)i;
+}
+
+/* Key of a recorded swap slot; offsets of 2^48 and above are not matched. */
+static int slot_key(const struct sr_event *e, uint64_t off, uint64_t *key)
+{
+	if (!(e->flags & SR_EV_HAS_OFFSET) || off >= (1ull << 48))
+		return 0;
+	*key = off | ((uint64_t)(uint32_t)(e->dev + 1) << 48);
+	return 1;
+}
+
+static long slot_new(struct sr_replay *r)
+{
+	size_t i, cap;
+
+	if (r->nfree)
+		return r->slot_free[--r->nfree];
+	cap = r->slot_cap;
+	if (grow((void **)&r->slots, &cap, r->nslots + 1, sizeof(*r->slots)))
+		return -1;
+	if (cap != r->slot_cap) {
+		int16_t *nd = realloc(r->slot_dev, cap * (size_t)r->np * sizeof(*nd));
+		uint32_t *nf = realloc(r->slot_free, cap * sizeof(*nf));
+
+		if (nd)
+			r->slot_dev = nd;
+		if (nf)
+			r->slot_free = nf;
+		if (!nd || !nf)
+			return -1;
+		r->slot_cap = cap;
+	}
+	i = r->nslots++;
+	return (long)i;
+}
+
+/* Find the recorded swap-out a swap-in reads: the exact offset, or the
+ * huge page (aligned 2^k run) that contains it. */
+static uint64_t *slot_find(struct sr_replay *r, const struct sr_event *e, uint64_t *key)
+{
+	int k;
+
+	for (k = 0; k <= 9; k++) {
+		uint64_t base = e->offset & ~((1ull << k) - 1), *v;
+
+		if (!slot_key(e, base, key))
+			return NULL;
+		v = sr_u64map_get(&r->slot_ix, *key);
+		if (v && (k == 0 || r->slots[*v].nr_pages > e->offset - base))
+			return v;
+	}
+	return NULL;
+}
+
+static struct cal *need_cal(struct cal *c)
+{
+	if (!c->used && cal_init(c))
+		return NULL;
+	return c;
+}
+
+/*
+ * One event of one policy on device dv: place its work and return when the
+ * task may go on (*done: when the I/O completed, for its latency).
+ */
+static int play(struct pol *p, const struct sr_event *e, int dv, double start,
+		double *resume, double *done)
+{
+	const struct sr_machine *m = p->r->m;
+	const struct sr_device *dev = &m->dev[dv];
+	struct sr_cost c;
+	struct cal *cal;
+	double s, fin, B = (double)e->nr_pages * SR_PAGE_SIZE;
+	int seq = 0, i;
+
+	if (dev->cls == SR_DEV_HDD) {
+		seq = (e->flags & SR_EV_HAS_OFFSET) && e->offset == p->hdd_next[dv];
+		p->hdd_next[dv] = e->offset + e->nr_pages;
+	}
+	sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, e->nr_pages, seq, &c);
+	s = start + c.cpu_ns;
+	fin = s + c.copy_ns;
+	if (c.dev_work_ns > 0) {
+		double f;
+
+		cal = need_cal(&p->devcal[dv]);
+		if (!cal)
+			return -1;
+		f = cal_reserve(cal, s, c.dev_work_ns);
+		if (c.dma)
+			fin = (s + c.dev_lat_ns > f ? s + c.dev_lat_ns : f);
+		else if (f > fin)
+			fin = f;
+		p->dev[dv].busy_ns += c.dev_work_ns;
+	}
+	for (i = 0; i < c.nlinks; i++) {
+		int li = c.lfrom[i] * m->nr_nodes + c.lto[i];
+		double f;
+
+		cal = need_cal(&p->linkcal[li]);
+		if (!cal)
+			return -1;
+		f = cal_reserve(cal, s, 1e9 * c.lbytes[i] / m->link_bw) + m->link_lat_ns;
+		if (f > fin)
+			fin = f;
+		p->link_bytes[li] += (uint64_t)c.lbytes[i];
+	}
+	*done = fin;
+	if (c.sync) {
+		*resume = fin;
+	} else {
+		/* Asynchronous writeback: the writer goes on unless the device
+		 * is backlogged by more than one request's latency. */
+		double r = fin - c.dev_lat_ns - c.dev_work_ns;
+
+		*resume = r > s ? r : s;
+	}
+	if (e->op == SR_OP_OUT) {
+		p->dev[dv].writes++;
+		p->dev[dv].write_bytes += (uint64_t)B;
+	} else {
+		p->dev[dv].reads++;
+		p->dev[dv].read_bytes += (uint64_t)B;
+	}
+	return 0;
+}
+
+static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, struct sr_diag *d)
+{
+	struct sr_alloc_req req;
+	struct task *t;
+	uint64_t key = 0, *sv = NULL;
+	long ti, si = -1;
+	double gap;
+	int fresh, k, keyed;
+
+	ti = task_of(r, e->pid, &fresh);
+	if (ti < 0)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	t = &r->tasks[ti];
+	/* The task's compute time since its previous event: the recorded
+	 * gap less the recorded wait of that event (a swap-in's latency;
+	 * swap-out writeback is asynchronous). */
+	if (fresh) {
+		gap = 0;
+	} else {
+		uint64_t busy_end = t->prev_ts + t->prev_busy;
+
+		gap = e->ts_ns > busy_end ? (double)(e->ts_ns - busy_end) : 0;
+	}
+	if (!r->any || (double)e->ts_ns < r->first_ts)
+		r->first_ts = (double)e->ts_ns;
+	r->any = 1;
+	t->prev_ts = e->ts_ns > t->prev_ts || fresh ? e->ts_ns : t->prev_ts;
+	t->prev_busy = e->op == SR_OP_IN ? e->lat_ns : 0;
+
+	req.ts_ns = e->ts_ns;
+	req.pid = e->pid;
+	req.cpu = (e->flags & SR_EV_HAS_CPU) ? e->cpu : e->pid;
+	req.cpu_nid = e->cpu_nid;
+	req.page_nid = e->page_nid;
+	req.nr_pages = e->nr_pages;
+	req.via_cache = 0;
+
+	keyed = e->op == SR_OP_IN ? (sv = slot_find(r, e, &key)) != NULL
+				  : slot_key(e, e->offset, &key);
+	if (e->op == SR_OP_OUT && keyed) {
+		int added;
+
+		sv = sr_u64map_put(&r->slot_ix, key, &added);
+		if (!sv)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		if (!added) {
+			/* The slot was reused without a swap-in in the trace
+			 * (the page was freed): release what the old one held. */
+			si = (long)*sv;
+			for (k = 0; k < r->np; k++)
+				if (r->slot_dev[si * r->np + k] >= 0)
+					put_slots(&r->pol[k], r->slot_dev[si * r->np + k],
+						  r->slots[si].left);
+		} else {
+			si = slot_new(r);
+			if (si < 0)
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+			*sv = (uint64_t)si;
+		}
+		r->slots[si].nr_pages = e->nr_pages;
+		r->slots[si].left = e->nr_pages;
+	} else if (e->op == SR_OP_IN && sv) {
+		si = (long)*sv;
+	}
+
+	for (k = 0; k < r->np; k++) {
+		struct pol *p = &r->pol[k];
+		double start = fresh ? (double)e->ts_ns : p->clock[ti] + gap;
+		double resume, done;
+		int dv;
+
+		if (p->ops->on_event)
+			p->ops->on_event(p->priv, e);
+		if (e->op == SR_OP_OUT) {
+			dv = alloc_out(p, e, &req);
+			r->choice[k] = dv;
+			if (si >= 0)
+				r->slot_dev[si * r->np + k] = (int16_t)dv;
+			else if (dv >= 0)
+				put_slots(p, dv, e->nr_pages); /* cannot be matched: not kept */
+			if (dv < 0) {
+				p->res.swap_full++;
+				p->clock[ti] = start;
+				continue;
+			}
+			p->res.swapouts++;
+			p->res.pages_out += e->nr_pages;
+		} else {
+			dv = si >= 0 ? r->slot_dev[si * r->np + k] : -1;
+			if (si < 0) {
+				/* No swap-out in the trace: read it from where
+				 * this policy would put it now. */
+				dv = decide(p, &req, e->nr_pages, 0);
+				if (dv < 0)
+					dv = walk(p, e->cpu_nid, SR_CLASS_ALL, 0, 0);
+				p->res.unmatched_in++;
+			} else if (dv >= 0) {
+				put_slots(p, dv, e->nr_pages);
+			}
+			if (dv < 0) {
+				p->clock[ti] = start;
+				continue;
+			}
+			p->res.swapins++;
+			p->res.pages_in += e->nr_pages;
+		}
+		if (play(p, e, dv, start, &resume, &done))
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		if (e->op == SR_OP_IN)
+			hist_add(&p->res.swapin_lat, done - start);
+		else
+			p->swapout_lat_sum += done - start;
+		p->clock[ti] = resume;
+		if (resume > p->end)
+			p->end = resume;
+	}
+	if (e->op == SR_OP_OUT) {
+		const int b = r->choice[r->baseline];
+
+		for (k = 0; k < r->np; k++)
+			if (r->choice[k] != b)
+				r->pol[k].res.moved_out++;
+	}
+	if (e->op == SR_OP_IN && si >= 0) {
+		struct slot *s = &r->slots[si];
+
+		s->left = s->left > e->nr_pages ? s->left - e->nr_pages : 0;
+		if (!s->left) {
+			sr_u64map_del(&r->slot_ix, key);
+			r->slot_free[r->nfree++] = (uint32_t)si;
+		}
+	}
+	r->result.events++;
+	return SR_OK;
+}
+
+/* ---- the reorder window ------------------------------------------------ */
+
+static int heap_less(const struct heap_ent *a, const struct heap_ent *b)
+{
+	return a->ev.ts_ns < b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->seq < b->seq);
+}
+
+static void heap_push(struct sr_replay *r, const struct sr_event *e)
+{
+	size_t i = r->hn++;
+
+	r->heap[i].ev = *e;
+	r->heap[i].seq = r->seq++;
+	while (i) {
+		size_t up = (i - 1) / 2;
+		struct heap_ent tmp;
+
+		if (!heap_less(&r->heap[i], &r->heap[up]))
+			break;
+		tmp = r->heap[i];
+		r->heap[i] = r->heap[up];
+		r->heap[up] = tmp;
+		i = up;
+	}
+}
+
+static void heap_pop(struct sr_replay *r, struct sr_event *out)
+{
+	size_t i = 0;
+
+	*out = r->heap[0].ev;
+	r->heap[0] = r->heap[--r->hn];
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct heap_ent tmp;
+
+		if (l < r->hn && heap_less(&r->heap[l], &r->heap[m]))
+			m = l;
+		if (l + 1 < r->hn && heap_less(&r->heap[l + 1], &r->heap[m]))
+			m = l + 1;
+		if (m == i)
+			break;
+		tmp = r->heap[i];
+		r->heap[i] = r->heap[m];
+		r->heap[m] = tmp;
+		i = m;
+	}
+}
+
+static enum sr_err pop_one(struct sr_replay *r, struct sr_diag *d)
+{
+	struct sr_event e;
+
+	heap_pop(r, &e);
+	if (e.ts_ns < r->last_ts)
+		r->result.late_events++;
+	else
+		r->last_ts = e.ts_ns;
+	return replay_one(r, &e, d);
+}
+
+enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,
+			   struct sr_diag *d)
+{
+	size_t i;
+	enum sr_err err;
+
+	for (i = 0; i < n; i++) {
+		const struct sr_event *e = &evs[i];
+
+		if (e->cpu_nid >= r->m->nr_nodes || e->page_nid >= r->m->nr_nodes)
+			return sr_diag_set(d, SR_ERR_MACHINE,
+					   "the trace names node %u, but machine %s has %d node%s (0 to %d)",
+					   e->cpu_nid >= r->m->nr_nodes ? e->cpu_nid : e->page_nid,
+					   r->m->name, r->m->nr_nodes, r->m->nr_nodes > 1 ? "s" : "",
+					   r->m->nr_nodes - 1);
+		if (e->dev >= r->m->nr_devices)
+			return sr_diag_set(d, SR_ERR_MACHINE,
+					   "the trace names swap device %d, but machine %s has %d device%s (0 to %d)",
+					   e->dev, r->m->name, r->m->nr_devices,
+					   r->m->nr_devices > 1 ? "s" : "", r->m->nr_devices - 1);
+		if (r->hn == r->hcap) {
+			err = pop_one(r, d);
+			if (err)
+				return err;
+		}
+		heap_push(r, e);
+	}
+	return SR_OK;
+}
+
+/* ---- results ------------------------------------------------------------- */
+
+enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
+			     struct sr_diag *d)
+{
+	const struct sr_machine *m = r->m;
+	enum sr_err err;
+	int k, i;
+
+	*res = NULL;
+	if (!r->finished) {
+		while (r->hn) {
+			err = pop_one(r, d);
+			if (err)
+				return err;
+		}
+		r->finished = 1;
+		r->result.policy = calloc((size_t)r->np, sizeof(*r->result.policy));
+		if (!r->result.policy)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		r->result.nr_policies = r->np;
+		r->result.baseline = r->baseline;
+		r->result.tasks = r->ntasks;
+		for (k = 0; k < r->np; k++) {
+			struct pol *p = &r->pol[k];
+			struct sr_policy_result *o = &p->res;
+			double span = p->end - r->first_ts, bytes;
+			int nl = 0;
+
+			snprintf(o->name, sizeof(o->name), "%s", p->spec);
+			o->makespan_ns = span > 0 ? span : 0;
+			bytes = (double)(o->pages_in + o->pages_out) * SR_PAGE_SIZE;
+			o->throughput_kib_s = span > 0 ? bytes / 1024.0 / (span / 1e9) : 0;
+			o->swapout_lat_mean_ns = o->swapouts ? p->swapout_lat_sum / (double)o->swapouts : 0;
+			o->nr_devices = m->nr_devices;
+			o->dev = p->dev;
+			for (i = 0; i < m->nr_devices; i++)
+				p->dev[i].util = span > 0 ? p->dev[i].busy_ns / span : 0;
+			for (i = 0; i < m->nr_nodes * m->nr_nodes; i++)
+				nl += p->link_bytes[i] != 0;
+			o->link = calloc(nl ? (size_t)nl : 1, sizeof(*o->link));
+			if (!o->link)
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+			for (i = 0; i < m->nr_nodes * m->nr_nodes; i++) {
+				struct sr_link_result *l;
+
+				if (!p->link_bytes[i])
+					continue;
+				l = &o->link[o->nr_links++];
+				l->from = i / m->nr_nodes;
+				l->to = i % m->nr_nodes;
+				l->bytes = p->link_bytes[i];
+				l->util = span > 0 ? 1e9 * (double)l->bytes / m->link_bw / span : 0;
+			}
+			r->result.policy[k] = *o;
+		}
+		for (k = 0; k < r->np; k++) {
+			struct sr_policy_result *o = &r->result.policy[k];
+			double base = r->result.policy[r->baseline].makespan_ns;
+
+			o->delta_pct = o->makespan_ns > 0 && base > 0 ?
+				       (base / o->makespan_ns - 1.0) * 100.0 : 0;
+		}
+	}
+	*res = &r->result;
+	return SR_OK;
+}

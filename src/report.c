@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/* Reports of a replay in four formats; docs/REPORT.md describes them. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "internal.h"
+#include "swapreplay/report.h"
+#include "swapreplay/version.h"
+
+#define LOG2_BUCKETS 24 /* up to 2^23 us = 8 s */
+
+enum sr_err sr_report_fmt_parse(const char *s, enum sr_report_fmt *out)
+{
+	if (!strcmp(s, "text"))
+		*out = SR_REPORT_TEXT;
+	else if (!strcmp(s, "json"))
+		*out = SR_REPORT_JSON;
+	else if (!strcmp(s, "csv"))
+		*out = SR_REPORT_CSV;
+	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
+		*out = SR_REPORT_MARKDOWN;
+	else
+		return SR_ERR_INVAL;
+	return SR_OK;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+/* Quantiles in ns, rounded to whole ns so that reports are stable. */
+struct lat {
+	double mean, p50, p90, p99, max;
+};
+
+static void lat_of(const struct sr_policy_result *p, struct lat *l)
+{
+	const struct sr_hist *h = &p->swapin_lat;
+
+	l->mean = h->count ? round(h->sum_ns / (double)h->count) : 0;
+	l->p50 = round(sr_hist_quantile(h, 0.50));
+	l->p90 = round(sr_hist_quantile(h, 0.90));
+	l->p99 = round(sr_hist_quantile(h, 0.99));
+	l->max = round(h->max_ns);
+}
+
+static double pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0;
+}
+
+static void write_json(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
+{
+	int k, i;
+
+	fprintf(f, "{\n  \"schema\": \"swapreplay-report/1\",\n");
+	fprintf(f, "  \"tool\": {\"name\": \"swapreplay\", \"version\": \"%s\"},\n", SR_VERSION_STRING);
+	fprintf(f, "  \"trace\": {\"path\": ");
+	json_str(f, in->trace);
+	fprintf(f, ", \"events\": %" PRIu64 ", \"tasks\": %" PRIu64 ", \"late_events\": %" PRIu64 "},\n",
+		res->events, res->tasks, res->late_events);
+	fprintf(f, "  \"machine\": {\"name\": ");
+	json_str(f, in->machine);
+	fprintf(f, ", \"origin\": ");
+	json_str(f, in->machine_origin);
+	fprintf(f, "},\n  \"options\": {\"slots_cache\": %s},\n", in->slots_cache ? "true" : "false");
+	fprintf(f, "  \"baseline\": ");
+	json_str(f, res->policy[res->baseline].name);
+	fprintf(f, ",\n  \"policies\": [\n");
+	for (k = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+		uint64_t h[LOG2_BUCKETS];
+		struct lat l;
+		int nb = sr_hist_log2_us(&p->swapin_lat, h, LOG2_BUCKETS);
+
+		lat_of(p, &l);
+		fprintf(f, "    {\"name\": ");
+		json_str(f, p->name);
+		fprintf(f, ", \"throughput_kib_s\": %.1f, \"delta_pct\": %.3f, \"makespan_ns\": %.0f,\n",
+			p->throughput_kib_s, p->delta_pct, p->makespan_ns);
+		fprintf(f, "     \"swapouts\": %" PRIu64 ", \"swapins\": %" PRIu64
+			", \"pages_out\": %" PRIu64 ", \"pages_in\": %" PRIu64
+			", \"unmatched_swapins\": %" PRIu64 ", \"swap_full\": %" PRIu64
+			", \"moved_out\": %" PRIu64 ", \"moved_out_pct\": %.3f"
+			", \"cache_refills\": %" PRIu64 ", \"direct_allocs\": %" PRIu64 ",\n",
+			p->swapouts, p->swapins, p->pages_out, p->pages_in, p->unmatched_in,
+			p->swap_full, p->moved_out, pct(p->moved_out, p->swapouts),
+			p->cache_refills, p->direct_allocs);
+		fprintf(f, "     \"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f, \"max\": %.0f},\n",
+			l.mean, l.p50, l.p90, l.p99, l.max);
+		fprintf(f, "     \"swapout_lat_mean_ns\": %.0f,\n", round(p->swapout_lat_mean_ns));
+		fprintf(f, "     \"swapin_hist_log2_us\": [");
+		for (i = 0; i < nb; i++)
+			fprintf(f, "%s%" PRIu64, i ? ", " : "", h[i]);
+		fprintf(f, "],\n     \"devices\": [");
+		for (i = 0; i < p->nr_devices; i++) {
+			const struct sr_dev_result *d = &p->dev[i];
+
+			fprintf(f, "%s\n       {\"name\": ", i ? "," : "");
+			json_str(f, d->name);
+			fprintf(f, ", \"reads\": %" PRIu64 ", \"writes\": %" PRIu64
+				", \"read_bytes\": %" PRIu64 ", \"write_bytes\": %" PRIu64
+				", \"utilization\": %.4f}",
+				d->reads, d->writes, d->read_bytes, d->write_bytes, d->util);
+		}
+		fprintf(f, "],\n     \"links\": [");
+		for (i = 0; i < p->nr_links; i++) {
+			const struct sr_link_result *ln = &p->link[i];
+
+			fprintf(f, "%s\n       {\"from\": %d, \"to\": %d, \"bytes\": %" PRIu64
+				", \"utilization\": %.4f}", i ? "," : "", ln->from, ln->to,
+				ln->bytes, ln->util);
+		}
+		fprintf(f, "]}%s\n", k + 1 < res->nr_policies ? "," : "");
+	}
+	fprintf(f, "  ]\n}\n");
+}
+
+static void write_csv(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
+{
+	int k;
+
+	fprintf(f, "policy,throughput_kib_s,delta_pct,makespan_ns,swapouts,swapins,"
+		   "unmatched_swapins,swap_full,moved_out_pct,swapin_mean_ns,swapin_p50_ns,"
+		   "swapin_p90_ns,swapin_p99_ns,machine,baseline,slots_cache\n");
+	for (k = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+		struct lat l;
+
+		lat_of(p, &l);
+		fprintf(f, "%s,%.1f,%.3f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			",%.3f,%.0f,%.0f,%.0f,%.0f,%s,%s,%s\n",
+			p->name, p->throughput_kib_s, p->delta_pct, p->makespan_ns, p->swapouts,
+			p->swapins, p->unmatched_in, p->swap_full, pct(p->moved_out, p->swapouts),
+			l.mean, l.p50, l.p90, l.p99, in->machine, res->policy[res->baseline].name,
+			in->slots_cache ? "on" : "off");
+	}
+}
+
+static void us(char *buf, size_t n, double ns)
+{
+	snprintf(buf, n, "%.1f us", ns / 1000.0);
+}
+
+static void write_markdown(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
+{
+	int k;
+
+	fprintf(f, "swapreplay %s: `%s` (%" PRIu64 " events, %" PRIu64 " tasks) on machine `%s` (%s), "
+		   "slots cache %s, baseline `%s`\n\n",
+		SR_VERSION_STRING, in->trace, res->events, res->tasks, in->machine,
+		in->machine_origin, in->slots_cache ? "on" : "off", res->policy[res->baseline].name);
+	fprintf(f, "| policy | swap throughput | delta | swap-in mean | p50 | p99 | swap-outs moved |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|\n");
+	for (k = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+		char a[32], b[32], c[32];
+		struct lat l;
+
+		lat_of(p, &l);
+		us(a, sizeof(a), l.mean);
+		us(b, sizeof(b), l.p50);
+		us(c, sizeof(c), l.p99);
+		fprintf(f, "| %s%s | %.0f KiB/s | %+.2f %% | %s | %s | %s | %.1f %% |\n",
+			p->name, k == res->baseline ? " (baseline)" : "", p->throughput_kib_s,
+			p->delta_pct, a, b, c, pct(p->moved_out, p->swapouts));
+	}
+}
+
+static void write_text(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
+{
+	int k, i;
+
+	fprintf(f, "trace:       %s (%" PRIu64 " events, %" PRIu64 " tasks)\n", in->trace,
+		res->events, res->tasks);
+	fprintf(f, "machine:     %s (%s)\n", in->machine, in->machine_origin);
+	fprintf(f, "slots cache: %s\n", in->slots_cache ? "on (per-CPU, kernels 4.11-6.14)"
+						      : "off (every allocation walks a node list)");
+	fprintf(f, "baseline:    %s\n", res->policy[res->baseline].name);
+	if (res->late_events)
+		fprintf(f, "note:        %" PRIu64 " events came later than the reorder window "
+			   "allowed and were replayed late\n", res->late_events);
+	fprintf(f, "\n%-22s %14s %9s %10s %10s %10s %10s %7s\n", "policy", "KiB/s", "delta",
+		"in mean", "in p50", "in p90", "in p99", "moved");
+	for (k = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+		struct lat l;
+
+		lat_of(p, &l);
+		fprintf(f, "%-22s %14.0f %+8.2f%% %8.1fus %8.1fus %8.1fus %8.1fus %6.1f%%\n",
+			p->name, p->throughput_kib_s, p->delta_pct, l.mean / 1e3, l.p50 / 1e3,
+			l.p90 / 1e3, l.p99 / 1e3, pct(p->moved_out, p->swapouts));
+	}
+	for (k = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+		uint64_t h[LOG2_BUCKETS], top = 0;
+		int nb = sr_hist_log2_us(&p->swapin_lat, h, LOG2_BUCKETS);
+
+		fprintf(f, "\n== %s ==\n", p->name);
+		fprintf(f, "swap-outs %" PRIu64 " (%" PRIu64 " pages), swap-ins %" PRIu64
+			" (%" PRIu64 " pages), unmatched swap-ins %" PRIu64 ", swap full %" PRIu64 "\n",
+			p->swapouts, p->pages_out, p->swapins, p->pages_in, p->unmatched_in,
+			p->swap_full);
+		fprintf(f, "slots cache refills %" PRIu64 ", direct allocations %" PRIu64
+			", simulated time %.6f s\n", p->cache_refills, p->direct_allocs,
+			p->makespan_ns / 1e9);
+		fprintf(f, "swap-in latency (us):\n");
+		for (i = 0; i < nb; i++)
+			if (h[i] > top)
+				top = h[i];
+		for (i = 0; i < nb; i++) {
+			int bar = top ? (int)(40.0 * (double)h[i] / (double)top + 0.5) : 0;
+
+			fprintf(f, "  [%7llu, %7llu) %10" PRIu64 " |%.*s\n",
+				i ? 1ull << i : 0ull, 1ull << (i + 1), h[i], bar,
+				"########################################");
+		}
+		fprintf(f, "%-12s %10s %10s %14s %14s %7s\n", "device", "reads", "writes",
+			"read bytes", "write bytes", "util");
+		for (i = 0; i < p->nr_devices; i++) {
+			const struct sr_dev_result *d = &p->dev[i];
+
+			fprintf(f, "%-12s %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64
+				" %6.1f%%\n", d->name, d->reads, d->writes, d->read_bytes,
+				d->write_bytes, 100.0 * d->util);
+		}
+		for (i = 0; i < p->nr_links; i++)
+			fprintf(f, "link %d->%d   %14" PRIu64 " bytes %6.1f%%\n", p->link[i].from,
+				p->link[i].to, p->link[i].bytes, 100.0 * p->link[i].util);
+	}
+}
+
+enum sr_err sr_report_write(FILE *f, const struct sr_result *res,
+			    const struct sr_report_info *info, enum sr_report_fmt fmt)
+{
+	switch (fmt) {
+	case SR_REPORT_JSON: write_json(f, res, info); break;
+	case SR_REPORT_CSV: write_csv(f, res, info); break;
+	case SR_REPORT_MARKDOWN: write_markdown(f, res, info); break;
+	default: write_text(f, res, info); break;
+	}
+	return ferror(f) ? SR_ERR_IO : SR_OK;
+}
