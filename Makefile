@@ -88,7 +88,8 @@ asan-test: deps
 
 demo: deps
 	$(MAKE) $(BIN)
-	$(BIN) stat traces/sample.swt.zst
+	$(BIN) traces/sample.swt.zst --policy=hybrid,page-nid-strict
+	$(BIN) traces/sample.swt.zst --policy=all --format=markdown
 
 bench: deps
 	$(MAKE) $(BIN)

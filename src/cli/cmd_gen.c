@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "swapreplay/machine.h"
 #include "swapreplay/gen.h"
 #include "swapreplay/trace.h"
 
@@ -11,7 +12,7 @@
 
 enum {
 	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_SIZE, O_LIMIT, O_ACCESSES,
-	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED,
+	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED, O_MACHINE,
 };
 
 static const struct cli_opt opts[] = {
@@ -28,6 +29,7 @@ static const struct cli_opt opts[] = {
 	{ "access-ns", 0, CLI_ARG, O_ACCESS_NS },
 	{ "seed", 0, CLI_ARG, O_SEED },
 	{ "fixed-time", 0, CLI_NOARG, O_FIXED },
+	{ "machine", 'm', CLI_ARG, O_MACHINE },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -76,6 +78,8 @@ static int run(int argc, char **argv)
 	struct cli_parser p;
 	struct sr_gen_params gp;
 	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL };
+	struct sr_machine *m = NULL;
+	const char *machine = NULL;
 	struct sr_gen *g = NULL;
 	struct sr_writer *w = NULL;
 	struct sr_event *evs = NULL;
@@ -143,6 +147,9 @@ static int run(int argc, char **argv)
 		case O_FIXED:
 			gp.exp_time = 0;
 			break;
+		case O_MACHINE:
+			machine = val;
+			break;
 		}
 	}
 	if (rc)
@@ -165,12 +172,30 @@ static int run(int argc, char **argv)
 	}
 	wo.zstd_level = level >= 0 ? level : zst ? DEFAULT_ZSTD_LEVEL : 0;
 
+	if (machine) {
+		if (wo.format != SR_FMT_SWT)
+			return cli_usage("gen", "--machine is recorded only in the binary format (.swt)");
+		err = sr_machine_load(&m, machine, &d);
+		if (err)
+			return cli_diag(&d);
+		if (gp.cpu_node >= (uint32_t)m->nr_nodes || gp.mem_node >= (uint32_t)m->nr_nodes) {
+			cli_usage("gen", "machine %s has %d node(s): --cpu-node and --mem-node must be below",
+				  m->name, m->nr_nodes);
+			sr_machine_free(m);
+			return EXIT_USAGE;
+		}
+		wo.machine_json = m->json;
+	}
 	/* Check the parameters before any file is created. */
 	err = sr_gen_open(&g, &gp, &d);
-	if (err == SR_ERR_INVAL || err == SR_ERR_LIMIT)
+	if (err == SR_ERR_INVAL || err == SR_ERR_LIMIT) {
+		sr_machine_free(m);
 		return cli_usage("gen", "%s", d.msg);
-	if (err)
+	}
+	if (err) {
+		sr_machine_free(m);
 		return cli_diag(&d);
+	}
 	evs = malloc(BATCH * sizeof(*evs));
 	if (!evs) {
 		cli_err("out of memory");
@@ -199,6 +224,7 @@ static int run(int argc, char **argv)
 	rc = err ? cli_diag(&d) : EXIT_OK;
 out:
 	sr_gen_free(g);
+	sr_machine_free(m);
 	free(evs);
 	return rc;
 }
@@ -245,6 +271,9 @@ const struct cli_cmd cmd_gen = {
 	"                        each access takes an exponentially distributed time\n"
 	"                        of that mean, so that tasks drift apart as real ones do\n"
 	"  --fixed-time          every access takes exactly --access-ns instead\n"
+	"  -m, --machine=M       record machine M (a preset or a description file) in\n"
+	"                        the header of a binary (.swt) output: the replay's\n"
+	"                        default machine for this trace\n"
 	"  --seed=N              PRNG seed (default 1)\n"
 	"\n"
 	"Each task has a clock from 0 that each access advances (see --access-ns);\n"
