@@ -84,18 +84,24 @@ int sr_event_check(const struct sr_event *e, char *msg, size_t msz);
 
 /* ---- u64 -> u64 hash map (open addressing, linear probing) ----------- */
 
-struct sr_u64map {
-	uint64_t *keys;
-	uint64_t *vals;
-	unsigned char *used; /* 0 empty, 1 used, 2 deleted */
-	size_t cap;          /* power of two */
-	size_t count;
-	size_t tombs;
+#define SR_U64MAP_EMPTY UINT64_MAX /* marks a free entry; not a valid key */
+
+struct sr_u64ent {
+	uint64_t key;
+	uint64_t val; /* first member after key: &val maps back to the entry */
 };
 
+struct sr_u64map {
+	struct sr_u64ent *ent;
+	size_t cap;          /* power of two, or 0 */
+	size_t count;
+};
+
+/* Iterate: for (i = 0; i < m->cap; i++) if (m->ent[i].key != SR_U64MAP_EMPTY) */
 void sr_u64map_init(struct sr_u64map *m);
 void sr_u64map_free(struct sr_u64map *m);
-/* Returns pointer to the value slot (inserting 0 if absent, *added=1), or NULL on ENOMEM. */
+/* Returns pointer to the value slot (inserting 0 if absent, *added=1), or
+ * NULL on ENOMEM or for the key SR_U64MAP_EMPTY. */
 uint64_t *sr_u64map_put(struct sr_u64map *m, uint64_t key, int *added);
 /* Returns pointer to the value or NULL if absent. */
 uint64_t *sr_u64map_get(const struct sr_u64map *m, uint64_t key);

@@ -171,6 +171,7 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 {
 	size_t i = 0;
 	enum sr_err err = SR_OK;
+	struct sr_diag rd;
 
 	*n = 0;
 	if (r->sticky) {
@@ -178,11 +179,10 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 			*d = r->sticky_diag;
 		return r->sticky;
 	}
+	sr_diag_clear(&rd); /* readers write it only on an error */
 	while (i < cap && !r->done) {
-		struct sr_diag rd;
 		int eof = 0;
 
-		sr_diag_clear(&rd);
 		r->record_error = 0;
 		err = r->ops->next(r, &evs[i], &eof, &rd);
 		if (err == SR_ERR_FORMAT && r->record_error &&
@@ -191,6 +191,7 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 				sr_diag_format(&rd, r->stats.first_skip,
 					       sizeof(r->stats.first_skip));
 			r->stats.skipped++;
+			sr_diag_clear(&rd);
 			continue;
 		}
 		if (err) {

@@ -273,9 +273,13 @@ struct pol {
 	double end;
 };
 
-struct slot {
-	uint32_t nr_pages;
-	uint32_t left;
+
+/* What the replay keeps of one recorded swap slot in use, in the cell of
+ * its offset: locality of offsets is locality in memory. */
+struct slot_cell {
+	uint16_t nr_pages;  /* recorded folio size; 0: the cell is free */
+	uint16_t left;      /* pages not yet swapped in */
+	int16_t dev[];      /* per policy: the device it was put on, -1 none */
 };
 
 struct heap_ent {
@@ -297,15 +301,22 @@ struct sr_replay {
 	double first_ts;
 	int any;
 
-	struct sr_u64map slot_ix; /* (dev, offset) key -> slot index */
-	struct slot *slots;
-	int16_t *slot_dev;         /* [slot * np + policy]: device it went to */
-	uint32_t *slot_free;
-	size_t nslots, slot_cap, nfree;
+	/* (dev, offset) key -> slot index + 1: a two-level table, as the
+	 * kernel's swap_map is an array: chunks of 4096 offsets, found by a
+	 * small hash map of chunk numbers, allocated while they hold a slot. */
+	struct sr_u64map chunk_ix;
+	uint64_t last_ck;          /* one-entry cache of the chunk map */
+	struct slot_chunk *last_chunk;
+	size_t cell_size;          /* bytes of one slot cell (struct slot_cell + devs) */
 
+	/* The reorder window: events that arrived in time order wait in a ring
+	 * (sorted by construction), the others in a heap; the next event is
+	 * the earlier of the two heads.  Sorted input costs O(1) per event. */
+	struct heap_ent *ring;
+	size_t rhead, rn;
 	struct heap_ent *heap;
-	size_t hn, hcap;
-	uint64_t seq, last_ts;
+	size_t hn, hcap;           /* hcap: the window, ring and heap together */
+	uint64_t seq, last_ts, last_in;
 	int *choice;               /* per policy, device chosen for this event */
 
 	struct sr_result result;
@@ -405,14 +416,14 @@ static void cache_check(struct pol *p)
 		for (i = 0; i < p->cache.cap; i++) {
 			uint64_t v;
 
-			if (p->cache.used[i] != 1)
+			if (p->cache.ent[i].key == SR_U64MAP_EMPTY)
 				continue;
-			v = p->cache.vals[i];
+			v = p->cache.ent[i].val;
 			if (v >> 32) {
 				p->used[(v >> 32) - 1] -= v & 0xffffffffu;
 				p->free_total += v & 0xffffffffu;
 			}
-			p->cache.vals[i] = 0;
+			p->cache.ent[i].val = 0;
 		}
 		p->cache_active = 0;
 	} else if (!p->cache_active && p->free_total > CACHE_ACTIVATE * cpus) {
@@ -630,13 +641,15 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	r->m = opts->machine;
 	r->slots_cache = opts->slots_cache;
 	r->hcap = opts->reorder_window ? opts->reorder_window : DEFAULT_REORDER;
+	r->cell_size = (sizeof(struct slot_cell) + (size_t)n * sizeof(int16_t) + 3) & ~(size_t)3;
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
-	sr_u64map_init(&r->slot_ix);
+	sr_u64map_init(&r->chunk_ix);
 	r->heap = malloc(r->hcap * sizeof(*r->heap));
+	r->ring = malloc(r->hcap * sizeof(*r->ring));
 	r->pol = calloc((size_t)n, sizeof(*r->pol));
 	r->choice = calloc((size_t)n, sizeof(*r->choice));
-	if (!r->heap || !r->pol || !r->choice || build_lists(r->m, r->lists)) {
+	if (!r->heap || !r->ring || !r->pol || !r->choice || build_lists(r->m, r->lists)) {
 		err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
@@ -670,6 +683,7 @@ fail:
 
 void sr_replay_free(struct sr_replay *r)
 {
+	size_t k;
 	int i;
 
 	if (!r)
@@ -683,13 +697,14 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->pol);
 	free(r->choice);
 	free(r->heap);
+	free(r->ring);
 	free(r->tasks);
-	free(r->slots);
-	free(r->slot_dev);
-	free(r->slot_free);
 	free(r->result.policy);
 	sr_u64map_free(&r->task_ix);
-	sr_u64map_free(&r->slot_ix);
+	for (k = 0; k < r->chunk_ix.cap; k++)
+		if (r->chunk_ix.ent[k].key != SR_U64MAP_EMPTY)
+			free((void *)(uintptr_t)r->chunk_ix.ent[k].val);
+	sr_u64map_free(&r->chunk_ix);
 	free(r);
 }
 
@@ -752,45 +767,81 @@ static int slot_key(const struct sr_event *e, uint64_t off, uint64_t *key)
 	return 1;
 }
 
-static long slot_new(struct sr_replay *r)
+
+#define CHUNK_BITS 12
+#define CHUNK_CELLS (1u << CHUNK_BITS)
+
+struct slot_chunk {
+	uint32_t live;      /* cells in use */
+	unsigned char cells[]; /* CHUNK_CELLS cells of r->cell_size bytes */
+};
+
+/* The cell of key, or NULL if its chunk does not exist and !create. */
+static struct slot_cell *slot_cell(struct sr_replay *r, uint64_t key, int create,
+				   struct slot_chunk **chunk)
 {
-	size_t i, cap;
+	uint64_t ck = key >> CHUNK_BITS, *v;
+	struct slot_chunk *c;
+	int added;
 
-	if (r->nfree)
-		return r->slot_free[--r->nfree];
-	cap = r->slot_cap;
-	if (grow((void **)&r->slots, &cap, r->nslots + 1, sizeof(*r->slots)))
-		return -1;
-	if (cap != r->slot_cap) {
-		int16_t *nd = realloc(r->slot_dev, cap * (size_t)r->np * sizeof(*nd));
-		uint32_t *nf = realloc(r->slot_free, cap * sizeof(*nf));
-
-		if (nd)
-			r->slot_dev = nd;
-		if (nf)
-			r->slot_free = nf;
-		if (!nd || !nf)
-			return -1;
-		r->slot_cap = cap;
+	if (r->last_chunk && r->last_ck == ck) {
+		c = r->last_chunk;
+	} else {
+		v = create ? sr_u64map_put(&r->chunk_ix, ck, &added)
+			   : sr_u64map_get(&r->chunk_ix, ck);
+		if (!v)
+			return NULL;
+		if (create && added) {
+			c = calloc(1, sizeof(*c) + CHUNK_CELLS * r->cell_size);
+			if (!c) {
+				sr_u64map_del(&r->chunk_ix, ck);
+				return NULL;
+			}
+			*v = (uint64_t)(uintptr_t)c;
+		}
+		c = (struct slot_chunk *)(uintptr_t)*v;
+		r->last_ck = ck;
+		r->last_chunk = c;
 	}
-	i = r->nslots++;
-	return (long)i;
+	*chunk = c;
+	return (struct slot_cell *)(void *)(c->cells + (key & (CHUNK_CELLS - 1)) * r->cell_size);
+}
+
+/* Free key's cell; frees its chunk when that was the chunk's last. */
+static void slot_forget(struct sr_replay *r, uint64_t key)
+{
+	struct slot_chunk *c;
+	struct slot_cell *cell = slot_cell(r, key, 0, &c);
+
+	if (!cell || !cell->nr_pages)
+		return;
+	cell->nr_pages = 0;
+	if (--c->live == 0) {
+		sr_u64map_del(&r->chunk_ix, key >> CHUNK_BITS);
+		if (r->last_chunk == c)
+			r->last_chunk = NULL;
+		free(c);
+	}
 }
 
 /* Find the recorded swap-out a swap-in reads: the exact offset, or the
- * huge page (aligned 2^k run) that contains it. */
-static uint64_t *slot_find(struct sr_replay *r, const struct sr_event *e, uint64_t *key)
+ * huge page (aligned 2^k run) that contains it.  Returns its cell or NULL;
+ * *key is the key it was found under. */
+static struct slot_cell *slot_find(struct sr_replay *r, const struct sr_event *e,
+				   uint64_t *key)
 {
 	int k;
 
 	for (k = 0; k <= 9; k++) {
-		uint64_t base = e->offset & ~((1ull << k) - 1), *v;
+		uint64_t base = e->offset & ~((1ull << k) - 1);
+		struct slot_chunk *c;
+		struct slot_cell *cell;
 
 		if (!slot_key(e, base, key))
 			return NULL;
-		v = sr_u64map_get(&r->slot_ix, *key);
-		if (v && (k == 0 || r->slots[*v].nr_pages > e->offset - base))
-			return v;
+		cell = slot_cell(r, *key, 0, &c);
+		if (cell && cell->nr_pages && (k == 0 || cell->nr_pages > e->offset - base))
+			return cell;
 	}
 	return NULL;
 }
@@ -872,10 +923,11 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 {
 	struct sr_alloc_req req;
 	struct task *t;
-	uint64_t key = 0, *sv = NULL;
-	long ti, si = -1;
+	struct slot_cell *sc = NULL;
+	uint64_t key = 0;
+	long ti;
 	double gap;
-	int fresh, k, keyed;
+	int fresh, k;
 
 	ti = task_of(r, e->pid, &fresh);
 	if (ti < 0)
@@ -905,32 +957,25 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	req.nr_pages = e->nr_pages;
 	req.via_cache = 0;
 
-	keyed = e->op == SR_OP_IN ? (sv = slot_find(r, e, &key)) != NULL
-				  : slot_key(e, e->offset, &key);
-	if (e->op == SR_OP_OUT && keyed) {
-		int added;
+	if (e->op == SR_OP_IN) {
+		sc = slot_find(r, e, &key);
+	} else if (slot_key(e, e->offset, &key)) {
+		struct slot_chunk *c;
 
-		sv = sr_u64map_put(&r->slot_ix, key, &added);
-		if (!sv)
+		sc = slot_cell(r, key, 1, &c);
+		if (!sc)
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-		if (!added) {
+		if (sc->nr_pages) {
 			/* The slot was reused without a swap-in in the trace
 			 * (the page was freed): release what the old one held. */
-			si = (long)*sv;
 			for (k = 0; k < r->np; k++)
-				if (r->slot_dev[si * r->np + k] >= 0)
-					put_slots(&r->pol[k], r->slot_dev[si * r->np + k],
-						  r->slots[si].left);
+				if (sc->dev[k] >= 0)
+					put_slots(&r->pol[k], sc->dev[k], sc->left);
 		} else {
-			si = slot_new(r);
-			if (si < 0)
-				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-			*sv = (uint64_t)si;
+			c->live++;
 		}
-		r->slots[si].nr_pages = e->nr_pages;
-		r->slots[si].left = e->nr_pages;
-	} else if (e->op == SR_OP_IN && sv) {
-		si = (long)*sv;
+		sc->nr_pages = (uint16_t)e->nr_pages;
+		sc->left = (uint16_t)e->nr_pages;
 	}
 
 	for (k = 0; k < r->np; k++) {
@@ -944,8 +989,8 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		if (e->op == SR_OP_OUT) {
 			dv = alloc_out(p, e, &req);
 			r->choice[k] = dv;
-			if (si >= 0)
-				r->slot_dev[si * r->np + k] = (int16_t)dv;
+			if (sc)
+				sc->dev[k] = (int16_t)dv;
 			else if (dv >= 0)
 				put_slots(p, dv, e->nr_pages); /* cannot be matched: not kept */
 			if (dv < 0) {
@@ -956,8 +1001,8 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 			p->res.swapouts++;
 			p->res.pages_out += e->nr_pages;
 		} else {
-			dv = si >= 0 ? r->slot_dev[si * r->np + k] : -1;
-			if (si < 0) {
+			dv = sc ? sc->dev[k] : -1;
+			if (!sc) {
 				/* No swap-out in the trace: read it from where
 				 * this policy would put it now. */
 				dv = decide(p, &req, e->nr_pages, 0);
@@ -991,14 +1036,10 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 			if (r->choice[k] != b)
 				r->pol[k].res.moved_out++;
 	}
-	if (e->op == SR_OP_IN && si >= 0) {
-		struct slot *s = &r->slots[si];
-
-		s->left = s->left > e->nr_pages ? s->left - e->nr_pages : 0;
-		if (!s->left) {
-			sr_u64map_del(&r->slot_ix, key);
-			r->slot_free[r->nfree++] = (uint32_t)si;
-		}
+	if (e->op == SR_OP_IN && sc) {
+		sc->left = sc->left > e->nr_pages ? (uint16_t)(sc->left - e->nr_pages) : 0;
+		if (!sc->left)
+			slot_forget(r, key);
 	}
 	r->result.events++;
 	return SR_OK;
@@ -1006,63 +1047,78 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 
 /* ---- the reorder window ------------------------------------------------ */
 
-static int heap_less(const struct heap_ent *a, const struct heap_ent *b)
+static int ent_less(const struct heap_ent *a, const struct heap_ent *b)
 {
 	return a->ev.ts_ns < b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->seq < b->seq);
 }
 
-static void heap_push(struct sr_replay *r, const struct sr_event *e)
+static void heap_push(struct sr_replay *r, const struct heap_ent *x)
 {
 	size_t i = r->hn++;
 
-	r->heap[i].ev = *e;
-	r->heap[i].seq = r->seq++;
 	while (i) {
 		size_t up = (i - 1) / 2;
-		struct heap_ent tmp;
 
-		if (!heap_less(&r->heap[i], &r->heap[up]))
+		if (!ent_less(x, &r->heap[up]))
 			break;
-		tmp = r->heap[i];
 		r->heap[i] = r->heap[up];
-		r->heap[up] = tmp;
 		i = up;
 	}
+	r->heap[i] = *x;
 }
 
-static void heap_pop(struct sr_replay *r, struct sr_event *out)
+static void heap_pop(struct sr_replay *r, struct heap_ent *out)
 {
+	struct heap_ent last;
 	size_t i = 0;
 
-	*out = r->heap[0].ev;
-	r->heap[0] = r->heap[--r->hn];
+	*out = r->heap[0];
+	last = r->heap[--r->hn];
 	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		struct heap_ent tmp;
+		size_t l = 2 * i + 1, m;
 
-		if (l < r->hn && heap_less(&r->heap[l], &r->heap[m]))
-			m = l;
-		if (l + 1 < r->hn && heap_less(&r->heap[l + 1], &r->heap[m]))
-			m = l + 1;
-		if (m == i)
+		if (l >= r->hn)
 			break;
-		tmp = r->heap[i];
+		m = l + 1 < r->hn && ent_less(&r->heap[l + 1], &r->heap[l]) ? l + 1 : l;
+		if (!ent_less(&r->heap[m], &last))
+			break;
 		r->heap[i] = r->heap[m];
-		r->heap[m] = tmp;
 		i = m;
+	}
+	r->heap[i] = last;
+}
+
+static void window_push(struct sr_replay *r, const struct sr_event *e)
+{
+	struct heap_ent x;
+
+	x.ev = *e;
+	x.seq = r->seq++;
+	if (!r->rn || e->ts_ns >= r->last_in) {
+		r->ring[(r->rhead + r->rn) % r->hcap] = x;
+		r->rn++;
+		r->last_in = e->ts_ns;
+	} else {
+		heap_push(r, &x);
 	}
 }
 
 static enum sr_err pop_one(struct sr_replay *r, struct sr_diag *d)
 {
-	struct sr_event e;
+	struct heap_ent x;
 
-	heap_pop(r, &e);
-	if (e.ts_ns < r->last_ts)
+	if (r->rn && (!r->hn || ent_less(&r->ring[r->rhead], &r->heap[0]))) {
+		x = r->ring[r->rhead];
+		r->rhead = (r->rhead + 1) % r->hcap;
+		r->rn--;
+	} else {
+		heap_pop(r, &x);
+	}
+	if (x.ev.ts_ns < r->last_ts)
 		r->result.late_events++;
 	else
-		r->last_ts = e.ts_ns;
-	return replay_one(r, &e, d);
+		r->last_ts = x.ev.ts_ns;
+	return replay_one(r, &x.ev, d);
 }
 
 enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,
@@ -1085,12 +1141,12 @@ enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size
 					   "the trace names swap device %d, but machine %s has %d device%s (0 to %d)",
 					   e->dev, r->m->name, r->m->nr_devices,
 					   r->m->nr_devices > 1 ? "s" : "", r->m->nr_devices - 1);
-		if (r->hn == r->hcap) {
+		if (r->hn + r->rn == r->hcap) {
 			err = pop_one(r, d);
 			if (err)
 				return err;
 		}
-		heap_push(r, e);
+		window_push(r, e);
 	}
 	return SR_OK;
 }
@@ -1106,7 +1162,7 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 
 	*res = NULL;
 	if (!r->finished) {
-		while (r->hn) {
+		while (r->hn + r->rn) {
 			err = pop_one(r, d);
 			if (err)
 				return err;

@@ -106,10 +106,10 @@ size_t sr_stat_devices(const struct sr_stat *s, int32_t *devs, uint64_t *counts,
 	if (!pairs)
 		return 0; /* nothing filled: report none rather than garbage */
 	for (i = 0; i < s->devs.cap; i++) {
-		if (s->devs.used[i] != 1)
+		if (s->devs.ent[i].key == SR_U64MAP_EMPTY)
 			continue;
-		pairs[2 * k] = s->devs.keys[i];
-		pairs[2 * k + 1] = s->devs.vals[i];
+		pairs[2 * k] = s->devs.ent[i].key;
+		pairs[2 * k + 1] = s->devs.ent[i].val;
 		k++;
 	}
 	qsort(pairs, k, 2 * sizeof(*pairs), cmp_dev);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A u64 -> u64 open-addressing hash map.  Used for sets of pids and CPUs in
- * `stat` and for the swap slot maps of the replay, whose size is the number
- * of distinct keys in use, never the length of the trace.
+ * A u64 -> u64 open-addressing hash map with linear probing.  Used for sets
+ * of pids and CPUs in `stat` and for the tasks and swap slot maps of the
+ * replay, whose size is the number of distinct keys in use, never the
+ * length of the trace.  Keys and values sit side by side (one cache miss per
+ * probe); SR_U64MAP_EMPTY marks a free entry and cannot be a key.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +13,7 @@
 
 static inline size_t hash_u64(uint64_t k)
 {
-	/* splitmix64 finaliser: cheap and good enough for sequential keys. */
+	/* splitmix64's finaliser: sequential keys spread evenly. */
 	k ^= k >> 30;
 	k *= 0xbf58476d1ce4e5b9ULL;
 	k ^= k >> 27;
@@ -29,46 +31,31 @@ void sr_u64map_free(struct sr_u64map *m)
 {
 	if (!m)
 		return;
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
+	free(m->ent);
 	memset(m, 0, sizeof(*m));
 }
 
 static int rehash(struct sr_u64map *m, size_t ncap)
 {
-	struct sr_u64map n;
+	struct sr_u64ent *n = malloc(ncap * sizeof(*n));
 	size_t i;
 
-	n.keys = malloc(ncap * sizeof(*n.keys));
-	n.vals = malloc(ncap * sizeof(*n.vals));
-	n.used = calloc(ncap, 1);
-	if (!n.keys || !n.vals || !n.used) {
-		free(n.keys);
-		free(n.vals);
-		free(n.used);
+	if (!n)
 		return -1;
-	}
-	n.cap = ncap;
-	n.count = 0;
-	n.tombs = 0;
+	memset(n, 0xff, ncap * sizeof(*n)); /* every key SR_U64MAP_EMPTY */
 	for (i = 0; i < m->cap; i++) {
 		size_t j;
 
-		if (m->used[i] != 1)
+		if (m->ent[i].key == SR_U64MAP_EMPTY)
 			continue;
-		j = hash_u64(m->keys[i]) & (ncap - 1);
-		while (n.used[j])
+		j = hash_u64(m->ent[i].key) & (ncap - 1);
+		while (n[j].key != SR_U64MAP_EMPTY)
 			j = (j + 1) & (ncap - 1);
-		n.used[j] = 1;
-		n.keys[j] = m->keys[i];
-		n.vals[j] = m->vals[i];
-		n.count++;
+		n[j] = m->ent[i];
 	}
-	free(m->keys);
-	free(m->vals);
-	free(m->used);
-	*m = n;
+	free(m->ent);
+	m->ent = n;
+	m->cap = ncap;
 	return 0;
 }
 
@@ -79,9 +66,9 @@ uint64_t *sr_u64map_get(const struct sr_u64map *m, uint64_t key)
 	if (!m->cap)
 		return NULL;
 	j = hash_u64(key) & (m->cap - 1);
-	while (m->used[j]) {
-		if (m->used[j] == 1 && m->keys[j] == key)
-			return &m->vals[j];
+	while (m->ent[j].key != SR_U64MAP_EMPTY) {
+		if (m->ent[j].key == key)
+			return &m->ent[j].val;
 		j = (j + 1) & (m->cap - 1);
 	}
 	return NULL;
@@ -89,53 +76,60 @@ uint64_t *sr_u64map_get(const struct sr_u64map *m, uint64_t key)
 
 uint64_t *sr_u64map_put(struct sr_u64map *m, uint64_t key, int *added)
 {
-	size_t j, tomb = SIZE_MAX;
+	size_t j;
 
-	/* Keep the load (live + deleted) under 1/2 so probes stay short. */
-	if ((m->count + m->tombs + 1) * 2 > m->cap) {
-		size_t ncap = m->cap ? m->cap : 16;
-
-		/* After a rehash live keys fill at most 1/4: deletions alone
-		 * (tombstones) then rehash in place instead of growing. */
-		while ((m->count + 1) * 4 > ncap)
-			ncap *= 2;
-		if (rehash(m, ncap))
+	if (key == SR_U64MAP_EMPTY)
+		return NULL;
+	/* Grow at half full: probes stay short. */
+	if ((m->count + 1) * 2 > m->cap) {
+		if (rehash(m, m->cap ? m->cap * 2 : 16))
 			return NULL;
 	}
 	j = hash_u64(key) & (m->cap - 1);
-	while (m->used[j]) {
-		if (m->used[j] == 1 && m->keys[j] == key) {
+	while (m->ent[j].key != SR_U64MAP_EMPTY) {
+		if (m->ent[j].key == key) {
 			if (added)
 				*added = 0;
-			return &m->vals[j];
+			return &m->ent[j].val;
 		}
-		if (m->used[j] == 2 && tomb == SIZE_MAX)
-			tomb = j;
 		j = (j + 1) & (m->cap - 1);
 	}
-	if (tomb != SIZE_MAX) {
-		j = tomb;
-		m->tombs--;
-	}
-	m->used[j] = 1;
-	m->keys[j] = key;
-	m->vals[j] = 0;
+	m->ent[j].key = key;
+	m->ent[j].val = 0;
 	m->count++;
 	if (added)
 		*added = 1;
-	return &m->vals[j];
+	return &m->ent[j].val;
 }
 
+/*
+ * Deletion without tombstones (backward shift, Knuth 6.4 algorithm R): the
+ * entries after the hole move back when their probe sequence allows, so
+ * that churn never degrades the table or forces a rehash.
+ */
 int sr_u64map_del(struct sr_u64map *m, uint64_t key)
 {
 	uint64_t *v = sr_u64map_get(m, key);
-	size_t j;
+	size_t i, j, mask = m->cap - 1;
 
 	if (!v)
 		return 0;
-	j = (size_t)(v - m->vals);
-	m->used[j] = 2;
+	i = (size_t)((struct sr_u64ent *)(void *)v - m->ent);
+	j = i;
+	for (;;) {
+		size_t k;
+
+		j = (j + 1) & mask;
+		if (m->ent[j].key == SR_U64MAP_EMPTY)
+			break;
+		k = hash_u64(m->ent[j].key) & mask;
+		/* Leave j where it is if its home k lies cyclically in (i, j]. */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		m->ent[i] = m->ent[j];
+		i = j;
+	}
+	m->ent[i].key = SR_U64MAP_EMPTY;
 	m->count--;
-	m->tombs++;
 	return 1;
 }
