@@ -109,3 +109,6 @@ clean:
 	rm -rf build build-asan
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+
+# Fuzz targets and their corpus replay (tests/fuzz/README.md).
+-include tests/fuzz/fuzz.mk
