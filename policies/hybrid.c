@@ -3,24 +3,25 @@
  * hybrid: memory-like devices (pmem, zram: the CPU copies the page) by the
  * reclaimer's node, block devices (DMA) by the page's node.
  *
- * The kernel would pick from the reclaimer's node list first; if that pick
- * is a memory-like device it stands (the copy runs on the reclaimer, so its
- * local device is cheapest).  Otherwise the page's node list is walked for
- * a block device (the DMA then stays on the page's node).  On a machine with
- * only memory-like devices this is reclaimer-nid; with only block devices it
- * is page-nid-strict.
+ * The reclaimer's node list is walked as the kernel would (its turns go
+ * on).  If the device it gives is memory-like, it is used: the copy runs on
+ * the reclaimer, so the reclaimer's local device is cheapest.  If it is a
+ * block device, the page's node list is walked for a block device instead,
+ * so that the DMA stays on the page's node.  On a machine with only
+ * memory-like devices this is reclaimer-nid; with only block devices it is
+ * page-nid-strict.
  */
 #include "swapreplay/policy.h"
 
 static void choose(void *priv, const struct sr_policy_env *env,
 		   const struct sr_alloc_req *req, struct sr_alloc_choice *out)
 {
-	int d = env->peek(env, req->cpu_nid, SR_CLASS_ALL, req->nr_pages);
+	int d = env->advance(env, req->cpu_nid, SR_CLASS_ALL, req->nr_pages);
 
 	(void)priv;
 	if (d >= 0 && sr_dev_class_memlike(env->machine->dev[d].cls)) {
-		out->node = req->cpu_nid;
-		out->class_mask = SR_CLASS_ALL;
+		out->node = -1;
+		out->device = d;
 		return;
 	}
 	if (env->peek(env, req->page_nid, SR_CLASS_DMA, req->nr_pages) >= 0) {
@@ -28,8 +29,9 @@ static void choose(void *priv, const struct sr_policy_env *env,
 		out->class_mask = SR_CLASS_DMA;
 		return;
 	}
-	out->node = req->cpu_nid; /* no block device with room: as the kernel */
-	out->class_mask = SR_CLASS_ALL;
+	/* No block device with room on the page's node: what the kernel gave. */
+	out->node = -1;
+	out->device = d;
 }
 
 const struct sr_policy_ops sr_policy_hybrid = {

@@ -262,6 +262,8 @@ struct pol {
 	uint64_t free_total;
 	int cache_active;
 	struct sr_u64map cache;    /* CPU key -> (dev + 1) << 32 | slots left */
+	uint64_t *cache_vec;       /* the same for CPUs below cache_n: no hashing */
+	size_t cache_n;
 	struct cal *devcal;        /* per device */
 	struct cal *linkcal;       /* [from * nr_nodes + to] */
 	uint64_t *link_bytes;
@@ -280,6 +282,11 @@ struct slot_cell {
 	uint16_t nr_pages;  /* recorded folio size; 0: the cell is free */
 	uint16_t left;      /* pages not yet swapped in */
 	int16_t dev[];      /* per policy: the device it was put on, -1 none */
+};
+
+struct memo_ent {
+	struct sr_cost c;
+	int valid;
 };
 
 struct heap_ent {
@@ -308,6 +315,7 @@ struct sr_replay {
 	uint64_t last_ck;          /* one-entry cache of the chunk map */
 	struct slot_chunk *last_chunk;
 	size_t cell_size;          /* bytes of one slot cell (struct slot_cell + devs) */
+	struct memo_ent *memo;     /* [dev][op][cpu node][page node], or NULL */
 
 	/* The reorder window: events that arrived in time order wait in a ring
 	 * (sorted by construction), the others in a heap; the next event is
@@ -376,6 +384,16 @@ static int env_peek(const struct sr_policy_env *env, int node, unsigned mask,
 	return walk(p, node, mask, nr_pages ? nr_pages : 1, 0);
 }
 
+static int env_advance(const struct sr_policy_env *env, int node, unsigned mask,
+		       uint32_t nr_pages)
+{
+	struct pol *p = env->core;
+
+	if (node < 0 || node >= p->r->m->nr_nodes)
+		return -1;
+	return walk(p, node, mask, nr_pages ? nr_pages : 1, 1);
+}
+
 /* Ask the policy, then walk as it says; -1 if no device has room. */
 static int decide(struct pol *p, const struct sr_alloc_req *req, uint32_t need, int take)
 {
@@ -405,32 +423,6 @@ static uint64_t cpu_key(const struct sr_event *e)
 	return (e->flags & SR_EV_HAS_CPU) ? e->cpu : (1ull << 40) | e->pid;
 }
 
-/* Turn the slots cache off (returning the cached slots) or on, as
- * check_cache_active() does. */
-static void cache_check(struct pol *p)
-{
-	uint64_t cpus = (uint64_t)p->r->m->nr_cpus;
-	size_t i;
-
-	if (p->cache_active && p->free_total < CACHE_DEACTIVATE * cpus) {
-		for (i = 0; i < p->cache.cap; i++) {
-			uint64_t v;
-
-			if (p->cache.ent[i].key == SR_U64MAP_EMPTY)
-				continue;
-			v = p->cache.ent[i].val;
-			if (v >> 32) {
-				p->used[(v >> 32) - 1] -= v & 0xffffffffu;
-				p->free_total += v & 0xffffffffu;
-			}
-			p->cache.ent[i].val = 0;
-		}
-		p->cache_active = 0;
-	} else if (!p->cache_active && p->free_total > CACHE_ACTIVATE * cpus) {
-		p->cache_active = 1;
-	}
-}
-
 static void take_slots(struct pol *p, int d, uint64_t n)
 {
 	p->used[d] += n;
@@ -445,6 +437,59 @@ static void put_slots(struct pol *p, int d, uint64_t n)
 	p->free_total += n;
 }
 
+/* The slots cache of the event's CPU; NULL on ENOMEM. */
+static uint64_t *cache_slot(struct pol *p, const struct sr_event *e)
+{
+	uint64_t key = cpu_key(e);
+
+	if (key < 65536) {
+		if (key >= p->cache_n) {
+			size_t n = p->cache_n ? p->cache_n : 64, i;
+			uint64_t *nv;
+
+			while (n <= key)
+				n *= 2;
+			nv = realloc(p->cache_vec, n * sizeof(*nv));
+			if (!nv)
+				return NULL;
+			for (i = p->cache_n; i < n; i++)
+				nv[i] = 0;
+			p->cache_vec = nv;
+			p->cache_n = n;
+		}
+		return &p->cache_vec[key];
+	}
+	return sr_u64map_put(&p->cache, key, NULL);
+}
+
+/* Turn the slots cache off (returning the cached slots) or on, as
+ * check_cache_active() does. */
+static void cache_check(struct pol *p)
+{
+	uint64_t cpus = (uint64_t)p->r->m->nr_cpus;
+	size_t i;
+
+	if (p->cache_active && p->free_total < CACHE_DEACTIVATE * cpus) {
+		for (i = 0; i < p->cache.cap + p->cache_n; i++) {
+			uint64_t *v;
+
+			if (i < p->cache_n) {
+				v = &p->cache_vec[i];
+			} else {
+				if (p->cache.ent[i - p->cache_n].key == SR_U64MAP_EMPTY)
+					continue;
+				v = &p->cache.ent[i - p->cache_n].val;
+			}
+			if (*v >> 32)
+				put_slots(p, (int)(*v >> 32) - 1, *v & 0xffffffffu);
+			*v = 0;
+		}
+		p->cache_active = 0;
+	} else if (!p->cache_active && p->free_total > CACHE_ACTIVATE * cpus) {
+		p->cache_active = 1;
+	}
+}
+
 /* Allocate swap for a swap-out; returns the device or -1 (swap full). */
 static int alloc_out(struct pol *p, const struct sr_event *e, const struct sr_alloc_req *base)
 {
@@ -454,8 +499,7 @@ static int alloc_out(struct pol *p, const struct sr_event *e, const struct sr_al
 	if (p->r->slots_cache) {
 		cache_check(p);
 		if (p->cache_active && e->nr_pages == 1) {
-			int added;
-			uint64_t *v = sr_u64map_put(&p->cache, cpu_key(e), &added);
+			uint64_t *v = cache_slot(p, e);
 
 			if (v && (*v & 0xffffffffu) == 0) {
 				/* refill_swap_slots_cache(): up to 64 slots of one
@@ -575,6 +619,7 @@ static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag 
 	p->r = r;
 	p->env.machine = m;
 	p->env.peek = env_peek;
+	p->env.advance = env_advance;
 	p->env.core = p;
 	p->rr = calloc((size_t)m->nr_nodes * m->nr_devices, sizeof(*p->rr));
 	p->used = calloc((size_t)m->nr_devices, sizeof(*p->used));
@@ -618,6 +663,7 @@ static void pol_free(struct pol *p)
 	free(p->link_bytes);
 	free(p->dev);
 	free(p->clock);
+	free(p->cache_vec);
 	free(p->res.link);
 	sr_u64map_free(&p->cache);
 }
@@ -645,6 +691,9 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
 	sr_u64map_init(&r->chunk_ix);
+	if (r->m->nr_nodes <= 8)
+		r->memo = calloc((size_t)r->m->nr_devices * 2 * (size_t)r->m->nr_nodes *
+				 (size_t)r->m->nr_nodes, sizeof(*r->memo));
 	r->heap = malloc(r->hcap * sizeof(*r->heap));
 	r->ring = malloc(r->hcap * sizeof(*r->ring));
 	r->pol = calloc((size_t)n, sizeof(*r->pol));
@@ -698,6 +747,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->choice);
 	free(r->heap);
 	free(r->ring);
+	free(r->memo);
 	free(r->tasks);
 	free(r->result.policy);
 	sr_u64map_free(&r->task_ix);
@@ -871,7 +921,21 @@ static int play(struct pol *p, const struct sr_event *e, int dv, double start,
 		seq = (e->flags & SR_EV_HAS_OFFSET) && e->offset == p->hdd_next[dv];
 		p->hdd_next[dv] = e->offset + e->nr_pages;
 	}
-	sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, e->nr_pages, seq, &c);
+	if (e->nr_pages == 1 && dev->cls != SR_DEV_HDD && p->r->memo) {
+		/* The cost of a one-page event depends only on the device, the
+		 * op and the two nodes: computed once (the divisions add up). */
+		size_t n = (size_t)m->nr_nodes;
+		struct memo_ent *me = &p->r->memo[(((size_t)dv * 2 + e->op) * n + e->cpu_nid) * n +
+						 e->page_nid];
+
+		if (!me->valid) {
+			sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, 1, 0, &me->c);
+			me->valid = 1;
+		}
+		c = me->c;
+	} else {
+		sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, e->nr_pages, seq, &c);
+	}
 	s = start + c.cpu_ns;
 	fin = s + c.copy_ns;
 	if (c.dev_work_ns > 0) {

@@ -62,6 +62,12 @@ struct sr_policy_env {
 	 * would give now, without taking it; -1 if none has room. */
 	int (*peek)(const struct sr_policy_env *env, int node, unsigned class_mask,
 		    uint32_t nr_pages);
+	/* The same, but the walk counts as done: devices of equal priority
+	 * take their turns (plist_requeue) as if the allocation were made
+	 * from that list.  For a policy that looks at one list and then
+	 * decides, so that the list's turns go on as the kernel's would. */
+	int (*advance)(const struct sr_policy_env *env, int node, unsigned class_mask,
+		       uint32_t nr_pages);
 	void *core; /* the core's, not to be touched */
 };
 
