@@ -11,7 +11,7 @@ CFLAGS ?= -O2 -g
 SR_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 SR_CPPFLAGS = -Iinclude -Isrc -MMD -MP
-LDLIBS = -lzstd -ljansson -lcsv -lm -ldl
+LDLIBS = -lzstd -ljansson -lcsv -lm -ldl -pthread
 
 B ?= build
 LIB_SRC := $(sort $(wildcard src/*.c)) $(sort $(wildcard policies/*.c))

@@ -562,6 +562,7 @@ static enum sr_err load_policy(struct pol *p, const char *spec, struct sr_diag *
 		if (!sym || !*sym) {
 			dlclose(p->dl);
 			p->dl = NULL;
+			p->ops = NULL;
 			return sr_diag_set(d, SR_ERR_POLICY,
 					   "%s: no '%s' symbol (define it with SR_POLICY_EXPORT)",
 					   name, SR_POLICY_SYMBOL);
@@ -572,6 +573,7 @@ static enum sr_err load_policy(struct pol *p, const char *spec, struct sr_diag *
 
 			dlclose(p->dl);
 			p->dl = NULL;
+			p->ops = NULL;
 			return sr_diag_set(d, SR_ERR_POLICY,
 					   "%s: built for policy ABI %u, this swapreplay has ABI %d: rebuild it against this swapreplay/policy.h",
 					   name, abi, SR_POLICY_ABI);
@@ -579,6 +581,7 @@ static enum sr_err load_policy(struct pol *p, const char *spec, struct sr_diag *
 		if (!p->ops->name || !p->ops->choose) {
 			dlclose(p->dl);
 			p->dl = NULL;
+			p->ops = NULL;
 			return sr_diag_set(d, SR_ERR_POLICY, "%s: the policy has no name or no choose()",
 					   name);
 		}
@@ -600,12 +603,14 @@ static enum sr_err load_policy(struct pol *p, const char *spec, struct sr_diag *
 		if (p->dl)
 			dlclose(p->dl);
 		p->dl = NULL;
+		p->ops = NULL; /* its code may be gone: finish() is not called */
 		return sr_diag_set(d, SR_ERR_POLICY, "%s", err[0] ? err : "policy init failed");
 	}
 	if (!p->ops->init && params && *params) {
 		if (p->dl)
 			dlclose(p->dl);
 		p->dl = NULL;
+		p->ops = NULL; /* its code may be gone: finish() is not called */
 		return sr_diag_set(d, SR_ERR_POLICY, "policy %s takes no parameters", name);
 	}
 	return SR_OK;
@@ -1167,9 +1172,37 @@ static void window_push(struct sr_replay *r, const struct sr_event *e)
 	}
 }
 
+/*
+ * Start loading the slot cell of an event about to be replayed: with
+ * random swap offsets each cell is a cache miss, and the reorder window
+ * tells which ones come next.
+ */
+#define PREFETCH_AHEAD 12
+
+static void slot_prefetch(struct sr_replay *r, const struct sr_event *e)
+{
+	uint64_t key, *v;
+	const struct slot_chunk *c;
+
+	if (!slot_key(e, e->offset, &key))
+		return;
+	if (r->last_chunk && r->last_ck == key >> CHUNK_BITS) {
+		c = r->last_chunk;
+	} else {
+		v = sr_u64map_get(&r->chunk_ix, key >> CHUNK_BITS);
+		if (!v)
+			return;
+		c = (const struct slot_chunk *)(uintptr_t)*v;
+	}
+	__builtin_prefetch(c->cells + (key & (CHUNK_CELLS - 1)) * r->cell_size, 1);
+}
+
 static enum sr_err pop_one(struct sr_replay *r, struct sr_diag *d)
 {
 	struct heap_ent x;
+
+	if (r->rn > PREFETCH_AHEAD)
+		slot_prefetch(r, &r->ring[(r->rhead + PREFETCH_AHEAD) % r->hcap].ev);
 
 	if (r->rn && (!r->hn || ent_less(&r->ring[r->rhead], &r->heap[0]))) {
 		x = r->ring[r->rhead];

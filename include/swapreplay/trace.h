@@ -74,6 +74,30 @@ const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r);
 /* Close and free; accepts NULL. */
 void sr_reader_close(struct sr_reader *r);
 
+/* ---- reading ahead on a thread ---------------------------------------- */
+
+/*
+ * A reader that decodes on its own thread, a few batches ahead, so that
+ * decompression and parsing overlap with the caller's work.  The reader r
+ * must not be used directly while the pipe runs; sr_pipe_stop() hands it
+ * back (its stats are then final).
+ */
+struct sr_pipe;
+
+enum sr_err sr_pipe_start(struct sr_pipe **out, struct sr_reader *r,
+			  struct sr_diag *diag);
+
+/*
+ * The next batch: *evs points at *n events, valid until the next call.
+ * *n == 0 with SR_OK at the end; on an error the events before it have
+ * been handed out and the error is returned (with diag) from then on.
+ */
+enum sr_err sr_pipe_next(struct sr_pipe *p, const struct sr_event **evs, size_t *n,
+			 struct sr_diag *diag);
+
+/* Stop the thread and free the pipe (not the reader); accepts NULL. */
+void sr_pipe_stop(struct sr_pipe *p);
+
 /* ---- writers ---------------------------------------------------------- */
 
 struct sr_write_opts {

@@ -11,7 +11,6 @@
 #include "swapreplay/report.h"
 #include "swapreplay/trace.h"
 
-#define BATCH 4096
 #define DEFAULT_BASELINE "reclaimer-nid"
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
@@ -106,8 +105,8 @@ static int cli_replay(int argc, char **argv)
 	struct sr_replay *rp = NULL;
 	struct sr_machine *m = NULL;
 	struct sr_outfile *of = NULL;
+	struct sr_pipe *pipe = NULL;
 	const struct sr_result *res;
-	struct sr_event *evs = NULL;
 	struct sr_diag d;
 	const char *trace = NULL, *machine = NULL, *baseline = DEFAULT_BASELINE;
 	const char *out = "-", *val;
@@ -204,12 +203,6 @@ static int cli_replay(int argc, char **argv)
 		pl.n++;
 	}
 
-	evs = malloc(BATCH * sizeof(*evs));
-	if (!evs) {
-		cli_err("out of memory");
-		rc = EXIT_FAIL;
-		goto out;
-	}
 	err = sr_reader_open(&r, trace, &ro, &d);
 	if (err) {
 		rc = cli_diag(&d);
@@ -238,13 +231,20 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	/* Decoding runs on its own thread, ahead of the replay. */
+	err = sr_pipe_start(&pipe, r, &d);
+	if (err) {
+		rc = cli_diag(&d);
+		goto out;
+	}
 	for (;;) {
+		const struct sr_event *batch;
 		size_t n;
 
-		err = sr_reader_read(r, evs, BATCH, &n, &d);
+		err = sr_pipe_next(pipe, &batch, &n, &d);
 		if (n) {
 			struct sr_diag fd;
-			enum sr_err ferr = sr_replay_feed(rp, evs, n, &fd);
+			enum sr_err ferr = sr_replay_feed(rp, batch, n, &fd);
 
 			if (ferr) {
 				snprintf(fd.file, sizeof(fd.file), "%s", trace);
@@ -255,6 +255,8 @@ static int cli_replay(int argc, char **argv)
 		if (err || !n)
 			break;
 	}
+	sr_pipe_stop(pipe);
+	pipe = NULL;
 	cli_read_warnings(trace, sr_reader_stats(r));
 	if (err) {
 		rc = cli_diag(&d);
@@ -284,10 +286,10 @@ static int cli_replay(int argc, char **argv)
 	if (err)
 		rc = cli_diag(&d);
 out:
+	sr_pipe_stop(pipe);
 	sr_replay_free(rp);
 	sr_machine_free(m);
 	sr_reader_close(r);
-	free(evs);
 	plist_free(&pl);
 	return rc;
 }
