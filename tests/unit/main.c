@@ -9,6 +9,7 @@ void suite_u64map(void);
 void suite_readers(void);
 void suite_opts(void);
 void suite_gen(void);
+void suite_replay(void);
 
 int main(void)
 {
@@ -16,5 +17,6 @@ int main(void)
 	suite_readers();
 	suite_opts();
 	suite_gen();
+	suite_replay();
 	return test_failed ? 1 : 0;
 }
