@@ -1,0 +1,265 @@
+#!/bin/sh
+# Scripted tests of the replay core (run by tests/run.sh; prints "ok NAME"
+# or "FAIL NAME: why" lines).  $SR is the binary, maybe behind valgrind;
+# $SR_BIN the binary itself; $T the tests folder; $W a scratch folder.
+#
+# - The calibration cases of src/MODEL.md and ../shared/DOMAIN.md on the
+#   calibration workload (swapreplay gen swap-w-rand, scaled down).
+# - Degenerate cases that tie policies together exactly.
+# - Determinism: the same run twice, and -o FILE, give the same bytes.
+# - The formats of a trace: .swt and .jsonl give the report of .csv.
+# - Out-of-tree policies: the example .so against the built-in, and shared
+#   objects that must be refused with a clear message and status 2.
+#
+# Reports are compared with awk on the JSON report, whose layout is fixed:
+# one policy starts on a line '    {"name": ...' and ends on the line that
+# ends with ']}' or ']},'.
+set -u
+: "${SR:?}" "${SR_BIN:?}" "${T:?}" "${W:?}"
+cd "$W" || exit 1
+
+# The calibration replays are 2.5 million policy-event steps: too slow under
+# valgrind, which the small replays below still get.
+CSR=$SR
+[ -n "${VALGRIND:-}" ] && CSR=$SR_BIN
+
+ok() { echo "ok replay/$1"; }
+fail() { echo "FAIL replay/$1: $2"; }
+
+# pblock FILE POLICY: the policy's figures in a JSON report, its name left
+# out (so that two policies' blocks compare equal when every figure is).
+pblock() {
+	awk -v n="$2" '
+		/^    \{"name": / { on = index($0, "    {\"name\": \"" n "\",") == 1 }
+		on {
+			line = $0
+			sub(/^    \{"name": "[^"]*", /, "    {", line)
+			if (line ~ /\]\},?$/) { sub(/,$/, "", line); on = 0 }
+			print line
+		}' "$1"
+}
+
+# jnum FILE POLICY KEY: a number of the policy's block ("throughput_kib_s").
+jnum() {
+	pblock "$1" "$2" | tr -d '\n' |
+		sed -n "s/.*\"$3\": \(-\{0,1\}[0-9][0-9.]*\).*/\1/p"
+}
+
+# same_figures NAME FILE POLICY_A POLICY_B: every figure equal.
+same_figures() {
+	a=$(pblock "$2" "$3")
+	b=$(pblock "$2" "$4")
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		fail "$1" "no figures for $3 or $4 in $2"
+	elif [ "$a" = "$b" ]; then
+		ok "$1"
+	else
+		fail "$1" "$3 and $4 differ:
+$(printf '%s\n' "$a" >a.tmp; printf '%s\n' "$b" >b.tmp; diff a.tmp b.tmp | head -10)"
+	fi
+}
+
+# within NAME A B PCT: |A/B - 1| < PCT %.
+within() {
+	if [ -z "$2" ] || [ -z "$3" ]; then
+		fail "$1" "missing figure ('$2', '$3')"
+	elif awk -v a="$2" -v b="$3" -v p="$4" 'BEGIN {
+			d = (a - b) / b; if (d < 0) d = -d; exit !(b > 0 && d * 100 < p) }'; then
+		ok "$1"
+	else
+		fail "$1" "$2 and $3 differ by $4 % or more"
+	fi
+}
+
+# expect_error NAME STATUS PATTERN CMD...: CMD fails with STATUS, says
+# PATTERN (grep -E) on stderr, writes nothing on stdout.
+expect_error() {
+	name=$1 want=$2 pat=$3
+	shift 3
+	"$@" >err.out 2>err.txt
+	got=$?
+	if [ "$got" != "$want" ]; then
+		fail "$name" "exit status $got, expected $want; stderr: $(head -3 err.txt)"
+	elif ! grep -Eq -- "$pat" err.txt; then
+		fail "$name" "stderr does not match '$pat': $(head -3 err.txt)"
+	elif [ -s err.out ]; then
+		fail "$name" "stdout not empty"
+	else
+		ok "$name"
+	fi
+}
+
+# ---- calibration -----------------------------------------------------------
+
+GEN="gen swap-w-rand --tasks=32 --size=64M --limit=1G"
+if ! $CSR $GEN --cpu-node=0 --mem-node=1 -o cal.swt.zst 2>gen.err; then
+	fail calibration-gen "$(head -3 gen.err)"
+else
+	# 2s-pmem2: the PMem row (page-nid measured 17.3 % slower).
+	if $CSR cal.swt.zst -m 2s-pmem2 -f json >pmem2.json 2>run.err; then
+		d=$(jnum pmem2.json page-nid-strict delta_pct)
+		if [ -n "$d" ] && awk -v d="$d" 'BEGIN { exit !(d > -23 && d < -12) }'; then
+			ok cal-pmem2-page-nid-strict-delta
+		else
+			fail cal-pmem2-page-nid-strict-delta "delta_pct '$d', expected -23 to -12"
+		fi
+		same_figures cal-pmem2-hybrid-is-reclaimer-nid pmem2.json hybrid reclaimer-nid
+		within cal-pmem2-page-nid-near-reclaimer-nid \
+			"$(jnum pmem2.json page-nid throughput_kib_s)" \
+			"$(jnum pmem2.json reclaimer-nid throughput_kib_s)" 1
+	else
+		fail cal-pmem2 "$(head -3 run.err)"
+	fi
+	# Without the slots cache, page-nid as patched is page-nid-strict.
+	if $CSR cal.swt.zst -m 2s-pmem2 --slots-cache=off -p page-nid,page-nid-strict \
+		--baseline=page-nid-strict -f json >pmem2-off.json 2>run.err; then
+		same_figures cal-pmem2-slots-off-page-nid-is-strict pmem2-off.json \
+			page-nid page-nid-strict
+	else
+		fail cal-pmem2-slots-off "$(head -3 run.err)"
+	fi
+	# 2s-nvme2: DMA devices, the choice hardly matters.
+	if $CSR cal.swt.zst -m 2s-nvme2 -f json >nvme2.json 2>run.err; then
+		base=$(jnum nvme2.json reclaimer-nid throughput_kib_s)
+		for p in page-nid page-nid-strict hybrid; do
+			within "cal-nvme2-$p-near-reclaimer-nid" \
+				"$(jnum nvme2.json $p throughput_kib_s)" "$base" 1
+		done
+	else
+		fail cal-nvme2 "$(head -3 run.err)"
+	fi
+	# With block devices only and no slots cache, hybrid is page-nid-strict.
+	if $CSR cal.swt.zst -m 2s-nvme2 --slots-cache=off -p hybrid,page-nid-strict \
+		--baseline=page-nid-strict -f json >nvme2-off.json 2>run.err; then
+		same_figures cal-nvme2-slots-off-hybrid-is-strict nvme2-off.json \
+			hybrid page-nid-strict
+	else
+		fail cal-nvme2-slots-off "$(head -3 run.err)"
+	fi
+	# 2s-nvme0: the NVMe row, as measured: the tasks and the memory swap
+	# nodes, the one device on node 0 (10574 vs 10567 KB/s, -0.07 %).
+	if $CSR $GEN --cpu-node=1 --mem-node=0 -o cal10.swt.zst 2>gen.err &&
+		$CSR cal.swt.zst -m 2s-nvme0 -p reclaimer-nid -f json >nvme0-a.json 2>run.err &&
+		$CSR cal10.swt.zst -m 2s-nvme0 -p reclaimer-nid -f json >nvme0-b.json 2>>run.err; then
+		within cal-nvme0-device-side-hardly-matters \
+			"$(jnum nvme0-a.json reclaimer-nid throughput_kib_s)" \
+			"$(jnum nvme0-b.json reclaimer-nid throughput_kib_s)" 1
+	else
+		fail cal-nvme0 "$(cat gen.err run.err | head -3)"
+	fi
+fi
+
+# ---- degenerate cases ------------------------------------------------------
+
+# A small workload of the same kind (2694 swap-outs, 1176 swap-ins).
+if ! $SR gen swap-w-rand --tasks=4 --size=4M --limit=8M -o mid.swt 2>gen.err; then
+	fail mid-gen "$(head -3 gen.err)"
+fi
+
+# One device: every policy must choose it, with the same figures.
+for sc in on off; do
+	if $SR mid.swt -m "$T/data/machines/one-nvme.json" -p all --slots-cache=$sc \
+		-f json >one-$sc.json 2>run.err; then
+		for p in page-nid page-nid-strict hybrid fixed-node; do
+			same_figures "one-device-$sc-$p-is-reclaimer-nid" one-$sc.json \
+				$p reclaimer-nid
+		done
+		n=$(jnum one-$sc.json hybrid swapouts)
+		if [ -n "$n" ] && [ "$n" -gt 1000 ]; then
+			ok "one-device-$sc-swapouts"
+		else
+			fail "one-device-$sc-swapouts" "swapouts '$n'"
+		fi
+	else
+		fail "one-device-$sc" "$(head -3 run.err)"
+	fi
+done
+
+# ---- determinism and -o ----------------------------------------------------
+
+for f in text json csv markdown; do
+	if $SR mid.swt -m 2s-pmem-nvme -p all -f $f >det1.$f 2>run.err &&
+		$SR mid.swt -m 2s-pmem-nvme -p all -f $f >det2.$f 2>>run.err &&
+		[ -s det1.$f ] && cmp -s det1.$f det2.$f; then
+		ok "deterministic-$f"
+	else
+		fail "deterministic-$f" "two identical runs differ $(head -3 run.err)"
+	fi
+	rm -f out.$f
+	if $SR mid.swt -m 2s-pmem-nvme -p all -f $f -o out.$f >o.stdout 2>run.err &&
+		[ ! -s o.stdout ] && cmp -s out.$f det1.$f; then
+		ok "output-file-$f"
+	else
+		fail "output-file-$f" "-o wrote other bytes than stdout $(head -3 run.err)"
+	fi
+done
+
+# ---- the formats of a trace ------------------------------------------------
+
+# small.csv converted now: the report is small.csv's but for the trace path.
+cp "$T/data/replay/small.csv" .
+for to in swt jsonl; do
+	if ! $SR convert small.csv conv.$to 2>run.err; then
+		fail "convert-$to" "$(head -3 run.err)"
+		continue
+	fi
+	for f in text json csv markdown; do
+		$SR small.csv -m 2s-pmem2 -f $f >r-csv.$f 2>/dev/null
+		$SR conv.$to -m 2s-pmem2 -f $f 2>/dev/null |
+			sed -e '/^trace: /s/conv\.'$to'/small.csv/' \
+			    -e '/"trace": {"path"/s/conv\.'$to'/small.csv/' \
+			    -e '/^swapreplay .*`conv/s/conv\.'$to'/small.csv/' >r-$to.$f
+		if [ -s r-csv.$f ] && cmp -s r-csv.$f r-$to.$f; then
+			ok "trace-format-$to-$f"
+		else
+			fail "trace-format-$to-$f" "report differs from the CSV trace's:
+$(diff r-csv.$f r-$to.$f | head -6)"
+		fi
+	done
+done
+
+# ---- out-of-tree policies --------------------------------------------------
+
+SO=$(cd "$(dirname "$SR_BIN")" && pwd)/policies/fixed_node.so
+if [ ! -f "$SO" ]; then
+	fail policy-so-example "$SO not built"
+elif $SR mid.swt -m 2s-pmem2 -p "fixed-node:1,$SO:1" -f json >so.json 2>run.err; then
+	same_figures policy-so-example-is-builtin so.json "$SO:1" fixed-node:1
+	# And it does move the swap-outs (to node 1's device): not a no-op.
+	m=$(jnum so.json "$SO:1" moved_out_pct)
+	if [ "$m" = "100.000" ]; then
+		ok policy-so-example-moves
+	else
+		fail policy-so-example-moves "moved_out_pct '$m', expected 100.000"
+	fi
+else
+	fail policy-so-example "$(head -3 run.err)"
+fi
+
+# Shared objects that are not good policies, built from tests/policies/.
+CC=${CC:-cc}
+for s in no_symbol bad_abi no_choose; do
+	if ! $CC -std=c11 -shared -fPIC -I"$T/../include" -o "$W/$s.so" \
+		"$T/policies/$s.c" 2>cc.err; then
+		fail "policy-so-build-$s" "$(head -3 cc.err)"
+	fi
+done
+expect_error policy-so-no-symbol 2 "no_symbol\.so: no 'swapreplay_policy' symbol" \
+	$SR mid.swt -p "$W/no_symbol.so"
+expect_error policy-so-bad-abi 2 "bad_abi\.so: built for policy ABI [0-9]+, this swapreplay has ABI [0-9]+" \
+	$SR mid.swt -p "$W/bad_abi.so"
+expect_error policy-so-no-choose 2 "no_choose\.so: the policy has no name or no choose\(\)" \
+	$SR mid.swt -p "./no_choose.so"
+expect_error policy-so-init-fails 2 "fixed-node: parameter must be a node from 0 to 1, not '7'" \
+	$SR mid.swt -m 2s-pmem2 -p "$SO:7"
+expect_error policy-so-missing 2 "cannot load policy $W/no/such\.so" \
+	$SR mid.swt -p "$W/no/such.so"
+# A bare name is a built-in's: never searched for as a file, not even with
+# a loadable one in the working directory and on LD_LIBRARY_PATH.
+if [ -f "$SO" ]; then
+	cp "$SO" mypolicy.so
+	expect_error policy-so-bare-name-not-searched 2 \
+		"unknown policy 'mypolicy\.so' \(built in: reclaimer-nid, page-nid, page-nid-strict, hybrid, fixed-node" \
+		env LD_LIBRARY_PATH="$W" $SR mid.swt -p mypolicy.so
+fi
+exit 0
