@@ -261,6 +261,7 @@ struct pol {
 	uint64_t *used;            /* slots in use per device */
 	uint64_t free_total;
 	int cache_active;
+	int taking;                /* decide() will take slots: turns may move */
 	struct sr_u64map cache;    /* CPU key -> (dev + 1) << 32 | slots left */
 	uint64_t *cache_vec;       /* the same for CPUs below cache_n: no hashing */
 	size_t cache_n;
@@ -391,7 +392,9 @@ static int env_advance(const struct sr_policy_env *env, int node, unsigned mask,
 
 	if (node < 0 || node >= p->r->m->nr_nodes)
 		return -1;
-	return walk(p, node, mask, nr_pages ? nr_pages : 1, 1);
+	/* A look-up that allocates nothing (where to read an unmatched
+	 * swap-in from) must not move the turns either. */
+	return walk(p, node, mask, nr_pages ? nr_pages : 1, p->taking);
 }
 
 /* Ask the policy, then walk as it says; -1 if no device has room. */
@@ -401,6 +404,7 @@ static int decide(struct pol *p, const struct sr_alloc_req *req, uint32_t need, 
 	const struct sr_machine *m = p->r->m;
 	int d;
 
+	p->taking = take;
 	p->ops->choose(p->priv, &p->env, req, &ch);
 	if (ch.node < 0) {
 		if (ch.device >= 0 && ch.device < m->nr_devices &&
