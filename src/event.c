@@ -94,88 +94,100 @@ static int bad(char *msg, size_t msz, const char *what, enum sr_field f,
 	return -1;
 }
 
-static int num(const char *v, size_t len, uint64_t max, uint64_t *out,
-	       enum sr_field f, char *msg, size_t msz)
-{
-	int rc = sr_parse_u64(v, len, max, out);
 
-	if (rc == 0)
-		return 0;
-	if (rc == -2)
-		return bad(msg, msz, max == UINT64_MAX ? "number overflows 64 bits"
-				       : "number out of range", f, v, len);
+static int required(enum sr_field f)
+{
+	return f == SR_F_TS_NS || f == SR_F_OP || f == SR_F_CPU_NID || f == SR_F_PAGE_NID;
+}
+
+int sr_field_required(enum sr_field f)
+{
+	return required(f);
+}
+
+/* The message for a number that did not parse (rc from sr_parse_u64). */
+static int bad_number(int rc, enum sr_field f, const char *v, size_t len, char *msg,
+		      size_t msz)
+{
 	if (len && v[0] == '-')
 		return bad(msg, msz, "negative number", f, v, len);
+	if (rc == -2)
+		return bad(msg, msz, (f == SR_F_CPU_NID || f == SR_F_PAGE_NID) ?
+				     "node id over 1023" : "number overflows 64 bits", f, v, len);
 	return bad(msg, msz, "not a number", f, v, len);
 }
 
+/* One parse per value: the hot path of the text readers. */
 int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		      size_t len, char *msg, size_t msz)
 {
 	uint64_t x;
+	int rc;
 
-	switch (f) {
-	case SR_F_TS_NS:
-		return num(v, len, UINT64_MAX, &e->ts_ns, f, msg, msz);
-	case SR_F_OP:
-		if (len == 3 && memcmp(v, "out", 3) == 0)
+	if (f == SR_F_OP) {
+		if (len == 3 && v[0] == 'o' && v[1] == 'u' && v[2] == 't')
 			e->op = SR_OP_OUT;
-		else if (len == 2 && memcmp(v, "in", 2) == 0)
+		else if (len == 2 && v[0] == 'i' && v[1] == 'n')
 			e->op = SR_OP_IN;
 		else
 			return bad(msg, msz, "unknown op, expected out or in", f, v, len);
 		return 0;
-	case SR_F_PID:
-		if (num(v, len, UINT32_MAX, &x, f, msg, msz))
-			return -1;
-		e->pid = (uint32_t)x;
+	}
+	if (f == SR_F_DEV && len && v[0] == '-') {
+		if (len == 2 && v[1] == '1') {
+			e->dev = -1;
+			return 0;
+		}
+		return bad(msg, msz, "device index below -1", f, v, len);
+	}
+	rc = sr_parse_u64(v, len, UINT64_MAX, &x);
+	if (SR_UNLIKELY(rc))
+		return bad_number(rc, f, v, len, msg, msz);
+	switch (f) {
+	case SR_F_TS_NS:
+		e->ts_ns = x;
 		return 0;
+	case SR_F_PID:
 	case SR_F_CPU:
-		if (num(v, len, UINT32_MAX, &x, f, msg, msz))
-			return -1;
-		e->cpu = (uint32_t)x;
-		e->flags |= SR_EV_HAS_CPU;
+		if (x > UINT32_MAX)
+			return bad(msg, msz, "number out of range", f, v, len);
+		if (f == SR_F_PID) {
+			e->pid = (uint32_t)x;
+		} else {
+			e->cpu = (uint32_t)x;
+			e->flags |= SR_EV_HAS_CPU;
+		}
 		return 0;
 	case SR_F_CPU_NID:
 	case SR_F_PAGE_NID:
-		if (len && v[0] != '-' && (sr_parse_u64(v, len, UINT64_MAX, &x) == -2 ||
-					   (sr_parse_u64(v, len, UINT64_MAX, &x) == 0 &&
-					    x >= SR_MAX_NODES)))
+		if (x >= SR_MAX_NODES)
 			return bad(msg, msz, "node id over 1023", f, v, len);
-		if (num(v, len, SR_MAX_NODES - 1, &x, f, msg, msz))
-			return -1;
 		if (f == SR_F_CPU_NID)
 			e->cpu_nid = (uint16_t)x;
 		else
 			e->page_nid = (uint16_t)x;
 		return 0;
 	case SR_F_DEV:
-		if (len == 2 && v[0] == '-' && v[1] == '1') {
-			e->dev = -1;
-			return 0;
-		}
-		if (len && v[0] == '-')
-			return bad(msg, msz, "device index below -1", f, v, len);
-		if (num(v, len, INT32_MAX, &x, f, msg, msz))
-			return -1;
+		if (x > INT32_MAX)
+			return bad(msg, msz, "number out of range", f, v, len);
 		e->dev = (int32_t)x;
 		return 0;
 	case SR_F_OFFSET:
-		if (num(v, len, UINT64_MAX, &e->offset, f, msg, msz))
-			return -1;
+		e->offset = x;
 		e->flags |= SR_EV_HAS_OFFSET;
 		return 0;
 	case SR_F_NR_PAGES:
-		if (num(v, len, UINT32_MAX, &x, f, msg, msz))
-			return -1;
+		if (x > UINT32_MAX)
+			return bad(msg, msz, "number out of range", f, v, len);
 		e->nr_pages = (uint32_t)x;
 		if (x == 0 || (x & (x - 1)) || x > SR_MAX_NR_PAGES)
 			return bad(msg, msz, "nr_pages must be a power of two from 1 to 512",
 				   f, v, len);
 		return 0;
 	case SR_F_LAT_NS:
-		return num(v, len, UINT64_MAX, &e->lat_ns, f, msg, msz);
-	case SR_F_COUNT:
+		e->lat_ns = x;
+		return 0;
+	default:
 		break;
 	}
 	return bad(msg, msz, "unknown field", f, v, len);

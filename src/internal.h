@@ -58,6 +58,9 @@ uint64_t sr_src_pos(const struct sr_src *s);
 #define SR_MAX_LINE (64u << 20)
 enum sr_err sr_src_getline(struct sr_src *s, const char **line, size_t *len,
 			   struct sr_diag *d);
+/* Whether the line sr_src_getline() gave last ended with "\n" (then
+ * line[len] is that "\n"), rather than at the end of the data. */
+int sr_src_line_had_nl(const struct sr_src *s);
 
 /* ---- numbers ---------------------------------------------------------- */
 
@@ -79,6 +82,8 @@ int sr_field_lookup(const char *name, size_t len);
 /* Set one field of e from its text value; fills msg (size msz) on error. */
 int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		      size_t len, char *msg, size_t msz);
+/* ts_ns, op, cpu_nid and page_nid must be given. */
+int sr_field_required(enum sr_field f);
 /* Check a whole event's values; returns 0 or -1 with msg. */
 int sr_event_check(const struct sr_event *e, char *msg, size_t msz);
 

@@ -83,8 +83,7 @@ static void on_field(void *s, size_t len, void *data)
 	if (f < 0 || st->bad)
 		return;
 	if (len == 0) {
-		if (f == SR_F_TS_NS || f == SR_F_OP || f == SR_F_CPU_NID ||
-		    f == SR_F_PAGE_NID)
+		if (sr_field_required(f))
 			row_fail(st, "missing value of a required field (%s, \"\")",
 				 sr_field_names[f]);
 		return;
@@ -118,6 +117,7 @@ static enum sr_err feed_row(struct sr_reader *r, struct csv_state *st, int *eof,
 	const char *line;
 	size_t len;
 	enum sr_err err;
+	int nl;
 
 	*eof = 0;
 	while (!st->row_done) {
@@ -143,14 +143,18 @@ static enum sr_err feed_row(struct sr_reader *r, struct csv_state *st, int *eof,
 			line += 3; /* UTF-8 byte order mark */
 			len -= 3;
 		}
+		/* One call with the line's own "\n" when it has one and no
+		 * CR before it (the common case), else the line and a "\n". */
+		nl = sr_src_line_had_nl(r->src) && !(len && line[len - 1] == '\r');
 		if (len && line[len - 1] == '\r')
 			len--;
 		/* pstate 0 is libcsv's ROW_NOT_BEGUN: this line starts a row. */
 		if (st->p.pstate == 0)
 			st->row_line = r->line;
 		st->row_bytes += len + 1;
-		if (csv_parse(&st->p, line, len, on_field, on_row, st) != len ||
-		    csv_parse(&st->p, "\n", 1, on_field, on_row, st) != 1) {
+		if (nl ? csv_parse(&st->p, line, len + 1, on_field, on_row, st) != len + 1 :
+			 (csv_parse(&st->p, line, len, on_field, on_row, st) != len ||
+			  csv_parse(&st->p, "\n", 1, on_field, on_row, st) != 1)) {
 			int e = csv_error(&st->p);
 
 			/* Start afresh on the next line, so that the row can be
@@ -211,8 +215,7 @@ static enum sr_err csv_open(struct sr_reader *r, struct sr_diag *d)
 		if (st->col_field[i] >= 0)
 			have[st->col_field[i]] = 1;
 	for (f = 0; f < SR_F_COUNT; f++) {
-		if ((f == SR_F_TS_NS || f == SR_F_OP || f == SR_F_CPU_NID ||
-		     f == SR_F_PAGE_NID) && !have[f]) {
+		if (sr_field_required(f) && !have[f]) {
 			sr_reader_at_line(r, d);
 			return sr_diag_set(d, SR_ERR_FORMAT,
 					   "missing required column (%s) in the header row",

@@ -62,8 +62,7 @@ static int set_field(struct sr_event *ev, enum sr_field f, json_t *v, char *msg,
 	int n;
 
 	if (json_is_null(v)) {
-		if (f == SR_F_TS_NS || f == SR_F_OP || f == SR_F_CPU_NID ||
-		    f == SR_F_PAGE_NID) {
+		if (sr_field_required(f)) {
 			snprintf(msg, msz, "missing value of a required field (%s, null)",
 				 sr_field_names[f]);
 			return -1;
@@ -167,8 +166,7 @@ static enum sr_err jsonl_next(struct sr_reader *r, struct sr_event *ev, int *eof
 		have[f] = !json_is_null(v);
 	}
 	for (f = 0; f < SR_F_COUNT; f++) {
-		if ((f == SR_F_TS_NS || f == SR_F_OP || f == SR_F_CPU_NID ||
-		     f == SR_F_PAGE_NID) && !have[f]) {
+		if (sr_field_required(f) && !have[f]) {
 			err = sr_diag_set(d, SR_ERR_FORMAT, "missing required field (%s)",
 					  sr_field_names[f]);
 			goto out;

@@ -32,6 +32,7 @@ struct sr_src {
 	size_t cap, pos, len;
 	uint64_t base;         /* decoded offset of buf[0] */
 	int eof;               /* no more decoded data will come */
+	int last_nl;           /* the last line ended with "\n" */
 };
 
 static int is_zstd_magic(const unsigned char *p, size_t n)
@@ -249,6 +250,11 @@ void sr_src_skip(struct sr_src *s, size_t n)
 	s->pos += n;
 }
 
+int sr_src_line_had_nl(const struct sr_src *s)
+{
+	return s->last_nl;
+}
+
 enum sr_err sr_src_getline(struct sr_src *s, const char **line, size_t *len,
 			   struct sr_diag *d)
 {
@@ -264,6 +270,7 @@ enum sr_err sr_src_getline(struct sr_src *s, const char **line, size_t *len,
 			*line = (const char *)start;
 			*len = (size_t)(nl - start);
 			s->pos += *len + 1;
+			s->last_nl = 1;
 			return SR_OK;
 		}
 		scanned = avail;
@@ -279,6 +286,7 @@ enum sr_err sr_src_getline(struct sr_src *s, const char **line, size_t *len,
 			*line = (const char *)start;
 			*len = avail;
 			s->pos += avail;
+			s->last_nl = 0;
 			return SR_OK;
 		}
 		compact(s);
