@@ -34,6 +34,8 @@ struct sr_src;
 /* Open path ("-" = stdin).  Detects zstd by its magic (or a skippable frame). */
 enum sr_err sr_src_open(struct sr_src **out, const char *path, struct sr_diag *d);
 void sr_src_close(struct sr_src *s);
+/* Decompress on a thread of its own from now on (zstd input only). */
+enum sr_err sr_src_threaded(struct sr_src *s, struct sr_diag *d);
 int sr_src_compressed(const struct sr_src *s);
 const char *sr_src_name(const struct sr_src *s);
 

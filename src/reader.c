@@ -146,6 +146,11 @@ enum sr_err sr_reader_open(struct sr_reader **out, const char *path,
 		err = sr_diag_set(d, SR_ERR_INVAL, "no reader for this format");
 		goto out_close;
 	}
+	if (r->opts.decompress_thread) {
+		err = sr_src_threaded(r->src, d);
+		if (err)
+			goto out_close;
+	}
 	r->ops = readers[i];
 	r->stats.format = r->ops->format;
 	r->stats.compressed = sr_src_compressed(r->src);

@@ -7,6 +7,7 @@
  * length of the input, and a decompression bomb is streamed, not buffered.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -33,6 +34,7 @@ struct sr_src {
 	uint64_t base;         /* decoded offset of buf[0] */
 	int eof;               /* no more decoded data will come */
 	int last_nl;           /* the last line ended with "\n" */
+	struct zthread *zt;    /* decompression thread, or NULL */
 };
 
 static int is_zstd_magic(const unsigned char *p, size_t n)
@@ -63,9 +65,213 @@ static enum sr_err raw_read(struct sr_src *s, struct sr_diag *d)
 	return SR_OK;
 }
 
+/*
+ * Decode more zstd data into dst[*pos..cap); *end set when the data is
+ * over.  Used by fill() directly or by the decompression thread.
+ */
+static enum sr_err zdecode(struct sr_src *s, unsigned char *dst, size_t cap,
+			   size_t *pos, int *end, struct sr_diag *d)
+{
+	enum sr_err err;
+
+	for (;;) {
+		ZSTD_inBuffer in;
+		ZSTD_outBuffer out;
+		size_t ret;
+
+		err = raw_read(s, d);
+		if (err)
+			return err;
+		if (s->raw_pos == s->raw_len && s->raw_eof && s->zret == 0) {
+			*end = 1;
+			return SR_OK;
+		}
+		in.src = s->raw;
+		in.size = s->raw_len;
+		in.pos = s->raw_pos;
+		out.dst = dst;
+		out.size = cap;
+		out.pos = *pos;
+		ret = ZSTD_decompressStream(s->zd, &out, &in);
+		if (ZSTD_isError(ret))
+			return sr_diag_set(d, SR_ERR_ZSTD,
+					   "corrupt zstd data (in compressed bytes %llu to %llu): %s",
+					   (unsigned long long)(s->raw_total - s->raw_len + in.pos),
+					   (unsigned long long)s->raw_total,
+					   ZSTD_getErrorName(ret));
+		s->zret = ret;
+		s->raw_pos = in.pos;
+		if (out.pos > *pos) {
+			*pos = out.pos;
+			return SR_OK;
+		}
+		/* No output and no input left: the decoder is inside a frame. */
+		if (s->raw_pos == s->raw_len && s->raw_eof)
+			return sr_diag_set(d, SR_ERR_ZSTD,
+					   "truncated zstd frame (compressed input ends at byte %llu inside a frame)",
+					   (unsigned long long)s->raw_total);
+	}
+}
+
+/* ---- decompression on a thread (sr_src_threaded) ---------------------- */
+
+#define ZT_CHUNKS 4
+#define ZT_CHUNK (1u << 20)
+
+struct zchunk {
+	unsigned char *data;
+	size_t len, off;       /* bytes decoded; bytes the reader took */
+	int end;               /* the data ends after this chunk */
+	enum sr_err err;       /* ... or fails after it */
+	struct sr_diag diag;
+};
+
+struct zthread {
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t filled, emptied;
+	struct zchunk c[ZT_CHUNKS];
+	unsigned head, count;
+	int stop;
+};
+
+static void *zproduce(void *arg)
+{
+	struct sr_src *s = arg;
+	struct zthread *z = s->zt;
+	unsigned tail = 0;
+
+	for (;;) {
+		struct zchunk *c;
+		int last;
+
+		pthread_mutex_lock(&z->mu);
+		while (z->count == ZT_CHUNKS && !z->stop)
+			pthread_cond_wait(&z->emptied, &z->mu);
+		if (z->stop) {
+			pthread_mutex_unlock(&z->mu);
+			return NULL;
+		}
+		pthread_mutex_unlock(&z->mu);
+		c = &z->c[tail];
+		c->len = c->off = 0;
+		c->end = 0;
+		c->err = SR_OK;
+		sr_diag_clear(&c->diag);
+		while (c->len < ZT_CHUNK && !c->end && !c->err)
+			c->err = zdecode(s, c->data, ZT_CHUNK, &c->len, &c->end, &c->diag);
+		last = c->end || c->err;
+		pthread_mutex_lock(&z->mu);
+		z->count++;
+		pthread_cond_signal(&z->filled);
+		pthread_mutex_unlock(&z->mu);
+		if (last)
+			return NULL;
+		tail = (tail + 1) % ZT_CHUNKS;
+	}
+}
+
+/* fill() from the thread's chunks. */
+static enum sr_err zt_fill(struct sr_src *s, struct sr_diag *d)
+{
+	struct zthread *z = s->zt;
+	struct zchunk *c;
+	size_t n;
+
+	pthread_mutex_lock(&z->mu);
+	while (z->count == 0)
+		pthread_cond_wait(&z->filled, &z->mu);
+	pthread_mutex_unlock(&z->mu);
+	c = &z->c[z->head];
+	n = c->len - c->off;
+	if (n > s->cap - s->len)
+		n = s->cap - s->len;
+	memcpy(s->buf + s->len, c->data + c->off, n);
+	s->len += n;
+	c->off += n;
+	if (c->off < c->len)
+		return SR_OK;
+	if (c->err) {
+		if (d) {
+			char file[sizeof(d->file)];
+
+			memcpy(file, d->file, sizeof(file));
+			*d = c->diag;
+			memcpy(d->file, file, sizeof(file));
+		}
+		return c->err; /* the chunk is kept: the error stays */
+	}
+	if (c->end) {
+		s->eof = 1;
+		return SR_OK;
+	}
+	pthread_mutex_lock(&z->mu);
+	z->head = (z->head + 1) % ZT_CHUNKS;
+	z->count--;
+	pthread_cond_signal(&z->emptied);
+	pthread_mutex_unlock(&z->mu);
+	return SR_OK;
+}
+
+static void zt_stop(struct sr_src *s)
+{
+	struct zthread *z = s->zt;
+	int i;
+
+	if (!z)
+		return;
+	pthread_mutex_lock(&z->mu);
+	z->stop = 1;
+	pthread_cond_signal(&z->emptied);
+	pthread_mutex_unlock(&z->mu);
+	pthread_join(z->th, NULL);
+	pthread_mutex_destroy(&z->mu);
+	pthread_cond_destroy(&z->filled);
+	pthread_cond_destroy(&z->emptied);
+	for (i = 0; i < ZT_CHUNKS; i++)
+		free(z->c[i].data);
+	free(z);
+	s->zt = NULL;
+}
+
+enum sr_err sr_src_threaded(struct sr_src *s, struct sr_diag *d)
+{
+	struct zthread *z;
+	int i;
+
+	if (!s->zstd || s->zt)
+		return SR_OK;
+	z = calloc(1, sizeof(*z));
+	if (!z)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	for (i = 0; i < ZT_CHUNKS; i++) {
+		z->c[i].data = malloc(ZT_CHUNK);
+		if (!z->c[i].data)
+			goto fail;
+	}
+	pthread_mutex_init(&z->mu, NULL);
+	pthread_cond_init(&z->filled, NULL);
+	pthread_cond_init(&z->emptied, NULL);
+	s->zt = z;
+	if (pthread_create(&z->th, NULL, zproduce, s)) {
+		pthread_mutex_destroy(&z->mu);
+		pthread_cond_destroy(&z->filled);
+		pthread_cond_destroy(&z->emptied);
+		s->zt = NULL;
+		goto fail;
+	}
+	return SR_OK;
+fail:
+	for (i = 0; i < ZT_CHUNKS; i++)
+		free(z->c[i].data);
+	free(z);
+	return SR_OK; /* reading goes on without the thread */
+}
+
 /* Append decoded bytes to buf[len..cap); sets eof when nothing more comes. */
 static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
 {
+	int end = 0;
 	enum sr_err err;
 
 	if (s->eof || s->len == s->cap)
@@ -82,43 +288,12 @@ static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
 		s->len += n;
 		return SR_OK;
 	}
-	for (;;) {
-		ZSTD_inBuffer in;
-		ZSTD_outBuffer out;
-		size_t ret;
-
-		err = raw_read(s, d);
-		if (err)
-			return err;
-		if (s->raw_pos == s->raw_len && s->raw_eof && s->zret == 0) {
-			s->eof = 1;
-			return SR_OK;
-		}
-		in.src = s->raw;
-		in.size = s->raw_len;
-		in.pos = s->raw_pos;
-		out.dst = s->buf;
-		out.size = s->cap;
-		out.pos = s->len;
-		ret = ZSTD_decompressStream(s->zd, &out, &in);
-		if (ZSTD_isError(ret))
-			return sr_diag_set(d, SR_ERR_ZSTD,
-					   "corrupt zstd data (in compressed bytes %llu to %llu): %s",
-					   (unsigned long long)(s->raw_total - s->raw_len + in.pos),
-					   (unsigned long long)s->raw_total,
-					   ZSTD_getErrorName(ret));
-		s->zret = ret;
-		s->raw_pos = in.pos;
-		if (out.pos > s->len) {
-			s->len = out.pos;
-			return SR_OK;
-		}
-		/* No output and no input left: the decoder is inside a frame. */
-		if (s->raw_pos == s->raw_len && s->raw_eof)
-			return sr_diag_set(d, SR_ERR_ZSTD,
-					   "truncated zstd frame (compressed input ends at byte %llu inside a frame)",
-					   (unsigned long long)s->raw_total);
-	}
+	if (s->zt)
+		return zt_fill(s, d);
+	err = zdecode(s, s->buf, s->cap, &s->len, &end, d);
+	if (end)
+		s->eof = 1;
+	return err;
 }
 
 enum sr_err sr_src_open(struct sr_src **out, const char *path, struct sr_diag *d)
@@ -191,6 +366,7 @@ void sr_src_close(struct sr_src *s)
 {
 	if (!s)
 		return;
+	zt_stop(s); /* before the decoder and the file go */
 	if (s->own_fp)
 		fclose(s->fp);
 	ZSTD_freeDStream(s->zd);

@@ -31,6 +31,7 @@ enum sr_err sr_format_parse(const char *s, enum sr_format *out);
 struct sr_read_opts {
 	enum sr_format format; /* SR_FMT_AUTO: detect from content */
 	uint64_t max_errors;   /* bad records skipped before failing; 0 = strict */
+	int decompress_thread; /* 1: decompress zstd input on a thread of its own */
 };
 
 /* What a reader has seen so far; valid at any time, also after an error. */
