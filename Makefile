@@ -34,7 +34,7 @@ DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev
 # What the tests and the demo use besides: the zstd tool.
 TOOL_PKGS = zstd
 
-.PHONY: all test asan-test demo bench install uninstall clean deps
+.PHONY: all test asan-test valgrind-test demo bench install uninstall clean deps
 all: $(BIN) $(EXAMPLE_SO)
 
 $(EXAMPLE_SO): policies/fixed_node.c include/swapreplay/policy.h
@@ -85,6 +85,15 @@ asan-test: deps
 		LDFLAGS="-fsanitize=address,undefined" build-asan/swapreplay build-asan/unit-tests build-asan/policies/fixed_node.so
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		SWAPREPLAY=build-asan/swapreplay UNIT=build-asan/unit-tests sh tests/run.sh
+
+# The end-to-end tests with every swapreplay run under valgrind: any error
+# or definite leak makes that run exit 99, which fails its case.
+VALGRIND_CMD = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite
+valgrind-test: deps
+	@command -v valgrind >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq valgrind >/dev/null; } || \
+		{ echo "valgrind-test: needs valgrind: sudo apt-get install -y valgrind" >&2; exit 1; }
+	$(MAKE) $(BIN) $(EXAMPLE_SO)
+	SWAPREPLAY=$(BIN) VALGRIND="$(VALGRIND_CMD)" sh tests/run.sh
 
 demo: deps
 	$(MAKE) $(BIN)
