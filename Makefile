@@ -34,7 +34,7 @@ DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev
 # What the tests and the demo use besides: the zstd tool.
 TOOL_PKGS = zstd
 
-.PHONY: all test asan-test valgrind-test demo bench install uninstall clean deps
+.PHONY: all test asan-test valgrind-test stress demo bench install uninstall clean deps
 all: $(BIN) $(EXAMPLE_SO)
 
 $(EXAMPLE_SO): policies/fixed_node.c include/swapreplay/policy.h
@@ -99,6 +99,11 @@ demo: deps
 	$(MAKE) $(BIN)
 	$(BIN) traces/sample.swt.zst --policy=hybrid,page-nid-strict
 	$(BIN) traces/sample.swt.zst --policy=all --format=markdown
+
+# Hostile and huge inputs (a few minutes): tests/stress.sh.
+stress: deps
+	$(MAKE) $(BIN)
+	sh tests/stress.sh $(BIN)
 
 bench: deps
 	$(MAKE) $(BIN)

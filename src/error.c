@@ -58,6 +58,8 @@ void sr_diag_format(const struct sr_diag *d, char *buf, size_t size)
 		snprintf(buf, size, "%s", msg);
 	else if (d->line)
 		snprintf(buf, size, "%s:%" PRIu64 ": %s", d->file, d->line, msg);
+	else if (d->record && !d->has_offset)
+		snprintf(buf, size, "%s: event %" PRIu64 ": %s", d->file, d->record, msg);
 	else if (d->has_offset && d->record)
 		snprintf(buf, size, "%s: byte %" PRIu64 ", record %" PRIu64 ": %s",
 			 d->file, d->byte_offset, d->record, msg);

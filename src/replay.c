@@ -326,6 +326,7 @@ struct sr_replay {
 	struct heap_ent *heap;
 	size_t hn, hcap;           /* hcap: the window, ring and heap together */
 	uint64_t seq, last_ts, last_in;
+	uint64_t fed;              /* events fed so far, for messages */
 	int *choice;               /* per policy, device chosen for this event */
 
 	struct sr_result result;
@@ -1231,6 +1232,13 @@ enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size
 	for (i = 0; i < n; i++) {
 		const struct sr_event *e = &evs[i];
 
+		r->fed++;
+		if (SR_UNLIKELY(e->cpu_nid >= r->m->nr_nodes || e->page_nid >= r->m->nr_nodes ||
+				e->dev >= r->m->nr_devices)) {
+			sr_diag_clear(d);
+			if (d)
+				d->record = r->fed;
+		}
 		if (e->cpu_nid >= r->m->nr_nodes || e->page_nid >= r->m->nr_nodes)
 			return sr_diag_set(d, SR_ERR_MACHINE,
 					   "the trace names node %u, but machine %s has %d node%s (0 to %d)",

@@ -244,7 +244,10 @@ static int cli_replay(int argc, char **argv)
 		err = sr_pipe_next(pipe, &batch, &n, &d);
 		if (n) {
 			struct sr_diag fd;
-			enum sr_err ferr = sr_replay_feed(rp, batch, n, &fd);
+			enum sr_err ferr;
+
+			sr_diag_clear(&fd);
+			ferr = sr_replay_feed(rp, batch, n, &fd);
 
 			if (ferr) {
 				snprintf(fd.file, sizeof(fd.file), "%s", trace);
