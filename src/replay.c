@@ -43,6 +43,7 @@
 
 struct cal {
 	double *used;    /* work held by each bucket, ns; NULL until first use */
+	uint32_t *skip;  /* full bucket: how far on a bucket with room was */
 	int64_t lo;      /* bucket number of the window's oldest bucket */
 	double work_ns;  /* all work ever reserved */
 };
@@ -50,9 +51,23 @@ struct cal {
 static int cal_init(struct cal *c)
 {
 	c->used = calloc(CAL_BUCKETS, sizeof(*c->used));
+	c->skip = calloc(CAL_BUCKETS, sizeof(*c->skip));
 	c->lo = 0;
 	c->work_ns = 0;
-	return c->used ? 0 : -1;
+	if (!c->used || !c->skip) {
+		free(c->used);
+		free(c->skip);
+		c->used = NULL;
+		c->skip = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static void cal_free(struct cal *c)
+{
+	free(c->used);
+	free(c->skip);
 }
 
 /* Slide so that bucket b is inside the window, keeping half of it behind. */
@@ -62,11 +77,39 @@ static void cal_slide(struct cal *c, int64_t b)
 
 	if (nlo - c->lo >= CAL_BUCKETS) {
 		memset(c->used, 0, CAL_BUCKETS * sizeof(*c->used));
+		memset(c->skip, 0, CAL_BUCKETS * sizeof(*c->skip));
 	} else {
-		for (k = c->lo; k < nlo; k++)
+		for (k = c->lo; k < nlo; k++) {
 			c->used[k & (CAL_BUCKETS - 1)] = 0;
+			c->skip[k & (CAL_BUCKETS - 1)] = 0;
+		}
 	}
 	c->lo = nlo;
+}
+
+/*
+ * The first bucket from b on with room.  Full buckets remember how far
+ * ahead the next bucket with room was (path compression, as in a
+ * union-find), so that a burst of requests at one time does not scan the
+ * same full buckets again and again.
+ */
+static int64_t cal_first_free(struct cal *c, int64_t b)
+{
+	int64_t r = b, k;
+
+	while (r < c->lo + CAL_BUCKETS && c->used[r & (CAL_BUCKETS - 1)] >= CAL_BUCKET_NS) {
+		uint32_t s = c->skip[r & (CAL_BUCKETS - 1)];
+
+		r += s ? s : 1;
+	}
+	/* Compress: every full bucket on the way now points at r. */
+	for (k = b; k < r && k < c->lo + CAL_BUCKETS; ) {
+		uint32_t s = c->skip[k & (CAL_BUCKETS - 1)];
+
+		c->skip[k & (CAL_BUCKETS - 1)] = (uint32_t)(r - k);
+		k += s ? s : 1;
+	}
+	return r;
 }
 
 /*
@@ -90,16 +133,17 @@ static double cal_reserve(struct cal *c, double s, double w)
 
 		if (b >= c->lo + CAL_BUCKETS)
 			cal_slide(c, b);
+		b = cal_first_free(c, b);
+		if (b >= c->lo + CAL_BUCKETS)
+			continue; /* slides at the top of the loop */
 		u = &c->used[b & (CAL_BUCKETS - 1)];
 		room = CAL_BUCKET_NS - *u;
 		if (room >= left) {
 			*u += left;
 			break;
 		}
-		if (room > 0) {
-			left -= room;
-			*u = CAL_BUCKET_NS;
-		}
+		left -= room;
+		*u = CAL_BUCKET_NS;
 		b++;
 	}
 	done = (double)b * CAL_BUCKET_NS + c->used[b & (CAL_BUCKETS - 1)];
@@ -660,10 +704,10 @@ static void pol_free(struct pol *p)
 		dlclose(p->dl);
 	if (p->r) {
 		for (i = 0; p->devcal && i < p->r->m->nr_devices; i++)
-			free(p->devcal[i].used);
+			cal_free(&p->devcal[i]);
 		n = p->r->m->nr_nodes * p->r->m->nr_nodes;
 		for (i = 0; p->linkcal && i < n; i++)
-			free(p->linkcal[i].used);
+			cal_free(&p->linkcal[i]);
 	}
 	free(p->rr);
 	free(p->used);

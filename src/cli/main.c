@@ -265,7 +265,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "help") == 0)
 		return cmd_help(argc - 1, argv + 1);
 	c = find_cmd(argv[1]);
-	if (!c && argv[1][0] != '-') {
+	if (!c && (argv[1][0] != '-' || strcmp(argv[1], "-") == 0)) {
 		/* The default command: swapreplay TRACE --policy=... */
 		c = &cmd_replay;
 		argc++;
