@@ -549,3 +549,73 @@ enum sr_err sr_machine_load(struct sr_machine **out, const char *name_or_path,
 	free(buf);
 	return err;
 }
+
+/* ---- perturbed copies, for --uncertainty -------------------------------- */
+
+static uint64_t mix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A factor log-uniform in [1/(1+rel), 1+rel]. */
+static double factor(uint64_t *x, double rel)
+{
+	double u = (double)(mix64(x) >> 11) * 0x1p-53 * 2.0 - 1.0; /* [-1, 1) */
+
+	return exp(u * log1p(rel));
+}
+
+enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double rel,
+			       struct sr_machine **out)
+{
+	struct sr_machine *c;
+	double f[5][16];
+	uint64_t x = seed;
+	int i, k, cls;
+
+	*out = NULL;
+	c = malloc(sizeof(*c));
+	if (!c)
+		return SR_ERR_NOMEM;
+	*c = *m;
+	c->json = NULL;
+	c->link_bw *= factor(&x, rel);
+	c->link_lat_ns *= factor(&x, rel);
+	c->dram_rd_local *= factor(&x, rel);
+	c->dram_rd_remote *= factor(&x, rel);
+	c->dram_wr_local *= factor(&x, rel);
+	c->dram_wr_remote *= factor(&x, rel);
+	c->event_cpu_ns *= factor(&x, rel);
+	c->remote_submit_ns *= factor(&x, rel);
+	for (cls = 0; cls < 5; cls++)
+		for (k = 0; k < 16; k++)
+			f[cls][k] = factor(&x, rel);
+	for (i = 0; i < c->nr_devices; i++) {
+		struct sr_device *d = &c->dev[i];
+		double *g = f[d->cls];
+
+		d->read_lat_ns *= g[0];
+		d->write_lat_ns *= g[1];
+		d->read_iops *= g[2];
+		d->write_iops *= g[3];
+		d->read_bw *= g[4];
+		d->write_bw *= g[5];
+		d->seek_ns *= g[6];
+		d->rd_local *= g[7];
+		d->rd_remote *= g[8];
+		d->wr_local *= g[9];
+		d->wr_remote *= g[10];
+		d->cap_rd_local *= g[11];
+		d->cap_rd_remote *= g[12];
+		d->cap_wr_local *= g[13];
+		d->cap_wr_remote *= g[14];
+		d->compress_bw *= g[15];
+		d->decompress_bw *= g[15];
+	}
+	*out = c;
+	return SR_OK;
+}

@@ -1371,3 +1371,36 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 	*res = &r->result;
 	return SR_OK;
 }
+
+int sr_delta_side(double d)
+{
+	return d > SR_SAME_PCT ? 1 : d < -SR_SAME_PCT ? -1 : 0;
+}
+
+void sr_replay_uncertainty(struct sr_replay *r, const struct sr_result *const *var,
+			   int n, double range)
+{
+	struct sr_result *res = &r->result;
+	int k, i;
+
+	if (!r->finished)
+		return;
+	for (k = 0; k < res->nr_policies; k++) {
+		struct sr_policy_result *p = &res->policy[k];
+		int side = sr_delta_side(p->delta_pct);
+
+		p->unc.variants = n;
+		p->unc.range = range;
+		p->unc.agree = 0;
+		p->unc.min = p->unc.max = p->delta_pct;
+		for (i = 0; i < n; i++) {
+			double d = var[i]->policy[k].delta_pct;
+
+			if (d < p->unc.min)
+				p->unc.min = d;
+			if (d > p->unc.max)
+				p->unc.max = d;
+			p->unc.agree += sr_delta_side(d) == side;
+		}
+	}
+}

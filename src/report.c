@@ -102,6 +102,11 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 		fprintf(f, "     \"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f, \"max\": %.0f},\n",
 			l.mean, l.p50, l.p90, l.p99, l.max);
 		fprintf(f, "     \"swapout_lat_mean_ns\": %.0f,\n", round(p->swapout_lat_mean_ns));
+		if (p->unc.variants)
+			fprintf(f, "     \"uncertainty\": {\"variants\": %d, \"range_pct\": %.0f, "
+				   "\"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %d},\n",
+				p->unc.variants, p->unc.range * 100, p->unc.min, p->unc.max,
+				p->unc.agree);
 		fprintf(f, "     \"swapin_hist_log2_us\": [");
 		for (i = 0; i < nb; i++)
 			fprintf(f, "%s%" PRIu64, i ? ", " : "", h[i]);
@@ -135,18 +140,23 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 
 	fprintf(f, "policy,throughput_kib_s,delta_pct,makespan_ns,swapouts,swapins,"
 		   "unmatched_swapins,swap_full,moved_out_pct,swapin_mean_ns,swapin_p50_ns,"
-		   "swapin_p90_ns,swapin_p99_ns,machine,baseline,slots_cache\n");
+		   "swapin_p90_ns,swapin_p99_ns,machine,baseline,slots_cache%s\n",
+		res->policy[0].unc.variants ? ",variants,delta_pct_min,delta_pct_max,agree" : "");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
 		struct lat l;
 
 		lat_of(p, &l);
 		fprintf(f, "%s,%.1f,%.3f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%.3f,%.0f,%.0f,%.0f,%.0f,%s,%s,%s\n",
+			",%.3f,%.0f,%.0f,%.0f,%.0f,%s,%s,%s",
 			p->name, p->throughput_kib_s, p->delta_pct, p->makespan_ns, p->swapouts,
 			p->swapins, p->unmatched_in, p->swap_full, pct(p->moved_out, p->swapouts),
 			l.mean, l.p50, l.p90, l.p99, in->machine, res->policy[res->baseline].name,
 			in->slots_cache ? "on" : "off");
+		if (p->unc.variants)
+			fprintf(f, ",%d,%.3f,%.3f,%d", p->unc.variants, p->unc.min, p->unc.max,
+				p->unc.agree);
+		fputc('\n', f);
 	}
 }
 
@@ -157,14 +167,20 @@ static void us(char *buf, size_t n, double ns)
 
 static void write_markdown(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
+	int unc = res->policy[0].unc.variants;
 	int k;
 
 	fprintf(f, "swapreplay %s: `%s` (%" PRIu64 " events, %" PRIu64 " tasks) on machine `%s` (%s), "
 		   "slots cache %s, baseline `%s`\n\n",
 		SR_VERSION_STRING, in->trace, res->events, res->tasks, in->machine,
 		in->machine_origin, in->slots_cache ? "on" : "off", res->policy[res->baseline].name);
-	fprintf(f, "| policy | swap throughput | delta | swap-in mean | p50 | p99 | swap-outs moved |\n");
-	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|\n");
+	if (unc)
+		fprintf(f, "Delta ranges: %d variants of the machine, every figure within a factor %.2f; "
+			   "\"agree\": variants on the same side (faster, slower, or within %.0f %%).\n\n",
+			unc, 1 + res->policy[0].unc.range, SR_SAME_PCT);
+	fprintf(f, "| policy | swap throughput | delta |%s swap-in mean | p50 | p99 | swap-outs moved |\n",
+		unc ? " delta range | agree |" : "");
+	fprintf(f, "|---|---:|---:|%s---:|---:|---:|---:|\n", unc ? "---:|---:|" : "");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
 		char a[32], b[32], c[32];
@@ -174,9 +190,12 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 		us(a, sizeof(a), l.mean);
 		us(b, sizeof(b), l.p50);
 		us(c, sizeof(c), l.p99);
-		fprintf(f, "| %s%s | %.0f KiB/s | %+.2f %% | %s | %s | %s | %.1f %% |\n",
-			p->name, k == res->baseline ? " (baseline)" : "", p->throughput_kib_s,
-			p->delta_pct, a, b, c, pct(p->moved_out, p->swapouts));
+		fprintf(f, "| %s%s | %.0f KiB/s | %+.2f %% |", p->name,
+			k == res->baseline ? " (baseline)" : "", p->throughput_kib_s, p->delta_pct);
+		if (unc)
+			fprintf(f, " %+.2f .. %+.2f %% | %d/%d |", p->unc.min, p->unc.max,
+				p->unc.agree, p->unc.variants);
+		fprintf(f, " %s | %s | %s | %.1f %% |\n", a, b, c, pct(p->moved_out, p->swapouts));
 	}
 }
 
@@ -203,6 +222,18 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		fprintf(f, "%-22s %14.0f %+8.2f%% %8.1fus %8.1fus %8.1fus %8.1fus %6.1f%%\n",
 			p->name, p->throughput_kib_s, p->delta_pct, l.mean / 1e3, l.p50 / 1e3,
 			l.p90 / 1e3, l.p99 / 1e3, pct(p->moved_out, p->swapouts));
+	}
+	if (res->policy[0].unc.variants) {
+		fprintf(f, "\ndelta over %d variants of the machine (every figure within a factor %.2f):\n",
+			res->policy[0].unc.variants, 1 + res->policy[0].unc.range);
+		for (k = 0; k < res->nr_policies; k++) {
+			const struct sr_policy_result *p = &res->policy[k];
+
+			fprintf(f, "%-22s %+8.2f%% .. %+8.2f%%   %d/%d agree on %s\n", p->name,
+				p->unc.min, p->unc.max, p->unc.agree, p->unc.variants,
+				sr_delta_side(p->delta_pct) > 0 ? "faster" :
+				sr_delta_side(p->delta_pct) < 0 ? "slower" : "no difference (within 1 %)");
+		}
 	}
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];

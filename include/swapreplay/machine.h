@@ -104,6 +104,17 @@ enum sr_err sr_machine_load(struct sr_machine **out, const char *name_or_path,
 
 void sr_machine_free(struct sr_machine *m);
 
+/*
+ * A copy of m whose performance figures are each multiplied by a factor
+ * drawn log-uniformly from [1/(1+rel), 1+rel] (seeded, deterministic): the
+ * interconnect, the DRAM rates, the fitted event cost and, per device
+ * class (devices of one class are the same part), every device figure,
+ * local and remote drawn apart.  Topology and sizes are kept.  For
+ * --uncertainty.  *out has no JSON text (json is NULL).
+ */
+enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double rel,
+			       struct sr_machine **out);
+
 /* The shipped presets, NULL-terminated names; description of one. */
 const char *const *sr_machine_preset_names(void);
 const char *sr_machine_preset_json(const char *name);

@@ -72,7 +72,23 @@ struct sr_policy_result {
 	struct sr_dev_result *dev;     /* nr_devices */
 	int nr_links;
 	struct sr_link_result *link;   /* links that carried bytes, by (from, to) */
+	/* With --uncertainty: the delta over perturbed machines. */
+	struct {
+		int variants;          /* 0: not computed */
+		int agree;             /* variants on the same side as delta_pct */
+		double range;          /* relative perturbation, e.g. 0.25 */
+		double min, max;       /* delta_pct over the variants */
+	} unc;
 };
+
+/*
+ * Which side of "no difference" a delta is on: +1 faster, -1 slower, 0
+ * within +-SR_SAME_PCT.
+ */
+#define SR_SAME_PCT 1.0
+int sr_delta_side(double delta_pct);
+
+
 
 struct sr_result {
 	uint64_t events;               /* events replayed */
@@ -103,5 +119,12 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 			     struct sr_diag *diag);
 
 void sr_replay_free(struct sr_replay *r);
+
+/*
+ * After sr_replay_finish(): fill each policy's unc from n results of the
+ * same policies replayed on perturbed machines (sr_machine_perturb()).
+ */
+void sr_replay_uncertainty(struct sr_replay *r, const struct sr_result *const *var,
+			   int n, double range);
 
 #endif /* SWAPREPLAY_REPLAY_H */

@@ -12,9 +12,12 @@
 #include "swapreplay/trace.h"
 
 #define DEFAULT_BASELINE "reclaimer-nid"
+/* --uncertainty: each figure within a factor 1.25 either way by default. */
+#define DEFAULT_UNC_RANGE 25
+#define MAX_VARIANTS 200
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
-       O_MAXERR, O_REORDER };
+       O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -26,6 +29,8 @@ static const struct cli_opt opts[] = {
 	{ "input-format", 0, CLI_ARG, O_INFMT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
 	{ "reorder-window", 0, CLI_ARG, O_REORDER },
+	{ "uncertainty", 'u', CLI_ARG, O_UNC },
+	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -110,6 +115,9 @@ static int cli_replay(int argc, char **argv)
 	struct sr_diag d;
 	const char *trace = NULL, *machine = NULL, *baseline = DEFAULT_BASELINE;
 	const char *out = "-", *val;
+	struct sr_machine *vm[MAX_VARIANTS] = { NULL };
+	struct sr_replay *vr[MAX_VARIANTS] = { NULL };
+	uint64_t nvar = 0, unc_range = DEFAULT_UNC_RANGE;
 	char origin[300];
 	uint64_t u;
 	enum sr_err err;
@@ -181,6 +189,19 @@ static int cli_replay(int argc, char **argv)
 			}
 			rpo.reorder_window = (unsigned)u;
 			break;
+		case O_UNC:
+			if (cli_parse_u64(val, MAX_VARIANTS, &nvar)) {
+				rc = cli_usage("replay", "--uncertainty takes 0 to %d machine variants, not '%s'",
+					       MAX_VARIANTS, val);
+				goto out;
+			}
+			break;
+		case O_UNC_RANGE:
+			if (cli_parse_u64(val, 400, &unc_range) || unc_range < 1) {
+				rc = cli_usage("replay", "--uncertainty-range takes 1 to 400 (percent), not '%s'", val);
+				goto out;
+			}
+			break;
 		}
 	}
 	if (!trace) {
@@ -231,6 +252,22 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	/* The perturbed machines of --uncertainty, replayed in the same pass. */
+	for (u = 0; u < nvar; u++) {
+		struct sr_replay_opts vo = rpo;
+
+		if (sr_machine_perturb(m, u + 1, (double)unc_range / 100.0, &vm[u])) {
+			cli_err("out of memory");
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		vo.machine = vm[u];
+		err = sr_replay_new(&vr[u], &vo, pl.v, pl.n, baseline, &d);
+		if (err) {
+			rc = cli_diag(&d);
+			goto out;
+		}
+	}
 	/* Decoding runs on its own thread, ahead of the replay. */
 	err = sr_pipe_start(&pipe, r, &d);
 	if (err) {
@@ -248,6 +285,8 @@ static int cli_replay(int argc, char **argv)
 
 			sr_diag_clear(&fd);
 			ferr = sr_replay_feed(rp, batch, n, &fd);
+			for (u = 0; u < nvar && !ferr; u++)
+				ferr = sr_replay_feed(vr[u], batch, n, &fd);
 
 			if (ferr) {
 				snprintf(fd.file, sizeof(fd.file), "%s", trace);
@@ -270,6 +309,18 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	if (nvar) {
+		const struct sr_result *vres[MAX_VARIANTS];
+
+		for (u = 0; u < nvar; u++) {
+			err = sr_replay_finish(vr[u], &vres[u], &d);
+			if (err) {
+				rc = cli_diag(&d);
+				goto out;
+			}
+		}
+		sr_replay_uncertainty(rp, vres, (int)nvar, (double)unc_range / 100.0);
+	}
 	info.trace = trace;
 	info.machine = m->name;
 	info.machine_origin = origin;
@@ -290,6 +341,10 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 out:
 	sr_pipe_stop(pipe);
+	for (u = 0; u < nvar; u++) {
+		sr_replay_free(vr[u]);
+		sr_machine_free(vm[u]);
+	}
 	sr_replay_free(rp);
 	sr_machine_free(m);
 	sr_reader_close(r);
@@ -330,6 +385,13 @@ const struct cli_cmd cmd_replay = {
 	"  --max-errors=N        skip up to N bad records (default 0)\n"
 	"  --reorder-window=N    events held back to replay in time order\n"
 	"                        (default 65536)\n"
+	"  -u, --uncertainty=N   also replay on N variants of the machine whose every\n"
+	"                        performance figure is drawn within --uncertainty-range\n"
+	"                        (log-uniform, seeded: the same N give the same report),\n"
+	"                        and report each delta's range and how many variants\n"
+	"                        agree on its side (faster, slower, or within 1 %)\n"
+	"  --uncertainty-range=P figures vary by up to a factor 1+P/100 either way\n"
+	"                        (default 25)\n"
 	"\n"
 	"See `swapreplay policies`, `swapreplay machines` and docs/MODEL.md.\n",
 	.run = cli_replay,
