@@ -98,6 +98,31 @@ void sr_reader_note_unknown(struct sr_reader *r, const char *name, size_t len)
 	u[have + len] = '\0';
 }
 
+enum sr_err sr_reader_line(struct sr_reader *r, const char **line, size_t *len,
+			   int *cr, struct sr_diag *d)
+{
+	enum sr_err err = sr_src_getline(r->src, line, len, d);
+
+	*cr = 0;
+	if (err) {
+		sr_reader_at_line(r, d);
+		d->line = r->line + 1;
+		return err;
+	}
+	if (!*line)
+		return SR_OK;
+	r->line++;
+	if (r->line == 1 && *len >= 3 && memcmp(*line, "\xEF\xBB\xBF", 3) == 0) {
+		*line += 3; /* UTF-8 byte order mark */
+		*len -= 3;
+	}
+	if (*len && (*line)[*len - 1] == '\r') {
+		(*len)--; /* CRLF line end */
+		*cr = 1;
+	}
+	return SR_OK;
+}
+
 void sr_reader_at_line(struct sr_reader *r, struct sr_diag *d)
 {
 	if (!d)

@@ -117,16 +117,13 @@ static enum sr_err feed_row(struct sr_reader *r, struct csv_state *st, int *eof,
 	const char *line;
 	size_t len;
 	enum sr_err err;
-	int nl;
+	int nl, cr;
 
 	*eof = 0;
 	while (!st->row_done) {
-		err = sr_src_getline(r->src, &line, &len, d);
-		if (err) {
-			sr_reader_at_line(r, d);
-			d->line = r->line + 1;
+		err = sr_reader_line(r, &line, &len, &cr, d);
+		if (err)
 			return err;
-		}
 		if (!line) {
 			if (csv_fini(&st->p, on_field, on_row, st) != 0) {
 				sr_reader_at_line(r, d);
@@ -138,16 +135,9 @@ static enum sr_err feed_row(struct sr_reader *r, struct csv_state *st, int *eof,
 				*eof = 1;
 			return SR_OK;
 		}
-		r->line++;
-		if (r->line == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
-			line += 3; /* UTF-8 byte order mark */
-			len -= 3;
-		}
 		/* One call with the line's own "\n" when it has one and no
 		 * CR before it (the common case), else the line and a "\n". */
-		nl = sr_src_line_had_nl(r->src) && !(len && line[len - 1] == '\r');
-		if (len && line[len - 1] == '\r')
-			len--;
+		nl = sr_src_line_had_nl(r->src) && !cr;
 		/* pstate 0 is libcsv's ROW_NOT_BEGUN: this line starts a row. */
 		if (st->p.pstate == 0)
 			st->row_line = r->line;

@@ -46,6 +46,14 @@ struct sr_reader {
 /* Record an unknown column/key name in stats.unknown_fields (deduplicated). */
 void sr_reader_note_unknown(struct sr_reader *r, const char *name, size_t len);
 
+/*
+ * The next line of a text reader, counted in r->line, without its line end
+ * ("\n" or "\r\n": *cr says which) and, on line 1, without a UTF-8 byte
+ * order mark.  *line is NULL at the end of the data.
+ */
+enum sr_err sr_reader_line(struct sr_reader *r, const char **line, size_t *len,
+			   int *cr, struct sr_diag *d);
+
 /* Set the position part of d for a text reader's current line. */
 void sr_reader_at_line(struct sr_reader *r, struct sr_diag *d);
 

@@ -98,27 +98,17 @@ static enum sr_err jsonl_next(struct sr_reader *r, struct sr_event *ev, int *eof
 	enum sr_err err;
 	char msg[400];
 	int have[SR_F_COUNT] = { 0 };
-	int f;
+	int f, cr;
 
 	*eof = 0;
 	for (;;) {
-		err = sr_src_getline(r->src, &line, &len, d);
-		if (err) {
-			sr_reader_at_line(r, d);
-			d->line = r->line + 1;
+		err = sr_reader_line(r, &line, &len, &cr, d);
+		if (err)
 			return err;
-		}
 		if (!line) {
 			*eof = 1;
 			return SR_OK;
 		}
-		r->line++;
-		if (r->line == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
-			line += 3;
-			len -= 3;
-		}
-		if (len && line[len - 1] == '\r')
-			len--;
 		if (!is_blank(line, len))
 			break;
 	}

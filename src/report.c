@@ -25,7 +25,7 @@ enum sr_err sr_report_fmt_parse(const char *s, enum sr_report_fmt *out)
 	return SR_OK;
 }
 
-static void json_str(FILE *f, const char *s)
+void sr_report_json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -69,16 +69,16 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 	fprintf(f, "{\n  \"schema\": \"swapreplay-report/1\",\n");
 	fprintf(f, "  \"tool\": {\"name\": \"swapreplay\", \"version\": \"%s\"},\n", SR_VERSION_STRING);
 	fprintf(f, "  \"trace\": {\"path\": ");
-	json_str(f, in->trace);
+	sr_report_json_string(f, in->trace);
 	fprintf(f, ", \"events\": %" PRIu64 ", \"tasks\": %" PRIu64 ", \"late_events\": %" PRIu64 "},\n",
 		res->events, res->tasks, res->late_events);
 	fprintf(f, "  \"machine\": {\"name\": ");
-	json_str(f, in->machine);
+	sr_report_json_string(f, in->machine);
 	fprintf(f, ", \"origin\": ");
-	json_str(f, in->machine_origin);
+	sr_report_json_string(f, in->machine_origin);
 	fprintf(f, "},\n  \"options\": {\"slots_cache\": %s},\n", in->slots_cache ? "true" : "false");
 	fprintf(f, "  \"baseline\": ");
-	json_str(f, res->policy[res->baseline].name);
+	sr_report_json_string(f, res->policy[res->baseline].name);
 	fprintf(f, ",\n  \"policies\": [\n");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
@@ -88,7 +88,7 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 
 		lat_of(p, &l);
 		fprintf(f, "    {\"name\": ");
-		json_str(f, p->name);
+		sr_report_json_string(f, p->name);
 		fprintf(f, ", \"throughput_kib_s\": %.1f, \"delta_pct\": %.3f, \"makespan_ns\": %.0f,\n",
 			p->throughput_kib_s, p->delta_pct, p->makespan_ns);
 		fprintf(f, "     \"swapouts\": %" PRIu64 ", \"swapins\": %" PRIu64
@@ -115,7 +115,7 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			const struct sr_dev_result *d = &p->dev[i];
 
 			fprintf(f, "%s\n       {\"name\": ", i ? "," : "");
-			json_str(f, d->name);
+			sr_report_json_string(f, d->name);
 			fprintf(f, ", \"reads\": %" PRIu64 ", \"writes\": %" PRIu64
 				", \"read_bytes\": %" PRIu64 ", \"write_bytes\": %" PRIu64
 				", \"utilization\": %.4f}",

@@ -220,7 +220,6 @@ enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 		/* The machine may exceed the buffer: write it through. */
 		err = flush_buf(w, 0, d);
 		if (!err && mlen) {
-			memcpy(w->buf, opts->machine_json, 0);
 			{
 				size_t off = 0;
 

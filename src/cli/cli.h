@@ -75,6 +75,15 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * timestamps going backwards, skipped records. */
 void cli_read_warnings(const char *name, const struct sr_read_stats *st);
 
+/* --to=FORMAT and --zstd[=LEVEL] (level -1 until given); 0 or EXIT_USAGE
+ * after printing the error. */
+int cli_opt_to(const char *cmd, const char *val, enum sr_format *fmt);
+int cli_opt_zstd(const char *cmd, const char *val, int *level);
+/* Settle wo->format (from --to, else out's name) and wo->zstd_level (from
+ * --zstd, else whether out ends in .zst); 0 or EXIT_USAGE. */
+int cli_output_format(const char *cmd, const char *out, int level,
+		      struct sr_write_opts *wo);
+
 /* Which temporary output files exist, for the signal handler. */
 void cli_install_signals(void);
 /* Non-zero once SIGINT/SIGTERM arrived (the handler has cleaned up). */

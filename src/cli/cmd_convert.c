@@ -18,9 +18,6 @@ static const struct cli_opt opts[] = {
 	{ NULL, 0, 0, 0 },
 };
 
-/* Default compression level for ".zst" outputs: zstd's own default. */
-#define DEFAULT_ZSTD_LEVEL 3
-
 static int run(int argc, char **argv)
 {
 	struct cli_parser p;
@@ -31,8 +28,7 @@ static int run(int argc, char **argv)
 	struct sr_diag d;
 	struct sr_event *evs;
 	const char *in = NULL, *out = NULL, *val;
-	int id, zst = 0, level = -1, rc;
-	uint64_t u;
+	int id, level = -1, rc;
 	enum sr_err err;
 
 	cli_parser_init(&p, argc, argv, opts);
@@ -49,16 +45,12 @@ static int run(int argc, char **argv)
 				return cli_usage("convert", "too many arguments ('%s')", val);
 			break;
 		case O_TO:
-			if (sr_format_parse(val, &wo.format) || wo.format == SR_FMT_AUTO)
-				return cli_usage("convert", "--to takes csv, jsonl or swt, not '%s'", val);
+			if (cli_opt_to("convert", val, &wo.format))
+				return EXIT_USAGE;
 			break;
 		case O_ZSTD:
-			if (!val)
-				level = DEFAULT_ZSTD_LEVEL;
-			else if (cli_parse_u64(val, 19, &u) || u < 1)
-				return cli_usage("convert", "--zstd takes a level from 1 to 19, not '%s'", val);
-			else
-				level = (int)u;
+			if (cli_opt_zstd("convert", val, &level))
+				return EXIT_USAGE;
 			break;
 		case O_INFMT:
 			if (sr_format_parse(val, &ro.format))
@@ -72,16 +64,8 @@ static int run(int argc, char **argv)
 	}
 	if (!in || !out)
 		return cli_usage("convert", "needs an input and an output (IN OUT)");
-	if (wo.format == SR_FMT_AUTO) {
-		wo.format = sr_format_from_name(out, &zst);
-		if (wo.format == SR_FMT_AUTO)
-			return cli_usage("convert",
-					 "cannot tell the output format from '%s'; name it .csv, .jsonl or .swt (optionally .zst), or give --to",
-					 out);
-	} else {
-		sr_format_from_name(out, &zst);
-	}
-	wo.zstd_level = level >= 0 ? level : zst ? DEFAULT_ZSTD_LEVEL : 0;
+	if (cli_output_format("convert", out, level, &wo))
+		return EXIT_USAGE;
 
 	evs = malloc(BATCH * sizeof(*evs));
 	if (!evs) {

@@ -33,9 +33,6 @@ static const struct cli_opt opts[] = {
 	{ NULL, 0, 0, 0 },
 };
 
-/* Default compression level for ".zst" outputs, as in convert. */
-#define DEFAULT_ZSTD_LEVEL 3
-
 /* A whole number up to max for option name; 0 or a usage error's status. */
 static int num(const char *name, const char *val, uint64_t max, uint64_t *out)
 {
@@ -85,8 +82,7 @@ static int run(int argc, char **argv)
 	struct sr_event *evs = NULL;
 	struct sr_diag d;
 	const char *workload = NULL, *out = NULL, *val;
-	int id, zst = 0, level = -1, rc = 0;
-	uint64_t u;
+	int id, level = -1, rc = 0;
 	enum sr_err err;
 
 	sr_gen_params_init(&gp);
@@ -104,16 +100,12 @@ static int run(int argc, char **argv)
 			out = val;
 			break;
 		case O_TO:
-			if (sr_format_parse(val, &wo.format) || wo.format == SR_FMT_AUTO)
-				return cli_usage("gen", "--to takes csv, jsonl or swt, not '%s'", val);
+			if (cli_opt_to("gen", val, &wo.format))
+				return EXIT_USAGE;
 			break;
 		case O_ZSTD:
-			if (!val)
-				level = DEFAULT_ZSTD_LEVEL;
-			else if (cli_parse_u64(val, 19, &u) || u < 1)
-				return cli_usage("gen", "--zstd takes a level from 1 to 19, not '%s'", val);
-			else
-				level = (int)u;
+			if (cli_opt_zstd("gen", val, &level))
+				return EXIT_USAGE;
 			break;
 		case O_TASKS:
 			rc = u32("tasks", val, &gp.tasks);
@@ -161,16 +153,8 @@ static int run(int argc, char **argv)
 				 workload);
 	if (!out)
 		return cli_usage("gen", "needs an output file: -o FILE ('-' for standard output)");
-	if (wo.format == SR_FMT_AUTO) {
-		wo.format = sr_format_from_name(out, &zst);
-		if (wo.format == SR_FMT_AUTO)
-			return cli_usage("gen",
-					 "cannot tell the output format from '%s'; name it .csv, .jsonl or .swt (optionally .zst), or give --to",
-					 out);
-	} else {
-		sr_format_from_name(out, &zst);
-	}
-	wo.zstd_level = level >= 0 ? level : zst ? DEFAULT_ZSTD_LEVEL : 0;
+	if (cli_output_format("gen", out, level, &wo))
+		return EXIT_USAGE;
 
 	if (machine) {
 		if (wo.format != SR_FMT_SWT)

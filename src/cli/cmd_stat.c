@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "swapreplay/report.h"
 #include "swapreplay/stat.h"
 #include "swapreplay/trace.h"
 
@@ -19,23 +20,6 @@ static const struct cli_opt opts[] = {
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
 	{ NULL, 0, 0, 0 },
 };
-
-/* A JSON string with the characters JSON requires escaped. */
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 static void print_nodes(FILE *f, const struct sr_stat *s, int which, int json)
 {
@@ -70,7 +54,7 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 	span = (double)(m.ts_max - m.ts_min) / 1e9;
 	if (json) {
 		fprintf(f, "%s{\"trace\":", first ? "" : ",\n");
-		json_str(f, name);
+		sr_report_json_string(f, name);
 		fprintf(f, ",\"format\":\"%s\",\"compressed\":%s", sr_format_name(rs->format),
 			rs->compressed ? "true" : "false");
 		fprintf(f, ",\"events\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "}",

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* The options of the commands that write traces (convert, gen). */
+#include "cli.h"
+
+/* Level of ".zst" outputs without --zstd=LEVEL: zstd's own default. */
+#define DEFAULT_ZSTD_LEVEL 3
+
+int cli_opt_to(const char *cmd, const char *val, enum sr_format *fmt)
+{
+	if (sr_format_parse(val, fmt) || *fmt == SR_FMT_AUTO)
+		return cli_usage(cmd, "--to takes csv, jsonl or swt, not '%s'", val);
+	return 0;
+}
+
+int cli_opt_zstd(const char *cmd, const char *val, int *level)
+{
+	uint64_t u;
+
+	if (!val) {
+		*level = DEFAULT_ZSTD_LEVEL;
+		return 0;
+	}
+	if (cli_parse_u64(val, 19, &u) || u < 1)
+		return cli_usage(cmd, "--zstd takes a level from 1 to 19, not '%s'", val);
+	*level = (int)u;
+	return 0;
+}
+
+int cli_output_format(const char *cmd, const char *out, int level, struct sr_write_opts *wo)
+{
+	enum sr_format named;
+	int zst;
+
+	named = sr_format_from_name(out, &zst);
+	if (wo->format == SR_FMT_AUTO) {
+		wo->format = named;
+		if (wo->format == SR_FMT_AUTO)
+			return cli_usage(cmd,
+					 "cannot tell the output format from '%s'; name it .csv, .jsonl or .swt (optionally .zst), or give --to",
+					 out);
+	}
+	wo->zstd_level = level >= 0 ? level : zst ? DEFAULT_ZSTD_LEVEL : 0;
+	return 0;
+}
