@@ -67,7 +67,7 @@ run "distance of the wrong shape refused" 3 20000 "$SR machines $W/dist.json"
 # 100 million events through the replay from a pipe: memory must not follow
 # the length (the same run at 10 million events for comparison).
 for n in 10 100; do
-	acc=$((n * 33500 / 10))
+	acc=$((n * 33500))
 	run "gen | replay, ~${n}M events" 0 400000 \
 		"$SR gen swap-w-rand --tasks=32 --size=64M --limit=1G --accesses=$acc -o - --to=swt | $SR - -m 2s-pmem2 -p reclaimer-nid -f csv"
 	eval "kib_$n=\$kib"
