@@ -115,6 +115,19 @@ void sr_machine_free(struct sr_machine *m);
 enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double rel,
 			       struct sr_machine **out);
 
+/*
+ * Describe the machine whose sysfs and procfs are under root ("/" for the
+ * running system; a copy elsewhere): nodes, CPUs, distances, swap devices
+ * with their nodes, classes, sizes and priorities; performance figures
+ * left to the class defaults (`swapreplay machine --probe`, src/MACHINE.md).
+ * On success *json is a description (malloc'ed) that sr_machine_parse()
+ * accepts and *notes (if notes is not NULL; malloc'ed, maybe "") holds one
+ * line per guess or unknown worth a warning.  SR_ERR_IO for a missing
+ * file, SR_ERR_FORMAT for a garbled one (diag names it, and the line).
+ */
+enum sr_err sr_machine_probe(const char *root, char **json, char **notes,
+			     struct sr_diag *diag);
+
 /* The shipped presets, NULL-terminated names; description of one. */
 const char *const *sr_machine_preset_names(void);
 const char *sr_machine_preset_json(const char *name);

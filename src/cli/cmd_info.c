@@ -128,6 +128,7 @@ const struct cli_cmd cmd_machines = {
 	"Without NAME, list the shipped machine presets.  With a preset NAME or a\n"
 	"machine description FILE, check it and show every parameter the replay\n"
 	"uses, defaults filled in; --json prints the description as written.\n"
-	"The sources of the figures are in docs/MACHINE.md.\n",
+	"The sources of the figures are in docs/MACHINE.md.  To describe this\n"
+	"machine: swapreplay machine --probe.\n",
 	.run = run_machines,
 };

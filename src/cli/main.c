@@ -22,6 +22,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_gen,
 	&cmd_policies,
 	&cmd_machines,
+	&cmd_machine,
 	NULL,
 };
 

@@ -1,0 +1,957 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `swapreplay machine --probe`: a machine description (src/MACHINE.md) read
+ * from a running system's sysfs and procfs, or from a copy of them under
+ * another root (the tests' fake trees under tests/data/sysfs/).
+ *
+ * What is read (paths under ROOT):
+ *   sys/devices/system/node/node<N>/cpulist    CPUs per node
+ *   sys/devices/system/node/node<N>/distance   the SLIT distance matrix
+ *   sys/devices/system/cpu/online              CPUs, when there is no node
+ *                                              directory (CONFIG_NUMA=n)
+ *   proc/swaps                                 devices in swap type order,
+ *                                              size, kernel priority
+ *   sys/block/<disk>[/<part>]                  disk of a partition
+ *   sys/block/<disk>/device/numa_node          device's node (-1 unknown)
+ *   sys/block/<disk>/queue/rotational          hdd (1) or ssd (0)
+ *   proc/sys/kernel/{hostname,osrelease}       name and description
+ *
+ * Performance figures are never probed: the description leaves them out so
+ * that they take the class defaults, and says so in its "comment" keys.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "machine_probe.h"
+#include "swapreplay/machine.h"
+
+#define PROBE_FILE_MAX (1u << 20) /* sysfs files are a page; /proc/swaps small */
+
+/* ---- the parsers (machine_probe.h) ------------------------------------ */
+
+static int fail(char *msg, size_t msz, const char *fmt, ...) SR_PRINTF(3, 4);
+static int fail(char *msg, size_t msz, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, msz, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Parse digits at s[*i..len) into v (<= max); 0 or -1. */
+static int num(const char *s, size_t len, size_t *i, long max, long *v)
+{
+	size_t j = *i;
+	long x = 0;
+
+	if (j >= len || s[j] < '0' || s[j] > '9')
+		return -1;
+	for (; j < len && s[j] >= '0' && s[j] <= '9'; j++) {
+		x = x * 10 + (s[j] - '0');
+		if (x > max)
+			return -1;
+	}
+	*i = j;
+	*v = x;
+	return 0;
+}
+
+/* A short, printable excerpt of s for messages. */
+static void excerpt(const char *s, size_t len, char *out, size_t osz)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < len && o + 4 < osz; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\n' && i + 1 == len)
+			break;
+		out[o++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	if (i < len && !(s[i] == '\n' && i + 1 == len) && o + 3 < osz) {
+		memcpy(out + o, "...", 3);
+		o += 3;
+	}
+	out[o] = '\0';
+}
+
+int sr_probe_cpulist(const char *s, size_t len, int *count, char *msg, size_t msz)
+{
+	size_t i = 0;
+	long total = 0;
+	char ex[48];
+
+	if (len && s[len - 1] == '\n')
+		len--;
+	while (i < len) {
+		long a, b;
+
+		if (num(s, len, &i, SR_PROBE_MAX_CPU, &a))
+			goto bad;
+		b = a;
+		if (i < len && s[i] == '-') {
+			i++;
+			if (num(s, len, &i, SR_PROBE_MAX_CPU, &b) || b < a)
+				goto bad;
+		}
+		total += b - a + 1;
+		if (total > SR_PROBE_MAX_CPU)
+			goto bad;
+		if (i < len) {
+			if (s[i] != ',' || i + 1 == len)
+				goto bad;
+			i++;
+		}
+	}
+	*count = (int)total;
+	return 0;
+bad:
+	excerpt(s, len, ex, sizeof(ex));
+	return fail(msg, msz, "not a CPU list such as 0-3,8 (\"%s\")", ex);
+}
+
+int sr_probe_distance(const char *s, size_t len, int *out, int max, char *msg,
+		      size_t msz)
+{
+	size_t i = 0;
+	int n = 0;
+	char ex[48];
+
+	if (len && s[len - 1] == '\n')
+		len--;
+	for (;;) {
+		long v;
+
+		while (i < len && s[i] == ' ')
+			i++;
+		if (i == len)
+			break;
+		if (num(s, len, &i, 100000, &v) || (i < len && s[i] != ' '))
+			goto bad;
+		if (v < 10 || v > 254) {
+			excerpt(s, len, ex, sizeof(ex));
+			return fail(msg, msz, "distance %ld out of the ACPI SLIT range 10 to 254 (\"%s\")",
+				    v, ex);
+		}
+		if (n == max)
+			return fail(msg, msz, "more than %d distances", max);
+		out[n++] = (int)v;
+	}
+	if (n == 0)
+		goto bad;
+	return n;
+bad:
+	excerpt(s, len, ex, sizeof(ex));
+	return fail(msg, msz, "not a list of distances such as \"10 21\" (\"%s\")", ex);
+}
+
+/* Next whitespace-separated token of line [*i, len). */
+static int token(const char *s, size_t len, size_t *i, const char **t, size_t *tl)
+{
+	while (*i < len && (s[*i] == ' ' || s[*i] == '\t'))
+		(*i)++;
+	if (*i == len)
+		return 0;
+	*t = s + *i;
+	while (*i < len && s[*i] != ' ' && s[*i] != '\t')
+		(*i)++;
+	*tl = (size_t)(s + *i - *t);
+	return 1;
+}
+
+/* Undo the kernel's octal escapes of " \t\n\\" (seq_file_path()). */
+static int unescape(const char *t, size_t tl, char *out, size_t osz)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < tl; i++) {
+		char c = t[i];
+
+		if (c == '\\' && i + 3 < tl && t[i + 1] >= '0' && t[i + 1] <= '3' &&
+		    t[i + 2] >= '0' && t[i + 2] <= '7' && t[i + 3] >= '0' && t[i + 3] <= '7') {
+			c = (char)((t[i + 1] - '0') * 64 + (t[i + 2] - '0') * 8 + (t[i + 3] - '0'));
+			i += 3;
+		}
+		if (c == '\0' || o + 1 >= osz)
+			return -1;
+		out[o++] = c;
+	}
+	out[o] = '\0';
+	return 0;
+}
+
+int sr_probe_swaps(const char *s, size_t len, struct sr_probe_swap *out, int max,
+		   uint64_t *line, char *msg, size_t msz)
+{
+	size_t pos = 0;
+	int n = 0;
+
+	*line = 0;
+	while (pos < len) {
+		const char *l = s + pos, *nl = memchr(l, '\n', len - pos);
+		size_t ll = nl ? (size_t)(nl - l) : len - pos, i = 0, tl;
+		const char *t, *tok[8];
+		size_t toklen[8];
+		int nt = 0;
+		struct sr_probe_swap *w;
+		uint64_t used;
+		long long prio;
+		char num_txt[32];
+
+		pos += ll + (nl ? 1 : 0);
+		++*line;
+		while (nt < 8 && token(l, ll, &i, &t, &tl)) {
+			tok[nt] = t;
+			toklen[nt++] = tl;
+		}
+		if (*line == 1) {
+			if (nt != 5 || toklen[0] != 8 || memcmp(tok[0], "Filename", 8))
+				return fail(msg, msz, "not a /proc/swaps header (expected \"Filename Type Size Used Priority\")");
+			continue;
+		}
+		if (nt == 0)
+			continue;
+		if (nt != 5)
+			return fail(msg, msz, "expected 5 fields (Filename Type Size Used Priority), found %d%s",
+				    nt, nt == 8 ? " or more" : "");
+		if (n == max)
+			return fail(msg, msz, "more than %d swap devices", max);
+		w = &out[n];
+		if (unescape(tok[0], toklen[0], w->path, sizeof(w->path)))
+			return fail(msg, msz, "file name too long or with a NUL byte");
+		if (toklen[1] == 4 && !memcmp(tok[1], "file", 4))
+			w->is_file = 1;
+		else if (toklen[1] == 9 && !memcmp(tok[1], "partition", 9))
+			w->is_file = 0;
+		else
+			return fail(msg, msz, "unknown swap type (Type, \"%.*s\"): expected partition or file",
+				    (int)(toklen[1] > 32 ? 32 : toklen[1]), tok[1]);
+		if (sr_parse_u64(tok[2], toklen[2], UINT64_MAX / 1024, &w->size_kib))
+			return fail(msg, msz, "not a size in KiB (Size, \"%.*s\")",
+				    (int)(toklen[2] > 32 ? 32 : toklen[2]), tok[2]);
+		if (sr_parse_u64(tok[3], toklen[3], UINT64_MAX / 1024, &used))
+			return fail(msg, msz, "not a size in KiB (Used, \"%.*s\")",
+				    (int)(toklen[3] > 32 ? 32 : toklen[3]), tok[3]);
+		if (toklen[4] >= sizeof(num_txt))
+			goto bad_prio;
+		memcpy(num_txt, tok[4], toklen[4]);
+		num_txt[toklen[4]] = '\0';
+		{
+			char *end;
+
+			errno = 0;
+			prio = strtoll(num_txt, &end, 10);
+			if (errno || *end || end == num_txt || num_txt[0] == '+' ||
+			    num_txt[0] == ' ' || prio < -32768 || prio > 32767)
+				goto bad_prio;
+		}
+		w->prio = (int)prio;
+		n++;
+		continue;
+bad_prio:
+		return fail(msg, msz, "not a priority from -32768 to 32767 (Priority, \"%.*s\")",
+			    (int)(toklen[4] > 32 ? 32 : toklen[4]), tok[4]);
+	}
+	if (*line == 0)
+		return fail(msg, msz, "empty file (expected the header \"Filename Type Size Used Priority\")");
+	return n;
+}
+
+/* ---- reading the tree -------------------------------------------------- */
+
+struct buf {
+	char *p;
+	size_t len, cap;
+	int oom;
+};
+
+static void bput(struct buf *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t c = b->cap ? b->cap : 1024;
+		char *np;
+
+		while (c < b->len + n + 1)
+			c *= 2;
+		np = realloc(b->p, c);
+		if (!np) {
+			b->oom = 1;
+			return;
+		}
+		b->p = np;
+		b->cap = c;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static void bprintf(struct buf *b, const char *fmt, ...) SR_PRINTF(2, 3);
+static void bprintf(struct buf *b, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	bput(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+}
+
+/* s as a JSON string. */
+static void bjson(struct buf *b, const char *s)
+{
+	bput(b, "\"", 1);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			bprintf(b, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			bprintf(b, "\\u%04x", c);
+		else
+			bput(b, (const char *)&c, 1);
+	}
+	bput(b, "\"", 1);
+}
+
+struct probe {
+	char root[PATH_MAX];   /* "" for "/" */
+	struct sr_diag *d;
+	struct buf notes;
+};
+
+static void note(struct probe *p, const char *fmt, ...) SR_PRINTF(2, 3);
+static void note(struct probe *p, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	bput(&p->notes, tmp, strlen(tmp));
+	bput(&p->notes, "\n", 1);
+}
+
+static void path_of(const struct probe *p, char *out, size_t osz, const char *rel)
+{
+	snprintf(out, osz, "%s/%s", p->root, rel[0] == '/' ? rel + 1 : rel);
+}
+
+/*
+ * Read ROOT/rel into a new buffer.  Returns 0, 1 if the file does not
+ * exist (when missing_ok), or -1 with the diagnostic set.
+ */
+static int read_file(struct probe *p, const char *rel, char **data, size_t *len,
+		     int missing_ok)
+{
+	char path[PATH_MAX + 64];
+	size_t cap = 4096, n = 0;
+	char *b;
+	FILE *f;
+
+	*data = NULL;
+	*len = 0;
+	path_of(p, path, sizeof(path), rel);
+	f = fopen(path, "rb");
+	if (!f) {
+		if (missing_ok && (errno == ENOENT || errno == ENOTDIR))
+			return 1;
+		sr_diag_file(p->d, path);
+		sr_diag_set(p->d, SR_ERR_IO, "%s", strerror(errno));
+		return -1;
+	}
+	b = malloc(cap);
+	for (;;) {
+		size_t r;
+
+		if (!b) {
+			fclose(f);
+			sr_diag_set(p->d, SR_ERR_NOMEM, "out of memory");
+			return -1;
+		}
+		r = fread(b + n, 1, cap - n - 1, f);
+		n += r;
+		if (r == 0)
+			break;
+		if (n + 1 == cap) {
+			char *nb;
+
+			if (cap >= PROBE_FILE_MAX) {
+				fclose(f);
+				free(b);
+				sr_diag_file(p->d, path);
+				sr_diag_set(p->d, SR_ERR_FORMAT, "over %u bytes: not a sysfs or procfs file",
+					    PROBE_FILE_MAX);
+				return -1;
+			}
+			nb = realloc(b, cap * 2);
+			if (!nb)
+				free(b);
+			b = nb;
+			cap *= 2;
+		}
+	}
+	if (ferror(f)) {
+		fclose(f);
+		free(b);
+		sr_diag_file(p->d, path);
+		sr_diag_set(p->d, SR_ERR_IO, "read error");
+		return -1;
+	}
+	fclose(f);
+	b[n] = '\0';
+	*data = b;
+	*len = n;
+	return 0;
+}
+
+/* A parse error in ROOT/rel, line 1 unless told. */
+static int bad_file(struct probe *p, const char *rel, uint64_t line, const char *msg)
+{
+	char path[PATH_MAX + 64];
+
+	path_of(p, path, sizeof(path), rel);
+	sr_diag_file(p->d, path);
+	p->d->line = line;
+	sr_diag_set(p->d, SR_ERR_FORMAT, "%s", msg);
+	return -1;
+}
+
+static int exists(const struct probe *p, const char *rel)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	path_of(p, path, sizeof(path), rel);
+	return stat(path, &st) == 0;
+}
+
+/* A small integer file such as numa_node or rotational: 0, 1 if missing, -1 garbled. */
+static int read_int(struct probe *p, const char *rel, long *v)
+{
+	char *data, *end;
+	size_t len;
+	int rc = read_file(p, rel, &data, &len, 1);
+
+	if (rc)
+		return rc;
+	errno = 0;
+	*v = strtol(data, &end, 10);
+	while (*end == '\n' || *end == ' ')
+		end++;
+	rc = (errno || end == data || *end) ? -1 : 0;
+	if (rc) {
+		char msg[128], ex[48];
+
+		excerpt(data, len, ex, sizeof(ex));
+		snprintf(msg, sizeof(msg), "not a whole number (\"%s\")", ex);
+		bad_file(p, rel, 1, msg);
+	}
+	free(data);
+	return rc;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct node_info {
+	int nr;                 /* highest node id + 1 */
+	int present[SR_MACHINE_MAX_NODES];
+	int ids[SR_MACHINE_MAX_NODES]; /* present ids, sorted */
+	int nids;
+	int cpus[SR_MACHINE_MAX_NODES];
+	int have_dist;
+	int dist[SR_MACHINE_MAX_NODES][SR_MACHINE_MAX_NODES];
+};
+
+static int probe_nodes(struct probe *p, struct node_info *ni)
+{
+	const char *ndir = "sys/devices/system/node";
+	char path[PATH_MAX + 64], rel[128], msg[256];
+	struct dirent *de;
+	DIR *dir;
+	int i, j;
+
+	memset(ni, 0, sizeof(*ni));
+	path_of(p, path, sizeof(path), ndir);
+	dir = opendir(path);
+	if (!dir) {
+		char *data;
+		size_t len;
+		int n, rc;
+
+		if (errno != ENOENT) {
+			sr_diag_file(p->d, path);
+			sr_diag_set(p->d, SR_ERR_IO, "%s", strerror(errno));
+			return -1;
+		}
+		/* No NUMA in this kernel: one node with the online CPUs. */
+		rc = read_file(p, "sys/devices/system/cpu/online", &data, &len, 1);
+		if (rc < 0)
+			return -1;
+		if (rc) {
+			sr_diag_file(p->d, path);
+			sr_diag_set(p->d, SR_ERR_IO,
+				    "no such directory, nor sys/devices/system/cpu/online: not a sysfs tree (give --sysfs-root=DIR holding sys/ and proc/)");
+			return -1;
+		}
+		if (sr_probe_cpulist(data, len, &n, msg, sizeof(msg))) {
+			free(data);
+			return bad_file(p, "sys/devices/system/cpu/online", 1, msg);
+		}
+		free(data);
+		ni->nr = 1;
+		ni->nids = 1;
+		ni->present[0] = 1;
+		ni->cpus[0] = n;
+		note(p, "no NUMA node directory (a kernel without CONFIG_NUMA?): one node with the %d online CPUs", n);
+		return 0;
+	}
+	while ((de = readdir(dir))) {
+		const char *s = de->d_name;
+		long id = 0;
+		size_t k;
+
+		if (strncmp(s, "node", 4) || !s[4])
+			continue;
+		for (k = 4; s[k] >= '0' && s[k] <= '9' && id < 100000; k++)
+			id = id * 10 + (s[k] - '0');
+		if (s[k])
+			continue;
+		if (id >= SR_MACHINE_MAX_NODES) {
+			closedir(dir);
+			sr_diag_file(p->d, path);
+			return sr_diag_set(p->d, SR_ERR_LIMIT, "node%ld: at most %d nodes are supported",
+					   id, SR_MACHINE_MAX_NODES), -1;
+		}
+		if (!ni->present[id]) {
+			ni->present[id] = 1;
+			ni->ids[ni->nids++] = (int)id;
+		}
+	}
+	closedir(dir);
+	if (!ni->nids) {
+		sr_diag_file(p->d, path);
+		return sr_diag_set(p->d, SR_ERR_FORMAT, "no node<N> directory"), -1;
+	}
+	qsort(ni->ids, (size_t)ni->nids, sizeof(int), cmp_int);
+	ni->nr = ni->ids[ni->nids - 1] + 1;
+	ni->have_dist = 1;
+	for (i = 0; i < ni->nids; i++) {
+		int id = ni->ids[i], d[SR_MACHINE_MAX_NODES], n, rc;
+		char *data;
+		size_t len;
+
+		snprintf(rel, sizeof(rel), "%s/node%d/cpulist", ndir, id);
+		if (read_file(p, rel, &data, &len, 0))
+			return -1;
+		rc = sr_probe_cpulist(data, len, &ni->cpus[id], msg, sizeof(msg));
+		free(data);
+		if (rc)
+			return bad_file(p, rel, 1, msg);
+		snprintf(rel, sizeof(rel), "%s/node%d/distance", ndir, id);
+		rc = read_file(p, rel, &data, &len, 1);
+		if (rc < 0)
+			return -1;
+		if (rc) {
+			ni->have_dist = 0;
+			continue;
+		}
+		n = sr_probe_distance(data, len, d, SR_MACHINE_MAX_NODES, msg, sizeof(msg));
+		free(data);
+		if (n < 0)
+			return bad_file(p, rel, 1, msg);
+		if (n != ni->nids) {
+			snprintf(msg, sizeof(msg), "%d distances for %d nodes", n, ni->nids);
+			return bad_file(p, rel, 1, msg);
+		}
+		/* One column per online node, in node order. */
+		for (j = 0; j < n; j++)
+			ni->dist[id][ni->ids[j]] = d[j];
+		if (ni->dist[id][id] != 10) {
+			snprintf(msg, sizeof(msg), "the distance of node%d to itself is %d, not 10",
+				 id, ni->dist[id][id]);
+			return bad_file(p, rel, 1, msg);
+		}
+	}
+	if (!ni->have_dist)
+		note(p, "no distance file for some node: the distance matrix is left to its default (10/21)");
+	if (ni->nids != ni->nr) {
+		for (i = 0; i < ni->nr; i++) {
+			if (ni->present[i])
+				continue;
+			note(p, "node%d is absent (offline?): written with 0 CPUs", i);
+			for (j = 0; j < ni->nr; j++)
+				ni->dist[i][j] = ni->dist[j][i] = i == j ? 10 : 254;
+		}
+	}
+	for (i = 0; i < ni->nr; i++)
+		if (ni->cpus[i])
+			break;
+	if (i == ni->nr) {
+		path_of(p, path, sizeof(path), ndir);
+		sr_diag_file(p->d, path);
+		return sr_diag_set(p->d, SR_ERR_FORMAT, "no node has a CPU (every cpulist is empty)"), -1;
+	}
+	return 0;
+}
+
+/* Copy src into dst[dsz], cut short if it does not fit. */
+static void copy(char *dst, size_t dsz, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= dsz)
+		n = dsz - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static const char *basename_of(const char *s)
+{
+	const char *b = strrchr(s, '/');
+
+	return b ? b + 1 : s;
+}
+
+/* The disk holding block device name: itself or, for a partition, the
+ * directory under sys/block that has it.  0 found, 1 not found. */
+static int find_disk(struct probe *p, const char *name, char *disk, size_t dsz)
+{
+	char rel[600], path[PATH_MAX + 64];
+	struct dirent *de;
+	DIR *dir;
+
+	snprintf(rel, sizeof(rel), "sys/block/%s", name);
+	if (exists(p, rel)) {
+		copy(disk, dsz, name);
+		return 0;
+	}
+	path_of(p, path, sizeof(path), "sys/block");
+	dir = opendir(path);
+	if (!dir)
+		return 1;
+	while ((de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(rel, sizeof(rel), "sys/block/%s/%s", de->d_name, name);
+		if (exists(p, rel)) {
+			copy(disk, dsz, de->d_name);
+			closedir(dir);
+			return 0;
+		}
+	}
+	closedir(dir);
+	return 1;
+}
+
+static int starts(const char *s, const char *pre)
+{
+	return strncmp(s, pre, strlen(pre)) == 0;
+}
+
+/* Append the description of one swap device to b. */
+static int probe_device(struct probe *p, const struct node_info *ni,
+			const struct sr_probe_swap *sw, const char *name, struct buf *b,
+			int last)
+{
+	char disk[256] = "", how[1024], rel[600];
+	const char *cls = "ssd", *cls_how;
+	long node = -1, v;
+	uint64_t pages = sw->size_kib / 4;
+	int rc;
+
+	if (sw->is_file) {
+		cls_how = "class ssd assumed (a swap file: the device of its file system is not read)";
+		snprintf(how, sizeof(how), "node -1: a swap file, the block device of its file system is not probed");
+		note(p, "%s: a swap file: node unknown (-1) and class assumed ssd; edit \"node\" and \"class\" to those of the disk holding it",
+		     sw->path);
+	} else {
+		char dev[256];
+
+		copy(dev, sizeof(dev), basename_of(sw->path));
+		if (starts(sw->path, "/dev/")) {
+			/* /dev/mapper/NAME and the like are links to ../dm-N. */
+			char path[PATH_MAX + 64], target[PATH_MAX];
+			ssize_t n;
+
+			path_of(p, path, sizeof(path), sw->path);
+			n = readlink(path, target, sizeof(target) - 1);
+			if (n > 0) {
+				target[n] = '\0';
+				copy(dev, sizeof(dev), basename_of(target));
+			}
+		}
+		if (find_disk(p, dev, disk, sizeof(disk))) {
+			disk[0] = '\0';
+			note(p, "%s: %s is not under sys/block: node unknown (-1)", sw->path, dev);
+		}
+		if (starts(dev, "nvme"))
+			cls = "nvme", cls_how = "class nvme from the name";
+		else if (starts(dev, "pmem"))
+			cls = "pmem", cls_how = "class pmem from the name";
+		else if (starts(dev, "zram"))
+			cls = "zram", cls_how = "class zram from the name";
+		else if (!disk[0])
+			cls_how = "class ssd assumed (no sys/block entry)";
+		else {
+			snprintf(rel, sizeof(rel), "sys/block/%s/queue/rotational", disk);
+			rc = read_int(p, rel, &v);
+			if (rc < 0)
+				return -1;
+			if (rc) {
+				cls_how = "class ssd assumed (no queue/rotational)";
+				note(p, "%s: no %s: class assumed ssd", sw->path, rel);
+			} else if (v) {
+				cls = "hdd", cls_how = "class hdd: queue/rotational is 1";
+			} else {
+				cls_how = "class ssd: queue/rotational is 0";
+			}
+		}
+		if (!disk[0]) {
+			snprintf(how, sizeof(how), "node -1: not found under sys/block");
+		} else {
+			snprintf(rel, sizeof(rel), "sys/block/%s/device/numa_node", disk);
+			rc = read_int(p, rel, &v);
+			if (rc < 0)
+				return -1;
+			if (rc) {
+				snprintf(how, sizeof(how), "node -1: %s has no device/numa_node%s", disk,
+					 starts(dev, "zram") ? " (zram is not attached to a node)" : "");
+				if (!starts(dev, "zram"))
+					note(p, "%s: no %s: node unknown (-1)", sw->path, rel);
+			} else if (v < -1 || v >= ni->nr || (v >= 0 && !ni->present[v])) {
+				snprintf(how, sizeof(how), "node -1: %s says %ld, not a node of this machine",
+					 rel, v);
+				note(p, "%s: %s says node %ld, which this machine lacks: node unknown (-1)",
+				     sw->path, rel, v);
+			} else {
+				node = v;
+				snprintf(how, sizeof(how), "%s%s%snode %s %s%s",
+					 strcmp(disk, dev) ? "partition of " : "",
+					 strcmp(disk, dev) ? disk : "", strcmp(disk, dev) ? "; " : "",
+					 v == -1 ? "-1 (unknown):" : "from", rel,
+					 v == -1 ? " is -1" : "");
+				if (v == -1)
+					note(p, "%s: %s is -1: node unknown", sw->path, rel);
+			}
+		}
+	}
+	if (pages < 512) {
+		note(p, "%s: %llu KiB is below the 512 pages a description needs: written as 512",
+		     sw->path, (unsigned long long)sw->size_kib);
+		pages = 512;
+	}
+	bprintf(b, "    {\"name\": ");
+	bjson(b, name);
+	bprintf(b, ", \"class\": \"%s\", \"node\": %ld, \"priority\": ", cls, node);
+	if (sw->prio < 0)
+		bprintf(b, "\"auto\"");
+	else
+		bprintf(b, "%d", sw->prio);
+	bprintf(b, ", \"size_pages\": %llu,\n      \"comment\": ", (unsigned long long)pages);
+	{
+		char c[2048];
+
+		snprintf(c, sizeof(c), "%s (%s): %s; %s; size %llu KiB and priority %d (%s) from /proc/swaps; performance figures: the %s class defaults, not measured",
+			 sw->path, sw->is_file ? "file" : "partition", cls_how, how,
+			 (unsigned long long)sw->size_kib, sw->prio,
+			 sw->prio < 0 ? "automatic" : "given with swapon -p", cls);
+		bjson(b, c);
+	}
+	bprintf(b, "}%s\n", last ? "" : ",");
+	return 0;
+}
+
+static void trim(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+}
+
+enum sr_err sr_machine_probe(const char *root, char **json, char **notes,
+			     struct sr_diag *diag)
+{
+	struct sr_diag dummy;
+	struct probe p;
+	struct node_info *ni = NULL;
+	struct sr_probe_swap *sw = NULL;
+	struct buf b = { 0 };
+	char *data = NULL, *host = NULL, *rel_s = NULL;
+	char msg[512], names[SR_MACHINE_MAX_DEVICES][32];
+	size_t len, hlen, rlen;
+	uint64_t line;
+	int nsw, i, j, k, ncpus = 0, prev_auto = 0, auto_unordered = 0;
+	struct stat st;
+
+	*json = NULL;
+	if (notes)
+		*notes = NULL;
+	memset(&p, 0, sizeof(p));
+	p.d = diag ? diag : &dummy;
+	sr_diag_clear(p.d);
+	if (!root || !*root)
+		root = "/";
+	if (strlen(root) >= sizeof(p.root))
+		return sr_diag_set(p.d, SR_ERR_INVAL, "root path too long");
+	snprintf(p.root, sizeof(p.root), "%s", root);
+	while (p.root[0] && p.root[strlen(p.root) - 1] == '/')
+		p.root[strlen(p.root) - 1] = '\0';
+	if (stat(root, &st)) {
+		sr_diag_file(p.d, root);
+		return sr_diag_set(p.d, SR_ERR_IO, "%s", strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		sr_diag_file(p.d, root);
+		return sr_diag_set(p.d, SR_ERR_IO, "not a directory");
+	}
+	ni = calloc(1, sizeof(*ni));
+	sw = calloc(SR_MACHINE_MAX_DEVICES, sizeof(*sw));
+	if (!ni || !sw) {
+		sr_diag_set(p.d, SR_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	if (probe_nodes(&p, ni))
+		goto out;
+	if (read_file(&p, "proc/swaps", &data, &len, 0))
+		goto out;
+	nsw = sr_probe_swaps(data, len, sw, SR_MACHINE_MAX_DEVICES, &line, msg, sizeof(msg));
+	if (nsw < 0) {
+		bad_file(&p, "proc/swaps", line, msg);
+		goto out;
+	}
+	if (nsw == 0) {
+		char path[PATH_MAX + 64];
+
+		path_of(&p, path, sizeof(path), "proc/swaps");
+		sr_diag_file(p.d, path);
+		sr_diag_set(p.d, SR_ERR_FORMAT, "no swap device in use (swapon one first)");
+		goto out;
+	}
+	/* Device names: the basename, unique, at most 31 characters. */
+	for (i = 0; i < nsw; i++) {
+		const char *bn = basename_of(sw[i].path);
+
+		copy(names[i], sizeof(names[i]), bn[0] ? bn : "swap");
+		for (k = 2;; k++) {
+			for (j = 0; j < i && strcmp(names[j], names[i]); j++)
+				;
+			if (j == i)
+				break;
+		{
+			char suf[16];
+
+			copy(names[i], 27, bn[0] ? bn : "swap");
+			snprintf(suf, sizeof(suf), ".%d", k % 1000);
+			strcat(names[i], suf);
+		}
+		}
+		if (sw[i].prio < 0) {
+			if (prev_auto && sw[i].prio >= prev_auto)
+				auto_unordered = 1;
+			prev_auto = sw[i].prio;
+		}
+	}
+	if (auto_unordered)
+		note(&p, "automatic priorities are not in /proc/swaps order (a device was swapped off and on again): the replay gives -2, -3, ... in the order listed");
+	for (i = 0; i < ni->nr; i++)
+		ncpus += ni->cpus[i];
+	if (read_file(&p, "proc/sys/kernel/hostname", &host, &hlen, 1) < 0 ||
+	    read_file(&p, "proc/sys/kernel/osrelease", &rel_s, &rlen, 1) < 0)
+		goto out;
+	if (host)
+		trim(host);
+	if (rel_s)
+		trim(rel_s);
+
+	bprintf(&b, "{\n  \"schema\": \"swapreplay-machine/1\",\n  \"name\": ");
+	{
+		char name[64];
+
+		snprintf(name, sizeof(name), "probed%s%.40s", host && host[0] ? "-" : "",
+			 host ? host : "");
+		bjson(&b, name);
+	}
+	bprintf(&b, ",\n  \"description\": ");
+	{
+		char desc[256];
+
+		snprintf(desc, sizeof(desc), "probed%s%.64s: %d node%s, %d CPUs, %d swap device%s",
+			 rel_s && rel_s[0] ? " on Linux " : "", rel_s ? rel_s : "", ni->nr,
+			 ni->nr == 1 ? "" : "s", ncpus, nsw, nsw == 1 ? "" : "s");
+		bjson(&b, desc);
+	}
+	bprintf(&b, ",\n  \"comment\": ");
+	{
+		char c[1024];
+
+		snprintf(c, sizeof(c), "written by swapreplay machine --probe from %s: nodes, CPUs, distances, swap devices (swap type order), their nodes, sizes and priorities are read; the class is guessed from the device; every performance figure is left out and takes its default",
+			 p.root[0] ? "a copy of sysfs and procfs (--sysfs-root)" : "/sys and /proc");
+		bjson(&b, c);
+	}
+	bprintf(&b, ",\n  \"sources\": \"defaults: interconnect, memory, cpu and every device figure are the class defaults of src/MACHINE.md (Default figures and their sources), not measurements of this machine\"");
+	bprintf(&b, ",\n  \"nodes\": [");
+	for (i = 0; i < ni->nr; i++)
+		bprintf(&b, "%s{\"cpus\": %d}", i ? ", " : "", ni->cpus[i]);
+	bprintf(&b, "],\n");
+	if (ni->have_dist) {
+		bprintf(&b, "  \"distance\": [");
+		for (i = 0; i < ni->nr; i++) {
+			bprintf(&b, "%s[", i ? ", " : "");
+			for (j = 0; j < ni->nr; j++)
+				bprintf(&b, "%s%d", j ? ", " : "", ni->dist[i][j]);
+			bprintf(&b, "]");
+		}
+		bprintf(&b, "],\n");
+	}
+	bprintf(&b, "  \"devices\": [\n");
+	for (i = 0; i < nsw; i++)
+		if (probe_device(&p, ni, &sw[i], names[i], &b, i == nsw - 1))
+			goto out;
+	bprintf(&b, "  ]\n}\n");
+	if (b.oom || p.notes.oom) {
+		sr_diag_set(p.d, SR_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	*json = b.p;
+	b.p = NULL;
+	if (notes) {
+		*notes = p.notes.p ? p.notes.p : strdup("");
+		p.notes.p = NULL;
+		if (!*notes) {
+			free(*json);
+			*json = NULL;
+			sr_diag_set(p.d, SR_ERR_NOMEM, "out of memory");
+		}
+	}
+out:
+	free(b.p);
+	free(p.notes.p);
+	free(data);
+	free(host);
+	free(rel_s);
+	free(ni);
+	free(sw);
+	return *json ? SR_OK : (p.d->code ? p.d->code : SR_ERR_NOMEM);
+}
