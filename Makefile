@@ -34,7 +34,7 @@ DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev
 # What the tests and the demo use besides: the zstd tool.
 TOOL_PKGS = zstd
 
-.PHONY: all test asan-test valgrind-test stress demo bench install uninstall clean deps
+.PHONY: all test asan-test valgrind-test stress test-cluster demo bench install uninstall clean deps
 all: $(BIN) $(EXAMPLE_SO)
 
 $(EXAMPLE_SO): policies/fixed_node.c include/swapreplay/policy.h
@@ -75,14 +75,14 @@ deps:
 	fi
 
 test: deps
-	$(MAKE) $(BIN) $(UNIT) $(EXAMPLE_SO)
+	$(MAKE) $(BIN) $(UNIT) $(EXAMPLE_SO) fuzz-replay
 	SWAPREPLAY=$(BIN) UNIT=$(UNIT) sh tests/run.sh
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer,
 # built in its own directory.
 asan-test: deps
 	$(MAKE) B=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
-		LDFLAGS="-fsanitize=address,undefined" build-asan/swapreplay build-asan/unit-tests build-asan/policies/fixed_node.so
+		LDFLAGS="-fsanitize=address,undefined" build-asan/swapreplay build-asan/unit-tests build-asan/policies/fixed_node.so fuzz-replay
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		SWAPREPLAY=build-asan/swapreplay UNIT=build-asan/unit-tests sh tests/run.sh
 
@@ -99,6 +99,11 @@ demo: deps
 	$(MAKE) $(BIN)
 	$(BIN) traces/sample.swt.zst --policy=hybrid,page-nid-strict
 	$(BIN) traces/sample.swt.zst --policy=all --format=markdown
+
+# Sweeps run by real engines (GNU parallel; installs it as root): tests/cluster.sh.
+test-cluster: deps
+	$(MAKE) $(BIN)
+	sh tests/cluster.sh $(BIN)
 
 # Hostile and huge inputs (a few minutes): tests/stress.sh.
 stress: deps

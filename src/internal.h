@@ -49,6 +49,8 @@ enum sr_err sr_src_peek(struct sr_src *s, size_t want, const unsigned char **p,
 			size_t *avail, struct sr_diag *d);
 /* Consume n bytes (n <= the last *avail). */
 void sr_src_skip(struct sr_src *s, size_t n);
+/* FNV-1a 64 of the file's bytes (compressed as stored) read so far. */
+uint64_t sr_src_hash(const struct sr_src *s);
 /* Decompressed bytes consumed so far. */
 uint64_t sr_src_pos(const struct sr_src *s);
 

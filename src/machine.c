@@ -131,7 +131,7 @@ static int get_num(struct pctx *p, json_t *obj, const char *where, const char *k
 		return -1;
 	}
 	x = json_number_value(v);
-	if (!isfinite(x) || x < 0 || (!zero_ok && x == 0)) {
+	if (!isfinite(x) || !isfinite(x * scale) || x < 0 || (!zero_ok && x == 0)) {
 		bad(p, "%s.%s: must be a %s number (%g)", where, key,
 		    zero_ok ? "non-negative" : "positive", x);
 		return -1;
@@ -376,8 +376,9 @@ static int parse_section(struct pctx *p, json_t *root, const char *name,
 }
 
 enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t len,
-			     const char *origin, struct sr_diag *diag)
+			     const char *origin, struct sr_diag *caller)
 {
+	struct sr_diag local, *diag = caller ? caller : &local;
 	static const char *const top[] = { "schema", "name", "description", "nodes",
 		"distance", "interconnect", "memory", "cpu", "devices", NULL };
 	static const char *const ikeys[] = { "bw_gb_s", "latency_ns", NULL };
@@ -485,8 +486,9 @@ void sr_machine_free(struct sr_machine *m)
 }
 
 enum sr_err sr_machine_load(struct sr_machine **out, const char *name_or_path,
-			    struct sr_diag *diag)
+			    struct sr_diag *caller)
 {
+	struct sr_diag local, *diag = caller ? caller : &local;
 	const char *preset = sr_machine_preset_json(name_or_path);
 	enum sr_err err;
 	char *buf = NULL;

@@ -133,8 +133,9 @@ void sr_reader_at_line(struct sr_reader *r, struct sr_diag *d)
 }
 
 enum sr_err sr_reader_open(struct sr_reader **out, const char *path,
-			   const struct sr_read_opts *opts, struct sr_diag *d)
+			   const struct sr_read_opts *opts, struct sr_diag *caller)
 {
+	struct sr_diag local, *d = caller ? caller : &local; /* the readers write into it */
 	struct sr_reader *r;
 	const unsigned char *p;
 	size_t n;
@@ -241,6 +242,8 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 		}
 		if (eof) {
 			r->done = 1;
+			r->stats.content_hash = sr_src_hash(r->src);
+			r->stats.complete = r->stats.events > 0;
 			if (!r->stats.events) {
 				sr_diag_file(&rd, sr_src_name(r->src));
 				if (r->stats.skipped)

@@ -724,8 +724,9 @@ static void pol_free(struct pol *p)
 
 enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *opts,
 			  const char *const *specs, int n, const char *baseline,
-			  struct sr_diag *d)
+			  struct sr_diag *caller)
 {
+	struct sr_diag local, *d = caller ? caller : &local;
 	struct sr_replay *r;
 	enum sr_err err;
 	int i, j;
@@ -1268,8 +1269,9 @@ static enum sr_err pop_one(struct sr_replay *r, struct sr_diag *d)
 }
 
 enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,
-			   struct sr_diag *d)
+			   struct sr_diag *caller)
 {
+	struct sr_diag local, *d = caller ? caller : &local;
 	size_t i;
 	enum sr_err err;
 
@@ -1307,8 +1309,9 @@ enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size
 /* ---- results ------------------------------------------------------------- */
 
 enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
-			     struct sr_diag *d)
+			     struct sr_diag *caller)
 {
+	struct sr_diag local, *d = caller ? caller : &local;
 	const struct sr_machine *m = r->m;
 	enum sr_err err;
 	int k, i;

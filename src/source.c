@@ -35,7 +35,20 @@ struct sr_src {
 	int eof;               /* no more decoded data will come */
 	int last_nl;           /* the last line ended with "\n" */
 	struct zthread *zt;    /* decompression thread, or NULL */
+	uint64_t hash;         /* FNV-1a 64 of the file's bytes read so far */
 };
+
+/* FNV-1a, 64 bits (Fowler, Noll, Vo): the content hash of sweeps. */
+static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
 
 static int is_zstd_magic(const unsigned char *p, size_t n)
 {
@@ -62,6 +75,7 @@ static enum sr_err raw_read(struct sr_src *s, struct sr_diag *d)
 	s->raw_pos = 0;
 	s->raw_len = n;
 	s->raw_total += n;
+	s->hash = fnv1a(s->hash, s->raw, n);
 	return SR_OK;
 }
 
@@ -285,6 +299,7 @@ static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
 						   strerror(errno));
 			s->eof = 1;
 		}
+		s->hash = fnv1a(s->hash, s->buf + s->len, n);
 		s->len += n;
 		return SR_OK;
 	}
@@ -307,6 +322,7 @@ enum sr_err sr_src_open(struct sr_src **out, const char *path, struct sr_diag *d
 	if (!s)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	snprintf(s->name, sizeof(s->name), "%s", path);
+	s->hash = 0xcbf29ce484222325ULL; /* FNV-1a offset basis */
 	if (strcmp(path, "-") == 0) {
 		s->fp = stdin;
 	} else {
@@ -383,6 +399,11 @@ int sr_src_compressed(const struct sr_src *s)
 const char *sr_src_name(const struct sr_src *s)
 {
 	return s->name;
+}
+
+uint64_t sr_src_hash(const struct sr_src *s)
+{
+	return s->hash;
 }
 
 uint64_t sr_src_pos(const struct sr_src *s)

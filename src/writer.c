@@ -153,8 +153,9 @@ static char *fmt_jsonl(char *p, const struct sr_event *e)
 }
 
 enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
-			   const struct sr_write_opts *opts, struct sr_diag *d)
+			   const struct sr_write_opts *opts, struct sr_diag *caller)
 {
+	struct sr_diag local, *d = caller ? caller : &local;
 	struct sr_writer *w;
 	enum sr_err err;
 	size_t mlen = 0;

@@ -34,4 +34,7 @@ struct sr_report_info {
 enum sr_err sr_report_write(FILE *f, const struct sr_result *res,
 			    const struct sr_report_info *info, enum sr_report_fmt fmt);
 
+/* Write s as a JSON string, quotes and escapes included. */
+void sr_report_json_string(FILE *f, const char *s);
+
 #endif /* SWAPREPLAY_REPORT_H */

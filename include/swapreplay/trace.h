@@ -44,6 +44,8 @@ struct sr_read_stats {
 	enum sr_format format;  /* detected or forced */
 	char unknown_fields[256]; /* ignored columns/keys, comma separated ("" if none) */
 	char first_skip[512];   /* diagnostic of the first skipped record */
+	uint64_t content_hash;  /* FNV-1a 64 of the file as stored; set at the end */
+	int complete;           /* the end was reached without an error */
 };
 
 struct sr_reader;

@@ -95,6 +95,8 @@ extern const struct cli_cmd cmd_machines;
 extern const struct cli_cmd cmd_machine;
 extern const struct cli_cmd cmd_convert;
 extern const struct cli_cmd cmd_gen;
+extern const struct cli_cmd cmd_sweep;
+extern const struct cli_cmd cmd_merge;
 extern const struct cli_cmd cmd_stat;
 
 #endif /* SR_CLI_H */

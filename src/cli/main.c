@@ -20,6 +20,8 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_convert,
 	&cmd_stat,
 	&cmd_gen,
+	&cmd_sweep,
+	&cmd_merge,
 	&cmd_policies,
 	&cmd_machines,
 	&cmd_machine,
