@@ -14,6 +14,7 @@
 static const struct sr_reader_ops *const readers[] = {
 	&sr_reader_swt_ops,
 	&sr_reader_jsonl_ops,
+	&sr_reader_vmstat_ops,
 	&sr_reader_csv_ops,
 	NULL,
 };
@@ -25,6 +26,7 @@ const char *sr_format_name(enum sr_format f)
 	case SR_FMT_CSV: return "csv";
 	case SR_FMT_JSONL: return "jsonl";
 	case SR_FMT_SWT: return "swt";
+	case SR_FMT_VMSTAT: return "vmstat";
 	}
 	return "?";
 }
@@ -37,6 +39,8 @@ enum sr_err sr_format_parse(const char *s, enum sr_format *out)
 		*out = SR_FMT_JSONL;
 	else if (!strcmp(s, "swt") || !strcmp(s, "binary"))
 		*out = SR_FMT_SWT;
+	else if (!strcmp(s, "vmstat"))
+		*out = SR_FMT_VMSTAT;
 	else if (!strcmp(s, "auto"))
 		*out = SR_FMT_AUTO;
 	else

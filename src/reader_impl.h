@@ -60,5 +60,6 @@ void sr_reader_at_line(struct sr_reader *r, struct sr_diag *d);
 extern const struct sr_reader_ops sr_reader_csv_ops;
 extern const struct sr_reader_ops sr_reader_jsonl_ops;
 extern const struct sr_reader_ops sr_reader_swt_ops;
+extern const struct sr_reader_ops sr_reader_vmstat_ops;
 
 #endif /* SR_READER_IMPL_H */

@@ -21,17 +21,22 @@ enum sr_format {
 	SR_FMT_CSV = 1,
 	SR_FMT_JSONL = 2,
 	SR_FMT_SWT = 3, /* the native binary format */
+	SR_FMT_VMSTAT = 4, /* a vmstat log, read as a coarse trace (read only) */
 };
 
-/* "csv", "jsonl", "swt" (or "auto"). */
+/* "csv", "jsonl", "swt", "vmstat" (or "auto"). */
 const char *sr_format_name(enum sr_format f);
-/* Parse "csv", "jsonl"/"json", "swt"/"binary", "auto"; SR_ERR_INVAL if none. */
+/* Parse "csv", "jsonl"/"json", "swt"/"binary", "vmstat", "auto"; SR_ERR_INVAL if none. */
 enum sr_err sr_format_parse(const char *s, enum sr_format *out);
 
 struct sr_read_opts {
 	enum sr_format format; /* SR_FMT_AUTO: detect from content */
 	uint64_t max_errors;   /* bad records skipped before failing; 0 = strict */
 	int decompress_thread; /* 1: decompress zstd input on a thread of its own */
+	/* vmstat logs (traces/FORMAT.md); 0 means the default. */
+	uint64_t vmstat_interval_ns; /* between lines without -t timestamps; 0: 1 s */
+	unsigned cpu_node;     /* cpu_nid of the derived events (default 0) */
+	unsigned mem_node;     /* page_nid of the derived events (default 0) */
 };
 
 /* What a reader has seen so far; valid at any time, also after an error. */
@@ -46,6 +51,8 @@ struct sr_read_stats {
 	char first_skip[512];   /* diagnostic of the first skipped record */
 	uint64_t content_hash;  /* FNV-1a 64 of the file as stored; set at the end */
 	int complete;           /* the end was reached without an error */
+	char derived[128];      /* non-empty: the events were derived from a
+				 * coarser source, which this names */
 };
 
 struct sr_reader;

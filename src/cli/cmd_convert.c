@@ -21,7 +21,7 @@ static const struct cli_opt opts[] = {
 static int run(int argc, char **argv)
 {
 	struct cli_parser p;
-	struct sr_read_opts ro = { SR_FMT_AUTO, 0, 1 };
+	struct sr_read_opts ro = { .format = SR_FMT_AUTO, .max_errors = 0, .decompress_thread = 1 };
 	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL };
 	struct sr_reader *r = NULL;
 	struct sr_writer *w = NULL;

@@ -102,7 +102,7 @@ static int cli_replay(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct plist pl = { { 0 }, { 0 }, 0 };
-	struct sr_read_opts ro = { SR_FMT_AUTO, 0, 0 };
+	struct sr_read_opts ro = { .format = SR_FMT_AUTO, .max_errors = 0, .decompress_thread = 0 };
 	struct sr_replay_opts rpo = { NULL, 1, 0 };
 	struct sr_report_info info;
 	enum sr_report_fmt fmt = SR_REPORT_TEXT;

@@ -123,7 +123,7 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 static int run(int argc, char **argv)
 {
 	struct cli_parser p;
-	struct sr_read_opts ro = { SR_FMT_AUTO, 0, 1 };
+	struct sr_read_opts ro = { .format = SR_FMT_AUTO, .max_errors = 0, .decompress_thread = 1 };
 	struct sr_event *evs;
 	const char *val;
 	const char **files;

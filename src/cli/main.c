@@ -89,6 +89,8 @@ int cli_usage(const char *cmd, const char *fmt, ...)
 
 void cli_read_warnings(const char *name, const struct sr_read_stats *st)
 {
+	if (st->derived[0])
+		cli_warn("%s: %s", name, st->derived);
 	if (st->unknown_fields[0])
 		cli_warn("%s: ignored unknown field(s): %s", name, st->unknown_fields);
 	if (st->ts_backwards)

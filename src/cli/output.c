@@ -7,7 +7,7 @@
 
 int cli_opt_to(const char *cmd, const char *val, enum sr_format *fmt)
 {
-	if (sr_format_parse(val, fmt) || *fmt == SR_FMT_AUTO)
+	if (sr_format_parse(val, fmt) || *fmt == SR_FMT_AUTO || *fmt == SR_FMT_VMSTAT)
 		return cli_usage(cmd, "--to takes csv, jsonl or swt, not '%s'", val);
 	return 0;
 }

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vmstat logs read as a coarse trace (traces/FORMAT.md, "vmstat logs").
+ *
+ * The output of `vmstat N` (procps), with or without -t (a date and time
+ * after the columns), -n (one header) and -w (wide columns); headers
+ * repeated anywhere.  Columns are found by name in the column header
+ * ("r b swpd free ... si so ..."), so -a (inact/active) and newer procps
+ * (a "gu" column) read as well.  The first data line is the average since
+ * boot and is skipped.  Each later line's si and so (KiB/s over the
+ * interval) become swap-in and swap-out events of one 4 KiB page, spread
+ * evenly over the interval that ends at that line: interval from the -t
+ * timestamps, else --vmstat-interval (sr_read_opts.vmstat_interval_ns).
+ * Fractions of a page are carried to the next interval, so no KiB is lost
+ * to rounding.
+ *
+ * Every event: pid cpu_node + 1 (one task per CPU node), cpu unknown,
+ * cpu_nid and page_nid from the options, dev -1, no offset (the swap-ins
+ * are unmatched), one page, no latency.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "reader_impl.h"
+
+__extension__ typedef unsigned __int128 vm_u128;
+
+#define VM_MAX_COLS 64
+#define VM_MAX_RATE (1ull << 40)        /* KiB/s: 1 PiB/s, far above any device */
+#define VM_MAX_PAGES (1ull << 32)       /* pages one line may give */
+#define VM_DEFAULT_INTERVAL_NS 1000000000ull
+#define NS_PER_S 1000000000ull
+
+/* Names procps vmstat gives its columns (all layouts); anything else at the
+ * end of the column header is the -t time zone. */
+static const char *const known_cols[] = {
+	"r", "b", "swpd", "free", "buff", "cache", "inact", "active", "si", "so",
+	"bi", "bo", "in", "cs", "us", "sy", "id", "wa", "st", "gu", NULL,
+};
+
+struct vm_state {
+	int have_header;
+	int ncols;            /* numeric columns expected in a data line */
+	int col_si, col_so;
+	uint64_t header_line;
+	int has_ts;           /* -1 not known yet, then 0 or 1 */
+	int started;          /* the since-boot line has been seen */
+	uint64_t data_lines;  /* data lines seen (the since-boot one included) */
+	uint64_t prev_ns;     /* time of the previous data line */
+	vm_u128 carry[2];     /* KiB x ns not yet a whole page, by op */
+
+	/* The interval being handed out. */
+	uint64_t start_ns, len_ns;
+	uint64_t n[2], j[2];  /* events by op: to give, given */
+};
+
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Split line into at most max tokens; returns how many (max + 1 if more). */
+static int split(const char *s, size_t len, const char **tok, size_t *tl, int max)
+{
+	size_t i = 0;
+	int n = 0;
+
+	for (;;) {
+		while (i < len && is_space(s[i]))
+			i++;
+		if (i == len)
+			return n;
+		if (n == max)
+			return max + 1;
+		tok[n] = s + i;
+		while (i < len && !is_space(s[i]))
+			i++;
+		tl[n] = (size_t)(s + i - tok[n]);
+		n++;
+	}
+}
+
+static int tok_is(const char *t, size_t tl, const char *s)
+{
+	return tl == strlen(s) && memcmp(t, s, tl) == 0;
+}
+
+static int known_col(const char *t, size_t tl)
+{
+	int i;
+
+	for (i = 0; known_cols[i]; i++)
+		if (tok_is(t, tl, known_cols[i]))
+			return 1;
+	return 0;
+}
+
+/* The line above the column header: "procs ---memory--- ..." (-w:
+ * "--procs-- ---...memory..."). */
+static int is_banner(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && is_space(s[i]))
+		i++;
+	while (i < len && s[i] == '-')
+		i++;
+	return len - i >= 5 && memcmp(s + i, "procs", 5) == 0;
+}
+
+/* The column header: "r b swpd ..." (or "r b swpd" with -a: "r b swpd free inact"). */
+static int is_colhdr(const char **tok, const size_t *tl, int n)
+{
+	return n >= 3 && tok_is(tok[0], tl[0], "r") && tok_is(tok[1], tl[1], "b");
+}
+
+static int vmstat_probe(const unsigned char *p, size_t n)
+{
+	const char *s = (const char *)p;
+	const char *tok[4];
+	size_t tl[4], i = 0, ll;
+	int nt;
+
+	if (n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;
+	while (i < n && (p[i] == '\n' || p[i] == '\r' || is_space((char)p[i])))
+		i++;
+	for (ll = i; ll < n && p[ll] != '\n'; ll++)
+		;
+	if (is_banner(s + i, ll - i)) {
+		const char *m = s + i;
+
+		/* "procs" and "memory" on one line */
+		for (; m + 6 <= s + ll; m++)
+			if (memcmp(m, "memory", 6) == 0)
+				return 1;
+		return 0;
+	}
+	nt = split(s + i, ll - i, tok, tl, 4);
+	return nt >= 4 && tok_is(tok[0], tl[0], "r") && tok_is(tok[1], tl[1], "b") &&
+	       tok_is(tok[2], tl[2], "swpd") && tok_is(tok[3], tl[3], "free");
+}
+
+static enum sr_err vmstat_open(struct sr_reader *r, struct sr_diag *d)
+{
+	struct vm_state *st;
+
+	if (r->opts.cpu_node >= SR_MAX_NODES || r->opts.mem_node >= SR_MAX_NODES)
+		return sr_diag_set(d, SR_ERR_INVAL, "node over 1023 (--cpu-node %u, --mem-node %u)",
+				   r->opts.cpu_node, r->opts.mem_node);
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	st->has_ts = -1;
+	r->priv = st;
+	snprintf(r->stats.derived, sizeof(r->stats.derived),
+		 "derived from a vmstat log: coarse (si/so spread evenly over each interval, one task, no devices or offsets)");
+	return SR_OK;
+}
+
+static void vmstat_close(struct sr_reader *r)
+{
+	free(r->priv);
+	r->priv = NULL;
+}
+
+/* Days from 1970-01-01 to y-m-d (proleptic Gregorian; Howard Hinnant's
+ * days_from_civil). */
+static int64_t days_from_civil(int64_t y, unsigned m, unsigned dd)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + dd - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+static int digits(const char *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (t[i] < '0' || t[i] > '9')
+			return 0;
+	return 1;
+}
+
+static unsigned dnum(const char *t, size_t n)
+{
+	unsigned v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v = v * 10 + (unsigned)(t[i] - '0');
+	return v;
+}
+
+/* "YYYY-MM-DD" "HH:MM:SS" as vmstat -t prints them: 1 if they look like a
+ * date and a time (even an impossible one), else 0. */
+static int looks_like_ts(const char *dt, size_t dl, const char *tm, size_t tml)
+{
+	return dl == 10 && dt[4] == '-' && dt[7] == '-' && digits(dt, 4) &&
+	       digits(dt + 5, 2) && digits(dt + 8, 2) && tml == 8 && tm[2] == ':' &&
+	       tm[5] == ':' && digits(tm, 2) && digits(tm + 3, 2) && digits(tm + 6, 2);
+}
+
+/* Seconds since the epoch, the time taken as UTC; -1 if impossible. */
+static int64_t parse_ts(const char *dt, const char *tm)
+{
+	unsigned y = dnum(dt, 4), mo = dnum(dt + 5, 2), dd = dnum(dt + 8, 2);
+	unsigned h = dnum(tm, 2), mi = dnum(tm + 3, 2), s = dnum(tm + 6, 2);
+	static const unsigned mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+
+	if (y < 1970 || y > 2200 || mo < 1 || mo > 12 || dd < 1 || dd > mdays[mo - 1] ||
+	    h > 23 || mi > 59 || s > 60)
+		return -1;
+	return days_from_civil(y, mo, dd) * 86400 + h * 3600 + mi * 60 + s;
+}
+
+static enum sr_err rec_error(struct sr_reader *r, struct sr_diag *d, const char *fmt,
+			     const char *a, size_t al) SR_PRINTF(3, 0);
+
+/* A bad data line: skippable under --max-errors.  fmt has one %.*s. */
+static enum sr_err rec_error(struct sr_reader *r, struct sr_diag *d, const char *fmt,
+			     const char *a, size_t al)
+{
+	char m[400];
+
+	snprintf(m, sizeof(m), fmt, (int)(al > 40 ? 40 : al), a);
+	sr_reader_at_line(r, d);
+	r->record_error = 1;
+	return sr_diag_set(d, SR_ERR_FORMAT, "%s", m);
+}
+
+static enum sr_err colhdr(struct sr_reader *r, struct vm_state *st, const char **tok,
+			  const size_t *tl, int nt, struct sr_diag *d)
+{
+	int i, si = -1, so = -1, ncols = nt;
+
+	if (nt > VM_MAX_COLS) {
+		sr_reader_at_line(r, d);
+		return sr_diag_set(d, SR_ERR_FORMAT, "column header with more than %d columns",
+				   VM_MAX_COLS);
+	}
+	if (!known_col(tok[nt - 1], tl[nt - 1]))
+		ncols--; /* the time zone of -t */
+	for (i = 0; i < ncols; i++) {
+		if (tok_is(tok[i], tl[i], "si"))
+			si = i;
+		else if (tok_is(tok[i], tl[i], "so"))
+			so = i;
+	}
+	if (si < 0 || so < 0) {
+		sr_reader_at_line(r, d);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "column header without the si and so columns (not the output of plain vmstat: -d, -D, -m, -s and -p logs hold no swap rates)");
+	}
+	st->have_header = 1;
+	st->header_line = r->line;
+	st->ncols = ncols;
+	st->col_si = si;
+	st->col_so = so;
+	return SR_OK;
+}
+
+/* A data line: check it and set up the interval it closes. */
+static enum sr_err data_line(struct sr_reader *r, struct vm_state *st, const char **tok,
+			     const size_t *tl, int nt, struct sr_diag *d)
+{
+	static const char *const opname[2] = { "so", "si" };
+	uint64_t rate[2], t_ns, len_ns;
+	int has_ts = 0, nnum = nt, i, op;
+
+	if (nt >= 2 && looks_like_ts(tok[nt - 2], tl[nt - 2], tok[nt - 1], tl[nt - 1])) {
+		has_ts = 1;
+		nnum -= 2;
+	}
+	if (nnum != st->ncols) {
+		char m[160];
+
+		snprintf(m, sizeof(m), "%d values, the column header (line %llu) has %d%s (\"%%.*s\")",
+			 nnum, (unsigned long long)st->header_line, st->ncols,
+			 has_ts ? " and a date and time" : "");
+		return rec_error(r, d, m, tok[0], tl[nt - 1] + (size_t)(tok[nt - 1] - tok[0]));
+	}
+	if (st->has_ts >= 0 && has_ts != st->has_ts)
+		return rec_error(r, d, has_ts ? "a date and time where earlier lines have none (\"%.*s\")" :
+				 "no date and time where earlier lines have one (-t) (\"%.*s\")",
+				 tok[0], tl[nt - 1] + (size_t)(tok[nt - 1] - tok[0]));
+	for (i = 0; i < nnum; i++) {
+		if (!digits(tok[i], tl[i]) || tl[i] > 19) {
+			char m[96];
+
+			snprintf(m, sizeof(m), "not a whole number (column %d, \"%%.*s\")", i + 1);
+			return rec_error(r, d, m, tok[i], tl[i]);
+		}
+	}
+	for (op = 0; op < 2; op++) {
+		int c = op == SR_OP_OUT ? st->col_so : st->col_si;
+
+		if (sr_parse_u64(tok[c], tl[c], VM_MAX_RATE, &rate[op])) {
+			char m[96];
+
+			snprintf(m, sizeof(m), "%s over 2^40 KiB/s (%s, \"%%.*s\")", opname[op], opname[op]);
+			return rec_error(r, d, m, tok[c], tl[c]);
+		}
+	}
+	if (has_ts) {
+		int64_t s = parse_ts(tok[nt - 2], tok[nt - 1]);
+
+		if (s < 0)
+			return rec_error(r, d, "not a date and time from 1970 to 2200 (\"%.*s\")",
+					 tok[nt - 2], tl[nt - 2] + 1 + tl[nt - 1]);
+		t_ns = (uint64_t)s * NS_PER_S;
+	} else {
+		uint64_t iv = r->opts.vmstat_interval_ns ? r->opts.vmstat_interval_ns :
+			      VM_DEFAULT_INTERVAL_NS;
+
+		if (st->data_lines > (UINT64_MAX / 2) / iv)
+			return rec_error(r, d, "too many lines for the interval%.*s", "", 0);
+		t_ns = st->data_lines * iv;
+	}
+	if (st->started && t_ns <= st->prev_ns)
+		return rec_error(r, d, "time not after the previous line's (\"%.*s\")",
+				 tok[nnum], tl[nt - 1] + (size_t)(tok[nt - 1] - tok[nnum]));
+	st->has_ts = has_ts;
+	st->data_lines++;
+	if (!st->started) {
+		/* The first line: averages since boot, not an interval. */
+		st->started = 1;
+		st->prev_ns = t_ns;
+		return SR_OK;
+	}
+	len_ns = t_ns - st->prev_ns;
+	for (op = 0; op < 2; op++) {
+		vm_u128 kib_ns = (vm_u128)rate[op] * len_ns + st->carry[op];
+		vm_u128 pages = kib_ns / ((vm_u128)4 * NS_PER_S);
+
+		if (pages > VM_MAX_PAGES) {
+			char m[128];
+
+			snprintf(m, sizeof(m), "%s over %.0f s is more than 2^32 pages in one interval (%s, \"%%.*s\")",
+				 opname[op], (double)len_ns / 1e9, opname[op]);
+			return rec_error(r, d, m, tok[op == SR_OP_OUT ? st->col_so : st->col_si],
+					 tl[op == SR_OP_OUT ? st->col_so : st->col_si]);
+		}
+		st->carry[op] = kib_ns - pages * ((vm_u128)4 * NS_PER_S);
+		st->n[op] = (uint64_t)pages;
+		st->j[op] = 0;
+	}
+	st->start_ns = st->prev_ns;
+	st->len_ns = len_ns;
+	st->prev_ns = t_ns;
+	return SR_OK;
+}
+
+/* Time of event j of n spread evenly over the interval: the middle of the
+ * j-th of n equal parts. */
+static uint64_t ev_time(const struct vm_state *st, uint64_t j, uint64_t n)
+{
+	return st->start_ns + (uint64_t)(((vm_u128)(2 * j + 1) * st->len_ns) / (2 * (vm_u128)n));
+}
+
+static enum sr_err vmstat_next(struct sr_reader *r, struct sr_event *ev, int *eof,
+			       struct sr_diag *d)
+{
+	struct vm_state *st = r->priv;
+	const char *tok[VM_MAX_COLS + 4];
+	size_t tl[VM_MAX_COLS + 4];
+	const char *line;
+	size_t len;
+	enum sr_err err;
+	int cr, nt;
+
+	*eof = 0;
+	for (;;) {
+		int more_out = st->j[0] < st->n[0], more_in = st->j[1] < st->n[1];
+
+		if (more_out || more_in) {
+			int op;
+			uint64_t t_out = more_out ? ev_time(st, st->j[0], st->n[0]) : UINT64_MAX;
+			uint64_t t_in = more_in ? ev_time(st, st->j[1], st->n[1]) : UINT64_MAX;
+
+			op = t_out <= t_in ? SR_OP_OUT : SR_OP_IN;
+			sr_event_init(ev);
+			ev->ts_ns = op == SR_OP_OUT ? t_out : t_in;
+			ev->op = (uint8_t)op;
+			ev->pid = r->opts.cpu_node + 1;
+			ev->cpu_nid = (uint16_t)r->opts.cpu_node;
+			ev->page_nid = (uint16_t)r->opts.mem_node;
+			st->j[op]++;
+			return SR_OK;
+		}
+		err = sr_reader_line(r, &line, &len, &cr, d);
+		if (err)
+			return err;
+		if (!line) {
+			*eof = 1;
+			return SR_OK;
+		}
+		if (is_banner(line, len))
+			continue;
+		nt = split(line, len, tok, tl, VM_MAX_COLS + 3);
+		if (nt == 0)
+			continue;
+		if (is_colhdr(tok, tl, nt)) {
+			if (nt > VM_MAX_COLS + 2)
+				nt = VM_MAX_COLS + 1;
+			err = colhdr(r, st, tok, tl, nt, d);
+			if (err)
+				return err;
+			continue;
+		}
+		if (!st->have_header) {
+			sr_reader_at_line(r, d);
+			return sr_diag_set(d, SR_ERR_FORMAT,
+					   "a line before the column header (\"r b swpd free ...\"): not a vmstat log");
+		}
+		if (nt > VM_MAX_COLS + 2)
+			return rec_error(r, d, "more values than any vmstat column header (\"%.*s\")",
+					 tok[0], tl[0]);
+		err = data_line(r, st, tok, tl, nt, d);
+		if (err)
+			return err;
+	}
+}
+
+const struct sr_reader_ops sr_reader_vmstat_ops = {
+	.format = SR_FMT_VMSTAT,
+	.probe = vmstat_probe,
+	.open = vmstat_open,
+	.next = vmstat_next,
+	.close = vmstat_close,
+};
