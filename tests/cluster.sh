@@ -46,5 +46,91 @@ $SR merge --plan=plan.jsonl -o merged.jsonl res/*.jsonl 2>err.txt &&
 	cmp -s merged.jsonl local.jsonl && ok "GNU parallel: merged equals the local sweep" ||
 	bad "GNU parallel: merged result differs: $(cat err.txt)"
 
+# ---- Slurm: a one-node cluster started here (Debian slurm-wlm and munge),
+# the plan run as a job array, merged, compared; the daemons stopped by PID.
+slurm_stop() {
+	for f in "$SD/slurmd.pid" "$SD/slurmctld.pid" "$SD/munge/munged.pid"; do
+		[ -f "$f" ] || continue
+		pid=$(cat "$f")
+		kill "$pid" 2>/dev/null
+		# Wait for it (10 s), then insist.
+		i=0
+		while kill -0 "$pid" 2>/dev/null && [ $i -lt 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		kill -9 "$pid" 2>/dev/null
+		rm -f "$f"
+	done
+}
+slurm_test() {
+	if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+		[ "$(id -u)" = 0 ] || { bad "Slurm: slurm-wlm and munge are not installed (sudo apt-get install -y slurm-wlm munge)"; return; }
+		apt-get install -y -qq slurm-wlm munge >/dev/null 2>&1 ||
+			{ apt-get update -qq && apt-get install -y -qq slurm-wlm munge >/dev/null 2>&1; } ||
+			{ bad "Slurm: cannot install slurm-wlm and munge"; return; }
+	fi
+	[ "$(id -u)" = 0 ] || { bad "Slurm: the test cluster starts its daemons as root"; return; }
+	SD=$W/slurm
+	mkdir -p "$SD/state" "$SD/spool" "$SD/log" "$SD/munge"
+	chmod 700 "$SD/munge"
+	dd if=/dev/urandom bs=1024 count=1 of="$SD/munge/munge.key" 2>/dev/null
+	chmod 400 "$SD/munge/munge.key"
+	munged --force --key-file="$SD/munge/munge.key" --socket="$SD/munge/munge.socket" \
+		--pid-file="$SD/munge/munged.pid" --log-file="$SD/munge/munged.log" \
+		--seed-file="$SD/munge/seed" || { bad "Slurm: munged did not start"; return; }
+	H=$(hostname)
+	cat >"$SD/slurm.conf" <<EOC
+ClusterName=swapreplay-test
+SlurmctldHost=$H
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$SD/munge/munge.socket
+StateSaveLocation=$SD/state
+SlurmdSpoolDir=$SD/spool
+SlurmctldPidFile=$SD/slurmctld.pid
+SlurmdPidFile=$SD/slurmd.pid
+SlurmctldPort=16917
+SlurmdPort=16918
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+MpiDefault=none
+JobCompType=jobcomp/none
+AccountingStorageType=accounting_storage/none
+SlurmctldLogFile=$SD/log/slurmctld.log
+SlurmdLogFile=$SD/log/slurmd.log
+NodeName=$H CPUs=$(nproc) State=UNKNOWN
+PartitionName=main Nodes=ALL Default=YES MaxTime=INFINITE State=UP
+EOC
+	export SLURM_CONF="$SD/slurm.conf"
+	slurmctld -f "$SLURM_CONF" && slurmd -f "$SLURM_CONF" ||
+		{ bad "Slurm: the daemons did not start: $(tail -3 "$SD/log/slurmctld.log" "$SD/log/slurmd.log" 2>/dev/null)"; return; }
+	i=0
+	until [ "$(sinfo -h -o %t 2>/dev/null)" = idle ]; do
+		i=$((i + 1))
+		[ $i -gt 60 ] && { bad "Slurm: the node was not idle after 60 s: $(sinfo 2>&1)"; return; }
+		sleep 1
+	done
+	ok "Slurm: a one-node cluster is up (node idle after ${i}s)"
+	mkdir -p sres
+	timeout 600 sbatch --wait --array=0-$((N - 1))%2 -o "$SD/log/job-%A_%a.out" --chdir="$W" \
+		--wrap "$SR sweep --run-index=\$SLURM_ARRAY_TASK_ID plan.jsonl -o sres/\$SLURM_ARRAY_TASK_ID.jsonl -q" \
+		>/dev/null 2>"$SD/sbatch.err"
+	rc=$?
+	[ $rc -eq 0 ] && ok "Slurm: the job array of $N units finished" ||
+		bad "Slurm: sbatch --wait gave status $rc: $(cat "$SD/sbatch.err")"
+	$SR merge --plan=plan.jsonl -o smerged.jsonl sres/*.jsonl 2>err.txt &&
+		cmp -s smerged.jsonl local.jsonl && ok "Slurm: merged equals the local sweep" ||
+		bad "Slurm: merged result differs: $(cat err.txt)"
+}
+SD=$W/slurm
+trap 'slurm_stop; rm -rf "$W"' EXIT INT TERM
+slurm_test
+slurm_stop
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
