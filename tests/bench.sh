@@ -71,3 +71,15 @@ echo "targets: one pass <= 1.5x zstd -dc, >= 2.5x faster than three runs"
 a=$(peak "$SR $D/e1m.swt.zst -m 2s-pmem2 -p $P -f csv"); b=$(peak "$SR $D/e10m.swt.zst -m 2s-pmem2 -p $P -f csv")
 awk -v a=$a -v b=$b 'BEGIN { printf "replay peak memory KiB: 1M: %d  10M: %d  (%+.1f %%)\n", a, b, (b - a) * 100 / a }'
 echo "(memory may grow with the swap slots in use, not with trace length)"
+echo
+
+echo "== sweep: 8 traces x 2 machines x all policies, -j 1 against -j 2, median of $RUNS =="
+mkdir -p "$D/sweep"
+for i in 1 2 3 4 5 6 7 8; do
+	[ -f "$D/sweep/t$i.swt.zst" ] || $SR gen swap-w-rand --tasks=32 --size=32M --limit=512M --seed=$i -o "$D/sweep/t$i.swt.zst"
+done
+j1=$(med "rm -f $D/s1.jsonl; $SR sweep $D/sweep -m 2s-pmem2,2s-nvme2 -p all -j 1 -q -o $D/s1.jsonl")
+j2=$(med "rm -f $D/s2.jsonl; $SR sweep $D/sweep -m 2s-pmem2,2s-nvme2 -p all -j 2 -q -o $D/s2.jsonl")
+cmp -s "$D/s1.jsonl" "$D/s2.jsonl" && same="identical rows" || same="ROWS DIFFER"
+awk -v a=$j1 -v b=$j2 -v s="$same" 'BEGIN { printf "-j 1: %.2fs  -j 2: %.2fs  ratio %.2f (%s)\n", a, b, b / a, s }'
+echo "target: -j 2 takes at most 0.55 of -j 1"
