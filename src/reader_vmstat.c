@@ -153,8 +153,6 @@ static enum sr_err vmstat_open(struct sr_reader *r, struct sr_diag *d)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	st->has_ts = -1;
 	r->priv = st;
-	snprintf(r->stats.derived, sizeof(r->stats.derived),
-		 "derived from a vmstat log: coarse (si/so spread evenly over each interval, one task, no devices or offsets)");
 	return SR_OK;
 }
 
@@ -393,6 +391,9 @@ static enum sr_err vmstat_next(struct sr_reader *r, struct sr_event *ev, int *eo
 			ev->cpu_nid = (uint16_t)r->opts.cpu_node;
 			ev->page_nid = (uint16_t)r->opts.mem_node;
 			st->j[op]++;
+			if (!r->stats.derived[0])
+				snprintf(r->stats.derived, sizeof(r->stats.derived),
+					 "derived from a vmstat log: coarse (si/so spread evenly over each interval, one task, no devices or offsets)");
 			return SR_OK;
 		}
 		err = sr_reader_line(r, &line, &len, &cr, d);

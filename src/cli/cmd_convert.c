@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "vmstat_opts.h"
 #include "swapreplay/trace.h"
 
 #define BATCH 4096
@@ -15,6 +16,7 @@ static const struct cli_opt opts[] = {
 	{ "zstd", 0, CLI_OPTARG, O_ZSTD },
 	{ "input-format", 0, CLI_ARG, O_INFMT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
+	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
 
@@ -54,11 +56,15 @@ static int run(int argc, char **argv)
 			break;
 		case O_INFMT:
 			if (sr_format_parse(val, &ro.format))
-				return cli_usage("convert", "--input-format takes auto, csv, jsonl or swt, not '%s'", val);
+				return cli_usage("convert", "--input-format takes auto, csv, jsonl, swt or vmstat, not '%s'", val);
 			break;
 		case O_MAXERR:
 			if (cli_parse_u64(val, UINT64_MAX, &ro.max_errors))
 				return cli_usage("convert", "--max-errors takes a whole number, not '%s'", val);
+			break;
+		default:
+			if (cli_vmstat_opt("convert", id, val, &ro))
+				return EXIT_USAGE;
 			break;
 		}
 	}
@@ -132,10 +138,11 @@ const struct cli_cmd cmd_convert = {
 	"                        (.csv, .jsonl, .swt, each optionally .zst)\n"
 	"  --zstd[=LEVEL]        compress with zstd (level 1-19, default 3); an OUT\n"
 	"                        ending in .zst is compressed at level 3 anyway\n"
-	"  --input-format=FORMAT auto (default: from the content), csv, jsonl, swt\n"
+	"  --input-format=FORMAT auto (default: from the content), csv, jsonl, swt,\n"
+	"                        vmstat (a vmstat log, read as a coarse trace)\n"
 	"  --max-errors=N        skip up to N bad records, counting them (default 0:\n"
 	"                        the first bad record is an error)\n"
-	"\n"
+	CLI_VMSTAT_HELP	"\n"
 	"A binary input's embedded machine description is kept when OUT is binary.\n"
 	"JSON lines hold numbers up to 2^63-1; a larger value is an error.\n",
 	.run = run,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "vmstat_opts.h"
 #include "swapreplay/report.h"
 #include "swapreplay/stat.h"
 #include "swapreplay/trace.h"
@@ -12,14 +13,111 @@
 #define BATCH 4096
 #define MAX_DEVS_SHOWN 4096
 
-enum { O_FORMAT = 1, O_INFMT, O_MAXERR };
+enum { O_FORMAT = 1, O_INFMT, O_MAXERR, O_TIMELINE };
 
 static const struct cli_opt opts[] = {
 	{ "format", 0, CLI_ARG, O_FORMAT },
 	{ "input-format", 0, CLI_ARG, O_INFMT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
+	{ "timeline", 0, CLI_OPTARG, O_TIMELINE },
+	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
+
+/* ---- --timeline: swap-out and swap-in rates per time bucket ---------- */
+
+#define TL_DEFAULT_NS 1000000000ull
+#define TL_MAX_BUCKETS 100000 /* more: the buckets double in width */
+
+struct timeline {
+	uint64_t width_ns;
+	uint64_t base_ns;      /* start of bucket 0: the first event's time, floored to a width */
+	int have_base;
+	uint64_t (*b)[2];      /* pages by bucket and op */
+	size_t n, cap;
+	unsigned widened;      /* times the width doubled */
+};
+
+static void tl_widen(struct timeline *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		uint64_t o = t->b[i][0], in = t->b[i][1];
+
+		t->b[i][0] = t->b[i][1] = 0;
+		t->b[i / 2][0] += o;
+		t->b[i / 2][1] += in;
+	}
+	t->n = (t->n + 1) / 2;
+	/* The base stays a multiple of the old width; keep it. */
+	t->width_ns *= 2;
+	t->widened++;
+}
+
+static int tl_add(struct timeline *t, const struct sr_event *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t ts = e[i].ts_ns, k;
+
+		if (!t->have_base) {
+			t->base_ns = ts - ts % t->width_ns;
+			t->have_base = 1;
+		}
+		k = ts > t->base_ns ? (ts - t->base_ns) / t->width_ns : 0;
+		while (k >= TL_MAX_BUCKETS) {
+			tl_widen(t);
+			k = (ts - t->base_ns) / t->width_ns;
+		}
+		if (k >= t->cap) {
+			size_t c = t->cap ? t->cap : 64;
+			void *nb;
+
+			while (c <= k)
+				c *= 2;
+			nb = realloc(t->b, c * sizeof(*t->b));
+			if (!nb)
+				return -1;
+			t->b = nb;
+			memset(t->b + t->cap, 0, (c - t->cap) * sizeof(*t->b));
+			t->cap = c;
+		}
+		if (k >= t->n)
+			t->n = k + 1;
+		t->b[k][e[i].op == SR_OP_IN] += e[i].nr_pages;
+	}
+	return 0;
+}
+
+static void tl_print(FILE *f, const struct timeline *t, int json)
+{
+	double secs = (double)t->width_ns / 1e9;
+	size_t i;
+	int op;
+
+	if (json) {
+		fprintf(f, ",\"timeline\":{\"bucket_ns\":%" PRIu64 ",\"start_ns\":%" PRIu64,
+			t->width_ns, t->base_ns);
+		for (op = 0; op < 2; op++) {
+			fprintf(f, ",\"%s_kib_s\":[", op ? "in" : "out");
+			for (i = 0; i < t->n; i++)
+				fprintf(f, "%s%.1f", i ? "," : "",
+					(double)t->b[i][op] * (SR_PAGE_SIZE / 1024) / secs);
+			fputc(']', f);
+		}
+		fputc('}', f);
+		return;
+	}
+	fprintf(f, "timeline:         %g s buckets from ts %" PRIu64 " ns%s\n", secs, t->base_ns,
+		t->widened ? " (widened to keep under 100000 buckets)" : "");
+	fprintf(f, "  %12s %14s %14s\n", "start (s)", "out KiB/s", "in KiB/s");
+	for (i = 0; i < t->n; i++)
+		fprintf(f, "  %12.3f %14.1f %14.1f\n", (double)i * secs,
+			(double)t->b[i][0] * (SR_PAGE_SIZE / 1024) / secs,
+			(double)t->b[i][1] * (SR_PAGE_SIZE / 1024) / secs);
+}
 
 static void print_nodes(FILE *f, const struct sr_stat *s, int which, int json)
 {
@@ -40,7 +138,7 @@ static void print_nodes(FILE *f, const struct sr_stat *s, int which, int json)
 }
 
 static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
-		      const struct sr_stat *s, int json, int first)
+		      const struct sr_stat *s, const struct timeline *tl, int json, int first)
 {
 	struct sr_stat_summary m;
 	int32_t devs[64];
@@ -78,8 +176,15 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 		fprintf(f, "},\"devices_total\":%zu", ndev);
 		fprintf(f, ",\"lat_known\":%" PRIu64 ",\"lat_mean_ns\":%" PRIu64,
 			m.lat_known, m.lat_known ? m.lat_sum_ns / m.lat_known : 0);
-		fprintf(f, ",\"ts_backwards\":%" PRIu64 ",\"skipped\":%" PRIu64 "}",
+		fprintf(f, ",\"ts_backwards\":%" PRIu64 ",\"skipped\":%" PRIu64,
 			rs->ts_backwards, rs->skipped);
+		if (rs->derived[0]) {
+			fputs(",\"derived\":", f);
+			sr_report_json_string(f, rs->derived);
+		}
+		if (tl)
+			tl_print(f, tl, 1);
+		fputc('}', f);
 		return;
 	}
 	if (!first)
@@ -118,6 +223,10 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 		fprintf(f, "ts backwards:     %" PRIu64 "\n", rs->ts_backwards);
 	if (rs->skipped)
 		fprintf(f, "skipped records:  %" PRIu64 "\n", rs->skipped);
+	if (rs->derived[0])
+		fprintf(f, "origin:           %s\n", rs->derived);
+	if (tl)
+		tl_print(f, tl, 0);
 }
 
 static int run(int argc, char **argv)
@@ -127,7 +236,8 @@ static int run(int argc, char **argv)
 	struct sr_event *evs;
 	const char *val;
 	const char **files;
-	int id, nfiles = 0, json = 0, rc = EXIT_OK, i;
+	int id, nfiles = 0, json = 0, rc = EXIT_OK, i, timeline = 0;
+	uint64_t tl_width = TL_DEFAULT_NS;
 
 	files = calloc((size_t)argc, sizeof(*files));
 	evs = malloc(BATCH * sizeof(*evs));
@@ -158,7 +268,14 @@ static int run(int argc, char **argv)
 			break;
 		case O_INFMT:
 			if (sr_format_parse(val, &ro.format)) {
-				rc = cli_usage("stat", "--input-format takes auto, csv, jsonl or swt, not '%s'", val);
+				rc = cli_usage("stat", "--input-format takes auto, csv, jsonl, swt or vmstat, not '%s'", val);
+				goto out;
+			}
+			break;
+		case O_TIMELINE:
+			timeline = 1;
+			if (val && cli_parse_seconds(val, &tl_width)) {
+				rc = cli_usage("stat", "--timeline takes seconds above 0 (such as 1, 0.5 or 60), not '%s'", val);
 				goto out;
 			}
 			break;
@@ -167,6 +284,11 @@ static int run(int argc, char **argv)
 				rc = cli_usage("stat", "--max-errors takes a whole number, not '%s'", val);
 				goto out;
 			}
+			break;
+		default:
+			rc = cli_vmstat_opt("stat", id, val, &ro);
+			if (rc)
+				goto out;
 			break;
 		}
 	}
@@ -179,6 +301,7 @@ static int run(int argc, char **argv)
 	for (i = 0; i < nfiles; i++) {
 		struct sr_reader *r = NULL;
 		struct sr_stat *s = sr_stat_new();
+		struct timeline tl = { .width_ns = tl_width };
 		struct sr_diag d;
 		enum sr_err err;
 		size_t n;
@@ -191,7 +314,7 @@ static int run(int argc, char **argv)
 		err = sr_reader_open(&r, files[i], &ro, &d);
 		while (!err) {
 			err = sr_reader_read(r, evs, BATCH, &n, &d);
-			if (n && sr_stat_add(s, evs, n)) {
+			if (n && (sr_stat_add(s, evs, n) || (timeline && tl_add(&tl, evs, n)))) {
 				sr_diag_clear(&d);
 				d.code = err = SR_ERR_NOMEM;
 			}
@@ -203,9 +326,11 @@ static int run(int argc, char **argv)
 		if (err)
 			rc = cli_diag(&d);
 		else
-			print_one(stdout, files[i], sr_reader_stats(r), s, json, i == 0);
+			print_one(stdout, files[i], sr_reader_stats(r), s, timeline ? &tl : NULL,
+				  json, i == 0);
 		sr_reader_close(r);
 		sr_stat_free(s);
+		free(tl.b);
 		if (err)
 			break;
 	}
@@ -228,10 +353,16 @@ const struct cli_cmd cmd_stat = {
 	"than one base page), the time span, the distinct tasks and CPUs, the events\n"
 	"per CPU node and per page node, the events per recorded device, and the\n"
 	"recorded latency.  Stops at the first trace that cannot be read.\n"
+	"With --timeline, also the swap-out and swap-in rates (KiB/s) in each\n"
+	"time bucket from the first event: the phases of a run (on a vmstat log,\n"
+	"the so and si columns again).\n"
 	"\n"
 	"Options:\n"
 	"  --format=text|json    output format (default text)\n"
-	"  --input-format=FORMAT auto (default), csv, jsonl, swt\n"
-	"  --max-errors=N        skip up to N bad records per trace (default 0)\n",
+	"  --input-format=FORMAT auto (default), csv, jsonl, swt, vmstat\n"
+	"  --max-errors=N        skip up to N bad records per trace (default 0)\n"
+	"  --timeline[=S]        rates per bucket of S seconds (default 1; buckets\n"
+	"                        double in width beyond 100000 of them)\n"
+	CLI_VMSTAT_HELP,
 	.run = run,
 };
