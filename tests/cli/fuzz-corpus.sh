@@ -6,7 +6,17 @@
 # "FAIL fuzz-corpus: TARGET: why", with the failing input and the first
 # lines of its report.
 set -u
-TARGETS="csv jsonl swt zstd machine cli"
+# Every tests/fuzz/fuzz_<target>.c is a target (as in tests/fuzz/fuzz.mk).
+TARGETS=""
+for f in "$T"/fuzz/fuzz_*.c; do
+	[ -f "$f" ] || continue
+	f=${f##*/fuzz_}
+	TARGETS="$TARGETS ${f%.c}"
+done
+if [ -z "$TARGETS" ]; then
+	echo "FAIL fuzz-corpus: no fuzz targets in $T/fuzz"
+	exit 0
+fi
 B=$(dirname "$SR_BIN")
 D=$B/fuzz
 C=$T/fuzz/corpus

@@ -12,16 +12,19 @@
 #                           other, for FUZZ_SECONDS
 #   make fuzz FUZZ_TARGET=csv FUZZ_SECONDS=60      one target, one minute
 #
-# A parser added to src/ gets its target here in the same change: add it to
-# FUZZ_TARGETS, give it a FUZZ_MAX_LEN_<target>, write
-# tests/fuzz/fuzz_<target>.c and seed tests/fuzz/corpus/<target>/.
+# A parser added to src/ gets its target in the same change: write
+# tests/fuzz/fuzz_<target>.c, seed tests/fuzz/corpus/<target>/ and, if 4096
+# bytes is not right for it, set FUZZ_MAX_LEN_<target> below.
 
-FUZZ_TARGETS := csv jsonl swt zstd machine cli
+FUZZ_DIR := tests/fuzz
+# Every tests/fuzz/fuzz_<target>.c is a target.
+FUZZ_TARGETS := $(patsubst $(FUZZ_DIR)/fuzz_%.c,%,$(sort $(wildcard $(FUZZ_DIR)/fuzz_*.c)))
 
 # Largest input each target is given while fuzzing (-max_len).  Text traces
 # need a header and a few rows; a .swt header, a machine description and a
 # few 48-byte records; machine descriptions are a few hundred bytes to a few
-# KiB; a command line is short.
+# KiB; a command line is short.  Default: FUZZ_MAX_LEN.
+FUZZ_MAX_LEN := 4096
 FUZZ_MAX_LEN_csv := 4096
 FUZZ_MAX_LEN_jsonl := 4096
 FUZZ_MAX_LEN_swt := 8192
@@ -29,7 +32,6 @@ FUZZ_MAX_LEN_zstd := 8192
 FUZZ_MAX_LEN_machine := 16384
 FUZZ_MAX_LEN_cli := 1024
 
-FUZZ_DIR := tests/fuzz
 FUZZ_CORPUS := $(FUZZ_DIR)/corpus
 FUZZ_OBJ := $(FUZZ_TARGETS:%=$(B)/$(FUZZ_DIR)/fuzz_%.o)
 FUZZ_DRIVER_OBJ := $(B)/$(FUZZ_DIR)/driver.o
@@ -46,9 +48,9 @@ FUZZ_WORK ?= $(FUZZ_B)/work
 FUZZ_SECONDS ?= 600
 FUZZ_TARGET ?= $(FUZZ_TARGETS)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all
-# Known src/ bugs the long runs step around (fuzz_common.h); empty this
-# once they are fixed.
-FUZZ_KNOWN_BUGS ?= -DFUZZ_KNOWN_NULL_DIAG
+# Known src/ bugs the long runs step around, as -DFUZZ_KNOWN_<what>
+# (fuzz_common.h); none at the moment.
+FUZZ_KNOWN_BUGS ?=
 FUZZ_CFLAGS ?= -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link $(FUZZ_SAN) $(FUZZ_KNOWN_BUGS)
 # Fork mode with one job: a crash, timeout or out-of-memory is saved under
 # $(FUZZ_WORK)/<target>/ and the run goes on for the whole FUZZ_SECONDS.
@@ -102,9 +104,9 @@ fuzz: deps fuzz-clang
 
 fuzz-run-%:
 	@mkdir -p $(FUZZ_WORK)/$*/new
-	@echo "fuzz $*: $(FUZZ_SECONDS) s, -max_len=$(FUZZ_MAX_LEN_$*), log in $(FUZZ_WORK)/$*/log"
+	@echo "fuzz $*: $(FUZZ_SECONDS) s, -max_len=$(or $(FUZZ_MAX_LEN_$*),$(FUZZ_MAX_LEN)), log in $(FUZZ_WORK)/$*/log"
 	@timeout -k 30 $$(($(FUZZ_SECONDS) + 300)) $(FUZZ_B)/fuzz/$*-fuzz \
-		-max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN_$*) $(FUZZ_FLAGS) \
+		-max_total_time=$(FUZZ_SECONDS) -max_len=$(or $(FUZZ_MAX_LEN_$*),$(FUZZ_MAX_LEN)) $(FUZZ_FLAGS) \
 		$(if $(wildcard $(FUZZ_DIR)/$*.dict),-dict=$(FUZZ_DIR)/$*.dict) \
 		-artifact_prefix=$(FUZZ_WORK)/$*/ \
 		$(FUZZ_WORK)/$*/new $(FUZZ_CORPUS)/$* >$(FUZZ_WORK)/$*/log 2>&1; \

@@ -45,21 +45,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /*
  * Known bugs, reported and not yet fixed in src/, that a long fuzzing run
- * steps around so that it goes on to find others: `make fuzz` defines the
- * macros listed in FUZZ_KNOWN_BUGS (tests/fuzz/fuzz.mk).  The replay
- * binaries of `make test` never define them, so the committed crash-*
- * input of each such bug fails there until src/ is fixed.  Remove the
- * macro (here and in fuzz.mk) with the fix.
- *
- * FUZZ_KNOWN_NULL_DIAG: the library dereferences a NULL struct sr_diag
- * (reader_swt.c hdr_error, reader_csv.c feed_row, machine.c on a JSON
- * syntax error) although error.h makes the diagnostic optional.
+ * steps around so that it goes on to find others: a target tests them
+ * under #ifndef FUZZ_KNOWN_<what>, and `make fuzz` defines the macros listed
+ * in FUZZ_KNOWN_BUGS (tests/fuzz/fuzz.mk).  The replay binaries of
+ * `make test` never define them, so the committed crash-* input of each
+ * such bug fails there until src/ is fixed.  Remove the #ifndef and the
+ * macro with the fix.  None at the moment (FUZZ_KNOWN_NULL_DIAG went with
+ * the fix of e9acf89: "library entry points take a NULL diagnostic").
  */
-#ifdef FUZZ_KNOWN_NULL_DIAG
-#define FUZZ_NULL_DIAG 0 /* pass a diagnostic where NULL would crash */
-#else
-#define FUZZ_NULL_DIAG 1
-#endif
 
 /* Events asked for per sr_reader_read() call: small and odd, so that batch
  * boundaries fall everywhere. */
@@ -263,8 +256,8 @@ FUZZ_HELPER void fuzz_reader_passes(const uint8_t *data, size_t size, enum sr_fo
 {
 	int rc = fuzz_read_trace(data, size, format, 0, 1);
 
-	if (rc == FUZZ_READ_ERR || (rc == FUZZ_READ_OPEN_ERR && FUZZ_NULL_DIAG))
-		fuzz_read_trace(data, size, format, 3, !FUZZ_NULL_DIAG);
+	if (rc == FUZZ_READ_ERR || rc == FUZZ_READ_OPEN_ERR)
+		fuzz_read_trace(data, size, format, 3, 0);
 }
 
 #endif /* SR_FUZZ_COMMON_H */
