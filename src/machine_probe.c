@@ -311,19 +311,50 @@ static void bprintf(struct buf *b, const char *fmt, ...)
 	bput(b, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
-/* s as a JSON string. */
+/* Length of the valid UTF-8 sequence at s (1 to 4), or 0. */
+static int utf8_len(const unsigned char *s)
+{
+	int n, i;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xC2 && s[0] <= 0xDF)
+		n = 2, cp = s[0] & 0x1F;
+	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+		n = 3, cp = s[0] & 0x0F;
+	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3F);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+/* s as a JSON string; bytes that are not UTF-8 become U+FFFD. */
 static void bjson(struct buf *b, const char *s)
 {
 	bput(b, "\"", 1);
-	for (; *s; s++) {
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		int n = utf8_len((const unsigned char *)s);
 
 		if (c == '"' || c == '\\')
 			bprintf(b, "\\%c", c);
 		else if (c < 0x20 || c == 0x7f)
 			bprintf(b, "\\u%04x", c);
+		else if (n == 0)
+			bput(b, "\\ufffd", 6);
 		else
-			bput(b, (const char *)&c, 1);
+			bput(b, s, (size_t)n);
+		s += n ? n : 1;
 	}
 	bput(b, "\"", 1);
 }
@@ -514,7 +545,8 @@ static int probe_nodes(struct probe *p, struct node_info *ni)
 				    "no such directory, nor sys/devices/system/cpu/online: not a sysfs tree (give --sysfs-root=DIR holding sys/ and proc/)");
 			return -1;
 		}
-		if (sr_probe_cpulist(data, len, &n, msg, sizeof(msg))) {
+		if (sr_probe_cpulist(data, len, &n, msg, sizeof(msg)) ||
+		    (n > 65536 && snprintf(msg, sizeof(msg), "%d CPUs, at most 65536 are supported", n))) {
 			free(data);
 			return bad_file(p, "sys/devices/system/cpu/online", 1, msg);
 		}
@@ -566,6 +598,9 @@ static int probe_nodes(struct probe *p, struct node_info *ni)
 			return -1;
 		rc = sr_probe_cpulist(data, len, &ni->cpus[id], msg, sizeof(msg));
 		free(data);
+		if (!rc && ni->cpus[id] > 65536)
+			rc = -1, snprintf(msg, sizeof(msg), "%d CPUs, at most 65536 per node are supported",
+					  ni->cpus[id]);
 		if (rc)
 			return bad_file(p, rel, 1, msg);
 		snprintf(rel, sizeof(rel), "%s/node%d/distance", ndir, id);
@@ -624,6 +659,15 @@ static void copy(char *dst, size_t dsz, const char *src)
 		n = dsz - 1;
 	memcpy(dst, src, n);
 	dst[n] = '\0';
+}
+
+/* Device names are typed on command lines: printable ASCII, other bytes
+ * (and quotes, backslashes) as '_'. */
+static void ascii_name(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x21 || (unsigned char)*s > 0x7e || *s == '"' || *s == '\\')
+			*s = '_';
 }
 
 static const char *basename_of(const char *s)
@@ -854,6 +898,7 @@ enum sr_err sr_machine_probe(const char *root, char **json, char **notes,
 		const char *bn = basename_of(sw[i].path);
 
 		copy(names[i], sizeof(names[i]), bn[0] ? bn : "swap");
+		ascii_name(names[i]);
 		for (k = 2;; k++) {
 			for (j = 0; j < i && strcmp(names[j], names[i]); j++)
 				;
@@ -863,6 +908,7 @@ enum sr_err sr_machine_probe(const char *root, char **json, char **notes,
 			char suf[16];
 
 			copy(names[i], 27, bn[0] ? bn : "swap");
+			ascii_name(names[i]);
 			snprintf(suf, sizeof(suf), ".%d", k % 1000);
 			strcat(names[i], suf);
 		}
