@@ -93,6 +93,7 @@ extern const struct cli_cmd cmd_replay;
 extern const struct cli_cmd cmd_policies;
 extern const struct cli_cmd cmd_machines;
 extern const struct cli_cmd cmd_machine;
+extern const struct cli_cmd cmd_capture_fixup;
 extern const struct cli_cmd cmd_convert;
 extern const struct cli_cmd cmd_gen;
 extern const struct cli_cmd cmd_sweep;

@@ -25,6 +25,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_policies,
 	&cmd_machines,
 	&cmd_machine,
+	&cmd_capture_fixup,
 	NULL,
 };
 

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swapreplay/capture.h - the output of the bpftrace capture
+ * (traces/capture/, `swapreplay capture-fixup`) turned into a trace.
+ *
+ * The capture cannot know the node of a page's memory: it prints the
+ * page's frame number (pfn) in place of page_nid.  This resolves each pfn
+ * to its node from the memory blocks sysfs lists under every node
+ * (/sys/devices/system/node/node<N>/memory<M>, blocks of
+ * /sys/devices/system/memory/block_size_bytes) and hands back canonical
+ * events.  The raw format is in traces/capture/README.md.
+ */
+#ifndef SWAPREPLAY_CAPTURE_H
+#define SWAPREPLAY_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "swapreplay/error.h"
+#include "swapreplay/event.h"
+
+/* The raw capture's header line. */
+#define SR_CAPTURE_HEADER "ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns"
+
+/* ---- pfn -> node ------------------------------------------------------ */
+
+struct sr_pfn_map;
+
+/* Read the memory blocks of every node under root ("/" for this system).
+ * SR_ERR_IO for a missing file, SR_ERR_FORMAT for a garbled one. */
+enum sr_err sr_pfn_map_load(struct sr_pfn_map **out, const char *root,
+			    struct sr_diag *diag);
+/* The node of a page frame, or -1 if no node lists its block. */
+int sr_pfn_map_node(const struct sr_pfn_map *m, uint64_t pfn);
+void sr_pfn_map_free(struct sr_pfn_map *m);
+
+/* ---- the raw capture -------------------------------------------------- */
+
+/*
+ * One data line of the raw capture into *ev (page_nid left 0) and *pfn
+ * (*has_pfn 0 when the field is empty).  0, or -1 with msg.
+ */
+int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
+			  int *has_pfn, char *msg, size_t msz);
+
+struct sr_capture_stats {
+	uint64_t events;        /* events handed out */
+	uint64_t no_pfn;        /* events without a pfn: page node = CPU node */
+	uint64_t pfn_unmapped;  /* pfn in no node's memory: page node = CPU node */
+	uint64_t skipped_lines; /* bpftrace's own lines ("Attaching ...", "# ...") */
+};
+
+struct sr_capture;
+
+/* Open a raw capture (optionally zstd-compressed; "-" = stdin); map must
+ * outlive it. */
+enum sr_err sr_capture_open(struct sr_capture **out, const char *path,
+			    const struct sr_pfn_map *map, struct sr_diag *diag);
+/* Up to cap events; *n == 0 with SR_OK at the end.  Errors name FILE:LINE. */
+enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t cap,
+			    size_t *n, struct sr_diag *diag);
+const struct sr_capture_stats *sr_capture_stats(const struct sr_capture *c);
+void sr_capture_close(struct sr_capture *c);
+
+#endif /* SWAPREPLAY_CAPTURE_H */

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The raw output of the bpftrace capture (traces/capture/) into canonical
+ * events: each page frame number resolved to its node from sysfs's memory
+ * blocks (swapreplay/capture.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "swapreplay/capture.h"
+
+#define MAX_BLOCKS (1u << 24) /* memory blocks: 2 PiB of 128 MiB blocks */
+
+/* ---- pfn -> node ------------------------------------------------------ */
+
+struct sr_pfn_map {
+	uint64_t pages_per_block;
+	uint32_t nblocks;      /* highest block listed + 1 */
+	int16_t *node;         /* by block, -1 none */
+};
+
+static enum sr_err map_bad(struct sr_diag *d, const char *path, enum sr_err code,
+			   const char *msg)
+{
+	sr_diag_file(d, path);
+	return sr_diag_set(d, code, "%s", msg);
+}
+
+enum sr_err sr_pfn_map_load(struct sr_pfn_map **out, const char *root, struct sr_diag *d)
+{
+	char base[PATH_MAX], path[PATH_MAX + 64], buf[64];
+	struct sr_pfn_map *m;
+	struct dirent *de;
+	DIR *dir;
+	FILE *f;
+	size_t n, i;
+	char *end;
+	unsigned long long bs;
+
+	*out = NULL;
+	sr_diag_clear(d);
+	snprintf(base, sizeof(base), "%s", root && *root ? root : "/");
+	for (n = strlen(base); n > 0 && base[n - 1] == '/'; n--)
+		base[n - 1] = '\0';
+	snprintf(path, sizeof(path), "%s/sys/devices/system/memory/block_size_bytes", base);
+	f = fopen(path, "r");
+	if (!f)
+		return map_bad(d, path, SR_ERR_IO, strerror(errno));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	errno = 0;
+	bs = strtoull(buf, &end, 16);
+	while (*end == '\n' || *end == ' ')
+		end++;
+	if (errno || end == buf || *end || bs < SR_PAGE_SIZE || bs % SR_PAGE_SIZE ||
+	    (bs & (bs - 1)))
+		return map_bad(d, path, SR_ERR_FORMAT,
+			       "not a block size in hexadecimal bytes, a power of two of at least 4096 (such as 8000000)");
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	m->pages_per_block = bs / SR_PAGE_SIZE;
+	snprintf(path, sizeof(path), "%s/sys/devices/system/node", base);
+	dir = opendir(path);
+	if (!dir) {
+		enum sr_err e = map_bad(d, path, SR_ERR_IO, strerror(errno));
+
+		sr_pfn_map_free(m);
+		return e;
+	}
+	while ((de = readdir(dir))) {
+		char npath[PATH_MAX + 512];
+		struct dirent *me;
+		DIR *nd;
+		long node;
+
+		if (strncmp(de->d_name, "node", 4) || !de->d_name[4])
+			continue;
+		errno = 0;
+		node = strtol(de->d_name + 4, &end, 10);
+		if (*end || de->d_name[4] < '0' || de->d_name[4] > '9' || node >= SR_MAX_NODES)
+			continue;
+		snprintf(npath, sizeof(npath), "%s/%s", path, de->d_name);
+		nd = opendir(npath);
+		if (!nd)
+			continue;
+		while ((me = readdir(nd))) {
+			unsigned long long blk;
+
+			if (strncmp(me->d_name, "memory", 6) || me->d_name[6] < '0' ||
+			    me->d_name[6] > '9')
+				continue;
+			blk = strtoull(me->d_name + 6, &end, 10);
+			if (*end || blk >= MAX_BLOCKS)
+				continue;
+			if (blk >= m->nblocks) {
+				uint32_t nb = m->nblocks ? m->nblocks : 64;
+				int16_t *p;
+
+				while (nb <= blk)
+					nb *= 2;
+				p = realloc(m->node, nb * sizeof(*p));
+				if (!p) {
+					closedir(nd);
+					closedir(dir);
+					sr_pfn_map_free(m);
+					return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+				}
+				for (i = m->nblocks; i < nb; i++)
+					p[i] = -1;
+				m->node = p;
+				m->nblocks = nb;
+			}
+			m->node[blk] = (int16_t)node;
+		}
+		closedir(nd);
+	}
+	closedir(dir);
+	if (!m->nblocks) {
+		sr_pfn_map_free(m);
+		return map_bad(d, path, SR_ERR_FORMAT,
+			       "no node lists a memory block (node<N>/memory<M>): cannot tell a page's node");
+	}
+	*out = m;
+	return SR_OK;
+}
+
+int sr_pfn_map_node(const struct sr_pfn_map *m, uint64_t pfn)
+{
+	uint64_t b = pfn / m->pages_per_block;
+
+	return b < m->nblocks ? m->node[b] : -1;
+}
+
+void sr_pfn_map_free(struct sr_pfn_map *m)
+{
+	if (!m)
+		return;
+	free(m->node);
+	free(m);
+}
+
+/* ---- the raw capture -------------------------------------------------- */
+
+/* The raw columns, in order; pfn takes page_nid's place. */
+static const int raw_field[10] = {
+	SR_F_TS_NS, SR_F_OP, SR_F_PID, SR_F_CPU, SR_F_CPU_NID, -1 /* pfn */,
+	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS,
+};
+
+int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
+			  int *has_pfn, char *msg, size_t msz)
+{
+	size_t pos = 0;
+	int col;
+
+	sr_event_init(ev);
+	*has_pfn = 0;
+	*pfn = 0;
+	for (col = 0; col < 10; col++) {
+		const char *v = s + pos, *c = memchr(v, ',', len - pos);
+		size_t vl = c ? (size_t)(c - v) : len - pos;
+		int f = raw_field[col];
+
+		if (!c && col < 9) {
+			snprintf(msg, msz, "%d fields, the capture has 10 (%s)", col + 1,
+				 SR_CAPTURE_HEADER);
+			return -1;
+		}
+		if (c && col == 9) {
+			snprintf(msg, msz, "more than 10 fields (%s)", SR_CAPTURE_HEADER);
+			return -1;
+		}
+		pos += vl + 1;
+		if (f < 0) {
+			int rc;
+
+			if (!vl)
+				continue;
+			rc = sr_parse_u64(v, vl, (1ull << 52) - 1, pfn);
+			if (rc) {
+				snprintf(msg, msz, "not a page frame number (pfn, \"%.*s\")",
+					 (int)(vl > 32 ? 32 : vl), v);
+				return -1;
+			}
+			*has_pfn = 1;
+			continue;
+		}
+		if (!vl) {
+			if (sr_field_required(f)) {
+				snprintf(msg, msz, "missing value of a required field (%s, \"\")",
+					 sr_field_names[f]);
+				return -1;
+			}
+			continue;
+		}
+		if (sr_field_set_text(ev, f, v, vl, msg, msz))
+			return -1;
+	}
+	return sr_event_check(ev, msg, msz);
+}
+
+struct sr_capture {
+	struct sr_src *src;
+	const struct sr_pfn_map *map;
+	uint64_t line;
+	int header_done;
+	struct sr_capture_stats st;
+	enum sr_err sticky;
+	struct sr_diag sticky_diag;
+};
+
+enum sr_err sr_capture_open(struct sr_capture **out, const char *path,
+			    const struct sr_pfn_map *map, struct sr_diag *d)
+{
+	struct sr_capture *c;
+	enum sr_err err;
+
+	*out = NULL;
+	sr_diag_clear(d);
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	c->map = map;
+	err = sr_src_open(&c->src, path, d);
+	if (err) {
+		free(c);
+		return err;
+	}
+	*out = c;
+	return SR_OK;
+}
+
+static enum sr_err cap_fail(struct sr_capture *c, struct sr_diag *d, enum sr_err code,
+			    const char *msg)
+{
+	struct sr_diag x;
+
+	sr_diag_clear(&x);
+	sr_diag_file(&x, sr_src_name(c->src));
+	x.line = c->line;
+	sr_diag_set(&x, code, "%s", msg);
+	c->sticky = code;
+	c->sticky_diag = x;
+	if (d)
+		*d = x;
+	return code;
+}
+
+enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t cap,
+			    size_t *n, struct sr_diag *d)
+{
+	char msg[512];
+
+	*n = 0;
+	if (c->sticky) {
+		if (d)
+			*d = c->sticky_diag;
+		return c->sticky;
+	}
+	while (*n < cap) {
+		const char *line;
+		size_t len;
+		struct sr_diag x;
+		enum sr_err err;
+		uint64_t pfn;
+		int has_pfn, node;
+
+		sr_diag_clear(&x);
+		err = sr_src_getline(c->src, &line, &len, &x);
+		if (err) {
+			x.line = c->line + 1;
+			c->sticky = err;
+			c->sticky_diag = x;
+			if (d)
+				*d = x;
+			return err;
+		}
+		if (!line) {
+			if (!c->header_done)
+				return cap_fail(c, d, SR_ERR_FORMAT,
+						"no capture header (" SR_CAPTURE_HEADER ")");
+			break;
+		}
+		c->line++;
+		if (len && line[len - 1] == '\r')
+			len--;
+		if (!len || line[0] == '#' || (len >= 10 && !memcmp(line, "Attaching ", 10))) {
+			c->st.skipped_lines++;
+			continue;
+		}
+		if (!c->header_done) {
+			if (len != strlen(SR_CAPTURE_HEADER) || memcmp(line, SR_CAPTURE_HEADER, len))
+				return cap_fail(c, d, SR_ERR_FORMAT,
+						"not the capture header (expected " SR_CAPTURE_HEADER
+						"): not the output of swapreplay-capture.bt");
+			c->header_done = 1;
+			continue;
+		}
+		if (sr_capture_parse_line(line, len, &evs[*n], &pfn, &has_pfn, msg, sizeof(msg)))
+			return cap_fail(c, d, SR_ERR_FORMAT, msg);
+		node = has_pfn ? sr_pfn_map_node(c->map, pfn) : -1;
+		if (!has_pfn)
+			c->st.no_pfn++;
+		else if (node < 0)
+			c->st.pfn_unmapped++;
+		evs[*n].page_nid = node >= 0 ? (uint16_t)node : evs[*n].cpu_nid;
+		(*n)++;
+		c->st.events++;
+	}
+	return SR_OK;
+}
+
+const struct sr_capture_stats *sr_capture_stats(const struct sr_capture *c)
+{
+	return &c->st;
+}
+
+void sr_capture_close(struct sr_capture *c)
+{
+	if (!c)
+		return;
+	sr_src_close(c->src);
+	free(c);
+}

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/* swapreplay capture-fixup RAW OUT: the bpftrace capture into a trace. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "swapreplay/capture.h"
+#include "swapreplay/trace.h"
+
+#define BATCH 4096
+
+enum { O_ROOT = 1, O_TO, O_ZSTD };
+
+static const struct cli_opt opts[] = {
+	{ "sysfs-root", 0, CLI_ARG, O_ROOT },
+	{ "to", 0, CLI_ARG, O_TO },
+	{ "zstd", 0, CLI_OPTARG, O_ZSTD },
+	{ NULL, 0, 0, 0 },
+};
+
+static int run(int argc, char **argv)
+{
+	struct cli_parser p;
+	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL };
+	struct sr_pfn_map *map = NULL;
+	struct sr_capture *c = NULL;
+	struct sr_writer *w = NULL;
+	struct sr_event *evs = NULL;
+	struct sr_diag d;
+	const char *in = NULL, *out = NULL, *root = "/", *val;
+	int id, level = -1, rc = EXIT_OK;
+	enum sr_err err;
+
+	cli_parser_init(&p, argc, argv, opts);
+	while ((id = cli_next(&p, &val)) != -1) {
+		switch (id) {
+		case -2:
+			return cli_usage("capture-fixup", "%s", p.err);
+		case 0:
+			if (!in)
+				in = val;
+			else if (!out)
+				out = val;
+			else
+				return cli_usage("capture-fixup", "too many arguments ('%s')", val);
+			break;
+		case O_ROOT:
+			if (!*val)
+				return cli_usage("capture-fixup", "--sysfs-root needs a directory");
+			root = val;
+			break;
+		case O_TO:
+			if (cli_opt_to("capture-fixup", val, &wo.format))
+				return EXIT_USAGE;
+			break;
+		case O_ZSTD:
+			if (cli_opt_zstd("capture-fixup", val, &level))
+				return EXIT_USAGE;
+			break;
+		}
+	}
+	if (!in || !out)
+		return cli_usage("capture-fixup", "needs the raw capture and an output (RAW OUT)");
+	if (cli_output_format("capture-fixup", out, level, &wo))
+		return EXIT_USAGE;
+	evs = malloc(BATCH * sizeof(*evs));
+	if (!evs) {
+		cli_err("out of memory");
+		return EXIT_FAIL;
+	}
+	err = sr_pfn_map_load(&map, root, &d);
+	if (!err)
+		err = sr_capture_open(&c, in, map, &d);
+	if (!err)
+		err = sr_writer_open(&w, out, &wo, &d);
+	while (!err) {
+		size_t n;
+
+		err = sr_capture_read(c, evs, BATCH, &n, &d);
+		if (err || !n)
+			break;
+		err = sr_writer_write(w, evs, n, &d);
+		if (cli_interrupted)
+			break;
+	}
+	if (!err && c && !sr_capture_stats(c)->events) {
+		sr_diag_clear(&d);
+		snprintf(d.file, sizeof(d.file), "%s", in);
+		snprintf(d.msg, sizeof(d.msg), "no events in the capture");
+		d.code = err = SR_ERR_FORMAT;
+	}
+	if (err) {
+		sr_writer_abort(w);
+		rc = cli_diag(&d);
+	} else {
+		const struct sr_capture_stats *st = sr_capture_stats(c);
+
+		err = sr_writer_finish(w, &d);
+		if (err)
+			rc = cli_diag(&d);
+		if (st->no_pfn)
+			cli_warn("%s: %" PRIu64 " event(s) without a page frame number (swap cache hits): page node taken as the CPU's",
+				 in, st->no_pfn);
+		if (st->pfn_unmapped)
+			cli_warn("%s: %" PRIu64 " event(s) whose page frame is in no node's memory blocks (another machine's sysfs?): page node taken as the CPU's",
+				 in, st->pfn_unmapped);
+	}
+	sr_capture_close(c);
+	sr_pfn_map_free(map);
+	free(evs);
+	return rc;
+}
+
+const struct cli_cmd cmd_capture_fixup = {
+	.name = "capture-fixup",
+	.summary = "turn the bpftrace capture (traces/capture/) into a trace",
+	.help =
+	"Usage: swapreplay capture-fixup [OPTIONS] RAW OUT\n"
+	"\n"
+	"Read RAW, the output of traces/capture/swapreplay-capture.bt (optionally\n"
+	"zstd-compressed; '-' for standard input), resolve each page frame number\n"
+	"to the node whose memory holds it, from the memory blocks sysfs lists\n"
+	"under each node (/sys/devices/system/node/node*/memory*, blocks of\n"
+	"/sys/devices/system/memory/block_size_bytes), and write the events to OUT\n"
+	"as a trace.  Run it on the recorded machine, or give a copy of its sysfs\n"
+	"with --sysfs-root (traces/capture/swapreplay-record keeps one).  Events\n"
+	"without a frame number (a swap-in served from the swap cache) or with one\n"
+	"in no node's memory take the CPU's node, with a warning.\n"
+	"\n"
+	"Options:\n"
+	"  --sysfs-root=DIR      read DIR/sys/... instead of /sys\n"
+	"  --to=FORMAT           csv, jsonl or swt; default: from OUT's name\n"
+	"  --zstd[=LEVEL]        compress with zstd (level 1-19, default 3)\n",
+	.run = run,
+};

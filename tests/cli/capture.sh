@@ -1,0 +1,81 @@
+#!/bin/sh
+# traces/capture/: the wrapper's arguments, checks and choice of probes, its
+# whole run with a stand-in bpftrace that prints a recorded sample
+# (tests/data/capture/raw-sample.csv), and `swapreplay capture-fixup`.
+# bpftrace itself cannot run here: see traces/capture/README.md.
+REC="$T/../traces/capture/swapreplay-record"
+D="$T/data"
+ok() { echo "ok capture: $1"; }
+fail() { echo "FAIL capture: $1"; }
+
+# Symbol lists of three generations (names as available_filter_functions
+# gives them; kallsyms' "addr t name" for the oldest).
+printf '__swap_writepage\nswap_writepage\nswap_readpage\nend_page_writeback\ndo_swap_page\n' >"$W/syms-page"
+printf 'ffffffff81234560 T __swap_writepage\nffffffff81234570 T swap_writepage\nffffffff81234580 T swap_read_folio\nffffffff81234590 T folio_end_writeback\nffffffff812345a0 t do_swap_page\n' >"$W/syms-folio"
+printf 'swap_writeout\nswap_read_folio\nfolio_end_writeback\ndo_swap_page [vmlinux]\n' >"$W/syms-writeout"
+printf 'swap_writepage\nfolio_end_writeback\ndo_swap_page\n' >"$W/syms-unknown"
+
+sh "$REC" --help >"$W/out" 2>&1 && grep -q -- '--duration=SECONDS' "$W/out" && ok "--help" || fail "--help: $(head -3 "$W/out")"
+
+sh "$REC" --bogus >"$W/out" 2>&1
+[ $? = 2 ] && grep -q "unknown option or argument '--bogus'" "$W/out" && ok "unknown option: status 2" || fail "unknown option: $(cat "$W/out")"
+sh "$REC" --duration=soon >"$W/out" 2>&1
+[ $? = 2 ] && grep -q "duration takes a whole number of seconds above 0, not 'soon'" "$W/out" && ok "bad --duration: status 2" || fail "bad --duration: $(cat "$W/out")"
+sh "$REC" -o >"$W/out" 2>&1
+[ $? = 2 ] && grep -q "needs a value" "$W/out" && ok "-o without a value: status 2" || fail "-o without value: $(cat "$W/out")"
+
+# Probes chosen by generation.
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-page" sh "$REC" --print-script >"$W/bt" 2>"$W/err"
+if grep -q '^kprobe:__swap_writepage$' "$W/bt" && grep -q '^kprobe:swap_readpage$' "$W/bt" &&
+   grep -q '^kprobe:end_page_writeback$' "$W/bt" && grep -q 'generation=page' "$W/bt" && ! grep -q '@@' "$W/bt"; then
+	ok "page generation: __swap_writepage, swap_readpage, end_page_writeback"
+else
+	fail "page generation: $(grep -E '^kprobe|^kretprobe|@@' "$W/bt" | tr '\n' ' ') $(cat "$W/err")"
+fi
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" sh "$REC" --print-script --struct-page-size=80 >"$W/bt" 2>"$W/err"
+if grep -q '^kprobe:__swap_writepage$' "$W/bt" && grep -q '^kprobe:swap_read_folio$' "$W/bt" &&
+   grep -q '^kprobe:folio_end_writeback$' "$W/bt" && grep -q 'generation=folio' "$W/bt" && grep -q ') / 80' "$W/bt"; then
+	ok "folio generation (kallsyms format): swap_read_folio, folio_end_writeback, struct page size 80"
+else
+	fail "folio generation: $(grep -E '^kprobe|^kretprobe' "$W/bt" | tr '\n' ' ') $(cat "$W/err")"
+fi
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-writeout" sh "$REC" --print-script >"$W/bt" 2>"$W/err"
+grep -q '^kprobe:swap_writeout$' "$W/bt" && grep -q 'generation=folio-writeout' "$W/bt" &&
+	ok "2025 generation without __swap_writepage: swap_writeout" || fail "writeout generation: $(grep '^kprobe' "$W/bt" | tr '\n' ' ') $(cat "$W/err")"
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-unknown" sh "$REC" --print-script >"$W/bt" 2>"$W/err"
+[ $? = 1 ] && grep -q "neither swap_read_folio nor swap_readpage" "$W/err" && ok "unknown kernel: a clear refusal" || fail "unknown kernel: $(cat "$W/err")"
+
+# Refusals before recording.
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_UID=1000 sh "$REC" -o "$W/r" >"$W/out" 2>&1
+[ $? = 1 ] && grep -q "needs root" "$W/out" && ok "not root: refused" || fail "not root: $(cat "$W/out")"
+mkdir -p "$W/nobin"
+for t in sh sed awk sort grep date cat dirname id mktemp; do
+	p=$(command -v $t) && ln -sf "$p" "$W/nobin/$t"
+done
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_UID=0 PATH="$W/nobin" "$W/nobin/sh" "$REC" -o "$W/r" >"$W/out" 2>&1
+[ $? = 1 ] && grep -q "needs bpftrace" "$W/out" && ok "no bpftrace: refused" || fail "no bpftrace: $(cat "$W/out")"
+[ ! -e "$W/r.raw.csv.zst" ] && ok "nothing written when refused" || fail "files written when refused"
+
+# A whole run with a stand-in bpftrace: prints the sample, and the
+# kernel's counters move by 10 swap-outs and 4 swap-ins meanwhile.
+mkdir -p "$W/bin"
+cat >"$W/bin/bpftrace" <<EOB
+#!/bin/sh
+cat "$D/capture/raw-sample.csv"
+printf 'pgpgin 1\npswpin 104\npswpout 110\n' >"$W/vmstat"
+EOB
+chmod +x "$W/bin/bpftrace"
+printf 'pgpgin 1\npswpin 100\npswpout 100\n' >"$W/vmstat"
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_UID=0 SWAPREPLAY_RECORD_VMSTAT="$W/vmstat" \
+	PATH="$W/bin:$PATH" sh "$REC" -o "$W/run" --swapreplay="$SR_BIN" --sysfs-root="$D/sysfs/two-nodes" >"$W/out" 2>&1
+rc=$?
+[ $rc = 0 ] && ok "stand-in run: status 0" || fail "stand-in run: status $rc: $(tail -5 "$W/out")"
+grep -q "swap-outs: captured 5, pswpout delta 10, ratio 0.500" "$W/out" && grep -q "swap-ins: captured 2, pswpin delta 4, ratio 0.500" "$W/out" &&
+	ok "stand-in run: counts checked against pswpout/pswpin" || fail "stand-in run counts: $(grep swap- "$W/out")"
+for f in run.csv.zst run.raw.csv.zst run.machine.json run.info; do
+	[ -s "$W/$f" ] || fail "stand-in run: no $f"
+done
+$SR_BIN convert "$W/run.csv.zst" "$W/run.csv" 2>/dev/null && $SR_BIN convert "$D/capture/fixed-sample.csv" "$W/want.csv" 2>/dev/null &&
+	cmp -s "$W/run.csv" "$W/want.csv" && ok "stand-in run: the trace is the fixed-up sample" || fail "stand-in run: trace differs from tests/data/capture/fixed-sample.csv"
+$SR_BIN "$W/run.csv.zst" --machine="$W/run.machine.json" --policy=reclaimer-nid,hybrid --format=csv >"$W/rep.csv" 2>"$W/err" &&
+	[ "$(wc -l <"$W/rep.csv")" -eq 3 ] && ok "stand-in run: the trace replays on the recorded machine" || fail "stand-in replay: $(cat "$W/err")"
