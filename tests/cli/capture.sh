@@ -45,6 +45,28 @@ grep -q '^kprobe:swap_writeout$' "$W/bt" && grep -q 'generation=folio-writeout' 
 SWAPREPLAY_RECORD_SYMBOLS="$W/syms-unknown" sh "$REC" --print-script >"$W/bt" 2>"$W/err"
 [ $? = 1 ] && grep -q "neither swap_read_folio nor swap_readpage" "$W/err" && ok "unknown kernel: a clear refusal" || fail "unknown kernel: $(cat "$W/err")"
 
+# The start of the struct page array: kallsyms' vmemmap_base, else the
+# 4-level constant, or --vmemmap.
+printf 'ffffffff82a0c0f8 D vmemmap_base\n' >"$W/kallsyms"
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_KALLSYMS="$W/kallsyms" sh "$REC" --print-script >"$W/bt" 2>"$W/err"
+grep -q '(\$f - \*(uint64 \*)kaddr("vmemmap_base")) / 64' "$W/bt" && ok "vmemmap_base from kallsyms" || fail "vmemmap_base: $(grep -n vmemmap "$W/bt" | head -3)"
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_KALLSYMS=/dev/null sh "$REC" --print-script >"$W/bt" 2>"$W/err"
+grep -q '(\$f - 0xffffea0000000000) / 64' "$W/bt" && ok "no vmemmap_base: the 4-level constant" || fail "vmemmap constant: $(grep -n ffffea "$W/bt" | head -3)"
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" sh "$REC" --print-script --vmemmap=0xffd4000000000000 >"$W/bt" 2>"$W/err"
+grep -q '(\$f - 0xffd4000000000000) / 64' "$W/bt" && ok "--vmemmap" || fail "--vmemmap: $(cat "$W/err")"
+sh "$REC" --print-script --vmemmap=12345 >"$W/out" 2>&1
+[ $? = 2 ] && grep -q "vmemmap takes an address" "$W/out" && ok "bad --vmemmap: status 2" || fail "bad --vmemmap: $(cat "$W/out")"
+if command -v bpftrace >/dev/null 2>&1 && [ -r /sys/kernel/btf/vmlinux ]; then
+	# Where bpftrace and the kernel's BTF are at hand, the program must at
+	# least compile (-d: a dry run, nothing attached).
+	SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_KALLSYMS=/dev/null sh "$REC" --print-script >"$W/bt.bt" 2>/dev/null
+	if timeout 120 bpftrace -d "$W/bt.bt" >"$W/btd" 2>&1; then
+		ok "bpftrace -d compiles the program against this kernel's BTF"
+	else
+		fail "bpftrace -d: $(grep ERROR "$W/btd" | head -3)"
+	fi
+fi
+
 # Refusals before recording.
 SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_UID=1000 sh "$REC" -o "$W/r" >"$W/out" 2>&1
 [ $? = 1 ] && grep -q "needs root" "$W/out" && ok "not root: refused" || fail "not root: $(cat "$W/out")"
