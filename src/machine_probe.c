@@ -14,6 +14,8 @@
  *   sys/block/<disk>[/<part>]                  disk of a partition
  *   sys/block/<disk>/device/numa_node          device's node (-1 unknown)
  *   sys/block/<disk>/queue/rotational          hdd (1) or ssd (0)
+ *   sys/dev/block/<major>:<minor>              a swap file's disk, from the
+ *                                              st_dev of the file under ROOT
  *   proc/sys/kernel/{hostname,osrelease}       name and description
  *
  * Performance figures are never probed: the description leaves them out so
@@ -25,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -713,6 +716,36 @@ static int starts(const char *s, const char *pre)
 	return strncmp(s, pre, strlen(pre)) == 0;
 }
 
+/*
+ * The block device holding a swap file: stat() it under the root and look
+ * its file system's device number up in sys/dev/block (a link to
+ * .../block/DISK[/PART]).  0 with its name in dev, or -1 with why in why.
+ */
+static int file_device(struct probe *p, const char *file, char *dev, size_t dsz,
+		       char *why, size_t wsz)
+{
+	char path[PATH_MAX + 64], rel[64], target[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	path_of(p, path, sizeof(path), file);
+	if (stat(path, &st)) {
+		snprintf(why, wsz, "the file is not under the root to stat it");
+		return -1;
+	}
+	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	path_of(p, path, sizeof(path), rel);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n <= 0) {
+		snprintf(why, wsz, "its file system's device %u:%u is not in sys/dev/block (btrfs, a stacked or network file system?)",
+			 major(st.st_dev), minor(st.st_dev));
+		return -1;
+	}
+	target[n] = '\0';
+	copy(dev, dsz, basename_of(target));
+	return 0;
+}
+
 /* Append the description of one swap device to b. */
 static int probe_device(struct probe *p, const struct node_info *ni,
 			const struct sr_probe_swap *sw, const char *name, struct buf *b,
@@ -724,16 +757,19 @@ static int probe_device(struct probe *p, const struct node_info *ni,
 	uint64_t pages = sw->size_kib / 4;
 	int rc;
 
-	if (sw->is_file) {
-		cls_how = "class ssd assumed (a swap file: the device of its file system is not read)";
-		snprintf(how, sizeof(how), "node -1: a swap file, the block device of its file system is not probed");
-		note(p, "%s: a swap file: node unknown (-1) and class assumed ssd; edit \"node\" and \"class\" to those of the disk holding it",
-		     sw->path);
-	} else {
-		char dev[256];
+	char dev[256], why[200], onfile[300] = "";
 
-		copy(dev, sizeof(dev), basename_of(sw->path));
-		if (starts(sw->path, "/dev/")) {
+	if (sw->is_file && file_device(p, sw->path, dev, sizeof(dev), why, sizeof(why)) == 0)
+		snprintf(onfile, sizeof(onfile), "a swap file on %s: ", dev);
+	if (sw->is_file && !onfile[0]) {
+		cls_how = "class ssd assumed (a swap file: the device of its file system is not known)";
+		snprintf(how, sizeof(how), "node -1: a swap file, %s", why);
+		note(p, "%s: a swap file: %s: node unknown (-1) and class assumed ssd; edit \"node\" and \"class\" to those of the disk holding it",
+		     sw->path, why);
+	} else {
+		if (!sw->is_file)
+			copy(dev, sizeof(dev), basename_of(sw->path));
+		if (!sw->is_file && starts(sw->path, "/dev/")) {
 			/* /dev/mapper/NAME and the like are links to ../dm-N. */
 			char path[PATH_MAX + 64], target[PATH_MAX];
 			ssize_t n;
@@ -816,8 +852,8 @@ static int probe_device(struct probe *p, const struct node_info *ni,
 	{
 		char c[2048];
 
-		snprintf(c, sizeof(c), "%s (%s): %s; %s; size %llu KiB and priority %d (%s) from /proc/swaps; performance figures: the %s class defaults, not measured",
-			 sw->path, sw->is_file ? "file" : "partition", cls_how, how,
+		snprintf(c, sizeof(c), "%s (%s): %s%s; %s; size %llu KiB and priority %d (%s) from /proc/swaps; performance figures: the %s class defaults, not measured",
+			 sw->path, sw->is_file ? "file" : "partition", onfile, cls_how, how,
 			 (unsigned long long)sw->size_kib, sw->prio,
 			 sw->prio < 0 ? "automatic" : "given with swapon -p", cls);
 		bjson(b, c);
