@@ -176,7 +176,9 @@ enum sr_err sr_reader_open(struct sr_reader **out, const char *path,
 		err = sr_diag_set(d, SR_ERR_INVAL, "no reader for this format");
 		goto out_close;
 	}
-	if (r->opts.decompress_thread) {
+	/* Only text needs it: binary records decode faster than zstd
+	 * decompresses, and the copy between threads would cost more. */
+	if (r->opts.decompress_thread && readers[i]->format != SR_FMT_SWT) {
 		err = sr_src_threaded(r->src, d);
 		if (err)
 			goto out_close;

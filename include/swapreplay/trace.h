@@ -32,7 +32,7 @@ enum sr_err sr_format_parse(const char *s, enum sr_format *out);
 struct sr_read_opts {
 	enum sr_format format; /* SR_FMT_AUTO: detect from content */
 	uint64_t max_errors;   /* bad records skipped before failing; 0 = strict */
-	int decompress_thread; /* 1: decompress zstd input on a thread of its own */
+	int decompress_thread; /* 1: decompress zstd text input on a thread of its own */
 	/* vmstat logs (traces/FORMAT.md); 0 means the default. */
 	uint64_t vmstat_interval_ns; /* between lines without -t timestamps; 0: 1 s */
 	unsigned cpu_node;     /* cpu_nid of the derived events (default 0) */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "vmstat_opts.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/outfile.h"
 #include "swapreplay/policy.h"
@@ -31,6 +32,7 @@ static const struct cli_opt opts[] = {
 	{ "reorder-window", 0, CLI_ARG, O_REORDER },
 	{ "uncertainty", 'u', CLI_ARG, O_UNC },
 	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
+	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
 
@@ -201,6 +203,11 @@ static int cli_replay(int argc, char **argv)
 				rc = cli_usage("replay", "--uncertainty-range takes 1 to 400 (percent), not '%s'", val);
 				goto out;
 			}
+			break;
+		default:
+			rc = cli_vmstat_opt("replay", id, val, &ro);
+			if (rc)
+				goto out;
 			break;
 		}
 	}
@@ -392,6 +399,7 @@ const struct cli_cmd cmd_replay = {
 	"                        agree on its side (faster, slower, or within 1 %)\n"
 	"  --uncertainty-range=P figures vary by up to a factor 1+P/100 either way\n"
 	"                        (default 25)\n"
+	CLI_VMSTAT_HELP
 	"\n"
 	"See `swapreplay policies`, `swapreplay machines` and docs/MODEL.md.\n",
 	.run = cli_replay,
