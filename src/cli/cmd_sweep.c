@@ -656,6 +656,14 @@ static int run(int argc, char **argv)
 				goto nomem;
 			break;
 		case O_POLICY:
+			if (!strcmp(val, "all")) {
+				const struct sr_policy_ops *const *b = sr_policy_builtins();
+
+				for (k = 0; b[k]; k++)
+					if (strs_split(&s.policies, b[k]->name))
+						goto nomem;
+				break;
+			}
 			if (strs_split(&s.policies, val)) {
 				rc = cli_usage("sweep", "bad --policy list '%s'", val);
 				goto out;
@@ -1063,7 +1071,8 @@ const struct cli_cmd cmd_sweep = {
 	"stop the sweep.\n"
 	"\n"
 	"Options:\n"
-	"  -p, --policy=LIST     policies (comma separated, may be repeated; default\n"
+	"  -p, --policy=LIST     policies (comma separated, may be repeated; 'all' for\n"
+	"                        every built-in; default\n"
 	"                        reclaimer-nid, page-nid, page-nid-strict, hybrid)\n"
 	"  -m, --machine=LIST    machines: presets or files (may be repeated; default:\n"
 	"                        each trace's recorded machine, else " SR_MACHINE_DEFAULT ")\n"

@@ -102,3 +102,7 @@ head -1 l.csv | grep -q '^unit,trace,trace_hash,machine,policy' && [ "$(wc -l <l
 	echo "FAIL sweep: list/csv: $(wc -l <l.csv) lines"
 $SR sweep @list.txt -m 2s-pmem2 -f csv -o l2.csv -q -j 2 && cmp -s l.csv l2.csv &&
 	echo "ok sweep: CSV rows identical with -j 2" || echo "FAIL sweep: CSV -j 2 differs"
+# -p all: every built-in policy.
+$SR sweep tr/t1.swt.zst -m 2s-pmem2 -p all -q -o all.jsonl
+[ "$(wc -l <all.jsonl)" -eq 5 ] && grep -q '"policy": "fixed-node"' all.jsonl &&
+	echo "ok sweep: -p all replays every built-in policy" || echo "FAIL sweep: -p all: $(wc -l <all.jsonl) rows"
