@@ -49,6 +49,9 @@ enum sr_err sr_src_peek(struct sr_src *s, size_t want, const unsigned char **p,
 			size_t *avail, struct sr_diag *d);
 /* Consume n bytes (n <= the last *avail). */
 void sr_src_skip(struct sr_src *s, size_t n);
+/* Start hashing (FNV-1a 64) the file's bytes; call right after open,
+ * before the first peek or read. */
+void sr_src_hash_on(struct sr_src *s);
 /* FNV-1a 64 of the file's bytes (compressed as stored) read so far. */
 uint64_t sr_src_hash(const struct sr_src *s);
 /* Decompressed bytes consumed so far. */

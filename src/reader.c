@@ -156,6 +156,8 @@ enum sr_err sr_reader_open(struct sr_reader **out, const char *path,
 	err = sr_src_open(&r->src, path, d);
 	if (err)
 		goto out_free;
+	if (r->opts.content_hash)
+		sr_src_hash_on(r->src);
 	err = sr_src_peek(r->src, 4096, &p, &n, d);
 	if (err)
 		goto out_close;

@@ -127,7 +127,17 @@ static double cal_reserve(struct cal *c, double s, double w)
 	c->work_ns += w;
 	if (s < (double)c->lo * CAL_BUCKET_NS)
 		s = (double)c->lo * CAL_BUCKET_NS;
-	b = (int64_t)(s / CAL_BUCKET_NS);
+	b = (int64_t)(s * (1.0 / CAL_BUCKET_NS));
+	if (SR_LIKELY(b < c->lo + CAL_BUCKETS)) {
+		/* The common case: the bucket has room for all of it. */
+		double *u = &c->used[b & (CAL_BUCKETS - 1)];
+
+		if (*u + w <= CAL_BUCKET_NS) {
+			*u += w;
+			done = (double)b * CAL_BUCKET_NS + *u;
+			return done > s + w ? done : s + w;
+		}
+	}
 	for (;;) {
 		double *u, room;
 

@@ -36,6 +36,7 @@ struct sr_src {
 	int last_nl;           /* the last line ended with "\n" */
 	struct zthread *zt;    /* decompression thread, or NULL */
 	uint64_t hash;         /* FNV-1a 64 of the file's bytes read so far */
+	int hashing;           /* hash is wanted (sr_src_hash_on) */
 };
 
 /* FNV-1a, 64 bits (Fowler, Noll, Vo): the content hash of sweeps. */
@@ -75,7 +76,8 @@ static enum sr_err raw_read(struct sr_src *s, struct sr_diag *d)
 	s->raw_pos = 0;
 	s->raw_len = n;
 	s->raw_total += n;
-	s->hash = fnv1a(s->hash, s->raw, n);
+	if (s->hashing)
+		s->hash = fnv1a(s->hash, s->raw, n);
 	return SR_OK;
 }
 
@@ -299,7 +301,8 @@ static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
 						   strerror(errno));
 			s->eof = 1;
 		}
-		s->hash = fnv1a(s->hash, s->buf + s->len, n);
+		if (s->hashing)
+			s->hash = fnv1a(s->hash, s->buf + s->len, n);
 		s->len += n;
 		return SR_OK;
 	}
@@ -399,6 +402,16 @@ int sr_src_compressed(const struct sr_src *s)
 const char *sr_src_name(const struct sr_src *s)
 {
 	return s->name;
+}
+
+void sr_src_hash_on(struct sr_src *s)
+{
+	/* The bytes already read: the first chunk, kept in the window (plain)
+	 * or in the raw buffer (zstd), before anything was consumed. */
+	s->hashing = 1;
+	s->hash = 0xcbf29ce484222325ULL;
+	s->hash = s->zstd ? fnv1a(s->hash, s->raw, s->raw_len)
+			  : fnv1a(s->hash, s->buf, s->len);
 }
 
 uint64_t sr_src_hash(const struct sr_src *s)

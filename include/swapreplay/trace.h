@@ -37,6 +37,7 @@ struct sr_read_opts {
 	uint64_t vmstat_interval_ns; /* between lines without -t timestamps; 0: 1 s */
 	unsigned cpu_node;     /* cpu_nid of the derived events (default 0) */
 	unsigned mem_node;     /* page_nid of the derived events (default 0) */
+	int content_hash;      /* 1: hash the file's bytes (stats.content_hash) */
 };
 
 /* What a reader has seen so far; valid at any time, also after an error. */
@@ -49,7 +50,8 @@ struct sr_read_stats {
 	enum sr_format format;  /* detected or forced */
 	char unknown_fields[256]; /* ignored columns/keys, comma separated ("" if none) */
 	char first_skip[512];   /* diagnostic of the first skipped record */
-	uint64_t content_hash;  /* FNV-1a 64 of the file as stored; set at the end */
+	uint64_t content_hash;  /* FNV-1a 64 of the file as stored; set at the end
+				 * when opts.content_hash asked for it */
 	int complete;           /* the end was reached without an error */
 	char derived[128];      /* non-empty: the events were derived from a
 				 * coarser source, which this names */

@@ -643,6 +643,7 @@ static int run(int argc, char **argv)
 	s.baseline = DEFAULT_BASELINE;
 	s.slots_cache = 1;
 	s.ro.format = SR_FMT_AUTO;
+	s.ro.content_hash = 1;
 	pthread_mutex_init(&s.mu, NULL);
 	pthread_cond_init(&s.done_cv, NULL);
 	cli_parser_init(&p, argc, argv, opts);
