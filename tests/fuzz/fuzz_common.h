@@ -143,10 +143,49 @@ FUZZ_HELPER void fuzz_parse_machine(const char *json, struct sr_diag *d)
 	sr_machine_free(m);
 }
 
+/* FNV-1a 64, as stats.content_hash (sweeps) computes it. */
+FUZZ_HELPER uint64_t fuzz_fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 0x100000001b3ULL;
+	return h;
+}
+
+#define FUZZ_FNV_BASIS 0xcbf29ce484222325ULL
+
+/* What a read came to, to compare two reads of the same input. */
+struct fuzz_result {
+	int rc;              /* FUZZ_READ_* */
+	enum sr_err err;
+	uint64_t events, skipped;
+	uint64_t digest;     /* FNV-1a of every event's fields, in order */
+	enum sr_format format;
+	char msg[512];       /* the error's message (with_diag only) */
+};
+
+FUZZ_HELPER uint64_t fuzz_event_digest(uint64_t h, const struct sr_event *e)
+{
+	uint64_t v[10];
+
+	v[0] = e->ts_ns;
+	v[1] = e->offset;
+	v[2] = e->lat_ns;
+	v[3] = e->pid;
+	v[4] = e->cpu;
+	v[5] = (uint64_t)(int64_t)e->dev;
+	v[6] = e->nr_pages;
+	v[7] = (uint64_t)e->cpu_nid << 16 | e->page_nid;
+	v[8] = e->op;
+	v[9] = e->flags;
+	return fuzz_fnv1a(h, v, sizeof(v));
+}
+
 /*
- * Read the whole input as a trace through the public API: open (format
- * forced, or SR_FMT_AUTO), read every event until the end or an error, ask
- * again after the end or the error, close.
+ * Read the whole input as a trace through the public API with options o:
+ * open, read every event until the end or an error, ask again after the
+ * end or the error, close.  res (may be NULL) gets what it came to.
  *
  * with_diag: pass a struct sr_diag and check what it says; 0 passes NULL
  * everywhere (error.h: the library fills a diagnostic "when the caller
@@ -158,43 +197,48 @@ FUZZ_HELPER void fuzz_parse_machine(const char *json, struct sr_diag *d)
  */
 enum { FUZZ_READ_END, FUZZ_READ_OPEN_ERR, FUZZ_READ_ERR };
 
-FUZZ_HELPER int fuzz_read_trace(const uint8_t *data, size_t size, enum sr_format format,
-			    uint64_t max_errors, int with_diag)
+FUZZ_HELPER int fuzz_read_trace_opts(const uint8_t *data, size_t size,
+				     const struct sr_read_opts *o, int with_diag,
+				     struct fuzz_result *res)
 {
-	struct sr_read_opts o;
 	struct sr_reader *r = (struct sr_reader *)(uintptr_t)1; /* open must reset it */
 	struct sr_event evs[FUZZ_BATCH];
 	struct sr_diag d, d2;
 	struct sr_diag *dp = with_diag ? &d : NULL;
 	const struct sr_read_stats *st;
+	struct fuzz_result local;
 	uint64_t total = 0;
 	enum sr_err err;
 	char path[64];
 	size_t n, i;
 	int fd;
 
+	if (!res)
+		res = &local;
+	memset(res, 0, sizeof(*res));
+	res->digest = FUZZ_FNV_BASIS;
 	fd = fuzz_memfd(data, size);
 	FUZZ_CHECK(fd >= 0);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	memset(&o, 0, sizeof(o));
-	o.format = format;
-	o.max_errors = max_errors;
 
-	err = sr_reader_open(&r, path, &o, dp);
+	err = sr_reader_open(&r, path, o, dp);
 	if (err) {
 		FUZZ_CHECK(r == NULL);
 		/* The file exists and is readable: a refusal is about content. */
 		FUZZ_CHECK(err == SR_ERR_FORMAT || err == SR_ERR_ZSTD ||
 			   err == SR_ERR_LIMIT);
-		if (with_diag)
+		if (with_diag) {
 			fuzz_check_diag(&d, err);
+			memcpy(res->msg, d.msg, sizeof(res->msg));
+		}
 		close(fd);
-		return FUZZ_READ_OPEN_ERR;
+		res->err = err;
+		return res->rc = FUZZ_READ_OPEN_ERR;
 	}
 	FUZZ_CHECK(r != NULL);
 	st = sr_reader_stats(r);
-	if (format != SR_FMT_AUTO)
-		FUZZ_CHECK(st->format == format);
+	if (o->format != SR_FMT_AUTO)
+		FUZZ_CHECK(st->format == o->format);
 	{
 		const char *mj = sr_reader_machine_json(r);
 
@@ -208,11 +252,13 @@ FUZZ_HELPER int fuzz_read_trace(const uint8_t *data, size_t size, enum sr_format
 		n = (size_t)-1;
 		err = sr_reader_read(r, evs, FUZZ_BATCH, &n, dp);
 		FUZZ_CHECK(n <= FUZZ_BATCH);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
 			fuzz_check_event(&evs[i]);
+			res->digest = fuzz_event_digest(res->digest, &evs[i]);
+		}
 		total += n;
 		FUZZ_CHECK(st->events == total);
-		FUZZ_CHECK(st->skipped <= max_errors);
+		FUZZ_CHECK(st->skipped <= o->max_errors);
 		if (err || n == 0 || total >= FUZZ_MAX_EVENTS)
 			break;
 	}
@@ -223,8 +269,11 @@ FUZZ_HELPER int fuzz_read_trace(const uint8_t *data, size_t size, enum sr_format
 
 	if (err) {
 		FUZZ_CHECK(err != SR_ERR_IO && err != SR_ERR_INVAL);
-		if (with_diag)
+		FUZZ_CHECK(!st->complete);
+		if (with_diag) {
 			fuzz_check_diag(&d, err);
+			memcpy(res->msg, d.msg, sizeof(res->msg));
+		}
 		/* trace.h: every later call returns the same error. */
 		n = (size_t)-1;
 		FUZZ_CHECK(sr_reader_read(r, evs, FUZZ_BATCH, &n, with_diag ? &d2 : NULL) == err);
@@ -234,14 +283,36 @@ FUZZ_HELPER int fuzz_read_trace(const uint8_t *data, size_t size, enum sr_format
 	} else if (n == 0) {
 		/* At the end: more calls say "end" again. */
 		FUZZ_CHECK(total > 0);
+		FUZZ_CHECK(st->complete);
+		/* The hash of the file as stored, every byte of it. */
+		if (o->content_hash)
+			FUZZ_CHECK(st->content_hash == fuzz_fnv1a(FUZZ_FNV_BASIS, data, size));
 		n = (size_t)-1;
 		FUZZ_CHECK(sr_reader_read(r, evs, FUZZ_BATCH, &n, dp) == SR_OK);
 		FUZZ_CHECK(n == 0);
 	}
 	FUZZ_CHECK(st->events == total);
+	res->err = err;
+	res->events = total;
+	res->skipped = st->skipped;
+	res->format = st->format;
 	sr_reader_close(r);
 	close(fd);
-	return err ? FUZZ_READ_ERR : FUZZ_READ_END;
+	return res->rc = err ? FUZZ_READ_ERR : FUZZ_READ_END;
+}
+
+/* fuzz_read_trace_opts() with the other options at their defaults; the
+ * strict pass with a diagnostic also asks for the content hash. */
+FUZZ_HELPER int fuzz_read_trace(const uint8_t *data, size_t size, enum sr_format format,
+				uint64_t max_errors, int with_diag)
+{
+	struct sr_read_opts o;
+
+	memset(&o, 0, sizeof(o));
+	o.format = format;
+	o.max_errors = max_errors;
+	o.content_hash = with_diag && !max_errors;
+	return fuzz_read_trace_opts(data, size, &o, with_diag, NULL);
 }
 
 /*
