@@ -112,8 +112,9 @@ fuzz-run-%:
 		$(FUZZ_WORK)/$*/new $(FUZZ_CORPUS)/$* >$(FUZZ_WORK)/$*/log 2>&1; \
 	rc=$$?; \
 	grep -E '^#[0-9]+: cov:|^#[0-9]+.*(DONE|pulse|NEW)|stat::' $(FUZZ_WORK)/$*/log | tail -n 4; \
-	n=$$(ls $(FUZZ_WORK)/$* | grep -c -E '^(crash|timeout|oom|leak|slow-unit)-'); \
-	echo "fuzz $*: exit status $$rc, $$n finding(s) in $(FUZZ_WORK)/$*/"; \
+	n=$$(ls $(FUZZ_WORK)/$* | grep -c -E '^(crash|timeout|oom|leak)-'); \
+	slow=$$(ls $(FUZZ_WORK)/$* | grep -c '^slow-unit-'); \
+	echo "fuzz $*: exit status $$rc, $$n finding(s) in $(FUZZ_WORK)/$*/$$( [ $$slow -eq 0 ] || echo " ($$slow slow-unit file(s): replay them; slow only under load is no finding)")"; \
 	[ $$n -eq 0 ]
 
 -include $(FUZZ_OBJ:.o=.d) $(FUZZ_DRIVER_OBJ:.o=.d)

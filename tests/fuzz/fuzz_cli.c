@@ -151,10 +151,16 @@ static void parse_value(const char *val)
 	rb = ref_size(val, &b);
 	FUZZ_CHECK(ra == rb);
 	FUZZ_CHECK(ra != 0 || a == b);
-	if (sr_format_parse(val, &f) == SR_OK)
-		FUZZ_CHECK(f >= SR_FMT_AUTO && f <= SR_FMT_SWT);
-	else
-		FUZZ_CHECK(f == (enum sr_format)-1);
+	if (sr_format_parse(val, &f) == SR_OK) {
+		/* A format that has a name, which parses back to it (valid as
+		 * formats are added to enum sr_format). */
+		enum sr_format g = (enum sr_format)-1;
+
+		FUZZ_CHECK(strcmp(sr_format_name(f), "?") != 0);
+		FUZZ_CHECK(sr_format_parse(sr_format_name(f), &g) == SR_OK && g == f);
+	} else {
+		FUZZ_CHECK(f == (enum sr_format)-1); /* untouched */
+	}
 }
 
 /* Does p point into one of argv[1..argc-1] (its text or its NUL)? */
