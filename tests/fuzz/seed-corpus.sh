@@ -77,6 +77,30 @@ printf '\120\052\115\030\004\000\000\000skip' | cat - "$S/f1.zst" > "$S/skip.zst
 put zstd seed-skippable-first.csv.zst "$S/skip.zst"
 : | zstd -q -c | cat - "$S/f1.zst" > "$S/empty-first.zst"
 put zstd seed-empty-frame-first.csv.zst "$S/empty-first.zst"
+# Large once decompressed, small compressed: over the source's 2 MiB window
+# and the decompression thread's 1 MiB chunks (several blocks per frame),
+# a line longer than the window, and the same cut short or damaged.
+awk 'BEGIN { pad = "x"; while (length(pad) < 10000) pad = pad pad; pad = substr(pad, 1, 10000)
+	print "ts_ns,op,cpu_nid,page_nid,pad"
+	for (i = 0; i < 230; i++) printf "%d,out,0,1,%s\n", i, pad }' > "$S/big-rows.csv"
+awk 'BEGIN { pad = " "; while (length(pad) < 4608000) pad = pad pad; pad = substr(pad, 1, 4608000)
+	print "{\"ts_ns\":1,\"op\":\"out\",\"cpu_nid\":0,\"page_nid\":0}"
+	print "{\"ts_ns\":2," pad "\"op\":\"in\",\"cpu_nid\":0,\"page_nid\":0}" }' > "$S/long-line.jsonl"
+awk 'BEGIN { print "ts_ns,op,cpu_nid,page_nid,offset"; for (i = 0; i < 60000; i++) print "7,out,0,1,3" }' > "$S/many.csv"
+"$SRB" convert "$S/many.csv" "$S/big-records.swt"
+for f in big-rows.csv long-line.jsonl big-records.swt; do
+	zstd -q -19 -c "$S/$f" > "$S/$f.zst"
+	put zstd "seed-$f.zst" "$S/$f.zst"
+done
+n=$(wc -c < "$S/big-rows.csv.zst")
+head -c $((n * 2 / 3)) "$S/big-rows.csv.zst" > "$S/cut.zst"
+put zstd seed-big-rows-truncated.csv.zst "$S/cut.zst"
+cp "$S/big-rows.csv.zst" "$S/bad.zst"
+printf '\125' | dd of="$S/bad.zst" bs=1 seek=$((n / 2)) conv=notrunc 2>/dev/null
+put zstd seed-big-rows-corrupt.csv.zst "$S/bad.zst"
+n=$(wc -c < "$S/long-line.jsonl.zst")
+head -c $((n * 2 / 3)) "$S/long-line.jsonl.zst" > "$S/cut.zst"
+put zstd seed-long-line-truncated.jsonl.zst "$S/cut.zst"
 # plain inputs: the target compresses them itself
 put zstd seed-plain-sample20.csv "$S/sample20.csv"
 put zstd seed-plain-sample6.swt "$S/sample6.swt"
