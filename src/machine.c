@@ -136,6 +136,17 @@ static int get_num(struct pctx *p, json_t *obj, const char *where, const char *k
 		    zero_ok ? "non-negative" : "positive", x);
 		return -1;
 	}
+	/*
+	 * Bounds in the model's own units (ns, bytes/s, operations/s): the
+	 * cost model divides by these figures and multiplies them by event
+	 * counts, so a value that is positive but absurd (a seek of 1e-308 ms
+	 * gives an infinite IOPS) must not get through.
+	 */
+	if ((x != 0 && x * scale < SR_MACHINE_NUM_MIN) || x * scale > SR_MACHINE_NUM_MAX) {
+		bad(p, "%s.%s: %g is out of range (%g to %g)", where, key, x,
+		    SR_MACHINE_NUM_MIN / scale, SR_MACHINE_NUM_MAX / scale);
+		return -1;
+	}
 	*out = x * scale;
 	return 1;
 }

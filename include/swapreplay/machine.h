@@ -14,6 +14,14 @@
 #include "swapreplay/error.h"
 
 #define SR_MACHINE_MAX_NODES 64    /* nodes in a machine description */
+/*
+ * Every number of a machine description, converted to the model's units
+ * (ns, bytes/s, operations/s), lies in [SR_MACHINE_NUM_MIN, SR_MACHINE_NUM_MAX]:
+ * far wider than any real hardware, narrow enough that the cost model's
+ * reciprocals and products stay finite.
+ */
+#define SR_MACHINE_NUM_MIN 1e-6
+#define SR_MACHINE_NUM_MAX 1e18
 #define SR_MACHINE_MAX_DEVICES 256 /* swap devices: MAX_SWAPFILES is 32 minus a few */
 
 enum sr_dev_class {
