@@ -328,6 +328,11 @@ struct pol {
 	struct sr_policy_result res;
 	double swapout_lat_sum;
 	double end;
+	/*
+	 * The policy whose simulation this one shares (itself when it has its
+	 * own).  See "shared simulations" above replay_one().
+	 */
+	int lead;
 };
 
 
@@ -341,6 +346,7 @@ struct slot_cell {
 
 struct memo_ent {
 	struct sr_cost c;
+	double link_work[2]; /* 1e9 x lbytes / link_bw: the links' calendar work */
 	int valid;
 };
 
@@ -382,6 +388,7 @@ struct sr_replay {
 	uint64_t seq, last_ts, last_in;
 	uint64_t fed;              /* events fed so far, for messages */
 	int *choice;               /* per policy, device chosen for this event */
+	int nlead;                 /* policies with a simulation of their own */
 
 	struct sr_result result;
 	int finished;
@@ -776,6 +783,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 		err = pol_setup(r, &r->pol[i], d);
 		if (err)
 			goto fail;
+		r->pol[i].lead = 0;
 		r->np = i + 1;
 		err = load_policy(&r->pol[i], specs[i], d);
 		if (err)
@@ -783,6 +791,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 		if (baseline && strcmp(specs[i], baseline) == 0)
 			r->baseline = i;
 	}
+	r->nlead = 1;
 	if (r->baseline < 0) {
 		err = sr_diag_set(d, SR_ERR_INVAL, "baseline '%s' is not among the policies replayed",
 				  baseline ? baseline : "(none)");
@@ -977,9 +986,10 @@ static int play(struct pol *p, const struct sr_event *e, int dv, double start,
 {
 	const struct sr_machine *m = p->r->m;
 	const struct sr_device *dev = &m->dev[dv];
-	struct sr_cost c;
+	struct sr_cost own;
+	const struct sr_cost *c;
 	struct cal *cal;
-	double s, fin, B = (double)e->nr_pages * SR_PAGE_SIZE;
+	double s, fin, B = (double)e->nr_pages * SR_PAGE_SIZE, lw[2];
 	int seq = 0, i;
 
 	if (dev->cls == SR_DEV_HDD) {
@@ -993,48 +1003,55 @@ static int play(struct pol *p, const struct sr_event *e, int dv, double start,
 		struct memo_ent *me = &p->r->memo[(((size_t)dv * 2 + e->op) * n + e->cpu_nid) * n +
 						 e->page_nid];
 
-		if (!me->valid) {
+		if (SR_UNLIKELY(!me->valid)) {
 			sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, 1, 0, &me->c);
+			for (i = 0; i < me->c.nlinks; i++)
+				me->link_work[i] = 1e9 * me->c.lbytes[i] / m->link_bw;
 			me->valid = 1;
 		}
-		c = me->c;
+		c = &me->c;
+		lw[0] = me->link_work[0];
+		lw[1] = me->link_work[1];
 	} else {
-		sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, e->nr_pages, seq, &c);
+		sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, e->nr_pages, seq, &own);
+		c = &own;
+		for (i = 0; i < own.nlinks; i++)
+			lw[i] = 1e9 * own.lbytes[i] / m->link_bw;
 	}
-	s = start + c.cpu_ns;
-	fin = s + c.copy_ns;
-	if (c.dev_work_ns > 0) {
+	s = start + c->cpu_ns;
+	fin = s + c->copy_ns;
+	if (c->dev_work_ns > 0) {
 		double f;
 
-		cal = need_cal(&p->devcal[dv]);
-		if (!cal)
+		cal = &p->devcal[dv];
+		if (SR_UNLIKELY(!cal->used) && !need_cal(cal))
 			return -1;
-		f = cal_reserve(cal, s, c.dev_work_ns);
-		if (c.dma)
-			fin = (s + c.dev_lat_ns > f ? s + c.dev_lat_ns : f);
+		f = cal_reserve(cal, s, c->dev_work_ns);
+		if (c->dma)
+			fin = (s + c->dev_lat_ns > f ? s + c->dev_lat_ns : f);
 		else if (f > fin)
 			fin = f;
-		p->dev[dv].busy_ns += c.dev_work_ns;
+		p->dev[dv].busy_ns += c->dev_work_ns;
 	}
-	for (i = 0; i < c.nlinks; i++) {
-		int li = c.lfrom[i] * m->nr_nodes + c.lto[i];
+	for (i = 0; i < c->nlinks; i++) {
+		int li = c->lfrom[i] * m->nr_nodes + c->lto[i];
 		double f;
 
-		cal = need_cal(&p->linkcal[li]);
-		if (!cal)
+		cal = &p->linkcal[li];
+		if (SR_UNLIKELY(!cal->used) && !need_cal(cal))
 			return -1;
-		f = cal_reserve(cal, s, 1e9 * c.lbytes[i] / m->link_bw) + m->link_lat_ns;
+		f = cal_reserve(cal, s, lw[i]) + m->link_lat_ns;
 		if (f > fin)
 			fin = f;
-		p->link_bytes[li] += (uint64_t)c.lbytes[i];
+		p->link_bytes[li] += (uint64_t)c->lbytes[i];
 	}
 	*done = fin;
-	if (c.sync) {
+	if (c->sync) {
 		*resume = fin;
 	} else {
 		/* Asynchronous writeback: the writer goes on unless the device
 		 * is backlogged by more than one request's latency. */
-		double r = fin - c.dev_lat_ns - c.dev_work_ns;
+		double r = fin - c->dev_lat_ns - c->dev_work_ns;
 
 		*resume = r > s ? r : s;
 	}
@@ -1044,6 +1061,113 @@ static int play(struct pol *p, const struct sr_event *e, int dv, double start,
 	} else {
 		p->dev[dv].reads++;
 		p->dev[dv].read_bytes += (uint64_t)B;
+	}
+	return 0;
+}
+
+/*
+ * Shared simulations.  What a policy decides (its slots cache, its slots in
+ * use, the turns of its priority lists, its own state) depends on the
+ * events alone, never on simulated time; what follows from the decisions
+ * (the calendars of devices and links, the tasks' clocks, the counters and
+ * the latency histogram: the simulation) depends only on the devices
+ * chosen.  So policies that have chosen the same device for every event so
+ * far have the same simulation, and only one of them needs to play it: all
+ * policies start sharing the simulation of the first, and a policy whose
+ * choice differs from that of the one it shares with (its lead) takes a
+ * copy of the lead's simulation, before the event is played, and goes on
+ * with it.  Policies that part from a lead at the same event with the same
+ * choice share again among themselves.  The results are exactly those of
+ * one replay per policy (tests/cli/replay.sh checks them field by field);
+ * on a machine where the policies agree, as reclaimer-nid, page-nid with
+ * the slots cache and hybrid do on 2s-pmem2, one pass costs little more
+ * than one policy.
+ */
+static int cal_copy(struct cal *dst, const struct cal *src)
+{
+	*dst = *src;
+	dst->used = NULL;
+	dst->skip = NULL;
+	if (!src->used)
+		return 0;
+	dst->used = malloc(CAL_BUCKETS * sizeof(*dst->used));
+	dst->skip = malloc(CAL_BUCKETS * sizeof(*dst->skip));
+	if (!dst->used || !dst->skip) {
+		free(dst->used);
+		free(dst->skip);
+		dst->used = NULL;
+		dst->skip = NULL;
+		return -1;
+	}
+	memcpy(dst->used, src->used, CAL_BUCKETS * sizeof(*dst->used));
+	memcpy(dst->skip, src->skip, CAL_BUCKETS * sizeof(*dst->skip));
+	return 0;
+}
+
+/* The simulation's results, also used to hand a lead's to its followers. */
+static void sim_results_copy(struct pol *dst, const struct pol *src)
+{
+	const struct sr_machine *m = src->r->m;
+
+	dst->res.swapouts = src->res.swapouts;
+	dst->res.swapins = src->res.swapins;
+	dst->res.pages_out = src->res.pages_out;
+	dst->res.pages_in = src->res.pages_in;
+	dst->res.swapin_lat = src->res.swapin_lat;
+	dst->swapout_lat_sum = src->swapout_lat_sum;
+	dst->end = src->end;
+	memcpy(dst->dev, src->dev, (size_t)m->nr_devices * sizeof(*dst->dev));
+	memcpy(dst->link_bytes, src->link_bytes,
+	       (size_t)m->nr_nodes * m->nr_nodes * sizeof(*dst->link_bytes));
+}
+
+/* Give p a copy of the simulation of src. */
+static int sim_copy(struct pol *p, const struct pol *src)
+{
+	const struct sr_replay *r = src->r;
+	const struct sr_machine *m = r->m;
+	int i, n = m->nr_nodes * m->nr_nodes;
+
+	sim_results_copy(p, src);
+	memcpy(p->hdd_next, src->hdd_next, (size_t)m->nr_devices * sizeof(*p->hdd_next));
+	if (r->ntasks)
+		memcpy(p->clock, src->clock, r->ntasks * sizeof(*p->clock));
+	for (i = 0; i < m->nr_devices; i++)
+		if (cal_copy(&p->devcal[i], &src->devcal[i]))
+			return -1;
+	for (i = 0; i < n; i++)
+		if (cal_copy(&p->linkcal[i], &src->linkcal[i]))
+			return -1;
+	return 0;
+}
+
+/* Part the policies whose choice (r->choice) differs from their lead's. */
+static int split(struct sr_replay *r)
+{
+	int k, j, from[SR_MAX_POLICIES];
+
+	for (k = 0; k < r->np; k++)
+		from[k] = -1;
+	for (k = 0; k < r->np; k++) {
+		struct pol *p = &r->pol[k];
+		int g = p->lead;
+
+		if (g == k || r->choice[k] == r->choice[g])
+			continue;
+		/* A policy that has just parted from the same lead with the
+		 * same choice has the same simulation. */
+		for (j = 0; j < k; j++)
+			if (from[j] == g && r->choice[j] == r->choice[k])
+				break;
+		if (j < k) {
+			p->lead = j;
+			continue;
+		}
+		if (sim_copy(p, &r->pol[g]))
+			return -1;
+		p->lead = k;
+		from[k] = g;
+		r->nlead++;
 	}
 	return 0;
 }
@@ -1107,28 +1231,21 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		sc->left = (uint16_t)e->nr_pages;
 	}
 
+	/* Every policy decides where the event's slots are. */
 	for (k = 0; k < r->np; k++) {
 		struct pol *p = &r->pol[k];
-		double start = fresh ? (double)e->ts_ns : p->clock[ti] + gap;
-		double resume, done;
 		int dv;
 
 		if (p->ops->on_event)
 			p->ops->on_event(p->priv, e);
 		if (e->op == SR_OP_OUT) {
 			dv = alloc_out(p, e, &req);
-			r->choice[k] = dv;
 			if (sc)
 				sc->dev[k] = (int16_t)dv;
 			else if (dv >= 0)
 				put_slots(p, dv, e->nr_pages); /* cannot be matched: not kept */
-			if (dv < 0) {
+			if (dv < 0)
 				p->res.swap_full++;
-				p->clock[ti] = start;
-				continue;
-			}
-			p->res.swapouts++;
-			p->res.pages_out += e->nr_pages;
 		} else {
 			dv = sc ? sc->dev[k] : -1;
 			if (!sc) {
@@ -1141,10 +1258,35 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 			} else if (dv >= 0) {
 				put_slots(p, dv, e->nr_pages);
 			}
-			if (dv < 0) {
-				p->clock[ti] = start;
-				continue;
-			}
+		}
+		r->choice[k] = dv;
+	}
+	/* A policy that decided otherwise than the one it shares a
+	 * simulation with gets its own, before this event is played. */
+	if (r->nlead < r->np) {
+		for (k = 0; k < r->np; k++)
+			if (r->choice[k] != r->choice[r->pol[k].lead])
+				break;
+		if (k < r->np && split(r))
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	}
+	/* Then each simulation plays the event on the device chosen. */
+	for (k = 0; k < r->np; k++) {
+		struct pol *p = &r->pol[k];
+		double start, resume, done;
+		int dv = r->choice[k];
+
+		if (p->lead != k)
+			continue;
+		start = fresh ? (double)e->ts_ns : p->clock[ti] + gap;
+		if (dv < 0) {
+			p->clock[ti] = start;
+			continue;
+		}
+		if (e->op == SR_OP_OUT) {
+			p->res.swapouts++;
+			p->res.pages_out += e->nr_pages;
+		} else {
 			p->res.swapins++;
 			p->res.pages_in += e->nr_pages;
 		}
@@ -1340,6 +1482,9 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 		r->result.nr_policies = r->np;
 		r->result.baseline = r->baseline;
 		r->result.tasks = r->ntasks;
+		for (k = 0; k < r->np; k++)
+			if (r->pol[k].lead != k)
+				sim_results_copy(&r->pol[k], &r->pol[r->pol[k].lead]);
 		for (k = 0; k < r->np; k++) {
 			struct pol *p = &r->pol[k];
 			struct sr_policy_result *o = &p->res;

@@ -262,4 +262,54 @@ if [ -f "$SO" ]; then
 		"unknown policy 'mypolicy\.so' \(built in: reclaimer-nid, page-nid, page-nid-strict, hybrid, fixed-node" \
 		env LD_LIBRARY_PATH="$W" $SR mid.swt -p mypolicy.so
 fi
+# ---- shared simulations ------------------------------------------------------
+# Policies that choose alike share one simulation until their choices part
+# (src/replay.c, "shared simulations"): in one pass, each policy must get
+# exactly the figures of a replay of it alone, whether the policies never
+# part (2s-pmem2), part at the first event (2s-nvme2 without the slots
+# cache) or part mid-run (small-pmem2: the slots cache turns off when the
+# devices fill, and page-nid then follows the page's node).  Compared:
+# every figure but those against the baseline.
+nobase() {
+	pblock "$1" "$2" |
+		sed 's/"delta_pct": [^,]*, //; s/"moved_out": [0-9]*, "moved_out_pct": [^,]*, //'
+}
+SAMPLE="$T/../traces/sample.swt"
+SMALL="$T/data/machines/small-pmem2.json"
+for cfg in "pmem2|$SAMPLE|2s-pmem2|on" "small-pmem2|$SAMPLE|$SMALL|on" \
+	"nvme2-off|mid.swt|2s-nvme2|off" "pmem-nvme|mid.swt|2s-pmem-nvme|on"; do
+	IFS='|' read -r name trace mach sc <<EOT
+$cfg
+EOT
+	if ! $SR "$trace" -m "$mach" --slots-cache=$sc -p all -f json >share-$name.json 2>run.err; then
+		fail "shared-$name" "$(head -3 run.err)"
+		continue
+	fi
+	bad=""
+	for p in reclaimer-nid page-nid page-nid-strict hybrid fixed-node; do
+		if ! $SR "$trace" -m "$mach" --slots-cache=$sc -p $p --baseline=$p -f json \
+			>alone.json 2>run.err; then
+			bad="$bad $p: $(head -1 run.err)"
+			continue
+		fi
+		a=$(nobase share-$name.json $p)
+		b=$(nobase alone.json $p)
+		if [ -z "$a" ] || [ "$a" != "$b" ]; then
+			bad="$bad $p: one pass and alone differ"
+		fi
+	done
+	if [ -z "$bad" ]; then
+		ok "shared-$name-same-as-alone"
+	else
+		fail "shared-$name-same-as-alone" "$bad"
+	fi
+done
+# The mid-run case must really part mid-run: page-nid placed some but not
+# all swap-outs elsewhere than reclaimer-nid.
+mv=$(jnum share-small-pmem2.json page-nid moved_out_pct)
+if [ -n "$mv" ] && awk -v m="$mv" 'BEGIN { exit !(m > 1 && m < 99) }'; then
+	ok shared-small-pmem2-parts-mid-run
+else
+	fail shared-small-pmem2-parts-mid-run "page-nid moved_out_pct '$mv', expected 1 to 99"
+fi
 exit 0
