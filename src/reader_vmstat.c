@@ -14,10 +14,15 @@
  * Fractions of a page are carried to the next interval, so no KiB is lost
  * to rounding.
  *
- * Every event: pid cpu_node + 1 (one task per CPU node), cpu unknown,
+ * Every event: pid cpu_nid + 1 (one task per CPU node), cpu unknown,
  * cpu_nid and page_nid from the options, dev -1, no offset (the swap-ins
- * are unmatched), one page, no latency.
+ * are unmatched), one page, no latency.  The nodes are cpu_node and
+ * mem_node, or come from mixes (cpu_mix, mem_mix): the (cpu node, memory
+ * node) pairs, of weight cpu fraction x memory fraction, share out each
+ * op's events, so that after any number t of them each pair's count c is
+ * within one of its share w t (next_pair()).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +35,8 @@ __extension__ typedef unsigned __int128 vm_u128;
 #define VM_MAX_PAGES (1ull << 32)       /* pages one line may give */
 #define VM_DEFAULT_INTERVAL_NS 1000000000ull
 #define NS_PER_S 1000000000ull
+#define VM_MIX_TOLERANCE 1e-6          /* on the sum of a mix's fractions */
+#define VM_MAX_PAIRS (SR_NODE_MIX_MAX * SR_NODE_MIX_MAX)
 
 /* Names procps vmstat gives its columns (all layouts); anything else at the
  * end of the column header is the -t time zone. */
@@ -52,6 +59,15 @@ struct vm_state {
 	/* The interval being handed out. */
 	uint64_t start_ns, len_ns;
 	uint64_t n[2], j[2];  /* events by op: to give, given */
+
+	/* The nodes: ncpu x nmem pairs, cpu-major (pair p: cpu p / nmem,
+	 * memory p % nmem), pair p of weight w[p]; one pair without mixes. */
+	unsigned ncpu, nmem, npairs;
+	uint16_t cpu_nid[SR_NODE_MIX_MAX], mem_nid[SR_NODE_MIX_MAX];
+	double w[VM_MAX_PAIRS];
+	uint64_t given[2];            /* events handed out, by op */
+	uint64_t cnt[2][VM_MAX_PAIRS]; /* of them, by op and pair */
+	double due[2][VM_MAX_PAIRS];   /* (cnt + 1) / w (next_pair()) */
 };
 
 static int is_space(char c)
@@ -141,19 +157,129 @@ static int vmstat_probe(const unsigned char *p, size_t n)
 	       tok_is(tok[2], tl[2], "swpd") && tok_is(tok[3], tl[3], "free");
 }
 
+/* Check a node mix (or the single node when it has no entries) and set
+ * nid[] and frac[] from it, the fractions normalised; *n gets the count. */
+static enum sr_err set_nodes(const struct sr_node_mix *m, unsigned single, const char *opt,
+			     uint16_t *nid, double *frac, unsigned *n, struct sr_diag *d)
+{
+	double sum = 0;
+	unsigned i, k;
+
+	if (m->n == 0) {
+		if (single >= SR_MAX_NODES)
+			return sr_diag_set(d, SR_ERR_INVAL, "node %u over %d (--%s)", single,
+					   SR_MAX_NODES - 1, opt);
+		nid[0] = (uint16_t)single;
+		frac[0] = 1;
+		*n = 1;
+		return SR_OK;
+	}
+	if (m->n > SR_NODE_MIX_MAX)
+		return sr_diag_set(d, SR_ERR_INVAL, "node mix of %u entries, more than %d (--%s)",
+				   m->n, SR_NODE_MIX_MAX, opt);
+	for (i = 0; i < m->n; i++) {
+		if (m->node[i] >= SR_MAX_NODES)
+			return sr_diag_set(d, SR_ERR_INVAL, "node mix: node %u over %d (--%s)",
+					   m->node[i], SR_MAX_NODES - 1, opt);
+		for (k = 0; k < i; k++)
+			if (m->node[k] == m->node[i])
+				return sr_diag_set(d, SR_ERR_INVAL, "node mix: node %u given twice (--%s)",
+						   m->node[i], opt);
+		if (!(m->frac[i] > 0 && m->frac[i] <= 1))
+			return sr_diag_set(d, SR_ERR_INVAL,
+					   "node mix: fraction %g of node %u not above 0 and at most 1 (--%s)",
+					   m->frac[i], m->node[i], opt);
+		sum += m->frac[i];
+	}
+	if (!(fabs(sum - 1) <= VM_MIX_TOLERANCE))
+		return sr_diag_set(d, SR_ERR_INVAL, "node mix: the fractions add up to %.9g, not 1 (--%s)",
+				   sum, opt);
+	for (i = 0; i < m->n; i++) {
+		nid[i] = (uint16_t)m->node[i];
+		frac[i] = m->frac[i] / sum;
+	}
+	*n = m->n;
+	return SR_OK;
+}
+
+/* When a pair of weight w with c events falls a whole event behind its
+ * share: (c + 1) / w (never, for a weight rounded to 0). */
+static double due(uint64_t c, double w)
+{
+	return w > 0 ? (double)(c + 1) / w : HUGE_VAL;
+}
+
 static enum sr_err vmstat_open(struct sr_reader *r, struct sr_diag *d)
 {
+	double cf[SR_NODE_MIX_MAX], mf[SR_NODE_MIX_MAX];
 	struct vm_state *st;
+	enum sr_err err;
+	unsigned c, m;
 
-	if (r->opts.cpu_node >= SR_MAX_NODES || r->opts.mem_node >= SR_MAX_NODES)
-		return sr_diag_set(d, SR_ERR_INVAL, "node over 1023 (--cpu-node %u, --mem-node %u)",
-				   r->opts.cpu_node, r->opts.mem_node);
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	err = set_nodes(&r->opts.cpu_mix, r->opts.cpu_node, "cpu-node", st->cpu_nid, cf,
+			&st->ncpu, d);
+	if (!err)
+		err = set_nodes(&r->opts.mem_mix, r->opts.mem_node, "mem-node", st->mem_nid, mf,
+				&st->nmem, d);
+	if (err) {
+		free(st);
+		return err;
+	}
+	st->npairs = st->ncpu * st->nmem;
+	for (c = 0; c < st->ncpu; c++)
+		for (m = 0; m < st->nmem; m++) {
+			unsigned p = c * st->nmem + m;
+
+			st->w[p] = cf[c] * mf[m];
+			st->due[0][p] = st->due[1][p] = due(0, st->w[p]);
+		}
 	st->has_ts = -1;
 	r->priv = st;
 	return SR_OK;
+}
+
+/*
+ * The pair of event t (from 1) of op: among the pairs below their share
+ * (c < w t, so that c stays at most ceil(w t)), the one whose count would
+ * soonest fall a whole event behind (the smallest (c + 1) / w, the time
+ * at which w t reaches c + 1); the first of equals.  This is earliest
+ * deadline first over the pairs' next events, which keeps every count
+ * from floor(w t) to ceil(w t) (Tijdeman's chairman assignment; the rule
+ * "the pair furthest behind" does not: with fractions 0.2, 0.2, 0.6 on
+ * both sides, it leaves the pair of weight 0.12 at 1 event after 17, where
+ * its share is 2.04).
+ */
+static unsigned next_pair(struct vm_state *st, int op)
+{
+	double t = (double)(st->given[op] + 1), best_due = 0;
+	unsigned p, best = st->npairs;
+
+	for (p = 0; p < st->npairs; p++)
+		if (st->w[p] * t > (double)st->cnt[op][p] &&
+		    (best == st->npairs || st->due[op][p] < best_due)) {
+			best_due = st->due[op][p];
+			best = p;
+		}
+	if (best == st->npairs) {
+		/* Some pair is below its share as the weights add up to 1;
+		 * should rounding say otherwise, the one furthest behind. */
+		double lag, best_lag = 0;
+
+		for (p = 0; p < st->npairs; p++) {
+			lag = st->w[p] * t - (double)st->cnt[op][p];
+			if (p == 0 || lag > best_lag) {
+				best_lag = lag;
+				best = p;
+			}
+		}
+	}
+	st->cnt[op][best]++;
+	st->given[op]++;
+	st->due[op][best] = due(st->cnt[op][best], st->w[best]);
+	return best;
 }
 
 static void vmstat_close(struct sr_reader *r)
@@ -363,6 +489,17 @@ static uint64_t ev_time(const struct vm_state *st, uint64_t j, uint64_t n)
 	return st->start_ns + (uint64_t)(((vm_u128)(2 * j + 1) * st->len_ns) / (2 * (vm_u128)n));
 }
 
+static void set_derived(struct sr_reader *r)
+{
+	int cmix = r->opts.cpu_mix.n > 0, mmix = r->opts.mem_mix.n > 0;
+
+	snprintf(r->stats.derived, sizeof(r->stats.derived),
+		 "derived from a vmstat log: coarse (si/so spread evenly over each interval, %s%s, no devices or offsets)",
+		 cmix ? "one task per CPU node" : "one task",
+		 cmix && mmix ? ", CPU and memory nodes from a mix" :
+		 cmix ? ", CPU nodes from a mix" : mmix ? ", memory nodes from a mix" : "");
+}
+
 static enum sr_err vmstat_next(struct sr_reader *r, struct sr_event *ev, int *eof,
 			       struct sr_diag *d)
 {
@@ -380,6 +517,7 @@ static enum sr_err vmstat_next(struct sr_reader *r, struct sr_event *ev, int *eo
 
 		if (more_out || more_in) {
 			int op;
+			unsigned p;
 			uint64_t t_out = more_out ? ev_time(st, st->j[0], st->n[0]) : UINT64_MAX;
 			uint64_t t_in = more_in ? ev_time(st, st->j[1], st->n[1]) : UINT64_MAX;
 
@@ -387,13 +525,13 @@ static enum sr_err vmstat_next(struct sr_reader *r, struct sr_event *ev, int *eo
 			sr_event_init(ev);
 			ev->ts_ns = op == SR_OP_OUT ? t_out : t_in;
 			ev->op = (uint8_t)op;
-			ev->pid = r->opts.cpu_node + 1;
-			ev->cpu_nid = (uint16_t)r->opts.cpu_node;
-			ev->page_nid = (uint16_t)r->opts.mem_node;
+			p = st->npairs > 1 ? next_pair(st, op) : 0;
+			ev->cpu_nid = st->cpu_nid[p / st->nmem];
+			ev->page_nid = st->mem_nid[p % st->nmem];
+			ev->pid = (uint32_t)ev->cpu_nid + 1;
 			st->j[op]++;
 			if (!r->stats.derived[0])
-				snprintf(r->stats.derived, sizeof(r->stats.derived),
-					 "derived from a vmstat log: coarse (si/so spread evenly over each interval, one task, no devices or offsets)");
+				set_derived(r);
 			return SR_OK;
 		}
 		err = sr_reader_line(r, &line, &len, &cr, d);

@@ -29,6 +29,23 @@ const char *sr_format_name(enum sr_format f);
 /* Parse "csv", "jsonl"/"json", "swt"/"binary", "vmstat", "auto"; SR_ERR_INVAL if none. */
 enum sr_err sr_format_parse(const char *s, enum sr_format *out);
 
+/* At most this many nodes in a mix (struct sr_node_mix). */
+#define SR_NODE_MIX_MAX 16
+
+/*
+ * A mix of NUMA nodes given as fractions, for the nodes of the events
+ * derived from a vmstat log (traces/FORMAT.md, "vmstat logs").  n == 0: no
+ * mix (the single node of sr_read_opts is used).  Otherwise node[0..n-1]
+ * are distinct and below SR_MAX_NODES, and frac[0..n-1] are in (0, 1] and
+ * add up to 1 within 1e-6 (the reader normalises them); the reader refuses
+ * anything else with SR_ERR_INVAL.
+ */
+struct sr_node_mix {
+	unsigned n;
+	unsigned node[SR_NODE_MIX_MAX];
+	double frac[SR_NODE_MIX_MAX];
+};
+
 struct sr_read_opts {
 	enum sr_format format; /* SR_FMT_AUTO: detect from content */
 	uint64_t max_errors;   /* bad records skipped before failing; 0 = strict */
@@ -37,6 +54,12 @@ struct sr_read_opts {
 	uint64_t vmstat_interval_ns; /* between lines without -t timestamps; 0: 1 s */
 	unsigned cpu_node;     /* cpu_nid of the derived events (default 0) */
 	unsigned mem_node;     /* page_nid of the derived events (default 0) */
+	/* Or mixes of nodes (n > 0): cpu_node and mem_node are then unused.
+	 * The (cpu node, memory node) pairs, of weight cpu frac x mem frac,
+	 * share out the events of each op deterministically: after any t of
+	 * them, each pair has from floor(w t) to ceil(w t) (traces/FORMAT.md). */
+	struct sr_node_mix cpu_mix;
+	struct sr_node_mix mem_mix;
 	int content_hash;      /* 1: hash the file's bytes (stats.content_hash) */
 };
 
@@ -53,7 +76,7 @@ struct sr_read_stats {
 	uint64_t content_hash;  /* FNV-1a 64 of the file as stored; set at the end
 				 * when opts.content_hash asked for it */
 	int complete;           /* the end was reached without an error */
-	char derived[128];      /* non-empty: the events were derived from a
+	char derived[256];      /* non-empty: the events were derived from a
 				 * coarser source, which this names */
 };
 

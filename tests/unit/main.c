@@ -10,6 +10,7 @@ void suite_readers(void);
 void suite_opts(void);
 void suite_gen(void);
 void suite_replay(void);
+void suite_vmstat(void);
 
 int main(void)
 {
@@ -18,5 +19,6 @@ int main(void)
 	suite_opts();
 	suite_gen();
 	suite_replay();
+	suite_vmstat();
 	return test_failed ? 1 : 0;
 }
