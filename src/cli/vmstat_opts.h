@@ -2,7 +2,8 @@
 /*
  * The options of the commands that read traces for vmstat logs
  * (traces/FORMAT.md, "vmstat logs"): --vmstat-interval=SECONDS,
- * --cpu-node=N, --mem-node=N.  A command adds CLI_VMSTAT_OPTS to its
+ * --cpu-node=N|MIX, --mem-node=N|MIX (MIX: NODE:FRACTION,..., such as
+ * 0:0.75,1:0.25).  A command adds CLI_VMSTAT_OPTS to its
  * option table, passes every id to cli_vmstat_opt() and its help gets
  * CLI_VMSTAT_HELP.
  */
@@ -20,8 +21,12 @@
 #define CLI_VMSTAT_HELP \
 	"  --vmstat-interval=S   vmstat logs without -t: seconds between lines\n" \
 	"                        (default 1)\n" \
-	"  --cpu-node=N          vmstat logs: node of the CPUs (default 0)\n" \
-	"  --mem-node=N          vmstat logs: node of the pages (default 0)\n"
+	"  --cpu-node=N|MIX      vmstat logs: node of the CPUs (default 0), or a\n" \
+	"                        mix of nodes NODE:FRACTION,... such as\n" \
+	"                        0:0.75,1:0.25 (at most 16, fractions adding up\n" \
+	"                        to 1): the events are shared out accordingly\n" \
+	"  --mem-node=N|MIX      vmstat logs: node of the pages (default 0), or a\n" \
+	"                        mix as for --cpu-node\n"
 
 /* Returns 1 if id is not one of these options, 0 when handled, or
  * EXIT_USAGE after printing the error. */
@@ -30,5 +35,15 @@ int cli_vmstat_opt(const char *cmd, int id, const char *val, struct sr_read_opts
 /* Parse seconds with up to 9 decimals ("1", "0.5", "60") into ns, > 0 and
  * at most a year; 0 or -1. */
 int cli_parse_seconds(const char *s, uint64_t *ns);
+
+/* Tolerance on the sum of a mix's fractions (as the reader's). */
+#define CLI_NODE_MIX_TOLERANCE 1e-6
+
+/* Parse a node mix "NODE:FRACTION,..." (nodes 0 to SR_MAX_NODES - 1 and
+ * distinct, fractions decimals in (0, 1] adding up to 1 within
+ * CLI_NODE_MIX_TOLERANCE, at most SR_NODE_MIX_MAX entries) into *mix (the
+ * fractions as given: the reader normalises them); 0, or -1 with why
+ * saying what is wrong. */
+int cli_parse_node_mix(const char *s, struct sr_node_mix *mix, char *why, size_t why_len);
 
 #endif /* SR_CLI_VMSTAT_OPTS_H */
