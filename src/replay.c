@@ -27,6 +27,7 @@
 #define CACHE_ACTIVATE (5 * SLOTS_CACHE_SIZE)
 
 #define DEFAULT_REORDER 65536u
+#define CCACHE_SIZE 512 /* chunks of slot cells found without hashing */
 
 /* ---- resource calendars ------------------------------------------------ */
 /*
@@ -364,6 +365,8 @@ struct sr_replay {
 	struct prio_list lists[SR_MACHINE_MAX_NODES];
 
 	struct sr_u64map task_ix;  /* pid -> task index */
+	uint32_t *task_vec;        /* the same for pids below task_vec_n: index + 1, 0 none */
+	size_t task_vec_n;
 	struct task *tasks;
 	size_t ntasks, task_cap;
 	double first_ts;
@@ -373,8 +376,10 @@ struct sr_replay {
 	 * kernel's swap_map is an array: chunks of 4096 offsets, found by a
 	 * small hash map of chunk numbers, allocated while they hold a slot. */
 	struct sr_u64map chunk_ix;
-	uint64_t last_ck;          /* one-entry cache of the chunk map */
-	struct slot_chunk *last_chunk;
+	struct {                   /* a direct-mapped cache of the chunk map */
+		uint64_t ck;
+		struct slot_chunk *c;  /* NULL: empty */
+	} ccache[CCACHE_SIZE];
 	size_t cell_size;          /* bytes of one slot cell (struct slot_cell + devs) */
 	struct memo_ent *memo;     /* [dev][op][cpu node][page node], or NULL */
 
@@ -825,6 +830,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->tasks);
 	free(r->result.policy);
 	sr_u64map_free(&r->task_ix);
+	free(r->task_vec);
 	for (k = 0; k < r->chunk_ix.cap; k++)
 		if (r->chunk_ix.ent[k].key != SR_U64MAP_EMPTY)
 			free((void *)(uintptr_t)r->chunk_ix.ent[k].val);
@@ -851,35 +857,70 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+#define TASK_VEC_MAX 65536 /* pids below this are looked up without hashing */
+
 static long task_of(struct sr_replay *r, uint32_t pid, int *fresh)
 {
 	int added;
-	uint64_t *v = sr_u64map_put(&r->task_ix, pid, &added);
+	uint64_t *v = NULL;
+	uint32_t *tv = NULL;
 	size_t cap, i;
 	int k;
 
-	if (!v)
-		return -1;
-	*fresh = added;
-	if (!added)
-		return (long)*v;
+	if (pid < TASK_VEC_MAX) {
+		if (pid >= r->task_vec_n) {
+			size_t n = r->task_vec_n ? r->task_vec_n : 256;
+			uint32_t *nv;
+
+			while (n <= pid)
+				n *= 2;
+			nv = realloc(r->task_vec, n * sizeof(*nv));
+			if (!nv)
+				return -1;
+			memset(nv + r->task_vec_n, 0, (n - r->task_vec_n) * sizeof(*nv));
+			r->task_vec = nv;
+			r->task_vec_n = n;
+		}
+		tv = &r->task_vec[pid];
+		added = *tv == 0;
+		if (!added) {
+			*fresh = 0;
+			return (long)*tv - 1;
+		}
+	} else {
+		v = sr_u64map_put(&r->task_ix, pid, &added);
+		if (!v)
+			return -1;
+		if (!added) {
+			*fresh = 0;
+			return (long)*v;
+		}
+	}
 	cap = r->task_cap;
 	if (grow((void **)&r->tasks, &cap, r->ntasks + 1, sizeof(*r->tasks)))
-		return -1;
+		goto nomem;
 	if (cap != r->task_cap) {
 		for (k = 0; k < r->np; k++) {
 			double *nc = realloc(r->pol[k].clock, cap * sizeof(double));
 
 			if (!nc)
-				return -1;
+				goto nomem;
 			r->pol[k].clock = nc;
 		}
 		r->task_cap = cap;
 	}
 	i = r->ntasks++;
 	memset(&r->tasks[i], 0, sizeof(r->tasks[i]));
-	*v = i;
+	if (tv)
+		*tv = (uint32_t)i + 1;
+	else
+		*v = i;
+	*fresh = 1;
 	return (long)i;
+nomem:
+	if (!tv)
+		sr_u64map_del(&r->task_ix, pid);
+	return -1;
 }
 
 /* Key of a recorded swap slot; offsets of 2^48 and above are not matched. */
@@ -900,32 +941,42 @@ struct slot_chunk {
 	unsigned char cells[]; /* CHUNK_CELLS cells of r->cell_size bytes */
 };
 
+/* The chunk of slot cells numbered ck, or NULL if it does not exist. */
+static struct slot_chunk *chunk_get(struct sr_replay *r, uint64_t ck)
+{
+	size_t h = (size_t)(ck ^ (ck >> 9)) & (CCACHE_SIZE - 1);
+	uint64_t *v;
+
+	if (r->ccache[h].c && r->ccache[h].ck == ck)
+		return r->ccache[h].c;
+	v = sr_u64map_get(&r->chunk_ix, ck);
+	if (!v)
+		return NULL;
+	r->ccache[h].ck = ck;
+	r->ccache[h].c = (struct slot_chunk *)(uintptr_t)*v;
+	return r->ccache[h].c;
+}
+
 /* The cell of key, or NULL if its chunk does not exist and !create. */
 static struct slot_cell *slot_cell(struct sr_replay *r, uint64_t key, int create,
 				   struct slot_chunk **chunk)
 {
 	uint64_t ck = key >> CHUNK_BITS, *v;
-	struct slot_chunk *c;
+	struct slot_chunk *c = chunk_get(r, ck);
 	int added;
 
-	if (r->last_chunk && r->last_ck == ck) {
-		c = r->last_chunk;
-	} else {
-		v = create ? sr_u64map_put(&r->chunk_ix, ck, &added)
-			   : sr_u64map_get(&r->chunk_ix, ck);
+	if (!c) {
+		if (!create)
+			return NULL;
+		v = sr_u64map_put(&r->chunk_ix, ck, &added);
 		if (!v)
 			return NULL;
-		if (create && added) {
-			c = calloc(1, sizeof(*c) + CHUNK_CELLS * r->cell_size);
-			if (!c) {
-				sr_u64map_del(&r->chunk_ix, ck);
-				return NULL;
-			}
-			*v = (uint64_t)(uintptr_t)c;
+		c = calloc(1, sizeof(*c) + CHUNK_CELLS * r->cell_size);
+		if (!c) {
+			sr_u64map_del(&r->chunk_ix, ck);
+			return NULL;
 		}
-		c = (struct slot_chunk *)(uintptr_t)*v;
-		r->last_ck = ck;
-		r->last_chunk = c;
+		*v = (uint64_t)(uintptr_t)c;
 	}
 	*chunk = c;
 	return (struct slot_cell *)(void *)(c->cells + (key & (CHUNK_CELLS - 1)) * r->cell_size);
@@ -936,14 +987,16 @@ static void slot_forget(struct sr_replay *r, uint64_t key)
 {
 	struct slot_chunk *c;
 	struct slot_cell *cell = slot_cell(r, key, 0, &c);
+	uint64_t ck = key >> CHUNK_BITS;
+	size_t h = (size_t)(ck ^ (ck >> 9)) & (CCACHE_SIZE - 1);
 
 	if (!cell || !cell->nr_pages)
 		return;
 	cell->nr_pages = 0;
 	if (--c->live == 0) {
-		sr_u64map_del(&r->chunk_ix, key >> CHUNK_BITS);
-		if (r->last_chunk == c)
-			r->last_chunk = NULL;
+		sr_u64map_del(&r->chunk_ix, ck);
+		if (r->ccache[h].c == c)
+			r->ccache[h].c = NULL;
 		free(c);
 	}
 }
@@ -1383,20 +1436,14 @@ static void window_push(struct sr_replay *r, const struct sr_event *e)
 
 static void slot_prefetch(struct sr_replay *r, const struct sr_event *e)
 {
-	uint64_t key, *v;
+	uint64_t key;
 	const struct slot_chunk *c;
 
 	if (!slot_key(e, e->offset, &key))
 		return;
-	if (r->last_chunk && r->last_ck == key >> CHUNK_BITS) {
-		c = r->last_chunk;
-	} else {
-		v = sr_u64map_get(&r->chunk_ix, key >> CHUNK_BITS);
-		if (!v)
-			return;
-		c = (const struct slot_chunk *)(uintptr_t)*v;
-	}
-	__builtin_prefetch(c->cells + (key & (CHUNK_CELLS - 1)) * r->cell_size, 1);
+	c = chunk_get(r, key >> CHUNK_BITS);
+	if (c)
+		__builtin_prefetch(c->cells + (key & (CHUNK_CELLS - 1)) * r->cell_size, 1);
 }
 
 static enum sr_err pop_one(struct sr_replay *r, struct sr_diag *d)
