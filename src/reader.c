@@ -222,6 +222,31 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 	while (i < cap && !r->done) {
 		int eof = 0;
 
+		if (r->ops->next_batch) {
+			/* The fast path: whole good records at once. */
+			size_t k, got;
+
+			err = r->ops->next_batch(r, evs + i, cap - i, &got, &rd);
+			if (err) {
+				if (!rd.file[0])
+					sr_diag_file(&rd, sr_src_name(r->src));
+				r->sticky = err;
+				r->sticky_diag = rd;
+				if (d)
+					*d = rd;
+				break;
+			}
+			for (k = i; k < i + got; k++) {
+				if (evs[k].ts_ns < r->last_ts && r->stats.events)
+					r->stats.ts_backwards++;
+				r->last_ts = evs[k].ts_ns;
+				r->stats.events++;
+			}
+			i += got;
+			if (got)
+				continue;
+		}
+
 		r->record_error = 0;
 		err = r->ops->next(r, &evs[i], &eof, &rd);
 		if (err == SR_ERR_FORMAT && r->record_error &&

@@ -25,6 +25,14 @@ struct sr_reader_ops {
 	 */
 	enum sr_err (*next)(struct sr_reader *r, struct sr_event *ev, int *eof,
 			    struct sr_diag *d);
+	/*
+	 * Optional: decode up to cap good records at once into evs, setting
+	 * *n (0 at the end or before a bad or short record, which next() then
+	 * reports).  Only the fast path: never fails but on an I/O or zstd
+	 * error, like next().
+	 */
+	enum sr_err (*next_batch)(struct sr_reader *r, struct sr_event *evs, size_t cap,
+				  size_t *n, struct sr_diag *d);
 	void (*close)(struct sr_reader *r);
 };
 

@@ -1412,6 +1412,15 @@ static void heap_pop(struct sr_replay *r, struct heap_ent *out)
 	r->heap[i] = last;
 }
 
+/* Index of the ring entry i places after its head (i < hcap): no division,
+ * which costs as much as the rest of the window's work. */
+static size_t ring_at(const struct sr_replay *r, size_t i)
+{
+	size_t j = r->rhead + i;
+
+	return j >= r->hcap ? j - r->hcap : j;
+}
+
 static void window_push(struct sr_replay *r, const struct sr_event *e)
 {
 	struct heap_ent x;
@@ -1419,7 +1428,7 @@ static void window_push(struct sr_replay *r, const struct sr_event *e)
 	x.ev = *e;
 	x.seq = r->seq++;
 	if (!r->rn || e->ts_ns >= r->last_in) {
-		r->ring[(r->rhead + r->rn) % r->hcap] = x;
+		r->ring[ring_at(r, r->rn)] = x;
 		r->rn++;
 		r->last_in = e->ts_ns;
 	} else {
@@ -1451,11 +1460,11 @@ static enum sr_err pop_one(struct sr_replay *r, struct sr_diag *d)
 	struct heap_ent x;
 
 	if (r->rn > PREFETCH_AHEAD)
-		slot_prefetch(r, &r->ring[(r->rhead + PREFETCH_AHEAD) % r->hcap].ev);
+		slot_prefetch(r, &r->ring[ring_at(r, PREFETCH_AHEAD)].ev);
 
 	if (r->rn && (!r->hn || ent_less(&r->ring[r->rhead], &r->heap[0]))) {
 		x = r->ring[r->rhead];
-		r->rhead = (r->rhead + 1) % r->hcap;
+		r->rhead = ring_at(r, 1);
 		r->rn--;
 	} else {
 		heap_pop(r, &x);
