@@ -222,6 +222,7 @@ struct sweep {
 	pthread_mutex_t mu;
 	pthread_cond_t done_cv;
 	size_t next;                /* next unit to hand out */
+	size_t jobs;                /* workers */
 	char **out;                 /* per unit: its rows, once done */
 	int *failed;                /* per unit: 1 if it failed */
 	uint64_t *events;           /* per unit: events replayed */
@@ -362,7 +363,8 @@ static void row(const struct sweep *s, char **buf, size_t *len, size_t u, const 
 }
 
 /* Replay one unit; its rows (only those not already written) in *out. */
-static void run_unit(struct sweep *s, size_t u, char **out, int *failed, uint64_t *nev)
+static void run_unit(struct sweep *s, size_t u, int ahead, char **out, int *failed,
+		     uint64_t *nev)
 {
 	const char *trace = s->traces.v[unit_trace(s, u)];
 	const char *mspec = s->machines.n ? s->machines.v[unit_machine(s, u)] : NULL;
@@ -373,6 +375,7 @@ static void run_unit(struct sweep *s, size_t u, char **out, int *failed, uint64_
 	struct sr_replay *rp = NULL;
 	const struct sr_result *res = NULL;
 	struct sr_event *evs = malloc(BATCH * sizeof(*evs));
+	struct sr_pipe *pipe = NULL;
 	struct sr_diag d;
 	char err[1100] = "", hash[40] = "";
 	size_t len = 0, k;
@@ -400,11 +403,15 @@ static void run_unit(struct sweep *s, size_t u, char **out, int *failed, uint64_
 	if (sr_replay_new(&rp, &ro, (const char *const *)s->policies.v, (int)s->policies.n,
 			  s->baseline, &d))
 		goto diag;
+	if (ahead && sr_pipe_start(&pipe, r, &d))
+		goto diag;
 	for (;;) {
 		size_t n;
-		enum sr_err e = sr_reader_read(r, evs, BATCH, &n, &d);
+		const struct sr_event *batch = evs;
+		enum sr_err e = pipe ? sr_pipe_next(pipe, &batch, &n, &d)
+				     : sr_reader_read(r, evs, BATCH, &n, &d);
 
-		if (n && sr_replay_feed(rp, evs, n, &d)) {
+		if (n && sr_replay_feed(rp, batch, n, &d)) {
 			snprintf(d.file, sizeof(d.file), "%s", trace);
 			goto diag;
 		}
@@ -413,6 +420,8 @@ static void run_unit(struct sweep *s, size_t u, char **out, int *failed, uint64_
 		if (!n)
 			break;
 	}
+	sr_pipe_stop(pipe);
+	pipe = NULL;
 	if (sr_replay_finish(rp, &res, &d))
 		goto diag;
 	snprintf(hash, sizeof(hash), "fnv1a64:%016" PRIx64, sr_reader_stats(r)->content_hash);
@@ -431,6 +440,7 @@ rows:
 	}
 	if (!*out)
 		*out = strdup("");
+	sr_pipe_stop(pipe);
 	sr_replay_free(rp);
 	sr_reader_close(r);
 	sr_machine_free(own);
@@ -442,7 +452,7 @@ static void *worker(void *arg)
 	struct sweep *s = arg;
 
 	for (;;) {
-		size_t u;
+		size_t u, v, left;
 		char *rows;
 		int failed;
 		uint64_t nev;
@@ -455,8 +465,16 @@ static void *worker(void *arg)
 			return NULL;
 		}
 		u = s->next++;
+		/*
+		 * The last units, when fewer are left than workers: the workers
+		 * that find nothing to do leave CPUs idle, so the unit decodes
+		 * on a thread of its own, ahead of its replay (as replay does).
+		 * -j 1 never does: one unit at a time on one thread.
+		 */
+		for (left = 0, v = s->next; v < s->nunits && left < s->jobs; v++)
+			left += !s->skip[v];
 		pthread_mutex_unlock(&s->mu);
-		run_unit(s, u, &rows, &failed, &nev);
+		run_unit(s, u, s->jobs > 1 && left + 1 < s->jobs, &rows, &failed, &nev);
 		pthread_mutex_lock(&s->mu);
 		s->out[u] = rows;
 		s->failed[u] = failed;
@@ -960,6 +978,7 @@ static int run(int argc, char **argv)
 
 		jobs = n > 0 ? (uint64_t)n : 1;
 	}
+	s.jobs = (size_t)jobs; /* the CPUs the sweep may use, even with fewer units */
 	if (jobs > total)
 		jobs = total ? total : 1;
 	th = calloc(jobs, sizeof(*th));
