@@ -2,7 +2,10 @@
 /*
  * Reading ahead on a thread: the reader decodes into a ring of batches
  * while the caller replays the previous ones.  One producer, one consumer,
- * a mutex and two condition variables.
+ * a mutex and two condition variables.  Ordered (sr_pipe_start_ordered),
+ * the producer also checks each event and puts it through the reorder
+ * window (window.h), so that the consumer gets the events in the order the
+ * replay's own window would give them and has less to do.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -10,6 +13,7 @@
 
 #include "internal.h"
 #include "swapreplay/trace.h"
+#include "window.h"
 
 #define PIPE_SLOTS 4
 #define PIPE_BATCH 16384
@@ -32,7 +36,62 @@ struct sr_pipe {
 	int borrowed;          /* the consumer holds b[head] */
 	int done;              /* the producer has put its last batch */
 	int stop;              /* the consumer is going away */
+
+	/* Ordered: the producer's own. */
+	int ordered;
+	struct sr_window win;
+	sr_pipe_check_fn check;
+	void *ctx;
+	struct sr_event *in;   /* events read, not yet through the window */
+	size_t in_n, in_pos;
+	int in_end;            /* the reader has nothing more */
+	enum sr_err in_err;    /* ... because of this error (after in[]) */
+	struct sr_diag in_diag;
+	uint64_t nth;          /* events checked */
 };
+
+/* Fill b with the next events in window order. */
+static void fill_ordered(struct sr_pipe *p, struct batch *b)
+{
+	b->n = 0;
+	b->err = SR_OK;
+	while (b->n < PIPE_BATCH) {
+		const struct sr_event *e;
+
+		if (p->in_pos == p->in_n) {
+			if (p->in_err) {
+				b->err = p->in_err;
+				b->diag = p->in_diag;
+				return;
+			}
+			if (p->in_end) {
+				if (!sr_window_len(&p->win))
+					return;
+				sr_window_pop(&p->win, &b->ev[b->n++]);
+				continue;
+			}
+			sr_diag_clear(&p->in_diag);
+			p->in_err = sr_reader_read(p->r, p->in, PIPE_BATCH, &p->in_n, &p->in_diag);
+			p->in_pos = 0;
+			if (p->in_err || p->in_n == 0)
+				p->in_end = 1;
+			continue;
+		}
+		e = &p->in[p->in_pos++];
+		p->nth++;
+		if (p->check) {
+			enum sr_err err = p->check(p->ctx, e, p->nth, &b->diag);
+
+			if (err) {
+				b->err = err;
+				return;
+			}
+		}
+		if (sr_window_len(&p->win) == p->win.cap)
+			sr_window_pop(&p->win, &b->ev[b->n++]);
+		sr_window_push(&p->win, e);
+	}
+}
 
 static void *produce(void *arg)
 {
@@ -53,7 +112,10 @@ static void *produce(void *arg)
 		pthread_mutex_unlock(&p->mu);
 
 		b = &p->b[tail];
-		b->err = sr_reader_read(p->r, b->ev, PIPE_BATCH, &b->n, &b->diag);
+		if (p->ordered)
+			fill_ordered(p, b);
+		else
+			b->err = sr_reader_read(p->r, b->ev, PIPE_BATCH, &b->n, &b->diag);
 		last = b->err || b->n == 0;
 
 		pthread_mutex_lock(&p->mu);
@@ -68,8 +130,16 @@ static void *produce(void *arg)
 	}
 }
 
-enum sr_err sr_pipe_start(struct sr_pipe **out, struct sr_reader *r,
-			  struct sr_diag *diag)
+static void pipe_free(struct sr_pipe *p)
+{
+	sr_window_free(&p->win);
+	free(p->in);
+	free(p->b);
+	free(p);
+}
+
+static enum sr_err start(struct sr_pipe **out, struct sr_reader *r, size_t window,
+			 sr_pipe_check_fn check, void *ctx, struct sr_diag *diag)
 {
 	struct sr_pipe *p;
 
@@ -78,8 +148,18 @@ enum sr_err sr_pipe_start(struct sr_pipe **out, struct sr_reader *r,
 	if (!p)
 		return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
 	p->b = malloc(PIPE_SLOTS * sizeof(*p->b));
+	if (window) {
+		p->ordered = 1;
+		p->check = check;
+		p->ctx = ctx;
+		p->in = malloc(PIPE_BATCH * sizeof(*p->in));
+		if (!p->in || sr_window_init(&p->win, window)) {
+			pipe_free(p);
+			return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
+		}
+	}
 	if (!p->b) {
-		free(p);
+		pipe_free(p);
 		return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
 	}
 	p->r = r;
@@ -90,12 +170,25 @@ enum sr_err sr_pipe_start(struct sr_pipe **out, struct sr_reader *r,
 		pthread_mutex_destroy(&p->mu);
 		pthread_cond_destroy(&p->filled);
 		pthread_cond_destroy(&p->emptied);
-		free(p->b);
-		free(p);
+		pipe_free(p);
 		return sr_diag_set(diag, SR_ERR_NOMEM, "cannot start the reading thread");
 	}
 	*out = p;
 	return SR_OK;
+}
+
+enum sr_err sr_pipe_start(struct sr_pipe **out, struct sr_reader *r,
+			  struct sr_diag *diag)
+{
+	return start(out, r, 0, NULL, NULL, diag);
+}
+
+enum sr_err sr_pipe_start_ordered(struct sr_pipe **out, struct sr_reader *r, size_t window,
+				  sr_pipe_check_fn check, void *ctx, struct sr_diag *diag)
+{
+	if (!window)
+		return sr_diag_set(diag, SR_ERR_INVAL, "a reorder window of 0 events");
+	return start(out, r, window, check, ctx, diag);
 }
 
 enum sr_err sr_pipe_next(struct sr_pipe *p, const struct sr_event **evs, size_t *n,
@@ -140,6 +233,5 @@ void sr_pipe_stop(struct sr_pipe *p)
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->filled);
 	pthread_cond_destroy(&p->emptied);
-	free(p->b);
-	free(p);
+	pipe_free(p);
 }

@@ -18,6 +18,7 @@
 #include "internal.h"
 #include "swapreplay/policy.h"
 #include "swapreplay/replay.h"
+#include "window.h"
 
 /* 64: SWAP_SLOTS_CACHE_SIZE (= SWAP_BATCH) in include/linux/swap_slots.h. */
 #define SLOTS_CACHE_SIZE 64
@@ -26,7 +27,7 @@
 #define CACHE_DEACTIVATE (2 * SLOTS_CACHE_SIZE)
 #define CACHE_ACTIVATE (5 * SLOTS_CACHE_SIZE)
 
-#define DEFAULT_REORDER 65536u
+#define DEFAULT_REORDER SR_REORDER_DEFAULT
 #define CCACHE_SIZE 512 /* chunks of slot cells found without hashing */
 
 /* ---- resource calendars ------------------------------------------------ */
@@ -351,10 +352,6 @@ struct memo_ent {
 	int valid;
 };
 
-struct heap_ent {
-	struct sr_event ev;
-	uint64_t seq;
-};
 
 struct sr_replay {
 	const struct sr_machine *m;
@@ -383,14 +380,10 @@ struct sr_replay {
 	size_t cell_size;          /* bytes of one slot cell (struct slot_cell + devs) */
 	struct memo_ent *memo;     /* [dev][op][cpu node][page node], or NULL */
 
-	/* The reorder window: events that arrived in time order wait in a ring
-	 * (sorted by construction), the others in a heap; the next event is
-	 * the earlier of the two heads.  Sorted input costs O(1) per event. */
-	struct heap_ent *ring;
-	size_t rhead, rn;
-	struct heap_ent *heap;
-	size_t hn, hcap;           /* hcap: the window, ring and heap together */
-	uint64_t seq, last_ts, last_in;
+	/* The reorder window (window.h), unless the events come ordered. */
+	int ordered;
+	struct sr_window win;
+	uint64_t last_ts;
 	uint64_t fed;              /* events fed so far, for messages */
 	int *choice;               /* per policy, device chosen for this event */
 	int nlead;                 /* policies with a simulation of their own */
@@ -763,7 +756,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	r->m = opts->machine;
 	r->slots_cache = opts->slots_cache;
-	r->hcap = opts->reorder_window ? opts->reorder_window : DEFAULT_REORDER;
+	r->ordered = opts->ordered;
 	r->cell_size = (sizeof(struct slot_cell) + (size_t)n * sizeof(int16_t) + 3) & ~(size_t)3;
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
@@ -771,11 +764,11 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	if (r->m->nr_nodes <= 8)
 		r->memo = calloc((size_t)r->m->nr_devices * 2 * (size_t)r->m->nr_nodes *
 				 (size_t)r->m->nr_nodes, sizeof(*r->memo));
-	r->heap = malloc(r->hcap * sizeof(*r->heap));
-	r->ring = malloc(r->hcap * sizeof(*r->ring));
 	r->pol = calloc((size_t)n, sizeof(*r->pol));
 	r->choice = calloc((size_t)n, sizeof(*r->choice));
-	if (!r->heap || !r->ring || !r->pol || !r->choice || build_lists(r->m, r->lists)) {
+	if ((!r->ordered && sr_window_init(&r->win, opts->reorder_window ?
+					   opts->reorder_window : DEFAULT_REORDER)) ||
+	    !r->pol || !r->choice || build_lists(r->m, r->lists)) {
 		err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
@@ -824,8 +817,7 @@ void sr_replay_free(struct sr_replay *r)
 	}
 	free(r->pol);
 	free(r->choice);
-	free(r->heap);
-	free(r->ring);
+	sr_window_free(&r->win);
 	free(r->memo);
 	free(r->tasks);
 	free(r->result.policy);
@@ -1369,77 +1361,12 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	return SR_OK;
 }
 
-/* ---- the reorder window ------------------------------------------------ */
-
-static int ent_less(const struct heap_ent *a, const struct heap_ent *b)
-{
-	return a->ev.ts_ns < b->ev.ts_ns || (a->ev.ts_ns == b->ev.ts_ns && a->seq < b->seq);
-}
-
-static void heap_push(struct sr_replay *r, const struct heap_ent *x)
-{
-	size_t i = r->hn++;
-
-	while (i) {
-		size_t up = (i - 1) / 2;
-
-		if (!ent_less(x, &r->heap[up]))
-			break;
-		r->heap[i] = r->heap[up];
-		i = up;
-	}
-	r->heap[i] = *x;
-}
-
-static void heap_pop(struct sr_replay *r, struct heap_ent *out)
-{
-	struct heap_ent last;
-	size_t i = 0;
-
-	*out = r->heap[0];
-	last = r->heap[--r->hn];
-	for (;;) {
-		size_t l = 2 * i + 1, m;
-
-		if (l >= r->hn)
-			break;
-		m = l + 1 < r->hn && ent_less(&r->heap[l + 1], &r->heap[l]) ? l + 1 : l;
-		if (!ent_less(&r->heap[m], &last))
-			break;
-		r->heap[i] = r->heap[m];
-		i = m;
-	}
-	r->heap[i] = last;
-}
-
-/* Index of the ring entry i places after its head (i < hcap): no division,
- * which costs as much as the rest of the window's work. */
-static size_t ring_at(const struct sr_replay *r, size_t i)
-{
-	size_t j = r->rhead + i;
-
-	return j >= r->hcap ? j - r->hcap : j;
-}
-
-static void window_push(struct sr_replay *r, const struct sr_event *e)
-{
-	struct heap_ent x;
-
-	x.ev = *e;
-	x.seq = r->seq++;
-	if (!r->rn || e->ts_ns >= r->last_in) {
-		r->ring[ring_at(r, r->rn)] = x;
-		r->rn++;
-		r->last_in = e->ts_ns;
-	} else {
-		heap_push(r, &x);
-	}
-}
+/* ---- order ----------------------------------------------------------------- */
 
 /*
  * Start loading the slot cell of an event about to be replayed: with
- * random swap offsets each cell is a cache miss, and the reorder window
- * tells which ones come next.
+ * random swap offsets each cell is a cache miss, and the window (or the
+ * ordered batch) tells which ones come next.
  */
 #define PREFETCH_AHEAD 12
 
@@ -1455,25 +1382,52 @@ static void slot_prefetch(struct sr_replay *r, const struct sr_event *e)
 		__builtin_prefetch(c->cells + (key & (CHUNK_CELLS - 1)) * r->cell_size, 1);
 }
 
-static enum sr_err pop_one(struct sr_replay *r, struct sr_diag *d)
+/* Replay an event in its turn, counting it late if it is. */
+static enum sr_err replay_next(struct sr_replay *r, const struct sr_event *e, struct sr_diag *d)
 {
-	struct heap_ent x;
-
-	if (r->rn > PREFETCH_AHEAD)
-		slot_prefetch(r, &r->ring[ring_at(r, PREFETCH_AHEAD)].ev);
-
-	if (r->rn && (!r->hn || ent_less(&r->ring[r->rhead], &r->heap[0]))) {
-		x = r->ring[r->rhead];
-		r->rhead = ring_at(r, 1);
-		r->rn--;
-	} else {
-		heap_pop(r, &x);
-	}
-	if (x.ev.ts_ns < r->last_ts)
+	if (e->ts_ns < r->last_ts)
 		r->result.late_events++;
 	else
-		r->last_ts = x.ev.ts_ns;
-	return replay_one(r, &x.ev, d);
+		r->last_ts = e->ts_ns;
+	return replay_one(r, e, d);
+}
+
+static enum sr_err pop_one(struct sr_replay *r, struct sr_diag *d)
+{
+	const struct sr_event *next = sr_window_ahead(&r->win, PREFETCH_AHEAD);
+	struct sr_event x;
+
+	if (next)
+		slot_prefetch(r, next);
+	sr_window_pop(&r->win, &x);
+	return replay_next(r, &x, d);
+}
+
+static enum sr_err check_event(struct sr_replay *r, const struct sr_event *e, uint64_t nth,
+			       struct sr_diag *d)
+{
+	if (SR_LIKELY(e->cpu_nid < r->m->nr_nodes && e->page_nid < r->m->nr_nodes &&
+		      e->dev < r->m->nr_devices))
+		return SR_OK;
+	sr_diag_clear(d);
+	if (d)
+		d->record = nth;
+	if (e->cpu_nid >= r->m->nr_nodes || e->page_nid >= r->m->nr_nodes)
+		return sr_diag_set(d, SR_ERR_MACHINE,
+				   "the trace names node %u, but machine %s has %d node%s (0 to %d)",
+				   e->cpu_nid >= r->m->nr_nodes ? e->cpu_nid : e->page_nid,
+				   r->m->name, r->m->nr_nodes, r->m->nr_nodes > 1 ? "s" : "",
+				   r->m->nr_nodes - 1);
+	return sr_diag_set(d, SR_ERR_MACHINE,
+			   "the trace names swap device %d, but machine %s has %d device%s (0 to %d)",
+			   e->dev, r->m->name, r->m->nr_devices,
+			   r->m->nr_devices > 1 ? "s" : "", r->m->nr_devices - 1);
+}
+
+enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth,
+			    struct sr_diag *diag)
+{
+	return check_event(replay, e, nth, diag);
 }
 
 enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,
@@ -1487,29 +1441,20 @@ enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size
 		const struct sr_event *e = &evs[i];
 
 		r->fed++;
-		if (SR_UNLIKELY(e->cpu_nid >= r->m->nr_nodes || e->page_nid >= r->m->nr_nodes ||
-				e->dev >= r->m->nr_devices)) {
-			sr_diag_clear(d);
-			if (d)
-				d->record = r->fed;
+		err = check_event(r, e, r->fed, d);
+		if (err)
+			return err;
+		if (r->ordered) {
+			if (i + PREFETCH_AHEAD < n)
+				slot_prefetch(r, &evs[i + PREFETCH_AHEAD]);
+			err = replay_next(r, e, d);
+		} else {
+			err = sr_window_len(&r->win) == r->win.cap ? pop_one(r, d) : SR_OK;
+			if (!err)
+				sr_window_push(&r->win, e);
 		}
-		if (e->cpu_nid >= r->m->nr_nodes || e->page_nid >= r->m->nr_nodes)
-			return sr_diag_set(d, SR_ERR_MACHINE,
-					   "the trace names node %u, but machine %s has %d node%s (0 to %d)",
-					   e->cpu_nid >= r->m->nr_nodes ? e->cpu_nid : e->page_nid,
-					   r->m->name, r->m->nr_nodes, r->m->nr_nodes > 1 ? "s" : "",
-					   r->m->nr_nodes - 1);
-		if (e->dev >= r->m->nr_devices)
-			return sr_diag_set(d, SR_ERR_MACHINE,
-					   "the trace names swap device %d, but machine %s has %d device%s (0 to %d)",
-					   e->dev, r->m->name, r->m->nr_devices,
-					   r->m->nr_devices > 1 ? "s" : "", r->m->nr_devices - 1);
-		if (r->hn + r->rn == r->hcap) {
-			err = pop_one(r, d);
-			if (err)
-				return err;
-		}
-		window_push(r, e);
+		if (err)
+			return err;
 	}
 	return SR_OK;
 }
@@ -1526,7 +1471,7 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 
 	*res = NULL;
 	if (!r->finished) {
-		while (r->hn + r->rn) {
+		while (!r->ordered && sr_window_len(&r->win)) {
 			err = pop_one(r, d);
 			if (err)
 				return err;

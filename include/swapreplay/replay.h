@@ -24,7 +24,17 @@ struct sr_replay_opts {
 	const struct sr_machine *machine;
 	int slots_cache;          /* 1: per-CPU slots cache (kernels <= 6.14); 0: off */
 	unsigned reorder_window;  /* events held to order by time; 0: default 65536 */
+	/*
+	 * 1: the events come in replay order already, from a pipe that
+	 * orders them (sr_pipe_start_ordered() with sr_replay_check and the
+	 * window above): each is replayed as it is fed (reorder_window is
+	 * not used; late events are still counted).
+	 */
+	int ordered;
 };
+
+/* The window sr_replay_opts.reorder_window == 0 stands for. */
+#define SR_REORDER_DEFAULT 65536u
 
 /* Swap-in latency: a log-linear histogram (32 steps per power of two). */
 #define SR_HIST_SUB 32
@@ -109,6 +119,14 @@ struct sr_replay;
 enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *opts,
 			  const char *const *specs, int n, const char *baseline,
 			  struct sr_diag *diag);
+
+/*
+ * Check that the machine has e's nodes and device: SR_ERR_MACHINE, with
+ * the record number nth (from 1) and a message, if not.  replay is a
+ * struct sr_replay * (void * to fit sr_pipe_check_fn).
+ */
+enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth,
+			    struct sr_diag *diag);
 
 /* Replay n more events.  A node or device the machine lacks is SR_ERR_MACHINE. */
 enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,

@@ -130,6 +130,21 @@ enum sr_err sr_pipe_start(struct sr_pipe **out, struct sr_reader *r,
 enum sr_err sr_pipe_next(struct sr_pipe *p, const struct sr_event **evs, size_t *n,
 			 struct sr_diag *diag);
 
+/*
+ * A pipe that also orders: each event read is checked with check(ctx, e,
+ * nth, diag) (nth counts the events from 1, in the file's order; a non-zero
+ * return stops the pipe with that error) and put through a reorder window
+ * of `window` events, so that the batches come in the order a replay with
+ * that --reorder-window would replay them (sr_replay_opts.ordered).  check
+ * may be NULL.  An error (the reader's or check's) is returned after the
+ * events ordered so far, and the events still in the window are dropped.
+ */
+typedef enum sr_err (*sr_pipe_check_fn)(void *ctx, const struct sr_event *e, uint64_t nth,
+					 struct sr_diag *diag);
+
+enum sr_err sr_pipe_start_ordered(struct sr_pipe **out, struct sr_reader *r, size_t window,
+				  sr_pipe_check_fn check, void *ctx, struct sr_diag *diag);
+
 /* Stop the thread and free the pipe (not the reader); accepts NULL. */
 void sr_pipe_stop(struct sr_pipe *p);
 

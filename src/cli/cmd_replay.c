@@ -105,7 +105,7 @@ static int cli_replay(int argc, char **argv)
 	struct cli_parser p;
 	struct plist pl = { { 0 }, { 0 }, 0 };
 	struct sr_read_opts ro = { .format = SR_FMT_AUTO, .max_errors = 0, .decompress_thread = 0 };
-	struct sr_replay_opts rpo = { NULL, 1, 0 };
+	struct sr_replay_opts rpo = { NULL, 1, 0, 1 }; /* ordered by the pipe */
 	struct sr_report_info info;
 	enum sr_report_fmt fmt = SR_REPORT_TEXT;
 	struct sr_reader *r = NULL;
@@ -275,8 +275,10 @@ static int cli_replay(int argc, char **argv)
 			goto out;
 		}
 	}
-	/* Decoding runs on its own thread, ahead of the replay. */
-	err = sr_pipe_start(&pipe, r, &d);
+	/* Decoding, checking against the machine and ordering by time run on
+	 * a thread of their own, ahead of the replay. */
+	err = sr_pipe_start_ordered(&pipe, r, rpo.reorder_window ? rpo.reorder_window :
+				    SR_REORDER_DEFAULT, sr_replay_check, rp, &d);
 	if (err) {
 		rc = cli_diag(&d);
 		goto out;
@@ -286,6 +288,8 @@ static int cli_replay(int argc, char **argv)
 		size_t n;
 
 		err = sr_pipe_next(pipe, &batch, &n, &d);
+		if (err && !d.file[0]) /* sr_replay_check's */
+			snprintf(d.file, sizeof(d.file), "%s", trace);
 		if (n) {
 			struct sr_diag fd;
 			enum sr_err ferr;

@@ -370,7 +370,7 @@ static void run_unit(struct sweep *s, size_t u, int ahead, char **out, int *fail
 	const char *mspec = s->machines.n ? s->machines.v[unit_machine(s, u)] : NULL;
 	struct sr_machine *own = NULL;
 	const struct sr_machine *m = s->mach ? s->mach[unit_machine(s, u)] : NULL;
-	struct sr_replay_opts ro = { NULL, s->slots_cache, 0 };
+	struct sr_replay_opts ro = { NULL, s->slots_cache, 0, 0 };
 	struct sr_reader *r = NULL;
 	struct sr_replay *rp = NULL;
 	const struct sr_result *res = NULL;
@@ -870,7 +870,7 @@ static int run(int argc, char **argv)
 	/* Check the policies up front too (a .so that does not load, a typo). */
 	{
 		struct sr_replay *probe;
-		struct sr_replay_opts po = { NULL, 1, 16 };
+		struct sr_replay_opts po = { NULL, 1, 16, 0 };
 		struct sr_machine *pm = NULL;
 		struct sr_diag d;
 
