@@ -64,7 +64,7 @@ P=reclaimer-nid,page-nid,hybrid
 # their figures move with this one.
 ref2() {
 	r1=$(med "zstd -dc $D/e10m.swt.zst")
-	r2=$(med "zstd -dc $D/e10m.swt.zst & zstd -dc $D/e10m.swt.zst; wait")
+	r2=$(med "zstd -dc $D/e10m.swt.zst >/dev/null & zstd -dc $D/e10m.swt.zst >/dev/null; wait")
 	awk -v a=$r1 -v b=$r2 'BEGIN { printf "reference: one zstd -dc %.2fs, two at once %.2fs: two threads run at %.2f of two CPUs now\n", a, b, a / b }'
 }
 
