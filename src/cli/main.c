@@ -96,7 +96,7 @@ void cli_read_warnings(const char *name, const struct sr_read_stats *st)
 		cli_warn("%s: ignored unknown field(s): %s", name, st->unknown_fields);
 	if (st->ts_backwards)
 		cli_warn("%s: %llu event(s) with a timestamp before the previous event's "
-			 "(accepted; the replay orders events by time within each task)",
+			 "(accepted; a replay puts events in time order within its --reorder-window)",
 			 name, (unsigned long long)st->ts_backwards);
 	if (st->skipped)
 		cli_warn("%s: skipped %llu bad record(s) under --max-errors; the first: %s",
