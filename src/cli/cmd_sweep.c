@@ -221,7 +221,8 @@ struct sweep {
 	/* Between the workers and the writer. */
 	pthread_mutex_t mu;
 	pthread_cond_t done_cv;
-	size_t next;                /* next unit to hand out */
+	size_t next;                /* next place in order[] to hand out */
+	size_t *order;              /* units, largest trace first (worker order) */
 	size_t jobs;                /* workers */
 	char **out;                 /* per unit: its rows, once done */
 	int *failed;                /* per unit: 1 if it failed */
@@ -447,6 +448,48 @@ rows:
 	free(evs);
 }
 
+/* Sizes of the units' traces, for order_units(). */
+static const off_t *order_size;
+
+static int by_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	if (order_size[x] != order_size[y])
+		return order_size[x] > order_size[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The order the workers take the units in: the largest traces first
+ * (their size on disk standing for their cost), in unit order among
+ * equals, so that a large trace does not start last and run alone while
+ * the other workers idle.  The rows are still written in unit order.
+ */
+static int order_units(struct sweep *s)
+{
+	off_t *size = calloc(s->nunits ? s->nunits : 1, sizeof(*size));
+	size_t u;
+
+	s->order = malloc((s->nunits ? s->nunits : 1) * sizeof(*s->order));
+	if (!size || !s->order) {
+		free(size);
+		return -1;
+	}
+	for (u = 0; u < s->nunits; u++) {
+		struct stat st;
+
+		s->order[u] = u;
+		if (!s->skip[u] && stat(s->traces.v[unit_trace(s, u)], &st) == 0)
+			size[u] = st.st_size;
+	}
+	order_size = size; /* qsort has no context argument in C11 */
+	qsort(s->order, s->nunits, sizeof(*s->order), by_size);
+	order_size = NULL;
+	free(size);
+	return 0;
+}
+
 static void *worker(void *arg)
 {
 	struct sweep *s = arg;
@@ -458,13 +501,13 @@ static void *worker(void *arg)
 		uint64_t nev;
 
 		pthread_mutex_lock(&s->mu);
-		while (s->next < s->nunits && s->skip[s->next])
+		while (s->next < s->nunits && s->skip[s->order[s->next]])
 			s->next++;
 		if (s->next >= s->nunits) {
 			pthread_mutex_unlock(&s->mu);
 			return NULL;
 		}
-		u = s->next++;
+		u = s->order[s->next++];
 		/*
 		 * The last units, when fewer are left than workers: the workers
 		 * that find nothing to do leave CPUs idle, so the unit decodes
@@ -472,7 +515,7 @@ static void *worker(void *arg)
 		 * -j 1 never does: one unit at a time on one thread.
 		 */
 		for (left = 0, v = s->next; v < s->nunits && left < s->jobs; v++)
-			left += !s->skip[v];
+			left += !s->skip[s->order[v]];
 		pthread_mutex_unlock(&s->mu);
 		run_unit(s, u, s->jobs > 1 && left + 1 < s->jobs, &rows, &failed, &nev);
 		pthread_mutex_lock(&s->mu);
@@ -971,6 +1014,8 @@ static int run(int argc, char **argv)
 	}
 	for (u = 0; u < s.nunits; u++)
 		total += !s.skip[u];
+	if (order_units(&s))
+		goto nomem;
 
 	/* Workers replay; this thread writes the units in order. */
 	if (!jobs) {
@@ -1073,6 +1118,7 @@ out:
 	free(s.failed);
 	free(s.events);
 	free(s.skip);
+	free(s.order);
 	free(s.have);
 	free(th);
 	if (own_baseline)
