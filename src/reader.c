@@ -205,6 +205,19 @@ out_free:
 	return err;
 }
 
+/* The stats of n events handed out. */
+static void count_events(struct sr_reader *r, const struct sr_event *e, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (e[k].ts_ns < r->last_ts && r->stats.events)
+			r->stats.ts_backwards++;
+		r->last_ts = e[k].ts_ns;
+		r->stats.events++;
+	}
+}
+
 enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap,
 			   size_t *n, struct sr_diag *d)
 {
@@ -222,33 +235,22 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 	while (i < cap && !r->done) {
 		int eof = 0;
 
+		err = SR_OK;
+		r->record_error = 0;
 		if (r->ops->next_batch) {
-			/* The fast path: whole good records at once. */
-			size_t k, got;
+			/* The fast path: whole good records at once; next()
+			 * takes the end and a bad or short record. */
+			size_t got;
 
 			err = r->ops->next_batch(r, evs + i, cap - i, &got, &rd);
-			if (err) {
-				if (!rd.file[0])
-					sr_diag_file(&rd, sr_src_name(r->src));
-				r->sticky = err;
-				r->sticky_diag = rd;
-				if (d)
-					*d = rd;
-				break;
-			}
-			for (k = i; k < i + got; k++) {
-				if (evs[k].ts_ns < r->last_ts && r->stats.events)
-					r->stats.ts_backwards++;
-				r->last_ts = evs[k].ts_ns;
-				r->stats.events++;
-			}
-			i += got;
-			if (got)
+			if (!err && got) {
+				count_events(r, evs + i, got);
+				i += got;
 				continue;
+			}
 		}
-
-		r->record_error = 0;
-		err = r->ops->next(r, &evs[i], &eof, &rd);
+		if (!err)
+			err = r->ops->next(r, &evs[i], &eof, &rd);
 		if (err == SR_ERR_FORMAT && r->record_error &&
 		    r->stats.skipped < r->opts.max_errors) {
 			if (!r->stats.skipped)
@@ -293,10 +295,7 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 			}
 			break;
 		}
-		if (evs[i].ts_ns < r->last_ts && r->stats.events)
-			r->stats.ts_backwards++;
-		r->last_ts = evs[i].ts_ns;
-		r->stats.events++;
+		count_events(r, &evs[i], 1);
 		i++;
 	}
 	r->stats.bytes_in = sr_src_pos(r->src);
