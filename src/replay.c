@@ -933,10 +933,16 @@ struct slot_chunk {
 	unsigned char cells[]; /* CHUNK_CELLS cells of r->cell_size bytes */
 };
 
+/* The entry of the chunk cache that chunk ck may sit in. */
+static size_t ccache_at(uint64_t ck)
+{
+	return (size_t)(ck ^ (ck >> 9)) & (CCACHE_SIZE - 1);
+}
+
 /* The chunk of slot cells numbered ck, or NULL if it does not exist. */
 static struct slot_chunk *chunk_get(struct sr_replay *r, uint64_t ck)
 {
-	size_t h = (size_t)(ck ^ (ck >> 9)) & (CCACHE_SIZE - 1);
+	size_t h = ccache_at(ck);
 	uint64_t *v;
 
 	if (r->ccache[h].c && r->ccache[h].ck == ck)
@@ -980,15 +986,14 @@ static void slot_forget(struct sr_replay *r, uint64_t key)
 	struct slot_chunk *c;
 	struct slot_cell *cell = slot_cell(r, key, 0, &c);
 	uint64_t ck = key >> CHUNK_BITS;
-	size_t h = (size_t)(ck ^ (ck >> 9)) & (CCACHE_SIZE - 1);
 
 	if (!cell || !cell->nr_pages)
 		return;
 	cell->nr_pages = 0;
 	if (--c->live == 0) {
 		sr_u64map_del(&r->chunk_ix, ck);
-		if (r->ccache[h].c == c)
-			r->ccache[h].c = NULL;
+		if (r->ccache[ccache_at(ck)].c == c)
+			r->ccache[ccache_at(ck)].c = NULL;
 		free(c);
 	}
 }
@@ -1128,24 +1133,17 @@ static int play(struct pol *p, const struct sr_event *e, int dv, double start,
  * the slots cache and hybrid do on 2s-pmem2, one pass costs little more
  * than one policy.
  */
+/* dst (never used: a follower's) becomes a copy of src. */
 static int cal_copy(struct cal *dst, const struct cal *src)
 {
-	*dst = *src;
-	dst->used = NULL;
-	dst->skip = NULL;
-	if (!src->used)
-		return 0;
-	dst->used = malloc(CAL_BUCKETS * sizeof(*dst->used));
-	dst->skip = malloc(CAL_BUCKETS * sizeof(*dst->skip));
-	if (!dst->used || !dst->skip) {
-		free(dst->used);
-		free(dst->skip);
-		dst->used = NULL;
-		dst->skip = NULL;
-		return -1;
+	if (src->used) {
+		if (cal_init(dst))
+			return -1;
+		memcpy(dst->used, src->used, CAL_BUCKETS * sizeof(*dst->used));
+		memcpy(dst->skip, src->skip, CAL_BUCKETS * sizeof(*dst->skip));
 	}
-	memcpy(dst->used, src->used, CAL_BUCKETS * sizeof(*dst->used));
-	memcpy(dst->skip, src->skip, CAL_BUCKETS * sizeof(*dst->skip));
+	dst->lo = src->lo;
+	dst->work_ns = src->work_ns;
 	return 0;
 }
 

@@ -448,16 +448,18 @@ rows:
 	free(evs);
 }
 
-/* Sizes of the units' traces, for order_units(). */
-static const off_t *order_size;
+struct unit_size {
+	off_t size;
+	size_t unit;
+};
 
 static int by_size(const void *a, const void *b)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	const struct unit_size *x = a, *y = b;
 
-	if (order_size[x] != order_size[y])
-		return order_size[x] > order_size[y] ? -1 : 1;
-	return x < y ? -1 : x > y;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->unit < y->unit ? -1 : x->unit > y->unit;
 }
 
 /*
@@ -468,25 +470,25 @@ static int by_size(const void *a, const void *b)
  */
 static int order_units(struct sweep *s)
 {
-	off_t *size = calloc(s->nunits ? s->nunits : 1, sizeof(*size));
+	struct unit_size *us = calloc(s->nunits ? s->nunits : 1, sizeof(*us));
 	size_t u;
 
 	s->order = malloc((s->nunits ? s->nunits : 1) * sizeof(*s->order));
-	if (!size || !s->order) {
-		free(size);
+	if (!us || !s->order) {
+		free(us);
 		return -1;
 	}
 	for (u = 0; u < s->nunits; u++) {
 		struct stat st;
 
-		s->order[u] = u;
+		us[u].unit = u;
 		if (!s->skip[u] && stat(s->traces.v[unit_trace(s, u)], &st) == 0)
-			size[u] = st.st_size;
+			us[u].size = st.st_size;
 	}
-	order_size = size; /* qsort has no context argument in C11 */
-	qsort(s->order, s->nunits, sizeof(*s->order), by_size);
-	order_size = NULL;
-	free(size);
+	qsort(us, s->nunits, sizeof(*us), by_size);
+	for (u = 0; u < s->nunits; u++)
+		s->order[u] = us[u].unit;
+	free(us);
 	return 0;
 }
 
