@@ -16,7 +16,8 @@
 #include "window.h"
 
 #define PIPE_SLOTS 4
-#define PIPE_BATCH 16384
+#define PIPE_BATCH 16384 /* events handed over at a time */
+#define PIPE_IN 512      /* events decoded at a time for the window: in L1 */
 
 struct batch {
 	struct sr_event ev[PIPE_BATCH];
@@ -71,7 +72,7 @@ static void fill_ordered(struct sr_pipe *p, struct batch *b)
 				continue;
 			}
 			sr_diag_clear(&p->in_diag);
-			p->in_err = sr_reader_read(p->r, p->in, PIPE_BATCH, &p->in_n, &p->in_diag);
+			p->in_err = sr_reader_read(p->r, p->in, PIPE_IN, &p->in_n, &p->in_diag);
 			p->in_pos = 0;
 			if (p->in_err || p->in_n == 0)
 				p->in_end = 1;
@@ -152,7 +153,7 @@ static enum sr_err start(struct sr_pipe **out, struct sr_reader *r, size_t windo
 		p->ordered = 1;
 		p->check = check;
 		p->ctx = ctx;
-		p->in = malloc(PIPE_BATCH * sizeof(*p->in));
+		p->in = malloc(PIPE_IN * sizeof(*p->in));
 		if (!p->in || sr_window_init(&p->win, window)) {
 			pipe_free(p);
 			return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");

@@ -4,7 +4,9 @@
  * fixed number of events and leave it in ts_ns order, ties in arrival
  * order.  Events that arrive in time order wait in a ring (sorted by
  * construction), the others in a heap; the next to leave is the earlier of
- * the two heads, so sorted input costs O(1) an event.  Used by the replay
+ * the two heads, so sorted input costs O(1) an event.  Ring entries are
+ * bare events, without their arrival number: on a tie between the two
+ * heads the ring's came first (see sr_window_pop()).  Used by the replay
  * (src/replay.c) and, to order events on the reading thread, by the pipe
  * (src/pipe.c): both give the same order for the same events and size.
  */
@@ -22,10 +24,12 @@ struct sr_wentry {
 };
 
 struct sr_window {
-	struct sr_wentry *ring, *heap;
+	struct sr_event *ring; /* events that came in time order */
+	struct sr_wentry *heap;/* the others, with their arrival numbers */
 	size_t rhead, rn, hn;
 	size_t cap;            /* the window: ring and heap together */
-	uint64_t seq, last_in;
+	uint64_t seq;          /* arrival number of the next event */
+	uint64_t last_in;      /* ts_ns of the ring's newest event */
 };
 
 /* 0, or -1 out of memory. */
@@ -56,7 +60,7 @@ void sr_window_pop(struct sr_window *w, struct sr_event *out);
  * what comes next, for prefetching), else NULL. */
 static inline const struct sr_event *sr_window_ahead(const struct sr_window *w, size_t k)
 {
-	return w->rn > k ? &w->ring[sr_window_ring_at(w, k)].ev : NULL;
+	return w->rn > k ? &w->ring[sr_window_ring_at(w, k)] : NULL;
 }
 
 #endif /* SR_WINDOW_H */

@@ -11,6 +11,7 @@ void suite_opts(void);
 void suite_gen(void);
 void suite_replay(void);
 void suite_vmstat(void);
+void suite_window(void);
 
 int main(void)
 {
@@ -20,5 +21,6 @@ int main(void)
 	suite_gen();
 	suite_replay();
 	suite_vmstat();
+	suite_window();
 	return test_failed ? 1 : 0;
 }
