@@ -557,7 +557,7 @@ static void cache_check(struct pol *p)
 /* Allocate swap for a swap-out; returns the device or -1 (swap full). */
 static int alloc_out(struct pol *p, const struct sr_event *e, const struct sr_alloc_req *base)
 {
-	struct sr_alloc_req req = *base;
+	struct sr_alloc_req req;
 	int d;
 
 	if (p->r->slots_cache) {
@@ -565,7 +565,13 @@ static int alloc_out(struct pol *p, const struct sr_event *e, const struct sr_al
 		if (p->cache_active && e->nr_pages == 1) {
 			uint64_t *v = cache_slot(p, e);
 
-			if (v && (*v & 0xffffffffu) == 0) {
+			if (SR_LIKELY(v && (*v & 0xffffffffu))) {
+				/* The common case: a slot from the CPU's cache. */
+				(*v)--;
+				return (int)(*v >> 32) - 1;
+			}
+			if (v) {
+				req = *base;
 				/* refill_swap_slots_cache(): up to 64 slots of one
 				 * device, from the refilling CPU's walk. */
 				req.via_cache = 1;
@@ -586,6 +592,7 @@ static int alloc_out(struct pol *p, const struct sr_event *e, const struct sr_al
 			}
 		}
 	}
+	req = *base;
 	req.via_cache = 0;
 	d = decide(p, &req, e->nr_pages, 1);
 	if (d >= 0) {
@@ -1223,7 +1230,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	uint64_t key = 0;
 	long ti;
 	double gap;
-	int fresh, k;
+	int fresh, k, part = 0;
 
 	ti = task_of(r, e->pid, &fresh);
 	if (ti < 0)
@@ -1303,16 +1310,13 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 			}
 		}
 		r->choice[k] = dv;
+		/* Its lead (never after it) has decided already. */
+		part |= dv != r->choice[p->lead];
 	}
 	/* A policy that decided otherwise than the one it shares a
 	 * simulation with gets its own, before this event is played. */
-	if (r->nlead < r->np) {
-		for (k = 0; k < r->np; k++)
-			if (r->choice[k] != r->choice[r->pol[k].lead])
-				break;
-		if (k < r->np && split(r))
-			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	}
+	if (part && split(r))
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	/* Then each simulation plays the event on the device chosen. */
 	for (k = 0; k < r->np; k++) {
 		struct pol *p = &r->pol[k];
