@@ -554,8 +554,20 @@ static void cache_check(struct pol *p)
 	}
 }
 
+/* What a policy is told of an allocation for event e. */
+static void alloc_req(const struct sr_event *e, int via_cache, struct sr_alloc_req *req)
+{
+	req->ts_ns = e->ts_ns;
+	req->pid = e->pid;
+	req->cpu = (e->flags & SR_EV_HAS_CPU) ? e->cpu : e->pid;
+	req->cpu_nid = e->cpu_nid;
+	req->page_nid = e->page_nid;
+	req->nr_pages = e->nr_pages;
+	req->via_cache = via_cache;
+}
+
 /* Allocate swap for a swap-out; returns the device or -1 (swap full). */
-static int alloc_out(struct pol *p, const struct sr_event *e, const struct sr_alloc_req *base)
+static int alloc_out(struct pol *p, const struct sr_event *e)
 {
 	struct sr_alloc_req req;
 	int d;
@@ -571,10 +583,9 @@ static int alloc_out(struct pol *p, const struct sr_event *e, const struct sr_al
 				return (int)(*v >> 32) - 1;
 			}
 			if (v) {
-				req = *base;
 				/* refill_swap_slots_cache(): up to 64 slots of one
 				 * device, from the refilling CPU's walk. */
-				req.via_cache = 1;
+				alloc_req(e, 1, &req);
 				d = decide(p, &req, 1, 1);
 				if (d >= 0) {
 					uint64_t n = dev_free(p, d);
@@ -592,8 +603,7 @@ static int alloc_out(struct pol *p, const struct sr_event *e, const struct sr_al
 			}
 		}
 	}
-	req = *base;
-	req.via_cache = 0;
+	alloc_req(e, 0, &req);
 	d = decide(p, &req, e->nr_pages, 1);
 	if (d >= 0) {
 		take_slots(p, d, e->nr_pages);
@@ -987,14 +997,13 @@ static struct slot_cell *slot_cell(struct sr_replay *r, uint64_t key, int create
 	return (struct slot_cell *)(void *)(c->cells + (key & (CHUNK_CELLS - 1)) * r->cell_size);
 }
 
-/* Free key's cell; frees its chunk when that was the chunk's last. */
-static void slot_forget(struct sr_replay *r, uint64_t key)
+/* Free the cell of key, in chunk c; frees the chunk when that was its last. */
+static void slot_forget(struct sr_replay *r, uint64_t key, struct slot_chunk *c,
+			struct slot_cell *cell)
 {
-	struct slot_chunk *c;
-	struct slot_cell *cell = slot_cell(r, key, 0, &c);
 	uint64_t ck = key >> CHUNK_BITS;
 
-	if (!cell || !cell->nr_pages)
+	if (!cell->nr_pages)
 		return;
 	cell->nr_pages = 0;
 	if (--c->live == 0) {
@@ -1009,18 +1018,17 @@ static void slot_forget(struct sr_replay *r, uint64_t key)
  * huge page (aligned 2^k run) that contains it.  Returns its cell or NULL;
  * *key is the key it was found under. */
 static struct slot_cell *slot_find(struct sr_replay *r, const struct sr_event *e,
-				   uint64_t *key)
+				   uint64_t *key, struct slot_chunk **chunk)
 {
 	int k;
 
 	for (k = 0; k <= 9; k++) {
 		uint64_t base = e->offset & ~((1ull << k) - 1);
-		struct slot_chunk *c;
 		struct slot_cell *cell;
 
 		if (!slot_key(e, base, key))
 			return NULL;
-		cell = slot_cell(r, *key, 0, &c);
+		cell = slot_cell(r, *key, 0, chunk);
 		if (cell && cell->nr_pages && (k == 0 || cell->nr_pages > e->offset - base))
 			return cell;
 	}
@@ -1227,6 +1235,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	struct sr_alloc_req req;
 	struct task *t;
 	struct slot_cell *sc = NULL;
+	struct slot_chunk *chunk = NULL;
 	uint64_t key = 0;
 	long ti;
 	double gap;
@@ -1252,16 +1261,8 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	t->prev_ts = e->ts_ns > t->prev_ts || fresh ? e->ts_ns : t->prev_ts;
 	t->prev_busy = e->op == SR_OP_IN ? e->lat_ns : 0;
 
-	req.ts_ns = e->ts_ns;
-	req.pid = e->pid;
-	req.cpu = (e->flags & SR_EV_HAS_CPU) ? e->cpu : e->pid;
-	req.cpu_nid = e->cpu_nid;
-	req.page_nid = e->page_nid;
-	req.nr_pages = e->nr_pages;
-	req.via_cache = 0;
-
 	if (e->op == SR_OP_IN) {
-		sc = slot_find(r, e, &key);
+		sc = slot_find(r, e, &key, &chunk);
 	} else if (slot_key(e, e->offset, &key)) {
 		struct slot_chunk *c;
 
@@ -1289,7 +1290,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		if (p->ops->on_event)
 			p->ops->on_event(p->priv, e);
 		if (e->op == SR_OP_OUT) {
-			dv = alloc_out(p, e, &req);
+			dv = alloc_out(p, e);
 			if (sc)
 				sc->dev[k] = (int16_t)dv;
 			else if (dv >= 0)
@@ -1301,6 +1302,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 			if (!sc) {
 				/* No swap-out in the trace: read it from where
 				 * this policy would put it now. */
+				alloc_req(e, 0, &req);
 				dv = decide(p, &req, e->nr_pages, 0);
 				if (dv < 0)
 					dv = walk(p, e->cpu_nid, SR_CLASS_ALL, 0, 0);
@@ -1357,7 +1359,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	if (e->op == SR_OP_IN && sc) {
 		sc->left = sc->left > e->nr_pages ? (uint16_t)(sc->left - e->nr_pages) : 0;
 		if (!sc->left)
-			slot_forget(r, key);
+			slot_forget(r, key, chunk, sc);
 	}
 	r->result.events++;
 	return SR_OK;
