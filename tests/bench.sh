@@ -44,10 +44,26 @@ echo
 # decompressions at once against one (1.00 would be two full CPUs).  A
 # one-pass replay runs on two threads and a sweep -j 2 on two workers, so
 # their figures move with this one.
+# The CPUs need not be alike either: on these machines one of the two often
+# runs memory-bound work much slower than the other for minutes (its twin
+# on the host is busy), and a one-pass replay's two threads then go at the
+# pace of whichever lands on it.  So the same decompression is also timed
+# pinned to each CPU in turn (taskset, from util-linux).
 ref2() {
 	r1=$(med "zstd -dc $D/e10m.swt.zst")
 	r2=$(med "zstd -dc $D/e10m.swt.zst >/dev/null & zstd -dc $D/e10m.swt.zst >/dev/null; wait")
 	awk -v a=$r1 -v b=$r2 'BEGIN { printf "reference: one zstd -dc %.2fs, two at once %.2fs: two threads run at %.2f of two CPUs now\n", a, b, a / b }'
+	if command -v taskset >/dev/null 2>&1; then
+		cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //')
+		line="reference: zstd -dc pinned to each CPU:"
+		for c in $(echo "$cpus" | tr ',' ' '); do
+			case $c in *-*) c=$(seq ${c%-*} ${c#*-}) ;; esac
+			for cc in $c; do
+				line="$line cpu$cc $(med "taskset -c $cc zstd -dc $D/e10m.swt.zst")s"
+			done
+		done
+		echo "$line"
+	fi
 }
 
 # Wall time of one run of a command, in seconds (output discarded).
