@@ -114,32 +114,13 @@ static int64_t cal_first_free(struct cal *c, int64_t b)
 	return r;
 }
 
-/*
- * Reserve w ns of work from time s on; returns when it is done.  Within a
- * bucket, work is a quantity, not a position: a request takes what capacity
- * the bucket has left whatever the order the requests were handled in, and
- * is done when the bucket's work packed from its start covers it, but never
- * before s + w.
- */
-static double cal_reserve(struct cal *c, double s, double w)
+/* cal_reserve()'s general case: the request's first bucket is full, or
+ * beyond the window. */
+static __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, double s,
+							  double w)
 {
 	double left = w, done;
-	int64_t b;
 
-	c->work_ns += w;
-	if (s < (double)c->lo * CAL_BUCKET_NS)
-		s = (double)c->lo * CAL_BUCKET_NS;
-	b = (int64_t)(s * (1.0 / CAL_BUCKET_NS));
-	if (SR_LIKELY(b < c->lo + CAL_BUCKETS)) {
-		/* The common case: the bucket has room for all of it. */
-		double *u = &c->used[b & (CAL_BUCKETS - 1)];
-
-		if (*u + w <= CAL_BUCKET_NS) {
-			*u += w;
-			done = (double)b * CAL_BUCKET_NS + *u;
-			return done > s + w ? done : s + w;
-		}
-	}
 	for (;;) {
 		double *u, room;
 
@@ -160,6 +141,36 @@ static double cal_reserve(struct cal *c, double s, double w)
 	}
 	done = (double)b * CAL_BUCKET_NS + c->used[b & (CAL_BUCKETS - 1)];
 	return done > s + w ? done : s + w;
+}
+
+/*
+ * Reserve w ns of work from time s on; returns when it is done.  Within a
+ * bucket, work is a quantity, not a position: a request takes what capacity
+ * the bucket has left whatever the order the requests were handled in, and
+ * is done when the bucket's work packed from its start covers it, but never
+ * before s + w.  The common case, a bucket with room for all of it, is
+ * inline: an event's device and link reservations are independent, and
+ * the processor can then overlap them.
+ */
+static inline double cal_reserve(struct cal *c, double s, double w)
+{
+	double done;
+	int64_t b;
+
+	c->work_ns += w;
+	if (s < (double)c->lo * CAL_BUCKET_NS)
+		s = (double)c->lo * CAL_BUCKET_NS;
+	b = (int64_t)(s * (1.0 / CAL_BUCKET_NS));
+	if (SR_LIKELY(b < c->lo + CAL_BUCKETS)) {
+		double *u = &c->used[b & (CAL_BUCKETS - 1)];
+
+		if (SR_LIKELY(*u + w <= CAL_BUCKET_NS)) {
+			*u += w;
+			done = (double)b * CAL_BUCKET_NS + *u;
+			return done > s + w ? done : s + w;
+		}
+	}
+	return cal_reserve_slow(c, b, s, w);
 }
 
 /* ---- latency histogram ------------------------------------------------- */
