@@ -967,14 +967,25 @@ static size_t ccache_at(uint64_t ck)
 	return (size_t)(ck ^ (ck >> 9)) & (CCACHE_SIZE - 1);
 }
 
-/* The chunk of slot cells numbered ck, or NULL if it does not exist. */
-static struct slot_chunk *chunk_get(struct sr_replay *r, uint64_t ck)
+static struct slot_chunk *chunk_find(struct sr_replay *r, uint64_t ck, size_t h);
+
+/* The chunk of slot cells numbered ck, or NULL if it does not exist: from
+ * the chunk cache inline, else from the map. */
+static inline struct slot_chunk *chunk_get(struct sr_replay *r, uint64_t ck)
 {
 	size_t h = ccache_at(ck);
+
+	if (SR_LIKELY(r->ccache[h].c && r->ccache[h].ck == ck))
+		return r->ccache[h].c;
+	return chunk_find(r, ck, h);
+}
+
+/* chunk_get() when the chunk cache does not have it. */
+static __attribute__((noinline)) struct slot_chunk *chunk_find(struct sr_replay *r, uint64_t ck,
+							       size_t h)
+{
 	uint64_t *v;
 
-	if (r->ccache[h].c && r->ccache[h].ck == ck)
-		return r->ccache[h].c;
 	v = sr_u64map_get(&r->chunk_ix, ck);
 	if (!v)
 		return NULL;
@@ -1385,7 +1396,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
  */
 #define PREFETCH_AHEAD 12
 
-static void slot_prefetch(struct sr_replay *r, const struct sr_event *e)
+static inline void slot_prefetch(struct sr_replay *r, const struct sr_event *e)
 {
 	uint64_t key;
 	const struct slot_chunk *c;
