@@ -67,42 +67,21 @@ static void heap_pop(struct sr_window *w, struct sr_wentry *out)
 	w->heap[i] = last;
 }
 
-void sr_window_push(struct sr_window *w, const struct sr_event *e)
+/* The heap's side of sr_window_push() (window.h). */
+void sr_window_push_heap(struct sr_window *w, const struct sr_event *e)
 {
-	if (!w->rn || e->ts_ns >= w->last_in) {
-		w->ring[sr_window_ring_at(w, w->rn)] = *e;
-		w->rn++;
-		w->last_in = e->ts_ns;
-	} else {
-		struct sr_wentry x;
+	struct sr_wentry x;
 
-		x.ev = *e;
-		x.seq = w->seq;
-		heap_push(w, &x);
-	}
-	w->seq++;
+	x.ev = *e;
+	x.seq = w->seq++;
+	heap_push(w, &x);
 }
 
-/*
- * The ring's head goes first unless the heap's head is earlier.  On a tie
- * the ring's head came first, so ring entries need no arrival number: an
- * event goes to the heap only if it is earlier than the ring's newest, so
- * every event in the heap is earlier than the ring's newest and leaves
- * before it; the ring therefore empties only after the heap has, and every
- * event in the heap came during the ring's current run, after the ring's
- * newest then.  A ring entry as early as a heap entry h cannot have come
- * after h (it would be no earlier than that newest), so it came before.
- */
-void sr_window_pop(struct sr_window *w, struct sr_event *out)
+/* The heap's side of sr_window_pop() (window.h). */
+void sr_window_pop_heap(struct sr_window *w, struct sr_event *out)
 {
-	if (w->rn && (!w->hn || w->ring[w->rhead].ts_ns <= w->heap[0].ev.ts_ns)) {
-		*out = w->ring[w->rhead];
-		w->rhead = sr_window_ring_at(w, 1);
-		w->rn--;
-	} else {
-		struct sr_wentry x;
+	struct sr_wentry x;
 
-		heap_pop(w, &x);
-		*out = x.ev;
-	}
+	heap_pop(w, &x);
+	*out = x.ev;
 }

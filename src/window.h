@@ -50,11 +50,45 @@ static inline size_t sr_window_ring_at(const struct sr_window *w, size_t i)
 	return j >= w->cap ? j - w->cap : j;
 }
 
-/* Add an event; the window must not be full. */
-void sr_window_push(struct sr_window *w, const struct sr_event *e);
+void sr_window_push_heap(struct sr_window *w, const struct sr_event *e);
+void sr_window_pop_heap(struct sr_window *w, struct sr_event *out);
 
-/* Take the earliest event out (the window must not be empty). */
-void sr_window_pop(struct sr_window *w, struct sr_event *out);
+/* Add an event; the window must not be full.  An event no earlier than the
+ * ring's newest (or any, when the ring is empty) joins the ring, inline;
+ * the others go to the heap. */
+static inline void sr_window_push(struct sr_window *w, const struct sr_event *e)
+{
+	if (!w->rn || e->ts_ns >= w->last_in) {
+		w->ring[sr_window_ring_at(w, w->rn)] = *e;
+		w->rn++;
+		w->last_in = e->ts_ns;
+		w->seq++;
+	} else {
+		sr_window_push_heap(w, e);
+	}
+}
+
+/*
+ * Take the earliest event out (the window must not be empty).  The ring's
+ * head goes first unless the heap's head is earlier.  On a tie the ring's
+ * head came first, so ring entries need no arrival number: an event goes
+ * to the heap only if it is earlier than the ring's newest, so every event
+ * in the heap is earlier than the ring's newest and leaves before it; the
+ * ring therefore empties only after the heap has, and every event in the
+ * heap came during the ring's current run, after the ring's newest then.
+ * A ring entry as early as a heap entry h cannot have come after h (it
+ * would be no earlier than that newest), so it came before.
+ */
+static inline void sr_window_pop(struct sr_window *w, struct sr_event *out)
+{
+	if (w->rn && (!w->hn || w->ring[w->rhead].ts_ns <= w->heap[0].ev.ts_ns)) {
+		*out = w->ring[w->rhead];
+		w->rhead = sr_window_ring_at(w, 1);
+		w->rn--;
+	} else {
+		sr_window_pop_heap(w, out);
+	}
+}
 
 /* The event k places after the ring's head if it is in the ring (a hint of
  * what comes next, for prefetching), else NULL. */
