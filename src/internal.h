@@ -94,6 +94,18 @@ int sr_field_required(enum sr_field f);
 /* Check a whole event's values; returns 0 or -1 with msg. */
 int sr_event_check(const struct sr_event *e, char *msg, size_t msz);
 
+/* sr_event_check() without the message: 1 if e would pass it.  Inline, for
+ * readers that check every event of a batch (the message is made only for
+ * one that fails). */
+static inline int sr_event_valid(const struct sr_event *e)
+{
+	uint32_t n = e->nr_pages;
+
+	return e->op <= SR_OP_IN && e->cpu_nid < SR_MAX_NODES && e->page_nid < SR_MAX_NODES &&
+	       n != 0 && !(n & (n - 1)) && n <= SR_MAX_NR_PAGES && e->dev >= -1 &&
+	       !(e->flags & ~(SR_EV_HAS_CPU | SR_EV_HAS_OFFSET));
+}
+
 /* ---- u64 -> u64 hash map (open addressing, linear probing) ----------- */
 
 #define SR_U64MAP_EMPTY UINT64_MAX /* marks a free entry; not a valid key */

@@ -175,7 +175,6 @@ static enum sr_err swt_next_batch(struct sr_reader *r, struct sr_event *evs, siz
 	 * in the cache (a fill of the source's whole 1 MiB was slower). */
 	size_t avail, want = (32768 + st->recsize - 1) / st->recsize, i;
 	enum sr_err err;
-	char msg[300];
 
 	*n = 0;
 	if (want > cap)
@@ -186,7 +185,7 @@ static enum sr_err swt_next_batch(struct sr_reader *r, struct sr_event *evs, siz
 	want = avail / st->recsize < want ? avail / st->recsize : want;
 	for (i = 0; i < want; i++, p += st->recsize) {
 		swt_decode(p, &evs[i]);
-		if (SR_UNLIKELY(sr_event_check(&evs[i], msg, sizeof(msg))))
+		if (SR_UNLIKELY(!sr_event_valid(&evs[i])))
 			break; /* next() reports it */
 	}
 	st->nrec += i;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "internal.h"
 #include "swapreplay/trace.h"
 #include "test.h"
 
@@ -159,8 +160,51 @@ static void jsonl_limit(void)
 	rmdir(dir);
 }
 
+/*
+ * The batch readers test each event with sr_event_valid() and leave a
+ * failing one to sr_event_check() for its message: the two must agree on
+ * every event.  Each field at and around each of its limits, one at a time
+ * and in pairs.
+ */
+static void event_valid_matches_check(void)
+{
+	static const uint8_t ops[] = { 0, 1, 2, 255 };
+	static const uint16_t nids[] = { 0, 1, SR_MAX_NODES - 1, SR_MAX_NODES, 65535 };
+	static const uint32_t pages[] = { 0, 1, 2, 3, 256, 511, 512, 513, 1024, 0xffffffffu };
+	static const int32_t devs[] = { -2, -1, 0, 5, INT32_MIN, INT32_MAX };
+	static const uint8_t flags[] = { 0, SR_EV_HAS_CPU, SR_EV_HAS_OFFSET,
+					 SR_EV_HAS_CPU | SR_EV_HAS_OFFSET, 4, 0x80, 0xff };
+	char msg[300];
+	size_t a, b, c, f, g, h, agree = 0, total = 0, valid = 0;
+
+	for (a = 0; a < sizeof(ops); a++)
+	for (b = 0; b < sizeof(nids) / sizeof(nids[0]); b++)
+	for (c = 0; c < sizeof(nids) / sizeof(nids[0]); c++)
+	for (f = 0; f < sizeof(pages) / sizeof(pages[0]); f++)
+	for (g = 0; g < sizeof(devs) / sizeof(devs[0]); g++)
+	for (h = 0; h < sizeof(flags); h++) {
+		struct sr_event e;
+		int ok;
+
+		memset(&e, 0, sizeof(e));
+		e.op = ops[a];
+		e.cpu_nid = nids[b];
+		e.page_nid = nids[c];
+		e.nr_pages = pages[f];
+		e.dev = devs[g];
+		e.flags = flags[h];
+		ok = sr_event_check(&e, msg, sizeof(msg)) == 0;
+		agree += ok == sr_event_valid(&e);
+		valid += ok;
+		total++;
+	}
+	CHECK(agree == total);
+	CHECK(valid > 0 && valid < total);
+}
+
 void suite_readers(void)
 {
 	TEST(all_formats);
 	TEST(jsonl_limit);
+	TEST(event_valid_matches_check);
 }
