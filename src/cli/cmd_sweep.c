@@ -221,8 +221,10 @@ struct sweep {
 	/* Between the workers and the writer. */
 	pthread_mutex_t mu;
 	pthread_cond_t done_cv;
-	size_t next;                /* next place in order[] to hand out */
-	size_t *order;              /* units, largest trace first (worker order) */
+	struct cost_class *cls;     /* what the workers take next: see take_unit() */
+	size_t ncls;
+	off_t *usize;               /* per unit: its trace's size on disk */
+	size_t left;                /* units to do not yet handed out */
 	size_t jobs;                /* workers */
 	char **out;                 /* per unit: its rows, once done */
 	int *failed;                /* per unit: 1 if it failed */
@@ -448,79 +450,142 @@ rows:
 	free(evs);
 }
 
-struct unit_size {
-	off_t size;
-	size_t unit;
+/*
+ * The order the workers take the units in.  A unit's cost is taken to be
+ * its trace's size on disk times the seconds per byte its machine has
+ * shown so far (the units of one machine form a cost class; a plan's are
+ * one class): some machines cost more per event than others (2s-nvme2
+ * with every policy about 1.5 times 2s-pmem2, where the policies part).
+ * Each worker takes the unit of highest cost left, so that the last to
+ * start are small ones and the workers finish close together, rather than
+ * one running a long unit alone at the end while the others idle.  Before
+ * a class has a figure it counts at the mean of the others (or 1).  Each
+ * class keeps its units largest first, so a pick looks at one unit per
+ * class.  The rows are still written in unit order.
+ */
+struct cost_class {
+	size_t *unit;               /* its units, largest trace first */
+	size_t n, pos;              /* how many; the next to hand out */
+	double secs, bytes;         /* of its units done so far */
 };
 
-static int by_size(const void *a, const void *b)
+static int by_size_desc(const void *a, const void *b, void *arg)
 {
-	const struct unit_size *x = a, *y = b;
+	const off_t *size = arg;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
-	if (x->size != y->size)
-		return x->size > y->size ? -1 : 1;
-	return x->unit < y->unit ? -1 : x->unit > y->unit;
+	if (size[x] != size[y])
+		return size[x] > size[y] ? -1 : 1;
+	return x < y ? -1 : x > y;
 }
 
-/*
- * The order the workers take the units in: the largest traces first
- * (their size on disk standing for their cost), in unit order among
- * equals, so that a large trace does not start last and run alone while
- * the other workers idle.  The rows are still written in unit order.
- */
+static size_t unit_class(const struct sweep *s, size_t u)
+{
+	return s->from_plan ? 0 : unit_machine(s, u);
+}
+
 static int order_units(struct sweep *s)
 {
-	struct unit_size *us = calloc(s->nunits ? s->nunits : 1, sizeof(*us));
-	size_t u;
+	size_t u, c;
 
-	s->order = malloc((s->nunits ? s->nunits : 1) * sizeof(*s->order));
-	if (!us || !s->order) {
-		free(us);
+	s->ncls = s->from_plan ? 1 : (s->machines.n ? s->machines.n : 1);
+	s->cls = calloc(s->ncls, sizeof(*s->cls));
+	s->usize = calloc(s->nunits ? s->nunits : 1, sizeof(*s->usize));
+	if (!s->cls || !s->usize)
 		return -1;
-	}
 	for (u = 0; u < s->nunits; u++) {
 		struct stat st;
 
-		us[u].unit = u;
-		if (!s->skip[u] && stat(s->traces.v[unit_trace(s, u)], &st) == 0)
-			us[u].size = st.st_size;
+		if (s->skip[u])
+			continue;
+		if (stat(s->traces.v[unit_trace(s, u)], &st) == 0)
+			s->usize[u] = st.st_size;
+		s->cls[unit_class(s, u)].n++;
+		s->left++;
 	}
-	qsort(us, s->nunits, sizeof(*us), by_size);
+	for (c = 0; c < s->ncls; c++) {
+		s->cls[c].unit = malloc((s->cls[c].n ? s->cls[c].n : 1) * sizeof(size_t));
+		if (!s->cls[c].unit)
+			return -1;
+		s->cls[c].n = 0;
+	}
 	for (u = 0; u < s->nunits; u++)
-		s->order[u] = us[u].unit;
-	free(us);
+		if (!s->skip[u]) {
+			struct cost_class *k = &s->cls[unit_class(s, u)];
+
+			k->unit[k->n++] = u;
+		}
+	for (c = 0; c < s->ncls; c++)
+		qsort_r(s->cls[c].unit, s->cls[c].n, sizeof(size_t), by_size_desc, s->usize);
 	return 0;
 }
+
+/* The unit of highest cost left, taken out; with s->mu held.  Ties go to
+ * the lower class, so with no figures yet the order is by size. */
+static size_t take_unit(struct sweep *s)
+{
+	double known = 0, mean;
+	size_t c, nk = 0, best = SIZE_MAX;
+	double best_cost = -1;
+
+	for (c = 0; c < s->ncls; c++)
+		if (s->cls[c].bytes > 0) {
+			known += s->cls[c].secs / s->cls[c].bytes;
+			nk++;
+		}
+	mean = nk ? known / (double)nk : 1;
+	for (c = 0; c < s->ncls; c++) {
+		const struct cost_class *k = &s->cls[c];
+		double rate, cost;
+
+		if (k->pos == k->n)
+			continue;
+		rate = k->bytes > 0 ? k->secs / k->bytes : mean;
+		cost = (double)s->usize[k->unit[k->pos]] * rate;
+		if (cost > best_cost) {
+			best_cost = cost;
+			best = c;
+		}
+	}
+	s->left--;
+	return s->cls[best].unit[s->cls[best].pos++];
+}
+
+static double now(void);
 
 static void *worker(void *arg)
 {
 	struct sweep *s = arg;
 
 	for (;;) {
-		size_t u, v, left;
+		size_t u;
 		char *rows;
-		int failed;
+		int failed, ahead;
 		uint64_t nev;
+		double t;
 
 		pthread_mutex_lock(&s->mu);
-		while (s->next < s->nunits && s->skip[s->order[s->next]])
-			s->next++;
-		if (s->next >= s->nunits) {
+		if (!s->left) {
 			pthread_mutex_unlock(&s->mu);
 			return NULL;
 		}
-		u = s->order[s->next++];
+		u = take_unit(s);
 		/*
 		 * The last units, when fewer are left than workers: the workers
 		 * that find nothing to do leave CPUs idle, so the unit decodes
 		 * on a thread of its own, ahead of its replay (as replay does).
 		 * -j 1 never does: one unit at a time on one thread.
 		 */
-		for (left = 0, v = s->next; v < s->nunits && left < s->jobs; v++)
-			left += !s->skip[s->order[v]];
+		ahead = s->jobs > 1 && s->left + 1 < s->jobs;
 		pthread_mutex_unlock(&s->mu);
-		run_unit(s, u, s->jobs > 1 && left + 1 < s->jobs, &rows, &failed, &nev);
+		t = now();
+		run_unit(s, u, ahead, &rows, &failed, &nev);
+		t = now() - t;
 		pthread_mutex_lock(&s->mu);
+		if (s->usize[u] > 0) {
+			s->cls[unit_class(s, u)].secs += t;
+			s->cls[unit_class(s, u)].bytes += (double)s->usize[u];
+		}
 		s->out[u] = rows;
 		s->failed[u] = failed;
 		s->events[u] = nev;
@@ -1120,7 +1185,10 @@ out:
 	free(s.failed);
 	free(s.events);
 	free(s.skip);
-	free(s.order);
+	for (k = 0; s.cls && k < s.ncls; k++)
+		free(s.cls[k].unit);
+	free(s.cls);
+	free(s.usize);
 	free(s.have);
 	free(th);
 	if (own_baseline)
