@@ -35,7 +35,7 @@
 #include "swapreplay/report.h"
 #include "swapreplay/trace.h"
 
-#define BATCH 16384
+#define BATCH 512 /* events read at a time: they stay in the cache until replayed */
 #define MAX_MACHINES 64
 #define DEFAULT_BASELINE "reclaimer-nid"
 
