@@ -582,7 +582,8 @@ static void *worker(void *arg)
 		run_unit(s, u, ahead, &rows, &failed, &nev);
 		t = now() - t;
 		pthread_mutex_lock(&s->mu);
-		if (s->usize[u] > 0) {
+		if (!failed && s->usize[u] > 0) {
+			/* A damaged trace stops early: its time says nothing. */
 			s->cls[unit_class(s, u)].secs += t;
 			s->cls[unit_class(s, u)].bytes += (double)s->usize[u];
 		}
