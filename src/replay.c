@@ -512,26 +512,46 @@ static void put_slots(struct pol *p, int d, uint64_t n)
 	p->free_total += n;
 }
 
+/* Make the array *p of *cap elements hold need: doubled from first
+ * (when empty) until it does.  0, or -1 out of memory (*p unchanged). */
+static int grow(void **p, size_t *cap, size_t need, size_t elem, size_t first)
+{
+	size_t ncap = *cap ? *cap : first;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*p, ncap * elem);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+/* grow(), the new elements zero. */
+static int grow_zeroed(void **p, size_t *cap, size_t need, size_t elem, size_t first)
+{
+	size_t old = *cap;
+
+	if (grow(p, cap, need, elem, first))
+		return -1;
+	memset((char *)*p + old * elem, 0, (*cap - old) * elem);
+	return 0;
+}
+
 /* The slots cache of the event's CPU; NULL on ENOMEM. */
 static uint64_t *cache_slot(struct pol *p, const struct sr_event *e)
 {
 	uint64_t key = cpu_key(e);
 
 	if (key < 65536) {
-		if (key >= p->cache_n) {
-			size_t n = p->cache_n ? p->cache_n : 64, i;
-			uint64_t *nv;
-
-			while (n <= key)
-				n *= 2;
-			nv = realloc(p->cache_vec, n * sizeof(*nv));
-			if (!nv)
-				return NULL;
-			for (i = p->cache_n; i < n; i++)
-				nv[i] = 0;
-			p->cache_vec = nv;
-			p->cache_n = n;
-		}
+		if (key >= p->cache_n &&
+		    grow_zeroed((void **)&p->cache_vec, &p->cache_n, (size_t)key + 1,
+				sizeof(*p->cache_vec), 64))
+			return NULL;
 		return &p->cache_vec[key];
 	}
 	return sr_u64map_put(&p->cache, key, NULL);
@@ -860,23 +880,6 @@ void sr_replay_free(struct sr_replay *r)
 
 /* ---- per-event work ------------------------------------------------------ */
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap = *cap ? *cap : 1024;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, ncap * elem);
-	if (!np)
-		return -1;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 #define TASK_VEC_MAX 65536 /* pids below this are looked up without hashing */
 
 static long task_of(struct sr_replay *r, uint32_t pid, int *fresh)
@@ -888,19 +891,10 @@ static long task_of(struct sr_replay *r, uint32_t pid, int *fresh)
 	int k;
 
 	if (pid < TASK_VEC_MAX) {
-		if (pid >= r->task_vec_n) {
-			size_t n = r->task_vec_n ? r->task_vec_n : 256;
-			uint32_t *nv;
-
-			while (n <= pid)
-				n *= 2;
-			nv = realloc(r->task_vec, n * sizeof(*nv));
-			if (!nv)
-				return -1;
-			memset(nv + r->task_vec_n, 0, (n - r->task_vec_n) * sizeof(*nv));
-			r->task_vec = nv;
-			r->task_vec_n = n;
-		}
+		if (pid >= r->task_vec_n &&
+		    grow_zeroed((void **)&r->task_vec, &r->task_vec_n, (size_t)pid + 1,
+				sizeof(*r->task_vec), 256))
+			return -1;
 		tv = &r->task_vec[pid];
 		added = *tv == 0;
 		if (!added) {
@@ -917,7 +911,7 @@ static long task_of(struct sr_replay *r, uint32_t pid, int *fresh)
 		}
 	}
 	cap = r->task_cap;
-	if (grow((void **)&r->tasks, &cap, r->ntasks + 1, sizeof(*r->tasks)))
+	if (grow((void **)&r->tasks, &cap, r->ntasks + 1, sizeof(*r->tasks), 1024))
 		goto nomem;
 	if (cap != r->task_cap) {
 		for (k = 0; k < r->np; k++) {
