@@ -172,7 +172,7 @@ static enum sr_err swt_next_batch(struct sr_reader *r, struct sr_event *evs, siz
 	struct swt_state *st = r->priv;
 	const unsigned char *p;
 	/* 32 KiB of records: decoded while the decompressed bytes are still
-	 * in the cache (a fill of the source's whole 1 MiB was slower). */
+	 * in the cache (a fill of a 1 MiB window at a time was slower). */
 	size_t avail, want = (32768 + st->recsize - 1) / st->recsize, i;
 	enum sr_err err;
 

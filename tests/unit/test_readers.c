@@ -161,6 +161,38 @@ static void jsonl_limit(void)
 }
 
 /*
+ * A machine description of almost 1 MiB in a swt header: the source's
+ * window starts at 128 KiB and must grow to hand it over in one piece,
+ * then go on with the events after it.
+ */
+static void big_header(void)
+{
+	static struct sr_event ev[NEV];
+	const size_t mlen = (1u << 20) - 64;
+	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
+	char *m = malloc(mlen + 1);
+	int level;
+
+	CHECK(m != NULL);
+	if (!m)
+		return;
+	memset(m, 'x', mlen);
+	memcpy(m, "{\"name\":\"", 9);
+	memcpy(m + mlen - 2, "\"}", 2);
+	m[mlen] = 0;
+	make_events(ev, NEV);
+	CHECK(mkdtemp(dir) != NULL);
+	for (level = 0; level <= 3; level += 3) {
+		snprintf(path, sizeof(path), "%s/big%d.swt", dir, level);
+		CHECK(write_file(path, SR_FMT_SWT, level, ev, NEV, m) == 0);
+		CHECK(read_compare(path, ev, NEV, SR_FMT_SWT, m) == NEV);
+		unlink(path);
+	}
+	rmdir(dir);
+	free(m);
+}
+
+/*
  * The batch readers test each event with sr_event_valid() and leave a
  * failing one to sr_event_check() for its message: the two must agree on
  * every event.  Each field at and around each of its limits, one at a time
@@ -206,5 +238,6 @@ void suite_readers(void)
 {
 	TEST(all_formats);
 	TEST(jsonl_limit);
+	TEST(big_header);
 	TEST(event_valid_matches_check);
 }
