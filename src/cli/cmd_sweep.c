@@ -403,10 +403,11 @@ static void run_unit(struct sweep *s, size_t u, int ahead, char **out, int *fail
 		m = own;
 	}
 	ro.machine = m;
+	ro.ordered = ahead; /* by the pipe's window, as replay does */
 	if (sr_replay_new(&rp, &ro, (const char *const *)s->policies.v, (int)s->policies.n,
 			  s->baseline, &d))
 		goto diag;
-	if (ahead && sr_pipe_start(&pipe, r, &d))
+	if (ahead && sr_pipe_start_ordered(&pipe, r, SR_REORDER_DEFAULT, sr_replay_check, rp, &d))
 		goto diag;
 	for (;;) {
 		size_t n;
@@ -418,8 +419,11 @@ static void run_unit(struct sweep *s, size_t u, int ahead, char **out, int *fail
 			snprintf(d.file, sizeof(d.file), "%s", trace);
 			goto diag;
 		}
-		if (e)
+		if (e) {
+			if (!d.file[0]) /* sr_replay_check's, from the pipe */
+				snprintf(d.file, sizeof(d.file), "%s", trace);
 			goto diag;
+		}
 		if (!n)
 			break;
 	}
@@ -572,8 +576,9 @@ static void *worker(void *arg)
 		u = take_unit(s);
 		/*
 		 * The last units, when fewer are left than workers: the workers
-		 * that find nothing to do leave CPUs idle, so the unit decodes
-		 * on a thread of its own, ahead of its replay (as replay does).
+		 * that find nothing to do leave CPUs idle, so the unit decodes,
+		 * checks and orders its events on a thread of its own, ahead of
+		 * its replay (as replay does).
 		 * -j 1 never does: one unit at a time on one thread.
 		 */
 		ahead = s->jobs > 1 && s->left + 1 < s->jobs;
