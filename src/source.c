@@ -309,6 +309,24 @@ fail:
 	return SR_OK; /* reading goes on without the thread */
 }
 
+/* Make the window hold at least need bytes (doubling). */
+static enum sr_err grow(struct sr_src *s, size_t need, struct sr_diag *d)
+{
+	size_t ncap = s->cap;
+	unsigned char *nb;
+
+	if (need <= s->cap)
+		return SR_OK;
+	while (ncap < need)
+		ncap *= 2;
+	nb = realloc(s->buf, ncap);
+	if (!nb)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	s->buf = nb;
+	s->cap = ncap;
+	return SR_OK;
+}
+
 /* Append decoded bytes to buf[len..cap); sets eof when nothing more comes. */
 static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
 {
@@ -333,17 +351,11 @@ static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
 	}
 	if (s->zt)
 		return zt_fill(s, d);
-	if (s->cap - s->len < ZSTEP - s->zout % ZSTEP) {
-		/* Room for the rest of the step (callers compact first, so
-		 * this happens only for a peek or line near the window's size). */
-		size_t ncap = s->cap * 2;
-		unsigned char *nb = realloc(s->buf, ncap);
-
-		if (!nb)
-			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-		s->buf = nb;
-		s->cap = ncap;
-	}
+	/* Room for the rest of the step (callers compact first, so the
+	 * window grows only for a peek or line near its size). */
+	err = grow(s, s->len + (ZSTEP - s->zout % ZSTEP), d);
+	if (err)
+		return err;
 	err = zdecode(s, s->buf, s->cap, &s->len, &end, d);
 	if (end)
 		s->eof = 1;
@@ -480,18 +492,9 @@ enum sr_err sr_src_peek(struct sr_src *s, size_t want, const unsigned char **p,
 		want = SR_SRC_MAX_WANT;
 	if (s->len - s->pos < want && !s->eof) {
 		compact(s);
-		if (want > s->cap) {
-			size_t ncap = s->cap;
-			unsigned char *nb;
-
-			while (ncap < want)
-				ncap *= 2;
-			nb = realloc(s->buf, ncap);
-			if (!nb)
-				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-			s->buf = nb;
-			s->cap = ncap;
-		}
+		err = grow(s, want, d);
+		if (err)
+			return err;
 		while (s->len < want && !s->eof) {
 			err = fill(s, d);
 			if (err)
@@ -548,15 +551,9 @@ enum sr_err sr_src_getline(struct sr_src *s, const char **line, size_t *len,
 			return SR_OK;
 		}
 		compact(s);
-		if (s->len == s->cap) {
-			size_t ncap = s->cap * 2;
-			unsigned char *nb = realloc(s->buf, ncap);
-
-			if (!nb)
-				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-			s->buf = nb;
-			s->cap = ncap;
-		}
+		err = grow(s, s->len + 1, d);
+		if (err)
+			return err;
 		err = fill(s, d);
 		if (err)
 			return err;
