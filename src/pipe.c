@@ -144,7 +144,7 @@ static void pipe_free(struct sr_pipe *p)
 {
 	sr_window_free(&p->win);
 	free(p->in);
-	free(p->b);
+	sr_big_free(p->b, PIPE_SLOTS * sizeof(*p->b));
 	free(p);
 }
 
@@ -157,7 +157,7 @@ static enum sr_err start(struct sr_pipe **out, struct sr_reader *r, size_t windo
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
-	p->b = malloc(PIPE_SLOTS * sizeof(*p->b));
+	p->b = sr_big_alloc(PIPE_SLOTS * sizeof(*p->b));
 	if (window) {
 		p->ordered = 1;
 		p->check = check;

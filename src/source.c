@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDStream_advanced */
 #include <zstd.h>
 
 #include "internal.h"
@@ -56,6 +57,35 @@ struct sr_src {
 	uint64_t hash;         /* FNV-1a 64 of the file's bytes read so far */
 	int hashing;           /* hash is wanted (sr_src_hash_on) */
 };
+
+/*
+ * zstd's own buffers go through sr_big_alloc() (its window is 2 MiB for the
+ * level-3 traces gen writes, and is allocated again for every file).
+ * ZSTD_createDStream_advanced() is in zstd's "experimental" section, but
+ * the shared library exports it (Debian 12's 1.5.4).  sr_big_free() needs
+ * the length back: it sits in a header of 64 bytes (zstd's alignment).
+ */
+#define ZHDR 64
+
+static void *zalloc(void *opaque, size_t n)
+{
+	unsigned char *p = sr_big_alloc(n + ZHDR);
+
+	(void)opaque;
+	if (!p)
+		return NULL;
+	*(size_t *)p = n + ZHDR;
+	return p + ZHDR;
+}
+
+static void zfree(void *opaque, void *q)
+{
+	unsigned char *p = q;
+
+	(void)opaque;
+	if (p)
+		sr_big_free(p - ZHDR, *(size_t *)(p - ZHDR));
+}
 
 /* FNV-1a, 64 bits (Fowler, Noll, Vo): the content hash of sweeps. */
 static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
@@ -397,8 +427,10 @@ enum sr_err sr_src_open(struct sr_src **out, const char *path, struct sr_diag *d
 	if (err)
 		goto out_close;
 	if (is_zstd_magic(s->raw, s->raw_len)) {
+		const ZSTD_customMem zm = { zalloc, zfree, NULL };
+
 		s->zstd = 1;
-		s->zd = ZSTD_createDStream();
+		s->zd = ZSTD_createDStream_advanced(zm);
 		if (!s->zd) {
 			err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 			goto out_close;

@@ -2,14 +2,15 @@
 /* The reorder window (window.h). */
 #include <stdlib.h>
 
+#include "internal.h"
 #include "window.h"
 
 int sr_window_init(struct sr_window *w, size_t cap)
 {
-	w->ring = malloc(cap * sizeof(*w->ring));
-	w->heap = malloc(cap * sizeof(*w->heap));
-	w->rhead = w->rn = w->hn = 0;
 	w->cap = cap;
+	w->ring = sr_big_alloc(cap * sizeof(*w->ring));
+	w->heap = sr_big_alloc(cap * sizeof(*w->heap));
+	w->rhead = w->rn = w->hn = 0;
 	w->seq = w->last_in = 0;
 	if (!w->ring || !w->heap) {
 		sr_window_free(w);
@@ -20,8 +21,8 @@ int sr_window_init(struct sr_window *w, size_t cap)
 
 void sr_window_free(struct sr_window *w)
 {
-	free(w->ring);
-	free(w->heap);
+	sr_big_free(w->ring, w->cap * sizeof(*w->ring));
+	sr_big_free(w->heap, w->cap * sizeof(*w->heap));
 	w->ring = NULL;
 	w->heap = NULL;
 }

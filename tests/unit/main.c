@@ -12,6 +12,7 @@ void suite_gen(void);
 void suite_replay(void);
 void suite_vmstat(void);
 void suite_window(void);
+void suite_bigmem(void);
 
 int main(void)
 {
@@ -22,5 +23,6 @@ int main(void)
 	suite_replay();
 	suite_vmstat();
 	suite_window();
+	suite_bigmem();
 	return test_failed ? 1 : 0;
 }
