@@ -709,16 +709,18 @@ static int write_disordered(const char *path, int bad_at)
 	return fclose(f) ? -1 : 0;
 }
 
-/* Replay path through policies: the replay's own window (ordered 0, sweep's
- * way) or the ordering pipe feeding an ordered replay (replay's way).
- * Returns the error; *res on success, valid until *rp is freed. */
+/* Replay path through policies: the replay's own window (way 0, a sweep's
+ * units), the ordering pipe feeding an ordered replay (way 1, replay's and
+ * a sweep's last units) or the plain pipe, reading ahead, feeding the
+ * replay's own window (way 2).  Returns the error; *res on success, valid
+ * until *rp is freed. */
 static enum sr_err replay_path(const char *path, const struct sr_machine *m, unsigned window,
-			       int ordered, struct sr_replay **rp, const struct sr_result **res,
+			       int way, struct sr_replay **rp, const struct sr_result **res,
 			       struct sr_diag *d)
 {
 	static const char *const specs[] = { "reclaimer-nid", "page-nid-strict", "hybrid" };
 	struct sr_read_opts ropt = { 0 };
-	struct sr_replay_opts o = { m, 1, window, ordered };
+	struct sr_replay_opts o = { m, 1, window, way == 1 };
 	struct sr_reader *r = NULL;
 	struct sr_pipe *p = NULL;
 	struct sr_event *evs = malloc(512 * sizeof(*evs));
@@ -731,8 +733,10 @@ static enum sr_err replay_path(const char *path, const struct sr_machine *m, uns
 	err = !evs ? SR_ERR_NOMEM : sr_reader_open(&r, path, &ropt, d);
 	if (!err)
 		err = sr_replay_new(rp, &o, specs, 3, specs[0], d);
-	if (!err && ordered)
+	if (!err && way == 1)
 		err = sr_pipe_start_ordered(&p, r, window, sr_replay_check, *rp, d);
+	else if (!err && way == 2)
+		err = sr_pipe_start(&p, r, d);
 	while (!err) {
 		const struct sr_event *batch = evs;
 		enum sr_err e = p ? sr_pipe_next(p, &batch, &n, d) : sr_reader_read(r, evs, 512, &n, d);
@@ -753,10 +757,11 @@ static enum sr_err replay_path(const char *path, const struct sr_machine *m, uns
 }
 
 /*
- * Events out of time order: the replay's own window and the ordering pipe
- * give the same results, late events included, for a window smaller than
- * the disorder (events replayed late) and one larger (none); and an event
- * the machine lacks is the same error with the same record number.
+ * Events out of time order: the replay's own window, the ordering pipe and
+ * the plain pipe give the same results, late events included, for a window
+ * smaller than the disorder (events replayed late) and one larger (none);
+ * and an event the machine lacks is the same error with the same record
+ * number.
  */
 static void ordered_pipe_same_as_window(void)
 {
@@ -781,19 +786,30 @@ static void ordered_pipe_same_as_window(void)
 		enum sr_err ea = replay_path(good, m, windows[w], 0, &ra, &a, &da);
 		enum sr_err eb = replay_path(good, m, windows[w], 1, &rb, &b, &db);
 
-		CHECK(ea == SR_OK && eb == SR_OK && a && b && a->events == 3000);
-		if (a && b) {
+		struct sr_replay *rc;
+		const struct sr_result *c;
+		struct sr_diag dc;
+		enum sr_err ec = replay_path(good, m, windows[w], 2, &rc, &c, &dc);
+
+		CHECK(ea == SR_OK && eb == SR_OK && ec == SR_OK && a && b && c &&
+		      a->events == 3000);
+		if (a && b && c) {
 			CHECK(same_results(a, b));
+			CHECK(same_results(a, c));
 			CHECK(windows[w] == 8 ? a->late_events > 100 : a->late_events == 0);
 		}
 		sr_replay_free(ra);
 		sr_replay_free(rb);
+		sr_replay_free(rc);
 		ea = replay_path(bad, m, windows[w], 0, &ra, &a, &da);
 		eb = replay_path(bad, m, windows[w], 1, &rb, &b, &db);
+		ec = replay_path(bad, m, windows[w], 2, &rc, &c, &dc);
 		CHECK(ea == SR_ERR_MACHINE && eb == SR_ERR_MACHINE && da.record == 1501 &&
 		      db.record == 1501 && !strcmp(da.msg, db.msg) && strstr(da.msg, "node 5"));
+		CHECK(ec == SR_ERR_MACHINE && dc.record == 1501 && !strcmp(da.msg, dc.msg));
 		sr_replay_free(ra);
 		sr_replay_free(rb);
+		sr_replay_free(rc);
 	}
 out:
 	unlink(good);
