@@ -56,7 +56,9 @@ echo
 # What this shared machine gives two threads at the moment: two
 # decompressions at once against one (1.00 would be two full CPUs).  A
 # one-pass replay runs on two threads and a sweep -j 2 on two workers, so
-# their figures move with this one.
+# their figures move with this one.  Its last figure, two decompressions at
+# once against two in a row, is what a sweep's -j 2 against -j 1 would be
+# for work that splits perfectly in two and leans on memory as zstd does.
 # The CPUs need not be alike either: on these machines one of the two often
 # runs memory-bound work much slower than the other for minutes (its twin
 # on the host is busy), and a one-pass replay's two threads then go at the
@@ -65,7 +67,7 @@ echo
 ref2() {
 	r1=$(med "zstd -dc $D/e10m.swt.zst")
 	r2=$(med "zstd -dc $D/e10m.swt.zst >/dev/null & zstd -dc $D/e10m.swt.zst >/dev/null; wait")
-	awk -v a=$r1 -v b=$r2 'BEGIN { printf "reference: one zstd -dc %.2fs, two at once %.2fs: two threads run at %.2f of two CPUs now\n", a, b, a / b }'
+	awk -v a=$r1 -v b=$r2 'BEGIN { printf "reference: one zstd -dc %.2fs, two at once %.2fs: two threads run at %.2f of two CPUs now (two decompressions at once take %.2f of two in a row)\n", a, b, a / b, b / (2 * a) }'
 	if command -v taskset >/dev/null 2>&1; then
 		cpus=$(taskset -pc $$ 2>/dev/null | sed 's/.*: //')
 		line="reference: zstd -dc pinned to each CPU:"
