@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "swapreplay/error.h"
 #include "swapreplay/event.h"
@@ -104,6 +105,28 @@ static inline int sr_event_valid(const struct sr_event *e)
 	return e->op <= SR_OP_IN && e->cpu_nid < SR_MAX_NODES && e->page_nid < SR_MAX_NODES &&
 	       n != 0 && !(n & (n - 1)) && n <= SR_MAX_NR_PAGES && e->dev >= -1 &&
 	       !(e->flags & ~(SR_EV_HAS_CPU | SR_EV_HAS_OFFSET));
+}
+
+/*
+ * Make the array *p of *cap elements of elem bytes hold need of them: its
+ * capacity doubled (from first, when it has none) until it does.  0, or -1
+ * out of memory (*p and *cap unchanged).
+ */
+static inline int sr_grow(void **p, size_t *cap, size_t need, size_t elem, size_t first)
+{
+	size_t ncap = *cap ? *cap : first;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	np = realloc(*p, ncap * elem);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
 }
 
 /* ---- u64 -> u64 hash map (open addressing, linear probing) ----------- */

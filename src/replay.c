@@ -512,31 +512,12 @@ static void put_slots(struct pol *p, int d, uint64_t n)
 	p->free_total += n;
 }
 
-/* Make the array *p of *cap elements hold need: doubled from first
- * (when empty) until it does.  0, or -1 out of memory (*p unchanged). */
-static int grow(void **p, size_t *cap, size_t need, size_t elem, size_t first)
-{
-	size_t ncap = *cap ? *cap : first;
-	void *np;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	np = realloc(*p, ncap * elem);
-	if (!np)
-		return -1;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
-/* grow(), the new elements zero. */
+/* sr_grow(), the new elements zero. */
 static int grow_zeroed(void **p, size_t *cap, size_t need, size_t elem, size_t first)
 {
 	size_t old = *cap;
 
-	if (grow(p, cap, need, elem, first))
+	if (sr_grow(p, cap, need, elem, first))
 		return -1;
 	memset((char *)*p + old * elem, 0, (*cap - old) * elem);
 	return 0;
@@ -911,7 +892,7 @@ static long task_of(struct sr_replay *r, uint32_t pid, int *fresh)
 		}
 	}
 	cap = r->task_cap;
-	if (grow((void **)&r->tasks, &cap, r->ntasks + 1, sizeof(*r->tasks), 1024))
+	if (sr_grow((void **)&r->tasks, &cap, r->ntasks + 1, sizeof(*r->tasks), 1024))
 		goto nomem;
 	if (cap != r->task_cap) {
 		for (k = 0; k < r->np; k++) {

@@ -87,6 +87,12 @@ static void zfree(void *opaque, void *q)
 		sr_big_free(p - ZHDR, *(size_t *)(p - ZHDR));
 }
 
+/* Bytes left to the end of the zstd step the decoded stream is in (ZSTEP). */
+static size_t step_left(const struct sr_src *s)
+{
+	return ZSTEP - (size_t)(s->zout % ZSTEP);
+}
+
 /* FNV-1a, 64 bits (Fowler, Noll, Vo): the content hash of sweeps. */
 static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
 {
@@ -154,7 +160,7 @@ static enum sr_err zdecode(struct sr_src *s, unsigned char *dst, size_t cap,
 		in.size = s->raw_len;
 		in.pos = s->raw_pos;
 		out.dst = dst;
-		out.size = *pos + (ZSTEP - s->zout % ZSTEP);
+		out.size = *pos + step_left(s);
 		if (out.size > cap)
 			out.size = cap; /* callers leave room; see ZSTEP */
 		out.pos = *pos;
@@ -227,7 +233,7 @@ static void *zproduce(void *arg)
 		c->err = SR_OK;
 		sr_diag_clear(&c->diag);
 		/* Whole steps only: the chunk ends where a step ends. */
-		while (ZT_CHUNK - c->len >= ZSTEP - s->zout % ZSTEP && !c->end && !c->err)
+		while (ZT_CHUNK - c->len >= step_left(s) && !c->end && !c->err)
 			c->err = zdecode(s, c->data, ZT_CHUNK, &c->len, &c->end, &c->diag);
 		last = c->end || c->err;
 		pthread_mutex_lock(&z->mu);
@@ -342,18 +348,8 @@ fail:
 /* Make the window hold at least need bytes (doubling). */
 static enum sr_err grow(struct sr_src *s, size_t need, struct sr_diag *d)
 {
-	size_t ncap = s->cap;
-	unsigned char *nb;
-
-	if (need <= s->cap)
-		return SR_OK;
-	while (ncap < need)
-		ncap *= 2;
-	nb = realloc(s->buf, ncap);
-	if (!nb)
+	if (sr_grow((void **)&s->buf, &s->cap, need, 1, SRC_CHUNK))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	s->buf = nb;
-	s->cap = ncap;
 	return SR_OK;
 }
 
@@ -383,7 +379,7 @@ static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
 		return zt_fill(s, d);
 	/* Room for the rest of the step (callers compact first, so the
 	 * window grows only for a peek or line near its size). */
-	err = grow(s, s->len + (ZSTEP - s->zout % ZSTEP), d);
+	err = grow(s, s->len + step_left(s), d);
 	if (err)
 		return err;
 	err = zdecode(s, s->buf, s->cap, &s->len, &end, d);
