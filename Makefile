@@ -14,7 +14,10 @@ SR_CPPFLAGS = -Iinclude -Isrc -MMD -MP
 LDLIBS = -lzstd -ljansson -lcsv -lm -ldl -pthread
 
 B ?= build
-LIB_SRC := $(sort $(wildcard src/*.c)) $(sort $(wildcard policies/*.c))
+# The library: every layer's folder under src/ (docs/ARCHITECTURE.md) but
+# the command line's, and the built-in policies.
+LIB_DIRS := $(filter-out src/cli/,$(sort $(dir $(wildcard src/*/*.c))))
+LIB_SRC := $(foreach d,$(LIB_DIRS),$(sort $(wildcard $(d)*.c))) $(sort $(wildcard policies/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 UNIT_SRC := $(sort $(wildcard tests/unit/*.c))
 

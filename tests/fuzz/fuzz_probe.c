@@ -14,7 +14,7 @@
 
 #include <sys/stat.h>
 
-#include "machine_probe.h"
+#include "capture/probe.h"
 
 #define PROBE_MAX_SWAPS 300
 

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "common/internal.h"
 #include "swapreplay/trace.h"
 #include "test.h"
 

@@ -1,6 +1,6 @@
 #include <stdlib.h>
 
-#include "internal.h"
+#include "common/internal.h"
 #include "test.h"
 
 static void map_basic(void)

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "test.h"
-#include "window.h"
+#include "trace/window.h"
 
 struct model {
 	struct sr_event *ev;

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common/internal.h"
 #include "swapreplay/report.h"
 #include "swapreplay/version.h"
 

@@ -6,7 +6,7 @@
 #ifndef SR_READER_IMPL_H
 #define SR_READER_IMPL_H
 
-#include "internal.h"
+#include "common/internal.h"
 #include "swapreplay/trace.h"
 
 struct sr_reader;

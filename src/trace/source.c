@@ -13,7 +13,7 @@
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDStream_advanced */
 #include <zstd.h>
 
-#include "internal.h"
+#include "common/internal.h"
 
 /*
  * zstd output is asked for in steps that end at multiples of ZSTEP bytes of

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common/internal.h"
 #include "swapreplay/trace.h"
-#include "window.h"
+#include "trace/window.h"
 
 /*
  * 8 batches of 4096 events (1.5 MiB): a sweep's last unit runs on a pipe,

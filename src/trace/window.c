@@ -2,8 +2,8 @@
 /* The reorder window (window.h). */
 #include <stdlib.h>
 
-#include "internal.h"
-#include "window.h"
+#include "common/internal.h"
+#include "trace/window.h"
 
 int sr_window_init(struct sr_window *w, size_t cap)
 {

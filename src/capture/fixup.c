@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common/internal.h"
 #include "swapreplay/capture.h"
 
 #define MAX_BLOCKS (1u << 24) /* memory blocks: 2 PiB of 128 MiB blocks */

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cost.h"
-#include "internal.h"
+#include "hw/cost.h"
+#include "common/internal.h"
 #include "swapreplay/policy.h"
 #include "swapreplay/replay.h"
-#include "window.h"
+#include "trace/window.h"
 
 /* 64: SWAP_SLOTS_CACHE_SIZE (= SWAP_BATCH) in include/linux/swap_slots.h. */
 #define SLOTS_CACHE_SIZE 64

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common/internal.h"
 
 static inline size_t hash_u64(uint64_t k)
 {

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "machine_defaults.h"
+#include "common/internal.h"
+#include "machine/defaults.h"
 #include "swapreplay/machine.h"
 
 /* Machine files larger than this are refused before parsing. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader_impl.h"
+#include "trace/reader_impl.h"
 
 static int jsonl_probe(const unsigned char *p, size_t n)
 {

@@ -30,8 +30,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "machine_probe.h"
+#include "common/internal.h"
+#include "capture/probe.h"
 #include "swapreplay/machine.h"
 
 #define PROBE_FILE_MAX (1u << 20) /* sysfs files are a page; /proc/swaps small */

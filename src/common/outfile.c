@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "common/internal.h"
 #include "swapreplay/outfile.h"
 
 struct sr_outfile {

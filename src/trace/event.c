@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common/internal.h"
 
 /* Checklist: keep in step with enum sr_field, traces/FORMAT.md and the
  * CSV/JSON writers (writer.c). */

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader_impl.h"
+#include "trace/reader_impl.h"
 
 __extension__ typedef unsigned __int128 vm_u128;
 

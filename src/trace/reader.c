@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader_impl.h"
+#include "trace/reader_impl.h"
 
 /* Probed in this order: the binary magic first, then JSON, CSV last (it
  * accepts anything that is not the others).  Checklist: enum sr_format. */

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "internal.h"
+#include "common/internal.h"
 #include "swapreplay/outfile.h"
 #include "swapreplay/trace.h"
-#include "swt.h"
+#include "trace/swt.h"
 
 #define WBUF_SIZE (1u << 17)
 #define WBUF_SLACK 512 /* room for one formatted event */

@@ -7,7 +7,7 @@
  *   c, p, d   the CPU's node, the page's node, the device's node
  *             (an unknown device node counts as the CPU's)
  */
-#include "cost.h"
+#include "hw/cost.h"
 
 static void link(struct sr_cost *c, int from, int to, double bytes)
 {

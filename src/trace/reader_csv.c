@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader_impl.h"
+#include "trace/reader_impl.h"
 
 #define CSV_MAX_COLS 256
 

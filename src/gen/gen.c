@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common/internal.h"
 #include "swapreplay/gen.h"
 
 #define NIL UINT32_MAX

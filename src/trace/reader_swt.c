@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reader_impl.h"
-#include "swt.h"
+#include "trace/reader_impl.h"
+#include "trace/swt.h"
 
 struct swt_state {
 	uint32_t recsize;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common/internal.h"
 
 const char *sr_strerror(enum sr_err err)
 {
