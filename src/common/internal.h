@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "swapreplay/error.h"
 #include "swapreplay/event.h"
@@ -126,6 +127,17 @@ static inline int sr_grow(void **p, size_t *cap, size_t need, size_t elem, size_
 		return -1;
 	*p = np;
 	*cap = ncap;
+	return 0;
+}
+
+/* sr_grow(), the new elements zeroed. */
+static inline int sr_grow_zeroed(void **p, size_t *cap, size_t need, size_t elem, size_t first)
+{
+	size_t old = *cap;
+
+	if (sr_grow(p, cap, need, elem, first))
+		return -1;
+	memset((char *)*p + old * elem, 0, (*cap - old) * elem);
 	return 0;
 }
 

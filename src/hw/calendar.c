@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/* Resource calendars (calendar.h): allocation, sliding, the slow path. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/calendar.h"
+
+int cal_init(struct cal *c)
+{
+	c->used = calloc(CAL_BUCKETS, sizeof(*c->used));
+	c->skip = calloc(CAL_BUCKETS, sizeof(*c->skip));
+	c->lo = 0;
+	c->work_ns = 0;
+	if (!c->used || !c->skip) {
+		free(c->used);
+		free(c->skip);
+		c->used = NULL;
+		c->skip = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void cal_free(struct cal *c)
+{
+	free(c->used);
+	free(c->skip);
+}
+
+struct cal *cal_need(struct cal *c)
+{
+	if (!c->used && cal_init(c))
+		return NULL;
+	return c;
+}
+
+int cal_copy(struct cal *dst, const struct cal *src)
+{
+	if (src->used) {
+		if (cal_init(dst))
+			return -1;
+		memcpy(dst->used, src->used, CAL_BUCKETS * sizeof(*dst->used));
+		memcpy(dst->skip, src->skip, CAL_BUCKETS * sizeof(*dst->skip));
+	}
+	dst->lo = src->lo;
+	dst->work_ns = src->work_ns;
+	return 0;
+}
+
+/* Slide so that bucket b is inside the window, keeping half of it behind. */
+static void cal_slide(struct cal *c, int64_t b)
+{
+	int64_t nlo = b - CAL_BUCKETS / 2, k;
+
+	if (nlo - c->lo >= CAL_BUCKETS) {
+		memset(c->used, 0, CAL_BUCKETS * sizeof(*c->used));
+		memset(c->skip, 0, CAL_BUCKETS * sizeof(*c->skip));
+	} else {
+		for (k = c->lo; k < nlo; k++) {
+			c->used[k & (CAL_BUCKETS - 1)] = 0;
+			c->skip[k & (CAL_BUCKETS - 1)] = 0;
+		}
+	}
+	c->lo = nlo;
+}
+
+/*
+ * The first bucket from b on with room.  Full buckets remember how far
+ * ahead the next bucket with room was (path compression, as in a
+ * union-find), so that a burst of requests at one time does not scan the
+ * same full buckets again and again.
+ */
+static int64_t cal_first_free(struct cal *c, int64_t b)
+{
+	int64_t r = b, k;
+
+	while (r < c->lo + CAL_BUCKETS && c->used[r & (CAL_BUCKETS - 1)] >= CAL_BUCKET_NS) {
+		uint32_t s = c->skip[r & (CAL_BUCKETS - 1)];
+
+		r += s ? s : 1;
+	}
+	/* Compress: every full bucket on the way now points at r. */
+	for (k = b; k < r && k < c->lo + CAL_BUCKETS; ) {
+		uint32_t s = c->skip[k & (CAL_BUCKETS - 1)];
+
+		c->skip[k & (CAL_BUCKETS - 1)] = (uint32_t)(r - k);
+		k += s ? s : 1;
+	}
+	return r;
+}
+
+__attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, double s, double w)
+{
+	double left = w, done;
+
+	for (;;) {
+		double *u, room;
+
+		if (b >= c->lo + CAL_BUCKETS)
+			cal_slide(c, b);
+		b = cal_first_free(c, b);
+		if (b >= c->lo + CAL_BUCKETS)
+			continue; /* slides at the top of the loop */
+		u = &c->used[b & (CAL_BUCKETS - 1)];
+		room = CAL_BUCKET_NS - *u;
+		if (room >= left) {
+			*u += left;
+			break;
+		}
+		left -= room;
+		*u = CAL_BUCKET_NS;
+		b++;
+	}
+	done = (double)b * CAL_BUCKET_NS + c->used[b & (CAL_BUCKETS - 1)];
+	return done > s + w ? done : s + w;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Resource calendars: what the hardware can do in time.
+ *
+ * A resource (a device's throughput, PMem media bandwidth, one direction of
+ * a link) is a calendar of time buckets, each able to hold CAL_BUCKET_NS of
+ * work.  A request starting at s takes the free capacity of the buckets
+ * from s on (earlier requests may have filled them) and finishes where its
+ * work is covered.  Requests need not arrive in time order: a later-handled
+ * request at an earlier time fills what is still free then.  The window
+ * slides forward; a request older than the window starts at its start.
+ * docs/MODEL.md, "Resources", gives the rule as an equation.
+ *
+ * A calendar belongs to one simulation (one policy's, or one shared by
+ * policies that chose alike: src/replay/shared.c); nothing locks it.
+ */
+#ifndef SR_HW_CALENDAR_H
+#define SR_HW_CALENDAR_H
+
+#include <stdint.h>
+
+#include "common/internal.h"
+
+#define CAL_BUCKET_NS 10000.0 /* 10 us: finer than one NVMe request */
+#define CAL_BUCKETS 16384     /* 164 ms of window */
+
+struct cal {
+	double *used;    /* work held by each bucket, ns; NULL until first use */
+	uint32_t *skip;  /* full bucket: how far on a bucket with room was */
+	int64_t lo;      /* bucket number of the window's oldest bucket */
+	double work_ns;  /* all work ever reserved */
+};
+
+/* Allocate the buckets: 0, or -1 out of memory (c left empty). */
+int cal_init(struct cal *c);
+/* Free the buckets (of a calendar never initialised, too: a zeroed one). */
+void cal_free(struct cal *c);
+/* The buckets of c allocated if they are not yet; NULL out of memory. */
+struct cal *cal_need(struct cal *c);
+/* dst (never used) becomes a copy of src; 0, or -1 out of memory. */
+int cal_copy(struct cal *dst, const struct cal *src);
+/* cal_reserve()'s general case: the request's first bucket is full, or
+ * beyond the window. */
+double cal_reserve_slow(struct cal *c, int64_t b, double s, double w);
+
+/*
+ * Reserve w ns of work from time s on; returns when it is done.  Within a
+ * bucket, work is a quantity, not a position: a request takes what capacity
+ * the bucket has left whatever the order the requests were handled in, and
+ * is done when the bucket's work packed from its start covers it, but never
+ * before s + w.  The common case, a bucket with room for all of it, is
+ * inline: an event's device and link reservations are independent, and
+ * the processor can then overlap them.  c must have its buckets.
+ */
+static inline double cal_reserve(struct cal *c, double s, double w)
+{
+	double done;
+	int64_t b;
+
+	c->work_ns += w;
+	if (s < (double)c->lo * CAL_BUCKET_NS)
+		s = (double)c->lo * CAL_BUCKET_NS;
+	b = (int64_t)(s * (1.0 / CAL_BUCKET_NS));
+	if (SR_LIKELY(b < c->lo + CAL_BUCKETS)) {
+		double *u = &c->used[b & (CAL_BUCKETS - 1)];
+
+		if (SR_LIKELY(*u + w <= CAL_BUCKET_NS)) {
+			*u += w;
+			done = (double)b * CAL_BUCKET_NS + *u;
+			return done > s + w ? done : s + w;
+		}
+	}
+	return cal_reserve_slow(c, b, s, w);
+}
+
+#endif /* SR_HW_CALENDAR_H */

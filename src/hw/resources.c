@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* What the hardware charges for one event (resources.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hw/resources.h"
+
+void sr_hw_memo_init(struct sr_hw_memo *memo, const struct sr_machine *m)
+{
+	memo->ent = NULL;
+	if (m->nr_nodes <= 8)
+		memo->ent = calloc((size_t)m->nr_devices * 2 * (size_t)m->nr_nodes *
+				   (size_t)m->nr_nodes, sizeof(*memo->ent));
+}
+
+void sr_hw_memo_free(struct sr_hw_memo *memo)
+{
+	free(memo->ent);
+	memo->ent = NULL;
+}
+
+int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
+{
+	int i;
+
+	h->m = m;
+	h->hdd_next = calloc((size_t)m->nr_devices, sizeof(*h->hdd_next));
+	h->devcal = calloc((size_t)m->nr_devices, sizeof(*h->devcal));
+	h->linkcal = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*h->linkcal));
+	h->link_bytes = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*h->link_bytes));
+	h->dev = calloc((size_t)m->nr_devices, sizeof(*h->dev));
+	if (!h->hdd_next || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev)
+		return -1;
+	for (i = 0; i < m->nr_devices; i++)
+		snprintf(h->dev[i].name, sizeof(h->dev[i].name), "%s", m->dev[i].name);
+	return 0;
+}
+
+void sr_hw_free(struct sr_hw *h)
+{
+	int i, n;
+
+	if (h->m) {
+		for (i = 0; h->devcal && i < h->m->nr_devices; i++)
+			cal_free(&h->devcal[i]);
+		n = h->m->nr_nodes * h->m->nr_nodes;
+		for (i = 0; h->linkcal && i < n; i++)
+			cal_free(&h->linkcal[i]);
+	}
+	free(h->hdd_next);
+	free(h->devcal);
+	free(h->linkcal);
+	free(h->link_bytes);
+	free(h->dev);
+}
+
+void sr_hw_copy_counters(struct sr_hw *dst, const struct sr_hw *src)
+{
+	const struct sr_machine *m = src->m;
+
+	memcpy(dst->dev, src->dev, (size_t)m->nr_devices * sizeof(*dst->dev));
+	memcpy(dst->link_bytes, src->link_bytes,
+	       (size_t)m->nr_nodes * m->nr_nodes * sizeof(*dst->link_bytes));
+}
+
+int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
+{
+	const struct sr_machine *m = src->m;
+	int i, n = m->nr_nodes * m->nr_nodes;
+
+	sr_hw_copy_counters(dst, src);
+	memcpy(dst->hdd_next, src->hdd_next, (size_t)m->nr_devices * sizeof(*dst->hdd_next));
+	for (i = 0; i < m->nr_devices; i++)
+		if (cal_copy(&dst->devcal[i], &src->devcal[i]))
+			return -1;
+	for (i = 0; i < n; i++)
+		if (cal_copy(&dst->linkcal[i], &src->linkcal[i]))
+			return -1;
+	return 0;
+}

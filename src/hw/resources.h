@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the hardware charges: one simulation's resources (a calendar per
+ * device and per direction of each link, hw/calendar.h) and what one swap
+ * event costs on them (hw/cost.h).  docs/MODEL.md, "One event" and
+ * "Resources", gives the equations.
+ *
+ * A struct sr_hw belongs to one simulation: one policy's, or one shared by
+ * policies that chose alike (src/replay/shared.c).  The memo of one-page
+ * costs is shared by all the simulations of a replay: its entries depend
+ * on the machine alone.
+ */
+#ifndef SR_HW_RESOURCES_H
+#define SR_HW_RESOURCES_H
+
+#include <stdint.h>
+
+#include "hw/calendar.h"
+#include "hw/cost.h"
+#include "swapreplay/event.h"
+#include "swapreplay/machine.h"
+#include "swapreplay/replay.h"
+
+struct sr_hw_memo_ent {
+	struct sr_cost c;
+	double link_work[2]; /* 1e9 x lbytes / link_bw: the links' calendar work */
+	int valid;
+};
+
+/* The cost of a one-page event by (device, op, CPU node, page node),
+ * computed when first needed; ent is NULL (nothing memoised) on machines
+ * of more than 8 nodes or when it could not be allocated. */
+struct sr_hw_memo {
+	struct sr_hw_memo_ent *ent;
+};
+
+void sr_hw_memo_init(struct sr_hw_memo *memo, const struct sr_machine *m);
+void sr_hw_memo_free(struct sr_hw_memo *memo);
+
+struct sr_hw {
+	const struct sr_machine *m;
+	struct cal *devcal;        /* per device */
+	struct cal *linkcal;       /* [from * nr_nodes + to] */
+	uint64_t *link_bytes;      /* [from * nr_nodes + to] */
+	uint64_t *hdd_next;        /* per device: offset that would continue it */
+	struct sr_dev_result *dev; /* per device: requests, bytes, busy time */
+};
+
+/* 0, or -1 out of memory (then sr_hw_free() it all the same). */
+int sr_hw_init(struct sr_hw *h, const struct sr_machine *m);
+/* Free h (a zeroed one too). */
+void sr_hw_free(struct sr_hw *h);
+/* The counters of src (devices, links) into dst. */
+void sr_hw_copy_counters(struct sr_hw *dst, const struct sr_hw *src);
+/* dst (whose calendars were never used) becomes a copy of src; 0 or -1. */
+int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src);
+
+/*
+ * Event e on device dv, its task ready at start: place its work on the
+ * calendars; *done is when its I/O completed (its latency is *done -
+ * start), *resume when the task may go on.  0, or -1 out of memory.
+ * Inline: it runs for every event of every simulation, and its one
+ * caller (the replay loop) is its only user.
+ */
+static inline int sr_hw_play(struct sr_hw *h, struct sr_hw_memo *memo, const struct sr_event *e,
+			     int dv, double start, double *resume, double *done)
+{
+	const struct sr_machine *m = h->m;
+	const struct sr_device *dev = &m->dev[dv];
+	struct sr_cost own;
+	const struct sr_cost *c;
+	struct cal *cal;
+	double s, fin, B = (double)e->nr_pages * SR_PAGE_SIZE, lw[2];
+	int seq = 0, i;
+
+	if (dev->cls == SR_DEV_HDD) {
+		seq = (e->flags & SR_EV_HAS_OFFSET) && e->offset == h->hdd_next[dv];
+		h->hdd_next[dv] = e->offset + e->nr_pages;
+	}
+	if (e->nr_pages == 1 && dev->cls != SR_DEV_HDD && memo->ent) {
+		/* The cost of a one-page event depends only on the device, the
+		 * op and the two nodes: computed once (the divisions add up). */
+		size_t n = (size_t)m->nr_nodes;
+		struct sr_hw_memo_ent *me = &memo->ent[(((size_t)dv * 2 + e->op) * n + e->cpu_nid) * n +
+						       e->page_nid];
+
+		if (SR_UNLIKELY(!me->valid)) {
+			sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, 1, 0, &me->c);
+			for (i = 0; i < me->c.nlinks; i++)
+				me->link_work[i] = 1e9 * me->c.lbytes[i] / m->link_bw;
+			me->valid = 1;
+		}
+		c = &me->c;
+		lw[0] = me->link_work[0];
+		lw[1] = me->link_work[1];
+	} else {
+		sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, e->nr_pages, seq, &own);
+		c = &own;
+		for (i = 0; i < own.nlinks; i++)
+			lw[i] = 1e9 * own.lbytes[i] / m->link_bw;
+	}
+	s = start + c->cpu_ns;
+	fin = s + c->copy_ns;
+	if (c->dev_work_ns > 0) {
+		double f;
+
+		cal = &h->devcal[dv];
+		if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
+			return -1;
+		f = cal_reserve(cal, s, c->dev_work_ns);
+		if (c->dma)
+			fin = (s + c->dev_lat_ns > f ? s + c->dev_lat_ns : f);
+		else if (f > fin)
+			fin = f;
+		h->dev[dv].busy_ns += c->dev_work_ns;
+	}
+	for (i = 0; i < c->nlinks; i++) {
+		int li = c->lfrom[i] * m->nr_nodes + c->lto[i];
+		double f;
+
+		cal = &h->linkcal[li];
+		if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
+			return -1;
+		f = cal_reserve(cal, s, lw[i]) + m->link_lat_ns;
+		if (f > fin)
+			fin = f;
+		h->link_bytes[li] += (uint64_t)c->lbytes[i];
+	}
+	*done = fin;
+	if (c->sync) {
+		*resume = fin;
+	} else {
+		/* Asynchronous writeback: the writer goes on unless the device
+		 * is backlogged by more than one request's latency. */
+		double r = fin - c->dev_lat_ns - c->dev_work_ns;
+
+		*resume = r > s ? r : s;
+	}
+	if (e->op == SR_OP_OUT) {
+		h->dev[dv].writes++;
+		h->dev[dv].write_bytes += (uint64_t)B;
+	} else {
+		h->dev[dv].reads++;
+		h->dev[dv].read_bytes += (uint64_t)B;
+	}
+	return 0;
+}
+
+#endif /* SR_HW_RESOURCES_H */

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel's swap decisions under one policy: the model of mm/.
+ *
+ * One struct sr_mm per policy holds what the kernel would hold: the turns
+ * of the per-node priority lists and the devices' fullness (swapfile.c,
+ * after mm/swapfile.c), the per-CPU swap slots caches (swap_slots.c, after
+ * mm/swap_slots.c), and the policy that stands in for the kernel's choice
+ * of node (policy.c).  It depends on the events alone, never on simulated
+ * time: the replay (src/replay/) owns one per policy and asks it where each
+ * swap-out goes; what the hardware charges for it is src/hw/'s.  Nothing
+ * here reaches back into the replay.  Which kernel versions each behaviour
+ * belongs to is said in the file that models it.
+ */
+#ifndef SR_MM_MM_H
+#define SR_MM_MM_H
+
+#include <stdint.h>
+
+#include "common/internal.h"
+#include "swapreplay/machine.h"
+#include "swapreplay/policy.h"
+
+/* ---- swapfile.c: the priority lists and the devices ------------------- */
+
+/* swap_avail_heads[node]: devices by priority, highest first. */
+struct sr_prio_list {
+	int n;
+	int *dev;     /* device indices, highest priority first */
+	int *prio;    /* their priority on this node */
+};
+
+/* Every node's list; built once per machine, read-only after, shared by
+ * the policies. */
+struct sr_swap_lists {
+	struct sr_prio_list node[SR_MACHINE_MAX_NODES];
+};
+
+/* Build m's lists: 0, or -1 out of memory (free them all the same). */
+int sr_swap_lists_build(struct sr_swap_lists *l, const struct sr_machine *m);
+void sr_swap_lists_free(struct sr_swap_lists *l);
+
+/* ---- the state of one policy's kernel --------------------------------- */
+
+struct sr_mm {
+	const struct sr_machine *m;
+	const struct sr_swap_lists *lists;
+
+	/* swapfile.c */
+	int *rr;                   /* [node * nr_devices + group start]: next turn */
+	uint64_t *used;            /* slots in use per device */
+	uint64_t free_total;
+	int taking;                /* sr_mm_choose() will take slots: turns may move */
+
+	/* swap_slots.c */
+	int slots_cache;           /* the per-CPU slots cache exists (--slots-cache) */
+	int cache_active;          /* ... and is on (check_cache_active()) */
+	struct sr_u64map cache;    /* CPU key -> (dev + 1) << 32 | slots left */
+	uint64_t *cache_vec;       /* the same for CPUs below cache_n: no hashing */
+	size_t cache_n;
+	uint64_t cache_refills, direct_allocs;
+
+	/* policy.c */
+	const struct sr_policy_ops *ops;
+	void *priv;
+	void *dl;                  /* dlopen handle, or NULL */
+	struct sr_policy_env env;
+	char spec[96];             /* as given: NAME[:PARAMS] or a path */
+};
+
+/*
+ * Set up mm for machine m and its lists (both must outlive it), with the
+ * slots cache or without; no policy yet.  SR_OK or SR_ERR_NOMEM (then
+ * sr_mm_free() it all the same).
+ */
+enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
+		       const struct sr_swap_lists *lists, int slots_cache, struct sr_diag *d);
+/* Load the policy named by spec (policy.c).  On failure no policy is held. */
+enum sr_err sr_mm_load_policy(struct sr_mm *mm, const char *spec, struct sr_diag *d);
+/* Finish and unload the policy, if any (policy.c). */
+void sr_mm_unload_policy(struct sr_mm *mm);
+/* Free what init and load took (a zeroed mm too). */
+void sr_mm_free(struct sr_mm *mm);
+
+/* Free slots on device d. */
+static inline uint64_t sr_mm_dev_free(const struct sr_mm *mm, int d)
+{
+	uint64_t size = mm->m->dev[d].size_pages;
+
+	return size > mm->used[d] ? size - mm->used[d] : 0;
+}
+
+static inline void sr_mm_take(struct sr_mm *mm, int d, uint64_t n)
+{
+	mm->used[d] += n;
+	mm->free_total -= n;
+}
+
+/* Return n slots of device d (at most what it holds). */
+static inline void sr_mm_put(struct sr_mm *mm, int d, uint64_t n)
+{
+	if (n > mm->used[d])
+		n = mm->used[d];
+	mm->used[d] -= n;
+	mm->free_total += n;
+}
+
+/*
+ * get_swap_pages()'s walk of node's list for nr_pages slots, restricted to
+ * the classes in mask (0: all); take: the walk counts (the turns move).
+ * The device, or -1 if none has room.
+ */
+int sr_mm_walk(struct sr_mm *mm, int node, unsigned mask, uint32_t nr_pages, int take);
+
+/* What a policy is told of an allocation for event e. */
+void sr_mm_alloc_req(const struct sr_event *e, int via_cache, struct sr_alloc_req *req);
+
+/* Ask the policy where req goes, then walk as it says; -1 if no device has
+ * room for need slots.  take: as for sr_mm_walk(). */
+int sr_mm_choose(struct sr_mm *mm, const struct sr_alloc_req *req, uint32_t need, int take);
+
+/* ---- swap_slots.c ----------------------------------------------------- */
+
+/* 64: SWAP_SLOTS_CACHE_SIZE (= SWAP_BATCH) in include/linux/swap_slots.h. */
+#define SR_SLOTS_CACHE_SIZE 64
+/* check_cache_active() in mm/swap_slots.c: the cache turns off below
+ * 2 x 64 x online CPUs free slots and on again above 5 x 64 x CPUs. */
+#define SR_SLOTS_CACHE_DEACTIVATE (2 * SR_SLOTS_CACHE_SIZE)
+#define SR_SLOTS_CACHE_ACTIVATE (5 * SR_SLOTS_CACHE_SIZE)
+
+/* The CPU whose slots cache serves e: without a recorded CPU, each task
+ * stands for its own CPU. */
+static inline uint64_t sr_mm_cpu_key(const struct sr_event *e)
+{
+	return (e->flags & SR_EV_HAS_CPU) ? e->cpu : (1ull << 40) | e->pid;
+}
+
+/* sr_mm_alloc_out() but for its common case. */
+int sr_mm_alloc_out_slow(struct sr_mm *mm, const struct sr_event *e);
+
+/* Allocate swap for swap-out e (folio_alloc_swap()): from the CPU's slots
+ * cache or directly (also when the cache cannot be had: out of memory).
+ * The device, or -1 (swap full).  The common case, a slot from a cache
+ * that stays on, is inline. */
+static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
+{
+	uint64_t key = sr_mm_cpu_key(e);
+
+	if (SR_LIKELY(mm->slots_cache && mm->cache_active && e->nr_pages == 1 &&
+		      mm->free_total >= SR_SLOTS_CACHE_DEACTIVATE * (uint64_t)mm->m->nr_cpus &&
+		      key < mm->cache_n && (mm->cache_vec[key] & 0xffffffffu))) {
+		uint64_t *v = &mm->cache_vec[key];
+
+		(*v)--;
+		return (int)(*v >> 32) - 1;
+	}
+	return sr_mm_alloc_out_slow(mm, e);
+}
+
+#endif /* SR_MM_MM_H */

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The model of mm/swap_slots.c (v4.11, Tim Chen's "mm/swap: Regular page
+ * swap optimizations", to v6.14; removed in v6.15 by "mm, swap: remove swap
+ * slot cache"): order-0 swap slots come from a per-CPU cache of up to
+ * SWAP_SLOTS_CACHE_SIZE slots, refilled with one allocation from the list
+ * of the refilling CPU's node; huge pages, and every page while the cache
+ * is off, allocate directly.  folio_alloc_swap() (get_swap_page() before
+ * v5.19) is here, as it is in the kernel of those versions.
+ */
+#include <string.h>
+
+#include "mm/mm.h"
+
+/* The constants are in mm.h, with the inline common case. */
+#define SLOTS_CACHE_SIZE SR_SLOTS_CACHE_SIZE
+#define CACHE_DEACTIVATE SR_SLOTS_CACHE_DEACTIVATE
+#define CACHE_ACTIVATE SR_SLOTS_CACHE_ACTIVATE
+
+/* The slots cache of the event's CPU; NULL on ENOMEM. */
+static uint64_t *cache_slot(struct sr_mm *mm, const struct sr_event *e)
+{
+	uint64_t key = sr_mm_cpu_key(e);
+
+	if (key < 65536) {
+		if (key >= mm->cache_n &&
+		    sr_grow_zeroed((void **)&mm->cache_vec, &mm->cache_n, (size_t)key + 1,
+				   sizeof(*mm->cache_vec), 64))
+			return NULL;
+		return &mm->cache_vec[key];
+	}
+	return sr_u64map_put(&mm->cache, key, NULL);
+}
+
+/* Turn the slots cache off (returning the cached slots) or on, as
+ * check_cache_active() does. */
+static void cache_check(struct sr_mm *mm)
+{
+	uint64_t cpus = (uint64_t)mm->m->nr_cpus;
+	size_t i;
+
+	if (mm->cache_active && mm->free_total < CACHE_DEACTIVATE * cpus) {
+		for (i = 0; i < mm->cache.cap + mm->cache_n; i++) {
+			uint64_t *v;
+
+			if (i < mm->cache_n) {
+				v = &mm->cache_vec[i];
+			} else {
+				if (mm->cache.ent[i - mm->cache_n].key == SR_U64MAP_EMPTY)
+					continue;
+				v = &mm->cache.ent[i - mm->cache_n].val;
+			}
+			if (*v >> 32)
+				sr_mm_put(mm, (int)(*v >> 32) - 1, *v & 0xffffffffu);
+			*v = 0;
+		}
+		mm->cache_active = 0;
+	} else if (!mm->cache_active && mm->free_total > CACHE_ACTIVATE * cpus) {
+		mm->cache_active = 1;
+	}
+}
+
+int sr_mm_alloc_out_slow(struct sr_mm *mm, const struct sr_event *e)
+{
+	struct sr_alloc_req req;
+	int d;
+
+	if (mm->slots_cache) {
+		cache_check(mm);
+		if (mm->cache_active && e->nr_pages == 1) {
+			uint64_t *v = cache_slot(mm, e);
+
+			if (SR_LIKELY(v && (*v & 0xffffffffu))) {
+				/* The common case: a slot from the CPU's cache. */
+				(*v)--;
+				return (int)(*v >> 32) - 1;
+			}
+			if (v) {
+				/* refill_swap_slots_cache(): up to 64 slots of one
+				 * device, from the refilling CPU's walk. */
+				sr_mm_alloc_req(e, 1, &req);
+				d = sr_mm_choose(mm, &req, 1, 1);
+				if (d >= 0) {
+					uint64_t n = sr_mm_dev_free(mm, d);
+
+					if (n > SLOTS_CACHE_SIZE)
+						n = SLOTS_CACHE_SIZE;
+					sr_mm_take(mm, d, n);
+					*v = ((uint64_t)(d + 1) << 32) | n;
+					mm->cache_refills++;
+				}
+			}
+			if (v && (*v & 0xffffffffu)) {
+				(*v)--;
+				return (int)(*v >> 32) - 1;
+			}
+		}
+	}
+	sr_mm_alloc_req(e, 0, &req);
+	d = sr_mm_choose(mm, &req, e->nr_pages, 1);
+	if (d >= 0) {
+		sr_mm_take(mm, d, e->nr_pages);
+		mm->direct_allocs++;
+	}
+	return d;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The replay's own state, shared by the files of src/replay/: replay.c
+ * (the loop), tasks.c (tasks and their clocks), shared.c (simulations
+ * shared by policies that chose alike), results.c (the figures).
+ */
+#ifndef SR_REPLAY_IMPL_H
+#define SR_REPLAY_IMPL_H
+
+#include <stdint.h>
+
+#include "common/internal.h"
+#include "hw/resources.h"
+#include "mm/mm.h"
+#include "replay/slotmap.h"
+#include "swapreplay/replay.h"
+#include "trace/window.h"
+
+/* One task of the trace, as recorded (its simulated clock is per policy). */
+struct task {
+	uint64_t prev_ts;
+	uint64_t prev_busy; /* recorded I/O wait of the previous event (swap-in latency) */
+};
+
+/* One policy: the kernel's decisions under it, and its simulation. */
+struct pol {
+	struct sr_mm mm;           /* what the kernel decides (src/mm/) */
+	struct sr_hw hw;           /* what the hardware charges (src/hw/) */
+	double *clock;             /* per task: when its last event completed */
+	struct sr_policy_result res;
+	double swapout_lat_sum;
+	double end;
+	/*
+	 * The policy whose simulation this one shares (itself when it has its
+	 * own): shared.c.
+	 */
+	int lead;
+};
+
+struct sr_replay {
+	const struct sr_machine *m;
+	int np;
+	int baseline;
+	struct pol *pol;
+	struct sr_swap_lists lists; /* the machine's priority lists, for every policy */
+	struct sr_hw_memo memo;     /* one-page costs, for every simulation */
+
+	struct sr_u64map task_ix;  /* pid -> task index */
+	uint32_t *task_vec;        /* the same for pids below task_vec_n: index + 1, 0 none */
+	size_t task_vec_n;
+	struct task *tasks;
+	size_t ntasks, task_cap;
+	double first_ts;
+	int any;
+
+	struct sr_slotmap slots;   /* recorded slots in use */
+
+	/* The reorder window (trace/window.h), unless the events come ordered. */
+	int ordered;
+	struct sr_window win;
+	uint64_t last_ts;
+	uint64_t fed;              /* events fed so far, for messages */
+	int *choice;               /* per policy, device chosen for this event */
+	int nlead;                 /* policies with a simulation of their own */
+
+	struct sr_result result;
+	int finished;
+};
+
+/* replay.c: replay what the reorder window still holds. */
+enum sr_err sr_replay_drain(struct sr_replay *r, struct sr_diag *d);
+
+#define SR_TASK_VEC_MAX 65536 /* pids below this are looked up without hashing */
+
+/* tasks.c: sr_replay_task() but for its common case. */
+long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh);
+
+/* The index of pid's task, adding it (*fresh = 1) if it is new; -1 out of
+ * memory.  A task already seen with a small pid is found inline. */
+static inline long sr_replay_task(struct sr_replay *r, uint32_t pid, int *fresh)
+{
+	if (SR_LIKELY(pid < r->task_vec_n && r->task_vec[pid])) {
+		*fresh = 0;
+		return (long)r->task_vec[pid] - 1;
+	}
+	return sr_replay_task_slow(r, pid, fresh);
+}
+
+/* shared.c: part the policies whose choice (r->choice) differs from their
+ * lead's; 0, or -1 out of memory. */
+int sr_replay_split(struct sr_replay *r);
+/* shared.c: the simulation's results of src into dst (also used to hand a
+ * lead's to its followers). */
+void sr_replay_sim_results(struct pol *dst, const struct pol *src);
+
+#endif /* SR_REPLAY_IMPL_H */

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The figures of a replay: each policy's makespan, throughput, delta
+ * against the baseline, device and link use (docs/MODEL.md, "What is
+ * reported"), and the spread of the delta over perturbed machines.
+ */
+#include <stdlib.h>
+
+#include "replay/replay_impl.h"
+
+/* Policy k's figures from its simulation (or its lead's) and decisions. */
+static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
+{
+	const struct sr_machine *m = r->m;
+	struct pol *p = &r->pol[k];
+	struct sr_policy_result *o = &p->res;
+	double span = p->end - r->first_ts, bytes;
+	int nl = 0, i;
+
+	snprintf(o->name, sizeof(o->name), "%s", p->mm.spec);
+	o->cache_refills = p->mm.cache_refills;
+	o->direct_allocs = p->mm.direct_allocs;
+	o->makespan_ns = span > 0 ? span : 0;
+	bytes = (double)(o->pages_in + o->pages_out) * SR_PAGE_SIZE;
+	o->throughput_kib_s = span > 0 ? bytes / 1024.0 / (span / 1e9) : 0;
+	o->swapout_lat_mean_ns = o->swapouts ? p->swapout_lat_sum / (double)o->swapouts : 0;
+	o->nr_devices = m->nr_devices;
+	o->dev = p->hw.dev;
+	for (i = 0; i < m->nr_devices; i++)
+		p->hw.dev[i].util = span > 0 ? p->hw.dev[i].busy_ns / span : 0;
+	for (i = 0; i < m->nr_nodes * m->nr_nodes; i++)
+		nl += p->hw.link_bytes[i] != 0;
+	o->link = calloc(nl ? (size_t)nl : 1, sizeof(*o->link));
+	if (!o->link)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	for (i = 0; i < m->nr_nodes * m->nr_nodes; i++) {
+		struct sr_link_result *l;
+
+		if (!p->hw.link_bytes[i])
+			continue;
+		l = &o->link[o->nr_links++];
+		l->from = i / m->nr_nodes;
+		l->to = i % m->nr_nodes;
+		l->bytes = p->hw.link_bytes[i];
+		l->util = span > 0 ? 1e9 * (double)l->bytes / m->link_bw / span : 0;
+	}
+	r->result.policy[k] = *o;
+	return SR_OK;
+}
+
+enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
+			     struct sr_diag *caller)
+{
+	struct sr_diag local, *d = caller ? caller : &local;
+	enum sr_err err;
+	int k;
+
+	*res = NULL;
+	if (!r->finished) {
+		err = sr_replay_drain(r, d);
+		if (err)
+			return err;
+		r->finished = 1;
+		r->result.policy = calloc((size_t)r->np, sizeof(*r->result.policy));
+		if (!r->result.policy)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		r->result.nr_policies = r->np;
+		r->result.baseline = r->baseline;
+		r->result.tasks = r->ntasks;
+		for (k = 0; k < r->np; k++)
+			if (r->pol[k].lead != k)
+				sr_replay_sim_results(&r->pol[k], &r->pol[r->pol[k].lead]);
+		for (k = 0; k < r->np; k++) {
+			err = policy_result(r, k, d);
+			if (err)
+				return err;
+		}
+		for (k = 0; k < r->np; k++) {
+			struct sr_policy_result *o = &r->result.policy[k];
+			double base = r->result.policy[r->baseline].makespan_ns;
+
+			o->delta_pct = o->makespan_ns > 0 && base > 0 ?
+				       (base / o->makespan_ns - 1.0) * 100.0 : 0;
+		}
+	}
+	*res = &r->result;
+	return SR_OK;
+}
+
+int sr_delta_side(double d)
+{
+	return d > SR_SAME_PCT ? 1 : d < -SR_SAME_PCT ? -1 : 0;
+}
+
+void sr_replay_uncertainty(struct sr_replay *r, const struct sr_result *const *var,
+			   int n, double range)
+{
+	struct sr_result *res = &r->result;
+	int k, i;
+
+	if (!r->finished)
+		return;
+	for (k = 0; k < res->nr_policies; k++) {
+		struct sr_policy_result *p = &res->policy[k];
+		int side = sr_delta_side(p->delta_pct);
+
+		p->unc.variants = n;
+		p->unc.range = range;
+		p->unc.agree = 0;
+		p->unc.min = p->unc.max = p->delta_pct;
+		for (i = 0; i < n; i++) {
+			double dl = var[i]->policy[k].delta_pct;
+
+			if (dl < p->unc.min)
+				p->unc.min = dl;
+			if (dl > p->unc.max)
+				p->unc.max = dl;
+			p->unc.agree += sr_delta_side(dl) == side;
+		}
+	}
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared simulations.  What a policy decides (its slots cache, its slots in
+ * use, the turns of its priority lists, its own state: src/mm/) depends on
+ * the events alone, never on simulated time; what follows from the
+ * decisions (the calendars of devices and links, the tasks' clocks, the
+ * counters and the latency histogram: the simulation) depends only on the
+ * devices chosen.  So policies that have chosen the same device for every
+ * event so far have the same simulation, and only one of them needs to
+ * play it: all policies start sharing the simulation of the first, and a
+ * policy whose choice differs from that of the one it shares with (its
+ * lead) takes a copy of the lead's simulation, before the event is played,
+ * and goes on with it.  Policies that part from a lead at the same event
+ * with the same choice share again among themselves.  The results are
+ * exactly those of one replay per policy (tests/cli/replay.sh checks them
+ * field by field); on a machine where the policies agree, as reclaimer-nid,
+ * page-nid with the slots cache and hybrid do on 2s-pmem2, one pass costs
+ * little more than one policy.
+ */
+#include <string.h>
+
+#include "replay/replay_impl.h"
+
+void sr_replay_sim_results(struct pol *dst, const struct pol *src)
+{
+	dst->res.swapouts = src->res.swapouts;
+	dst->res.swapins = src->res.swapins;
+	dst->res.pages_out = src->res.pages_out;
+	dst->res.pages_in = src->res.pages_in;
+	dst->res.swapin_lat = src->res.swapin_lat;
+	dst->swapout_lat_sum = src->swapout_lat_sum;
+	dst->end = src->end;
+	sr_hw_copy_counters(&dst->hw, &src->hw);
+}
+
+/* Give p a copy of the simulation of src. */
+static int sim_copy(struct sr_replay *r, struct pol *p, const struct pol *src)
+{
+	sr_replay_sim_results(p, src);
+	if (r->ntasks)
+		memcpy(p->clock, src->clock, r->ntasks * sizeof(*p->clock));
+	return sr_hw_copy(&p->hw, &src->hw);
+}
+
+int sr_replay_split(struct sr_replay *r)
+{
+	int k, j, from[SR_MAX_POLICIES];
+
+	for (k = 0; k < r->np; k++)
+		from[k] = -1;
+	for (k = 0; k < r->np; k++) {
+		struct pol *p = &r->pol[k];
+		int g = p->lead;
+
+		if (g == k || r->choice[k] == r->choice[g])
+			continue;
+		/* A policy that has just parted from the same lead with the
+		 * same choice has the same simulation. */
+		for (j = 0; j < k; j++)
+			if (from[j] == g && r->choice[j] == r->choice[k])
+				break;
+		if (j < k) {
+			p->lead = j;
+			continue;
+		}
+		if (sim_copy(r, p, &r->pol[g]))
+			return -1;
+		p->lead = k;
+		from[k] = g;
+		r->nlead++;
+	}
+	return 0;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/* The recorded swap slots in use (slotmap.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/slotmap.h"
+
+void sr_slotmap_init(struct sr_slotmap *sm, int np)
+{
+	memset(sm, 0, sizeof(*sm));
+	sr_u64map_init(&sm->chunk_ix);
+	sm->cell_size = (sizeof(struct slot_cell) + (size_t)np * sizeof(int16_t) + 3) & ~(size_t)3;
+}
+
+void sr_slotmap_free(struct sr_slotmap *sm)
+{
+	size_t k;
+
+	for (k = 0; k < sm->chunk_ix.cap; k++)
+		if (sm->chunk_ix.ent[k].key != SR_U64MAP_EMPTY)
+			free((void *)(uintptr_t)sm->chunk_ix.ent[k].val);
+	sr_u64map_free(&sm->chunk_ix);
+}
+
+__attribute__((noinline)) struct slot_chunk *sr_slotmap_chunk_find(struct sr_slotmap *sm,
+								   uint64_t ck, size_t h)
+{
+	uint64_t *v;
+
+	v = sr_u64map_get(&sm->chunk_ix, ck);
+	if (!v)
+		return NULL;
+	sm->ccache[h].ck = ck;
+	sm->ccache[h].c = (struct slot_chunk *)(uintptr_t)*v;
+	return sm->ccache[h].c;
+}
+
+struct slot_cell *sr_slotmap_cell_slow(struct sr_slotmap *sm, uint64_t key, int create,
+				       struct slot_chunk **chunk)
+{
+	uint64_t ck = key >> SLOTMAP_CHUNK_BITS, *v;
+	struct slot_chunk *c = sr_slotmap_chunk(sm, ck);
+	int added;
+
+	if (!c) {
+		if (!create)
+			return NULL;
+		v = sr_u64map_put(&sm->chunk_ix, ck, &added);
+		if (!v)
+			return NULL;
+		c = calloc(1, sizeof(*c) + SLOTMAP_CHUNK_CELLS * sm->cell_size);
+		if (!c) {
+			sr_u64map_del(&sm->chunk_ix, ck);
+			return NULL;
+		}
+		*v = (uint64_t)(uintptr_t)c;
+	}
+	*chunk = c;
+	return (struct slot_cell *)(void *)(c->cells +
+					    (key & (SLOTMAP_CHUNK_CELLS - 1)) * sm->cell_size);
+}
+
+void sr_slotmap_forget(struct sr_slotmap *sm, uint64_t key, struct slot_chunk *c,
+		       struct slot_cell *cell)
+{
+	uint64_t ck = key >> SLOTMAP_CHUNK_BITS;
+	size_t h = sr_slotmap_ccache_at(ck);
+
+	if (!cell->nr_pages)
+		return;
+	cell->nr_pages = 0;
+	if (--c->live == 0) {
+		sr_u64map_del(&sm->chunk_ix, ck);
+		if (sm->ccache[h].c == c)
+			sm->ccache[h].c = NULL;
+		free(c);
+	}
+}
+
+struct slot_cell *sr_slotmap_find(struct sr_slotmap *sm, const struct sr_event *e,
+				  uint64_t *key, struct slot_chunk **chunk)
+{
+	int k;
+
+	for (k = 0; k <= 9; k++) {
+		uint64_t base = e->offset & ~((1ull << k) - 1);
+		struct slot_cell *cell;
+
+		if (!sr_slot_key(e, base, key))
+			return NULL;
+		cell = sr_slotmap_cell(sm, *key, 0, chunk);
+		if (cell && cell->nr_pages && (k == 0 || cell->nr_pages > e->offset - base))
+			return cell;
+	}
+	return NULL;
+}

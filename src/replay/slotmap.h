@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The recorded swap slots in use: (device, offset) -> what each policy did
+ * with the page swapped out there, so that the swap-in that reads it back
+ * goes to the device its policy put it on.  A two-level table, as the
+ * kernel's swap_map is an array: chunks of 4096 offsets, found by a small
+ * hash map of chunk numbers and a direct-mapped cache of it, allocated
+ * while they hold a slot.  Locality of offsets is locality in memory.
+ * Owned by one replay (all its policies share the cells).
+ */
+#ifndef SR_REPLAY_SLOTMAP_H
+#define SR_REPLAY_SLOTMAP_H
+
+#include <stdint.h>
+
+#include "common/internal.h"
+#include "swapreplay/event.h"
+
+#define SLOTMAP_CHUNK_BITS 12
+#define SLOTMAP_CHUNK_CELLS (1u << SLOTMAP_CHUNK_BITS)
+#define SLOTMAP_CCACHE 512 /* chunks found without hashing */
+
+/* What the replay keeps of one recorded swap slot in use. */
+struct slot_cell {
+	uint16_t nr_pages;  /* recorded folio size; 0: the cell is free */
+	uint16_t left;      /* pages not yet swapped in */
+	int16_t dev[];      /* per policy: the device it was put on, -1 none */
+};
+
+struct slot_chunk {
+	uint32_t live;         /* cells in use */
+	unsigned char cells[]; /* SLOTMAP_CHUNK_CELLS cells of cell_size bytes */
+};
+
+struct sr_slotmap {
+	struct sr_u64map chunk_ix; /* chunk number -> struct slot_chunk * */
+	struct {                   /* a direct-mapped cache of chunk_ix */
+		uint64_t ck;
+		struct slot_chunk *c;  /* NULL: empty */
+	} ccache[SLOTMAP_CCACHE];
+	size_t cell_size;          /* bytes of one cell (struct slot_cell + devs) */
+};
+
+/* An empty map whose cells hold a device for each of np policies. */
+void sr_slotmap_init(struct sr_slotmap *sm, int np);
+void sr_slotmap_free(struct sr_slotmap *sm);
+
+/* Key of a recorded swap slot; offsets of 2^48 and above are not matched.
+ * 1 with *key, or 0 (the event has no offset, or too large a one). */
+static inline int sr_slot_key(const struct sr_event *e, uint64_t off, uint64_t *key)
+{
+	if (!(e->flags & SR_EV_HAS_OFFSET) || off >= (1ull << 48))
+		return 0;
+	*key = off | ((uint64_t)(uint32_t)(e->dev + 1) << 48);
+	return 1;
+}
+
+static inline size_t sr_slotmap_ccache_at(uint64_t ck)
+{
+	return (size_t)(ck ^ (ck >> 9)) & (SLOTMAP_CCACHE - 1);
+}
+
+/* chunk_get() when the chunk cache does not have it. */
+struct slot_chunk *sr_slotmap_chunk_find(struct sr_slotmap *sm, uint64_t ck, size_t h);
+
+/* The chunk of slot cells numbered ck, or NULL if it does not exist: from
+ * the chunk cache inline, else from the map. */
+static inline struct slot_chunk *sr_slotmap_chunk(struct sr_slotmap *sm, uint64_t ck)
+{
+	size_t h = sr_slotmap_ccache_at(ck);
+
+	if (SR_LIKELY(sm->ccache[h].c && sm->ccache[h].ck == ck))
+		return sm->ccache[h].c;
+	return sr_slotmap_chunk_find(sm, ck, h);
+}
+
+/* sr_slotmap_cell() but for its common case. */
+struct slot_cell *sr_slotmap_cell_slow(struct sr_slotmap *sm, uint64_t key, int create,
+				       struct slot_chunk **chunk);
+
+/* The cell of key, or NULL if its chunk does not exist and !create (or
+ * out of memory); *chunk is its chunk.  A chunk in the chunk cache is
+ * found inline. */
+static inline struct slot_cell *sr_slotmap_cell(struct sr_slotmap *sm, uint64_t key, int create,
+						struct slot_chunk **chunk)
+{
+	uint64_t ck = key >> SLOTMAP_CHUNK_BITS;
+	size_t h = sr_slotmap_ccache_at(ck);
+	struct slot_chunk *c = sm->ccache[h].c;
+
+	if (SR_LIKELY(c && sm->ccache[h].ck == ck)) {
+		*chunk = c;
+		return (struct slot_cell *)(void *)(c->cells +
+						    (key & (SLOTMAP_CHUNK_CELLS - 1)) * sm->cell_size);
+	}
+	return sr_slotmap_cell_slow(sm, key, create, chunk);
+}
+/* Free the cell of key, in chunk c; frees the chunk when that was its last. */
+void sr_slotmap_forget(struct sr_slotmap *sm, uint64_t key, struct slot_chunk *c,
+		       struct slot_cell *cell);
+/* Find the recorded swap-out a swap-in reads: the exact offset, or the
+ * huge page (aligned 2^k run) that contains it.  Returns its cell or NULL;
+ * *key is the key it was found under. */
+struct slot_cell *sr_slotmap_find(struct sr_slotmap *sm, const struct sr_event *e,
+				  uint64_t *key, struct slot_chunk **chunk);
+
+/* Start loading the cell of an event about to be replayed: with random
+ * swap offsets each cell is a cache miss, and the reorder window (or the
+ * ordered batch) tells which ones come next. */
+static inline void sr_slotmap_prefetch(struct sr_slotmap *sm, const struct sr_event *e)
+{
+	uint64_t key;
+	const struct slot_chunk *c;
+
+	if (!sr_slot_key(e, e->offset, &key))
+		return;
+	c = sr_slotmap_chunk(sm, key >> SLOTMAP_CHUNK_BITS);
+	if (c)
+		__builtin_prefetch(c->cells + (key & (SLOTMAP_CHUNK_CELLS - 1)) * sm->cell_size, 1);
+}
+
+#endif /* SR_REPLAY_SLOTMAP_H */

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tasks of a trace: found by pid (a vector for small pids, a hash map
+ * above), each with one clock per policy (struct pol.clock) that the
+ * simulations move.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/replay_impl.h"
+
+long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
+{
+	int added;
+	uint64_t *v = NULL;
+	uint32_t *tv = NULL;
+	size_t cap, i;
+	int k;
+
+	if (pid < SR_TASK_VEC_MAX) {
+		if (pid >= r->task_vec_n &&
+		    sr_grow_zeroed((void **)&r->task_vec, &r->task_vec_n, (size_t)pid + 1,
+				   sizeof(*r->task_vec), 256))
+			return -1;
+		tv = &r->task_vec[pid];
+		added = *tv == 0;
+		if (!added) {
+			*fresh = 0;
+			return (long)*tv - 1;
+		}
+	} else {
+		v = sr_u64map_put(&r->task_ix, pid, &added);
+		if (!v)
+			return -1;
+		if (!added) {
+			*fresh = 0;
+			return (long)*v;
+		}
+	}
+	cap = r->task_cap;
+	if (sr_grow((void **)&r->tasks, &cap, r->ntasks + 1, sizeof(*r->tasks), 1024))
+		goto nomem;
+	if (cap != r->task_cap) {
+		for (k = 0; k < r->np; k++) {
+			double *nc = realloc(r->pol[k].clock, cap * sizeof(double));
+
+			if (!nc)
+				goto nomem;
+			r->pol[k].clock = nc;
+		}
+		r->task_cap = cap;
+	}
+	i = r->ntasks++;
+	memset(&r->tasks[i], 0, sizeof(r->tasks[i]));
+	if (tv)
+		*tv = (uint32_t)i + 1;
+	else
+		*v = i;
+	*fresh = 1;
+	return (long)i;
+nomem:
+	if (!tv)
+		sr_u64map_del(&r->task_ix, pid);
+	return -1;
+}
