@@ -14,7 +14,7 @@
 
 #include <sys/stat.h>
 
-#include "capture/probe.h"
+#include "capture/probe_parse.h"
 
 #define PROBE_MAX_SWAPS 300
 

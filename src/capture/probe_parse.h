@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The parsers behind sr_machine_probe() (src/machine_probe.c), one per
+ * The parsers behind sr_machine_probe() (src/capture/probe.c), one per
  * sysfs/procfs file format, exposed for the unit tests and the fuzz target
  * tests/fuzz/fuzz_probe.c.  Not installed.  Each takes the file's bytes
  * (not NUL-terminated), never reads past len, and on failure returns -1
  * with a message in msg (and, for /proc/swaps, the 1-based line).
  */
-#ifndef SR_MACHINE_PROBE_H
-#define SR_MACHINE_PROBE_H
+#ifndef SR_CAPTURE_PROBE_PARSE_H
+#define SR_CAPTURE_PROBE_PARSE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -37,4 +37,7 @@ struct sr_probe_swap {
 int sr_probe_swaps(const char *s, size_t len, struct sr_probe_swap *out, int max,
 		   uint64_t *line, char *msg, size_t msz);
 
-#endif /* SR_MACHINE_PROBE_H */
+/* A short, printable excerpt of s (len bytes) for messages, in out. */
+void sr_probe_excerpt(const char *s, size_t len, char *out, size_t osz);
+
+#endif /* SR_CAPTURE_PROBE_PARSE_H */
