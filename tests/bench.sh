@@ -133,7 +133,7 @@ replay_bench() {
 }
 echo "== replay of the 10M binary trace, $P, median of $RUNS =="
 # On 2s-pmem2 with the slots cache the three policies place every page
-# alike, so they share one simulation (src/MODEL.md, "shared
+# alike, so they share one simulation (docs/MODEL.md, "shared
 # simulations"); without the cache page-nid parts from the other two at
 # the first event: two simulations.
 replay_bench "2s-pmem2 (the three policies agree: one simulation)" "-m 2s-pmem2"

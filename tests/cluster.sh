@@ -1,5 +1,5 @@
 #!/bin/sh
-# make test-cluster: the sweep recipes of src/SWEEP.md run by real engines on
+# make test-cluster: the sweep recipes of docs/SWEEP.md run by real engines on
 # this machine.  GNU parallel (Debian package "parallel") runs the units of
 # a plan and is interrupted and resumed through its joblog; the merged result
 # must equal a local sweep's.  Prints "ok"/"FAIL" lines and a count.

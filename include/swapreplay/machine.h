@@ -127,7 +127,7 @@ enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double
  * Describe the machine whose sysfs and procfs are under root ("/" for the
  * running system; a copy elsewhere): nodes, CPUs, distances, swap devices
  * with their nodes, classes, sizes and priorities; performance figures
- * left to the class defaults (`swapreplay machine --probe`, src/MACHINE.md).
+ * left to the class defaults (`swapreplay machine --probe`, docs/MACHINE.md).
  * On success *json is a description (malloc'ed) that sr_machine_parse()
  * accepts and *notes (if notes is not NULL; malloc'ed, maybe "") holds one
  * line per guess or unknown worth a warning.  SR_ERR_IO for a missing

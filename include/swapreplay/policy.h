@@ -9,7 +9,7 @@
  * devices of equal priority in turn, full devices skipped.
  *
  * Built-in policies live in policies/, one file each, and are listed in
- * src/policy.c.  An out-of-tree policy is a shared object built against
+ * src/mm/policy.c.  An out-of-tree policy is a shared object built against
  * this header that defines
  *
  *	SR_POLICY_EXPORT(my_ops);

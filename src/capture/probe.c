@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `swapreplay machine --probe`: a machine description (src/MACHINE.md) read
+ * `swapreplay machine --probe`: a machine description (docs/MACHINE.md) read
  * from a running system's sysfs and procfs, or from a copy of them under
  * another root (the tests' fake trees under tests/data/sysfs/).
  *
@@ -760,7 +760,7 @@ enum sr_err sr_machine_probe(const char *root, char **json, char **notes,
 			 p.root[0] ? "a copy of sysfs and procfs (--sysfs-root)" : "/sys and /proc");
 		bjson(&b, c);
 	}
-	bprintf(&b, ",\n  \"sources\": \"defaults: interconnect, memory, cpu and every device figure are the class defaults of src/MACHINE.md (Default figures and their sources), not measurements of this machine\"");
+	bprintf(&b, ",\n  \"sources\": \"defaults: interconnect, memory, cpu and every device figure are the class defaults of docs/MACHINE.md (Default figures and their sources), not measurements of this machine\"");
 	bprintf(&b, ",\n  \"nodes\": [");
 	for (i = 0; i < ni->nr; i++)
 		bprintf(&b, "%s{\"cpus\": %d}", i ? ", " : "", ni->cpus[i]);

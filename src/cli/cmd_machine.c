@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* swapreplay machine --probe: describe this machine (src/machine_probe.c). */
+/* swapreplay machine --probe: describe this machine (src/capture/probe.c). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,7 +78,7 @@ const struct cli_cmd cmd_machine = {
 	.help =
 	"Usage: swapreplay machine --probe [--sysfs-root=DIR] [-o FILE]\n"
 	"\n"
-	"Write a machine description (src/MACHINE.md) of the running system, read\n"
+	"Write a machine description (docs/MACHINE.md) of the running system, read\n"
 	"from sysfs and procfs: the NUMA nodes and their CPUs\n"
 	"(/sys/devices/system/node/node*/cpulist), the distance matrix\n"
 	"(node*/distance), the swap devices in use in swap type order with their\n"

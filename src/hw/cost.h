@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The cost model of one swap event (docs/MODEL.md, section "One event").
- * Pure arithmetic: no state.  The replay (replay.c) places the resulting
+ * Pure arithmetic: no state.  hw/resources.c places the resulting
  * work on the shared resources' calendars.
  */
 #ifndef SR_COST_H

@@ -46,7 +46,7 @@
  * bo = 0, 32 tasks.  Per task that is 32.1k + 5.9k = 38.0k events/s, 26.3 us
  * each; less the mean copy of the model (2.0 us: 1.83 us out, 3.06 us in,
  * weighted 32.1:5.9) and the workload's own compute (~0.2 us) leaves 24 us.
- * src/MODEL.md ("The fitted constant") has the arithmetic.
+ * docs/MODEL.md ("The fitted constant") has the arithmetic.
  */
 #define DEF_EVENT_CPU_NS 24000.0
 
@@ -74,7 +74,7 @@
 #define SSD_SIZE_PAGES (1000000000000ull / 4096) /* 1 TB */
 
 /* ---- 7200 rpm disk ---------------------------------------------------- */
-/* [U] ~8 ms per random seek (common figure, ../shared/DOMAIN.md); ~4.2 ms
+/* [U] ~8 ms per random seek (the common figure for 7200 rpm disks); ~4.2 ms
  * average rotational latency at 7200 rpm is folded into it; sequential
  * transfer ~200 MB/s (common figure for current 7200 rpm drives). */
 #define HDD_SEEK_NS 8000000.0

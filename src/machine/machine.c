@@ -2,7 +2,7 @@
 /*
  * Machine descriptions: parsing and checking the JSON (docs/MACHINE.md),
  * filling what a description leaves out from the class defaults of
- * machine_defaults.h, and writing the resolved machine back as JSON.
+ * machine/defaults.h, and writing the resolved machine back as JSON.
  */
 #include <errno.h>
 #include <jansson.h>

@@ -2,9 +2,10 @@
 /*
  * The shipped machine presets.  Each is a machine description as a user
  * would write it (docs/MACHINE.md); every performance parameter it leaves
- * out takes the class default of machine_defaults.h, where each figure's
+ * out takes the class default of machine/defaults.h, where each figure's
  * source is cited.  The topology of each preset follows the machine of the
- * measurement it stands for (../shared/DOMAIN.md, "What was measured").
+ * measurement it stands for (docs/MACHINE.md, "Presets": the page-nid
+ * thread of April 2022 on linux-mm, Aaron Lu's NVMe and PMem rows).
  *
  * Checklist: a new preset goes in presets[] and in docs/MACHINE.md.
  */

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The reorder window (src/MODEL.md, "Order"): events wait in a window of a
+ * The reorder window (docs/MODEL.md, "Order"): events wait in a window of a
  * fixed number of events and leave it in ts_ns order, ties in arrival
  * order.  Events that arrive in time order wait in a ring (sorted by
  * construction), the others in a heap; the next to leave is the earlier of
  * the two heads, so sorted input costs O(1) an event.  Ring entries are
  * bare events, without their arrival number: on a tie between the two
  * heads the ring's came first (see sr_window_pop()).  Used by the replay
- * (src/replay.c) and, to order events on the reading thread, by the pipe
- * (src/pipe.c): both give the same order for the same events and size.
+ * (src/replay/replay.c) and, to order events on the reading thread, by the pipe
+ * (src/trace/pipe.c): both give the same order for the same events and size.
  */
 #ifndef SR_WINDOW_H
 #define SR_WINDOW_H

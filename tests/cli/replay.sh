@@ -3,7 +3,7 @@
 # or "FAIL NAME: why" lines).  $SR is the binary, maybe behind valgrind;
 # $SR_BIN the binary itself; $T the tests folder; $W a scratch folder.
 #
-# - The calibration cases of src/MODEL.md and ../shared/DOMAIN.md on the
+# - The calibration cases of docs/MODEL.md and ../shared/DOMAIN.md on the
 #   calibration workload (swapreplay gen swap-w-rand, scaled down).
 # - Degenerate cases that tie policies together exactly.
 # - Determinism: the same run twice, and -o FILE, give the same bytes.
@@ -264,7 +264,7 @@ if [ -f "$SO" ]; then
 fi
 # ---- shared simulations ------------------------------------------------------
 # Policies that choose alike share one simulation until their choices part
-# (src/replay.c, "shared simulations"): in one pass, each policy must get
+# (src/replay/shared.c): in one pass, each policy must get
 # exactly the figures of a replay of it alone, whether the policies never
 # part (2s-pmem2), part at the first event (2s-nvme2 without the slots
 # cache) or part mid-run (small-pmem2: the slots cache turns off when the

@@ -8,7 +8,7 @@
  * overread.
  *
  *   build/fuzz/csv-replay tests/fuzz/corpus/csv/
- *   build/fuzz/csv-replay -v tests/fuzz/corpus/csv/crash-something
+ *   build/fuzz/csv-replay -v tests/fuzz/corpus/csv/<crash-file>
  *
  * Prints "N inputs" on standard output at the end, nothing else (-v: each
  * file's name on standard error before it runs, to find which one fails).

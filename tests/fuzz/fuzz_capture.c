@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target: the post-processing of the bpftrace capture (src/capture.c,
+ * Fuzz target: the post-processing of the bpftrace capture (src/capture/fixup.c,
  * swapreplay/capture.h; `swapreplay capture-fixup`).  The input is the raw
  * capture file.  Each line goes through sr_capture_parse_line() alone; then
  * the whole file through sr_capture_open()/sr_capture_read() with a page

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target: the CSV reader (src/reader_csv.c over src/source.c), with
+ * Fuzz target: the CSV reader (src/trace/reader_csv.c over src/trace/source.c), with
  * the format forced as by --input-format=csv.  The input is the file,
  * read strictly, then as --max-errors=3 (fuzz_reader_passes()).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target: the JSON lines reader (src/reader_jsonl.c over
- * src/source.c), with the format forced as by --input-format=jsonl.  The
+ * Fuzz target: the JSON lines reader (src/trace/reader_jsonl.c over
+ * src/trace/source.c), with the format forced as by --input-format=jsonl.  The
  * input is the file, read strictly, then as --max-errors=3
  * (fuzz_reader_passes()).
  */

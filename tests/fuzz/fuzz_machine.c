@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target: the machine description parser, sr_machine_parse()
- * (src/machine.c; schema in src/MACHINE.md).  The input is the JSON text,
+ * (src/machine/machine.c; schema in docs/MACHINE.md).  The input is the JSON text,
  * not NUL-terminated, exactly as --machine=FILE or a trace header hands it
  * over.  A machine that is accepted must be one the cost model can use:
  * the checks below are what the parser promises (every number finite and

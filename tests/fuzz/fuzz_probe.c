@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fuzz target: the parsers of `swapreplay machine --probe`
- * (src/machine_probe.c, machine_probe.h) and the probe as a whole.
+ * (src/capture/probe.c, probe_parse.h) and the probe as a whole.
  *
  * The input is up to three files separated by NUL bytes:
  *   node0/cpulist \0 node0/distance \0 /proc/swaps

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target: the binary (.swt) reader (src/reader_swt.c over
- * src/source.c), with the format forced as by --input-format=swt.  The
+ * Fuzz target: the binary (.swt) reader (src/trace/reader_swt.c over
+ * src/trace/source.c), with the format forced as by --input-format=swt.  The
  * input is the file, read strictly, then as --max-errors=3
  * (fuzz_reader_passes()).  A machine description in the header is handed to
  * sr_machine_parse(), as the replay does.

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target: the vmstat log reader (src/reader_vmstat.c over
- * src/source.c; traces/FORMAT.md, "vmstat logs").  The input is the file:
+ * Fuzz target: the vmstat log reader (src/trace/reader_vmstat.c over
+ * src/trace/source.c; traces/FORMAT.md, "vmstat logs").  The input is the file:
  * read with the format forced (strict, then --max-errors=3, as every
  * reader target), then detected (the reader's probe against the others'),
  * and once more forced with other options, checking what the reader

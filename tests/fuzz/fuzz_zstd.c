@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz target: the zstd layer (src/source.c) and format detection
- * (src/reader.c), read as the CLI reads a file without --input-format.
+ * Fuzz target: the zstd layer (src/trace/source.c) and format detection
+ * (src/trace/reader.c), read as the CLI reads a file without --input-format.
  *
  * An input that starts with a zstd frame or a skippable frame is the file
  * as is: the fuzzer mutates compressed bytes (frame headers, block types,

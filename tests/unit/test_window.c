@@ -1,4 +1,4 @@
-/* The reorder window (src/window.h) against a plain model of its rule: a
+/* The reorder window (src/trace/window.h) against a plain model of its rule: a
  * window of cap events; when it is full, the earliest event leaves, ties in
  * arrival order; at the end the rest leave the same way.  The model finds
  * the earliest by scanning, so it is slow and obviously right. */
