@@ -42,11 +42,13 @@ struct sr_replay_opts {
 struct sr_hist {
 	uint64_t count;
 	double sum_ns;
-	double max_ns;
+	double min_ns, max_ns;         /* exact; 0 when empty */
 	uint64_t b[SR_HIST_EXP * SR_HIST_SUB];
 };
 
-/* Value at quantile q (0..1) of h, ns; 0 if empty. */
+/* Value at quantile q (0..1) of h, ns; 0 if empty.  The middle of the
+ * bucket that holds it, kept within the exact minimum and maximum: never
+ * outside what was observed, and the value itself when all are equal. */
 double sr_hist_quantile(const struct sr_hist *h, double q);
 /* Counts per log2 microsecond bucket: out[k] counts [2^k, 2^(k+1)) us,
  * out[0] also everything under 1 us.  Returns the number of buckets used. */

@@ -61,6 +61,8 @@ struct sr_mm {
 	uint64_t cache_refills, direct_allocs;
 
 	/* policy.c */
+	int policy_error;          /* the policy chose a node or device that does not exist */
+	char policy_msg[192];      /* ... what it chose, for the message */
 	const struct sr_policy_ops *ops;
 	void *priv;
 	void *dl;                  /* dlopen handle, or NULL */
@@ -116,7 +118,10 @@ int sr_mm_walk(struct sr_mm *mm, int node, unsigned mask, uint32_t nr_pages, int
 void sr_mm_alloc_req(const struct sr_event *e, int via_cache, struct sr_alloc_req *req);
 
 /* Ask the policy where req goes, then walk as it says; -1 if no device has
- * room for need slots.  take: as for sr_mm_walk(). */
+ * room for need slots.  take: as for sr_mm_walk().  A choice of a node or
+ * device the machine does not have sets policy_error and policy_msg (the
+ * walk then goes as the kernel's would: the CPU's node); the caller stops
+ * the replay with it. */
 int sr_mm_choose(struct sr_mm *mm, const struct sr_alloc_req *req, uint32_t need, int take);
 
 /* ---- swap_slots.c ----------------------------------------------------- */

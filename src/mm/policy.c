@@ -5,7 +5,9 @@
  * The table of built-in policies (it drives `swapreplay policies`,
  * --policy= and the tests) and the loader of built-ins and shared objects.
  */
+#define _GNU_SOURCE /* dladdr1(), Dl_info */
 #include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,11 +54,46 @@ static void drop(struct sr_mm *mm)
 	mm->ops = NULL; /* its code may be gone: finish() is not called */
 }
 
+/*
+ * What SR_POLICY_EXPORT() defines is a pointer to the ops table; a shared
+ * object that defines the table itself under that name, or a function,
+ * would be read as a pointer and crash.  The dynamic symbol table says what
+ * the symbol is (dladdr1(RTLD_DL_SYMENT): its type and size), and the
+ * pointer must point into a loaded object.
+ */
+/* ELF32_ST_TYPE and ELF64_ST_TYPE alike: the low four bits. */
+#define ELF_TYPE(info) ((info) & 0xf)
+
+static enum sr_err check_symbol(const struct sr_policy_ops *const *sym, const char *name,
+				struct sr_diag *d)
+{
+	const ElfW(Sym) *es = NULL;
+	Dl_info info;
+
+	if (!dladdr1((const void *)sym, &info, (void **)&es, RTLD_DL_SYMENT) || !es)
+		return sr_diag_set(d, SR_ERR_POLICY, "%s: '%s' is not in the object's symbol table",
+				   name, SR_POLICY_SYMBOL);
+	if (ELF_TYPE(es->st_info) == STT_FUNC)
+		return sr_diag_set(d, SR_ERR_POLICY,
+				   "%s: '%s' is a function, not a pointer to the policy's ops table (define it with SR_POLICY_EXPORT)",
+				   name, SR_POLICY_SYMBOL);
+	if (ELF_TYPE(es->st_info) != STT_OBJECT || es->st_size != sizeof(*sym))
+		return sr_diag_set(d, SR_ERR_POLICY,
+				   "%s: '%s' is %lu bytes, not a pointer to the policy's ops table: is it the table itself? (define it with SR_POLICY_EXPORT)",
+				   name, SR_POLICY_SYMBOL, (unsigned long)es->st_size);
+	if (!*sym || !dladdr((const void *)*sym, &info))
+		return sr_diag_set(d, SR_ERR_POLICY,
+				   "%s: '%s' does not point to an ops table in a loaded object",
+				   name, SR_POLICY_SYMBOL);
+	return SR_OK;
+}
+
 /* A shared object's ops table: dlopen(RTLD_NOW | RTLD_LOCAL), the one
  * symbol, its ABI checked. */
 static enum sr_err load_shared(struct sr_mm *mm, const char *name, struct sr_diag *d)
 {
 	const struct sr_policy_ops *const *sym;
+	enum sr_err rc;
 
 	/* Only the path the user gave: dlopen() searches no directory for a
 	 * name with a slash. */
@@ -64,11 +101,16 @@ static enum sr_err load_shared(struct sr_mm *mm, const char *name, struct sr_dia
 	if (!mm->dl)
 		return sr_diag_set(d, SR_ERR_POLICY, "cannot load policy %s: %s", name, dlerror());
 	sym = dlsym(mm->dl, SR_POLICY_SYMBOL);
-	if (!sym || !*sym) {
+	if (!sym) {
 		drop(mm);
 		return sr_diag_set(d, SR_ERR_POLICY,
 				   "%s: no '%s' symbol (define it with SR_POLICY_EXPORT)",
 				   name, SR_POLICY_SYMBOL);
+	}
+	rc = check_symbol(sym, name, d);
+	if (rc) {
+		drop(mm);
+		return rc;
 	}
 	mm->ops = *sym;
 	if (mm->ops->abi != SR_POLICY_ABI) {
@@ -123,6 +165,7 @@ enum sr_err sr_mm_load_policy(struct sr_mm *mm, const char *spec, struct sr_diag
 		}
 	}
 	if (mm->ops->init && mm->ops->init(&mm->env, params, &mm->priv, err, sizeof(err))) {
+		err[sizeof(err) - 1] = '\0'; /* the policy may have filled it all */
 		drop(mm);
 		return sr_diag_set(d, SR_ERR_POLICY, "%s", err[0] ? err : "policy init failed");
 	}

@@ -17,6 +17,7 @@
  * kernel's own answer is numa_node_id() of the allocating CPU
  * (policies/reclaimer_nid.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,6 +138,24 @@ void sr_mm_alloc_req(const struct sr_event *e, int via_cache, struct sr_alloc_re
 	req->via_cache = via_cache;
 }
 
+/* The policy chose what the machine does not have: say so, once. */
+static __attribute__((noinline)) void bad_choice(struct sr_mm *mm, const struct sr_alloc_choice *ch)
+{
+	const struct sr_machine *m = mm->m;
+
+	if (mm->policy_error)
+		return;
+	mm->policy_error = 1;
+	if (ch->node != -1)
+		snprintf(mm->policy_msg, sizeof(mm->policy_msg),
+			 "chose node %d, but machine %s has %d node%s (0 to %d)", ch->node,
+			 m->name, m->nr_nodes, m->nr_nodes > 1 ? "s" : "", m->nr_nodes - 1);
+	else
+		snprintf(mm->policy_msg, sizeof(mm->policy_msg),
+			 "chose device %d, but machine %s has %d device%s (0 to %d)", ch->device,
+			 m->name, m->nr_devices, m->nr_devices > 1 ? "s" : "", m->nr_devices - 1);
+}
+
 int sr_mm_choose(struct sr_mm *mm, const struct sr_alloc_req *req, uint32_t need, int take)
 {
 	struct sr_alloc_choice ch = { req->cpu_nid, -1, SR_CLASS_ALL };
@@ -145,6 +164,9 @@ int sr_mm_choose(struct sr_mm *mm, const struct sr_alloc_req *req, uint32_t need
 
 	mm->taking = take;
 	mm->ops->choose(mm->priv, &mm->env, req, &ch);
+	if (SR_UNLIKELY(ch.node < -1 || ch.node >= m->nr_nodes ||
+			(ch.node == -1 && (ch.device < 0 || ch.device >= m->nr_devices))))
+		bad_choice(mm, &ch);
 	if (ch.node < 0) {
 		if (ch.device >= 0 && ch.device < m->nr_devices &&
 		    sr_mm_dev_free(mm, ch.device) >= need)

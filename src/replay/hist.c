@@ -40,6 +40,8 @@ double sr_hist_quantile(const struct sr_hist *h, double q)
 
 			hist_bucket(i, &lo, &w);
 			mid = lo + w / 2;
+			if (mid < h->min_ns)
+				return h->min_ns;
 			return mid > h->max_ns ? h->max_ns : mid;
 		}
 	}

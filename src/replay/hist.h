@@ -22,6 +22,8 @@ static inline void sr_hist_add(struct sr_hist *h, double ns)
 	if (idx >= SR_HIST_EXP * SR_HIST_SUB)
 		idx = SR_HIST_EXP * SR_HIST_SUB - 1;
 	h->b[idx]++;
+	if (!h->count || ns < h->min_ns)
+		h->min_ns = ns;
 	h->count++;
 	h->sum_ns += ns;
 	if (ns > h->max_ns)

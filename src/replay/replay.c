@@ -219,6 +219,17 @@ static int play(struct sr_replay *r, struct pol *p, const struct sr_event *e, in
 	return 0;
 }
 
+/* A policy chose a node or device the machine does not have. */
+static __attribute__((noinline)) enum sr_err policy_failed(struct sr_replay *r, struct sr_diag *d)
+{
+	int k;
+
+	for (k = 0; !r->pol[k].mm.policy_error; k++)
+		;
+	return sr_diag_set(d, SR_ERR_POLICY, "policy %s (%s) %s", r->pol[k].mm.ops->name,
+			   r->pol[k].mm.spec, r->pol[k].mm.policy_msg);
+}
+
 static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, struct sr_diag *d)
 {
 	struct task *t;
@@ -227,7 +238,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	uint64_t key = 0;
 	long ti;
 	double gap;
-	int fresh, k, part = 0, nomem;
+	int fresh, k, part = 0, bad = 0, nomem;
 
 	ti = sr_replay_task(r, e->pid, &fresh);
 	if (ti < 0)
@@ -239,7 +250,10 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	if (fresh) {
 		gap = 0;
 	} else {
-		uint64_t busy_end = t->prev_ts + t->prev_busy;
+		/* Saturated: a recorded wait near 2^64 must not wrap into a
+		 * gap from nothing. */
+		uint64_t busy_end = t->prev_busy > UINT64_MAX - t->prev_ts ? UINT64_MAX :
+				    t->prev_ts + t->prev_busy;
 
 		gap = e->ts_ns > busy_end ? (double)(e->ts_ns - busy_end) : 0;
 	}
@@ -264,7 +278,10 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		r->choice[k] = place(p, k, e, sc);
 		/* Its lead (never after it) has decided already. */
 		part |= r->choice[k] != r->choice[p->lead];
+		bad |= p->mm.policy_error;
 	}
+	if (SR_UNLIKELY(bad))
+		return policy_failed(r, d);
 	/* A policy that decided otherwise than the one it shares a
 	 * simulation with gets its own, before this event is played. */
 	if (part && sr_replay_split(r))

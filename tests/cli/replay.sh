@@ -238,7 +238,7 @@ fi
 
 # Shared objects that are not good policies, built from tests/policies/.
 CC=${CC:-cc}
-for s in no_symbol bad_abi no_choose; do
+for s in no_symbol bad_abi no_choose table_not_pointer symbol_function init_no_nul out_of_range; do
 	if ! $CC -std=c11 -shared -fPIC -I"$T/../include" -o "$W/$s.so" \
 		"$T/policies/$s.c" 2>cc.err; then
 		fail "policy-so-build-$s" "$(head -3 cc.err)"
@@ -250,6 +250,23 @@ expect_error policy-so-bad-abi 2 "bad_abi\.so: built for policy ABI [0-9]+, this
 	$SR mid.swt -p "$W/bad_abi.so"
 expect_error policy-so-no-choose 2 "no_choose\.so: the policy has no name or no choose\(\)" \
 	$SR mid.swt -p "./no_choose.so"
+# Mistakes that would crash if the symbol were taken on trust.
+expect_error policy-so-table-not-pointer 2 \
+	"table_not_pointer\.so: 'swapreplay_policy' is [0-9]+ bytes, not a pointer to the policy's ops table" \
+	$SR mid.swt -p "$W/table_not_pointer.so"
+expect_error policy-so-symbol-function 2 \
+	"symbol_function\.so: 'swapreplay_policy' is a function, not a pointer" \
+	$SR mid.swt -p "$W/symbol_function.so"
+# An init() message without its NUL is cut at the buffer's end.
+expect_error policy-so-init-no-nul 2 "^swapreplay: x{255}\$" \
+	$SR mid.swt -p "$W/init_no_nul.so"
+# A choice the machine does not have stops the replay, naming the policy.
+expect_error policy-so-node-out-of-range 2 \
+	"policy out-of-range \($W/out_of_range\.so\) chose node 99, but machine 2s-pmem2 has 2 nodes \(0 to 1\)" \
+	$SR mid.swt -m 2s-pmem2 -p "$W/out_of_range.so"
+expect_error policy-so-device-out-of-range 2 \
+	"policy out-of-range \($W/out_of_range\.so:device\) chose device 42, but machine 2s-pmem2 has 2 devices \(0 to 1\)" \
+	$SR mid.swt -m 2s-pmem2 -p "$W/out_of_range.so:device"
 expect_error policy-so-init-fails 2 "fixed-node: parameter must be a node from 0 to 1, not '7'" \
 	$SR mid.swt -m 2s-pmem2 -p "$SO:7"
 expect_error policy-so-missing 2 "cannot load policy $W/no/such\.so" \
