@@ -48,6 +48,10 @@ struct sr_capture_stats {
 	uint64_t no_pfn;        /* events without a pfn: page node = CPU node */
 	uint64_t pfn_unmapped;  /* pfn in no node's memory: page node = CPU node */
 	uint64_t skipped_lines; /* bpftrace's own lines ("Attaching ...", "# ...") */
+	uint64_t lost_events;   /* bpftrace's "Lost N events" lines, added up: events
+				 * its buffers dropped, the capture's own loss */
+	uint64_t cut_lines;     /* a last line without its newline (bpftrace killed,
+				 * or out of disk), dropped: 0 or 1 */
 };
 
 struct sr_capture;
@@ -56,6 +60,9 @@ struct sr_capture;
  * outlive it. */
 enum sr_err sr_capture_open(struct sr_capture **out, const char *path,
 			    const struct sr_pfn_map *map, struct sr_diag *diag);
+/* Refuse (SR_ERR_FORMAT) a last line without its newline instead of
+ * dropping it and counting it in cut_lines. */
+void sr_capture_strict(struct sr_capture *c, int strict);
 /* Up to cap events; *n == 0 with SR_OK at the end.  Errors name FILE:LINE. */
 enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t cap,
 			    size_t *n, struct sr_diag *diag);

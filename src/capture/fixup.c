@@ -210,6 +210,7 @@ struct sr_capture {
 	const struct sr_pfn_map *map;
 	uint64_t line;
 	int header_done;
+	int strict;
 	struct sr_capture_stats st;
 	enum sr_err sticky;
 	struct sr_diag sticky_diag;
@@ -252,6 +253,26 @@ static enum sr_err cap_fail(struct sr_capture *c, struct sr_diag *d, enum sr_err
 	return code;
 }
 
+void sr_capture_strict(struct sr_capture *c, int strict)
+{
+	c->strict = strict;
+}
+
+/* bpftrace's "Lost N events" (its perf buffers were full): adds N to *lost
+ * and returns 1, or returns 0 for any other line. */
+static int lost_line(const char *s, size_t len, uint64_t *lost)
+{
+	static const char pre[] = "Lost ", post[] = " events";
+	size_t np = sizeof(pre) - 1, nq = sizeof(post) - 1;
+	uint64_t v;
+
+	if (len <= np + nq || memcmp(s, pre, np) || memcmp(s + len - nq, post, nq) ||
+	    sr_parse_u64(s + np, len - np - nq, UINT64_MAX, &v))
+		return 0;
+	*lost = *lost > UINT64_MAX - v ? UINT64_MAX : *lost + v;
+	return 1;
+}
+
 enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t cap,
 			    size_t *n, struct sr_diag *d)
 {
@@ -288,8 +309,19 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 			break;
 		}
 		c->line++;
+		if (!sr_src_line_had_nl(c->src)) {
+			/* The file ends inside a line: whatever it holds may
+			 * be cut mid-number (",512,61000" as ",512,61"). */
+			if (c->strict)
+				return cap_fail(c, d, SR_ERR_FORMAT,
+						"the last line has no newline: cut short (bpftrace killed, or the disk full?)");
+			c->st.cut_lines++;
+			break;
+		}
 		if (len && line[len - 1] == '\r')
 			len--;
+		if (lost_line(line, len, &c->st.lost_events))
+			continue;
 		if (!len || line[0] == '#' || (len >= 10 && !memcmp(line, "Attaching ", 10))) {
 			c->st.skipped_lines++;
 			continue;

@@ -10,12 +10,13 @@
 
 #define BATCH 4096
 
-enum { O_ROOT = 1, O_TO, O_ZSTD };
+enum { O_ROOT = 1, O_TO, O_ZSTD, O_STRICT };
 
 static const struct cli_opt opts[] = {
 	{ "sysfs-root", 0, CLI_ARG, O_ROOT },
 	{ "to", 0, CLI_ARG, O_TO },
 	{ "zstd", 0, CLI_OPTARG, O_ZSTD },
+	{ "strict", 0, CLI_NOARG, O_STRICT },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -29,7 +30,7 @@ static int run(int argc, char **argv)
 	struct sr_event *evs = NULL;
 	struct sr_diag d;
 	const char *in = NULL, *out = NULL, *root = "/", *val;
-	int id, level = -1, rc = EXIT_OK;
+	int id, level = -1, rc = EXIT_OK, strict = 0;
 	enum sr_err err;
 
 	cli_parser_init(&p, argc, argv, opts);
@@ -58,6 +59,9 @@ static int run(int argc, char **argv)
 			if (cli_opt_zstd("capture-fixup", val, &level))
 				return EXIT_USAGE;
 			break;
+		case O_STRICT:
+			strict = 1;
+			break;
 		}
 	}
 	if (!in || !out)
@@ -72,8 +76,10 @@ static int run(int argc, char **argv)
 	err = sr_pfn_map_load(&map, root, &d);
 	if (!err)
 		err = sr_capture_open(&c, in, map, &d);
-	if (!err)
+	if (!err) {
+		sr_capture_strict(c, strict);
 		err = sr_writer_open(&w, out, &wo, &d);
+	}
 	while (!err) {
 		size_t n;
 
@@ -105,6 +111,12 @@ static int run(int argc, char **argv)
 		if (st->pfn_unmapped)
 			cli_warn("%s: %" PRIu64 " event(s) whose page frame is in no node's memory blocks (another machine's sysfs?): page node taken as the CPU's",
 				 in, st->pfn_unmapped);
+		if (st->cut_lines)
+			cli_warn("%s: the last line has no newline: cut short (bpftrace killed, or the disk full?); dropped (--strict refuses such a capture)",
+				 in);
+		if (st->lost_events)
+			cli_warn("%s: bpftrace lost %" PRIu64 " event(s) (\"Lost N events\": its buffers were full): the trace lacks them",
+				 in, st->lost_events);
 	}
 	sr_capture_close(c);
 	sr_pfn_map_free(map);
@@ -126,11 +138,15 @@ const struct cli_cmd cmd_capture_fixup = {
 	"as a trace.  Run it on the recorded machine, or give a copy of its sysfs\n"
 	"with --sysfs-root (traces/capture/swapreplay-record keeps one).  Events\n"
 	"without a frame number (a swap-in served from the swap cache) or with one\n"
-	"in no node's memory take the CPU's node, with a warning.\n"
+	"in no node's memory take the CPU's node, with a warning.  bpftrace's\n"
+	"\"Lost N events\" lines are counted and reported: they are the events its\n"
+	"buffers dropped.  A last line without its newline (bpftrace killed, or\n"
+	"the disk full) may be cut mid-number: it is dropped with a warning.\n"
 	"\n"
 	"Options:\n"
 	"  --sysfs-root=DIR      read DIR/sys/... instead of /sys\n"
 	"  --to=FORMAT           csv, jsonl or swt; default: from OUT's name\n"
-	"  --zstd[=LEVEL]        compress with zstd (level 1-19, default 3)\n",
+	"  --zstd[=LEVEL]        compress with zstd (level 1-19, default 3)\n"
+	"  --strict              refuse a capture whose last line has no newline\n",
 	.run = run,
 };
