@@ -523,7 +523,7 @@ static int probe_device(struct probe *p, const struct node_info *ni,
 	const char *cls = "ssd", *cls_how;
 	long node = -1, v;
 	uint64_t pages = sw->size_kib / 4;
-	int rc;
+	int rc, raised;
 
 	char dev[256], why[200], onfile[300] = "";
 
@@ -604,7 +604,9 @@ static int probe_device(struct probe *p, const struct node_info *ni,
 			}
 		}
 	}
-	if (pages < 512) {
+	raised = pages < 512;
+	if (raised) {
+		/* docs/MACHINE.md: a device holds at least one swap cluster. */
 		note(p, "%s: %llu KiB is below the 512 pages a description needs: written as 512",
 		     sw->path, (unsigned long long)sw->size_kib);
 		pages = 512;
@@ -620,10 +622,11 @@ static int probe_device(struct probe *p, const struct node_info *ni,
 	{
 		char c[2048];
 
-		snprintf(c, sizeof(c), "%s (%s): %s%s; %s; size %llu KiB and priority %d (%s) from /proc/swaps; performance figures: the %s class defaults, not measured",
+		snprintf(c, sizeof(c), "%s (%s): %s%s; %s; size %llu KiB%s and priority %d (%s) from /proc/swaps; performance figures: the %s class defaults, not measured",
 			 sw->path, sw->is_file ? "file" : "partition", onfile, cls_how, how,
-			 (unsigned long long)sw->size_kib, sw->prio,
-			 sw->prio < 0 ? "automatic" : "given with swapon -p", cls);
+			 (unsigned long long)sw->size_kib,
+			 raised ? " (written as 512 pages, the smallest a description takes)" : "",
+			 sw->prio, sw->prio < 0 ? "automatic" : "given with swapon -p", cls);
 		bjson(b, c);
 	}
 	bprintf(b, "}%s\n", last ? "" : ",");
