@@ -15,9 +15,20 @@
 
 struct sr_outfile;
 
-/* Create the temporary file for path.  *out owns it until commit/abort. */
+/* Create the temporary file for path.  *out owns it until commit/abort.
+ * A symbolic link is written through: the file it names is replaced, the
+ * link stays. */
 enum sr_err sr_outfile_open(struct sr_outfile **out, const char *path,
 			    struct sr_diag *diag);
+
+/*
+ * SR_ERR_INVAL if path is an existing file that is also one of the n
+ * inputs (the same file, by device and inode, whatever the names): the
+ * caller must not write over what it reads.  "-" and NULL inputs are
+ * skipped.  SR_OK otherwise.
+ */
+enum sr_err sr_outfile_check_inputs(const char *path, const char *const *inputs, size_t n,
+				    struct sr_diag *diag);
 
 /* The stream to write to (buffered by stdio). */
 FILE *sr_outfile_stream(struct sr_outfile *o);

@@ -83,6 +83,9 @@ int cli_opt_zstd(const char *cmd, const char *val, int *level);
  * --zstd, else whether out ends in .zst); 0 or EXIT_USAGE. */
 int cli_output_format(const char *cmd, const char *out, int level,
 		      struct sr_write_opts *wo);
+/* 0, or the exit status (with the message printed) when out is an existing
+ * file that is also one of the n inputs: never write over what is read. */
+int cli_check_output(const char *out, const char *const *inputs, size_t n);
 
 /* Which temporary output files exist, for the signal handler. */
 void cli_install_signals(void);

@@ -68,6 +68,9 @@ static int run(int argc, char **argv)
 		return cli_usage("capture-fixup", "needs the raw capture and an output (RAW OUT)");
 	if (cli_output_format("capture-fixup", out, level, &wo))
 		return EXIT_USAGE;
+	rc = cli_check_output(out, &in, 1);
+	if (rc)
+		return rc;
 	evs = malloc(BATCH * sizeof(*evs));
 	if (!evs) {
 		cli_err("out of memory");

@@ -72,6 +72,9 @@ static int run(int argc, char **argv)
 		return cli_usage("convert", "needs an input and an output (IN OUT)");
 	if (cli_output_format("convert", out, level, &wo))
 		return EXIT_USAGE;
+	rc = cli_check_output(out, &in, 1);
+	if (rc)
+		return rc;
 
 	evs = malloc(BATCH * sizeof(*evs));
 	if (!evs) {

@@ -170,6 +170,15 @@ static int run(int argc, char **argv)
 		}
 		wo.machine_json = m->json;
 	}
+	{
+		const char *in[1] = { machine };
+
+		rc = cli_check_output(out, in, machine ? 1 : 0);
+		if (rc) {
+			sr_machine_free(m);
+			return rc;
+		}
+	}
 	/* Check the parameters before any file is created. */
 	err = sr_gen_open(&g, &gp, &d);
 	if (err == SR_ERR_INVAL || err == SR_ERR_LIMIT) {

@@ -231,6 +231,13 @@ static int cli_replay(int argc, char **argv)
 		pl.n++;
 	}
 
+	{
+		const char *in[2] = { trace, machine };
+
+		rc = cli_check_output(out, in, machine ? 2 : 1);
+		if (rc)
+			goto out;
+	}
 	err = sr_reader_open(&r, trace, &ro, &d);
 	if (err) {
 		rc = cli_diag(&d);

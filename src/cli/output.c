@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The options of the commands that write traces (convert, gen). */
+/* The options of the commands that write traces (convert, gen), and the
+ * check every command that writes a file makes of its output. */
 #include "cli.h"
+#include "swapreplay/outfile.h"
 
 /* Level of ".zst" outputs without --zstd=LEVEL: zstd's own default. */
 #define DEFAULT_ZSTD_LEVEL 3
@@ -40,5 +42,15 @@ int cli_output_format(const char *cmd, const char *out, int level, struct sr_wri
 					 out);
 	}
 	wo->zstd_level = level >= 0 ? level : zst ? DEFAULT_ZSTD_LEVEL : 0;
+	return 0;
+}
+
+int cli_check_output(const char *out, const char *const *inputs, size_t n)
+{
+	struct sr_diag d;
+
+	sr_diag_clear(&d);
+	if (out && sr_outfile_check_inputs(out, inputs, n, &d))
+		return cli_diag(&d);
 	return 0;
 }

@@ -4,13 +4,17 @@
  * renamed over it only once everything was written, flushed and closed
  * without error.  A target that exists and is not a regular file (a
  * terminal, a pipe, /dev/null, /dev/full) is written directly: renaming over
- * a device would replace it.
+ * a device would replace it.  A symbolic link is written through: the
+ * temporary file goes beside the file it names, which the rename replaces,
+ * and the link stays.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/internal.h"
@@ -37,6 +41,106 @@ static void free_outfile(struct sr_outfile *o)
 	free(o);
 }
 
+/* Longest chain of symbolic links followed (the kernel's MAXSYMLINKS). */
+#define MAX_LINKS 40
+
+/*
+ * The file path names once its symbolic links are followed, even when the
+ * last one names a file that does not exist yet (malloc'd); NULL with
+ * errno (ELOOP for a loop).
+ */
+static char *follow_links(const char *path)
+{
+	char *cur = strdup(path);
+	int hops;
+
+	for (hops = 0; cur && hops <= MAX_LINKS; hops++) {
+		struct stat st;
+		char *target, *slash, *next;
+		size_t cap;
+		ssize_t n;
+
+		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+			return cur;
+		/* st_size is the target's length (0 for some pseudo-files). */
+		cap = st.st_size > 0 ? (size_t)st.st_size + 1 : PATH_MAX;
+		target = malloc(cap);
+		if (!target)
+			break;
+		n = readlink(cur, target, cap - 1);
+		if (n < 0) {
+			free(target);
+			break;
+		}
+		target[n] = '\0';
+		slash = strrchr(cur, '/');
+		if (target[0] == '/' || !slash) {
+			next = target;
+		} else {
+			/* Relative to the link's own directory. */
+			size_t dlen = (size_t)(slash - cur) + 1;
+
+			next = malloc(dlen + (size_t)n + 1);
+			if (next) {
+				memcpy(next, cur, dlen);
+				memcpy(next + dlen, target, (size_t)n + 1);
+			}
+			free(target);
+			if (!next)
+				break;
+		}
+		free(cur);
+		cur = next;
+	}
+	if (cur && hops > MAX_LINKS)
+		errno = ELOOP;
+	free(cur);
+	return NULL;
+}
+
+enum sr_err sr_outfile_check_inputs(const char *path, const char *const *inputs, size_t n,
+				    struct sr_diag *d)
+{
+	struct stat so, si;
+	size_t i;
+
+	if (strcmp(path, "-") == 0 || stat(path, &so) || !S_ISREG(so.st_mode))
+		return SR_OK;
+	for (i = 0; i < n; i++) {
+		if (!inputs[i] || strcmp(inputs[i], "-") == 0 || stat(inputs[i], &si))
+			continue;
+		if (si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+			sr_diag_file(d, path);
+			return sr_diag_set(d, SR_ERR_INVAL,
+					   "is also an input (%s): refusing to write over it",
+					   inputs[i]);
+		}
+	}
+	return SR_OK;
+}
+
+/* Six characters of [A-Za-z0-9] for a temporary file's name, different
+ * for each try and each process, as mkstemp()'s XXXXXX. */
+static void temp_suffix(char *out, int tries)
+{
+	static const char abc[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+	struct timespec ts;
+	uint64_t x;
+	int i;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	x = ((uint64_t)getpid() << 32) ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^
+	    ((uint64_t)tries * 0x9e3779b97f4a7c15ull);
+	for (i = 0; i < 6; i++) {
+		x ^= x >> 33;
+		x *= 0xff51afd7ed558ccdull;
+		x ^= x >> 33;
+		out[i] = abc[x % (sizeof(abc) - 1)];
+	}
+	out[6] = '\0';
+}
+
 enum sr_err sr_outfile_open(struct sr_outfile **out, const char *path,
 			    struct sr_diag *d)
 {
@@ -44,8 +148,7 @@ enum sr_err sr_outfile_open(struct sr_outfile **out, const char *path,
 	struct stat st;
 	const char *slash;
 	size_t dlen;
-	mode_t um;
-	int fd;
+	int fd, e, tries;
 
 	*out = NULL;
 	sr_diag_file(d, path);
@@ -58,9 +161,16 @@ enum sr_err sr_outfile_open(struct sr_outfile **out, const char *path,
 		*out = o;
 		return SR_OK;
 	}
-	o->path = strdup(path);
-	if (!o->path)
-		goto out_nomem;
+	o->path = follow_links(path);
+	if (!o->path) {
+		e = errno;
+		free_outfile(o);
+		if (e == ENOMEM)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		return sr_diag_set(d, SR_ERR_IO, "cannot follow its symbolic link: %s",
+				   strerror(e));
+	}
+	path = o->path;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		if (S_ISDIR(st.st_mode)) {
 			free_outfile(o);
@@ -81,23 +191,28 @@ enum sr_err sr_outfile_open(struct sr_outfile **out, const char *path,
 	if (!o->tmp)
 		goto out_nomem;
 	/* "DIR/.NAME.XXXXXX": hidden, and in the same filesystem as the target
-	 * so that rename() is atomic. */
+	 * so that rename() is atomic.  The hook hears of each name before the
+	 * file is created, so that a signal at any moment finds it there
+	 * (mkstemp() would create the file before its name could be told). */
 	memcpy(o->tmp, path, dlen);
-	sprintf(o->tmp + dlen, ".%s.XXXXXX", path + dlen);
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		int e = errno;
-
-		free_outfile(o);
-		return sr_diag_set(d, SR_ERR_IO, "cannot create a temporary file beside it: %s",
-				   strerror(e));
+	for (tries = 0;; tries++) {
+		sprintf(o->tmp + dlen, ".%s.", path + dlen);
+		temp_suffix(o->tmp + strlen(o->tmp), tries);
+		if (temp_hook)
+			temp_hook(o->tmp, 1);
+		/* 0666 less the umask: the mode a plain open would give. */
+		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0)
+			break;
+		e = errno;
+		if (temp_hook)
+			temp_hook(o->tmp, 0);
+		if (e != EEXIST || tries >= 100) {
+			free_outfile(o);
+			return sr_diag_set(d, SR_ERR_IO, "cannot create a temporary file beside it: %s",
+					   strerror(e));
+		}
 	}
-	/* mkstemp makes 0600; give the file the mode a plain open would. */
-	um = umask(0);
-	umask(um);
-	fchmod(fd, 0666 & ~um);
-	if (temp_hook)
-		temp_hook(o->tmp, 1);
 	o->fp = fdopen(fd, "wb");
 	if (!o->fp) {
 		close(fd);
