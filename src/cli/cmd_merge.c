@@ -7,7 +7,7 @@
 #include <jansson.h>
 
 #include "cli.h"
-#include "sweep.h"
+#include "sweep/sweep_impl.h"
 #include "swapreplay/outfile.h"
 
 enum { O_OUT = 1, O_PLAN, O_FORMAT };

@@ -27,7 +27,7 @@
 #include <jansson.h>
 
 #include "cli.h"
-#include "sweep.h"
+#include "sweep/sweep_impl.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/outfile.h"
 #include "swapreplay/policy.h"

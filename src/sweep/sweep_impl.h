@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Sweeps: the rows they write and read back (cmd_sweep.c, cmd_merge.c). */
-#ifndef SR_CLI_SWEEP_H
-#define SR_CLI_SWEEP_H
+/* Sweeps: the rows they write and read back (src/cli/cmd_sweep.c,
+ * src/cli/cmd_merge.c; src/sweep/rows.c).  Internal to swapreplay. */
+#ifndef SR_SWEEP_IMPL_H
+#define SR_SWEEP_IMPL_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -41,4 +42,4 @@ void sweep_rows_free(struct sweep_rows *rows);
 void sweep_summary(FILE *f, const struct sweep_rows *rows, const char *const *policies,
 		   int np);
 
-#endif /* SR_CLI_SWEEP_H */
+#endif /* SR_SWEEP_IMPL_H */

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Result rows of sweeps read back: for --resume, merge and the summary. */
+/* Result rows of sweeps read back: for --resume, merge and the summary
+ * (src/cli/cmd_sweep.c, src/cli/cmd_merge.c). */
 #include <csv.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "sweep/sweep_impl.h"
 
 /* Checklist: the columns of row_csv() in cmd_sweep.c, in order. */
 const char sweep_csv_header[] =
