@@ -73,7 +73,7 @@ static size_t pol_rank(const char *p)
 
 static int cmp_row(const void *a, const void *b)
 {
-	const struct sweep_row *x = a, *y = b;
+	const struct sr_row *x = a, *y = b;
 	size_t rx, ry;
 
 	if (x->unit != y->unit)
@@ -88,9 +88,9 @@ static int cmp_row(const void *a, const void *b)
 static int run(int argc, char **argv)
 {
 	struct cli_parser p;
-	struct sweep_rows rows = { 0 };
+	struct sr_rows rows = { 0 };
 	struct order ord = { NULL, 0 };
-	enum sweep_fmt fmt = SWEEP_JSONL;
+	enum sr_sweep_fmt fmt = SR_SWEEP_JSONL;
 	const char *val, *out = "-", *plan = NULL;
 	size_t nfiles = 0, i, nunits = 0, dups = 0, missing = 0;
 	char **files = calloc((size_t)argc, sizeof(*files)), err[512];
@@ -117,9 +117,9 @@ static int run(int argc, char **argv)
 			break;
 		case O_FORMAT:
 			if (!strcmp(val, "jsonl") || !strcmp(val, "json")) {
-				fmt = SWEEP_JSONL;
+				fmt = SR_SWEEP_JSONL;
 			} else if (!strcmp(val, "csv")) {
-				fmt = SWEEP_CSV;
+				fmt = SR_SWEEP_CSV;
 			} else {
 				rc = cli_usage("merge", "--format takes jsonl or csv, not '%s'", val);
 				goto out;
@@ -132,9 +132,11 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < nfiles; i++) {
+		struct sr_diag d;
 		long long gl;
 
-		if (sweep_rows_load(files[i], fmt, &rows, &gl, err, sizeof(err))) {
+		if (sr_rows_load(&rows, files[i], fmt, &gl, &d)) {
+			sr_diag_format(&d, err, sizeof(err));
 			cli_err("merge: %s", err);
 			rc = EXIT_DATA;
 			goto out;
@@ -205,8 +207,8 @@ static int run(int argc, char **argv)
 			goto out;
 		}
 		f = sr_outfile_stream(of);
-		if (fmt == SWEEP_CSV)
-			fputs(sweep_csv_header, f);
+		if (fmt == SR_SWEEP_CSV)
+			fputs(sr_rows_csv_header, f);
 		for (i = 0; i < rows.n; i++)
 			fputs(rows.v[i].line, f);
 		if (sr_outfile_commit(of, &d))
@@ -216,7 +218,7 @@ out:
 	for (i = 0; i < ord.np; i++)
 		free(ord.pol[i]);
 	free(ord.pol);
-	sweep_rows_free(&rows);
+	sr_rows_free(&rows);
 	free(files);
 	return rc;
 }
