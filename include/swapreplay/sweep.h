@@ -15,10 +15,11 @@
  * then either sr_sweep_write_plan(), or a run: sr_sweep_prepare(),
  * sr_sweep_start(), sr_sweep_next() until every unit is written,
  * sr_sweep_finish(), and sr_sweep_write_summary() if wanted.
- * sr_sweep_free() ends it at any point.  A sweep is driven from one thread
- * (the run has worker threads of its own).  The library prints nothing:
- * what goes wrong is in the caller's struct sr_diag; the rows go to the
- * file or descriptor the caller names.
+ * sr_sweep_free() ends it at any point.  Merging result files:
+ * struct sr_sweep_merge, at the end.  A sweep is driven from one thread
+ * (the run has worker threads of its own).  Nothing is printed: what
+ * goes wrong is in the caller's struct sr_diag, and rows, plans and
+ * summaries go to the file, descriptor or stream the caller names.
  */
 #ifndef SWAPREPLAY_SWEEP_H
 #define SWAPREPLAY_SWEEP_H
@@ -28,6 +29,8 @@
 #include <stdio.h>
 
 #include "swapreplay/error.h"
+#include "swapreplay/machine.h"  /* SR_MACHINE_DEFAULT */
+#include "swapreplay/replay.h"   /* SR_MAX_POLICIES */
 #include "swapreplay/trace.h"
 
 /* The format of result rows. */
@@ -155,11 +158,11 @@ struct sr_sweep_run_opts {
  * mixed by accident.  Nothing is written, cut or started yet.  Once, after
  * sr_sweep_load().
  *
- * Returns SR_OK; SR_ERR_INVAL for a unit the sweep does not have or an
- * output refused; and errors reading the output's rows: SR_ERR_IO (it
- * cannot be opened), SR_ERR_FORMAT (a line is not a result row of
- * opts->format), SR_ERR_NOMEM.  After an error the sweep is only good for
- * sr_sweep_free().
+ * Returns SR_OK; SR_ERR_INVAL for a unit the sweep does not have, a shard
+ * not below nshards, or an output refused; and the errors of reading the
+ * output's rows: SR_ERR_IO (it cannot be opened), SR_ERR_FORMAT (a line is
+ * not a result row of opts->format), SR_ERR_NOMEM.  After an error the
+ * sweep is only good for sr_sweep_free().
  */
 enum sr_err sr_sweep_prepare(struct sr_sweep *s, const struct sr_sweep_run_opts *ro,
 			     struct sr_diag *diag);
@@ -226,5 +229,89 @@ enum sr_err sr_sweep_write_summary(const struct sr_sweep *s, FILE *f, struct sr_
 /* End a run still going as sr_sweep_finish() does (its error is lost), and
  * free everything.  Accepts NULL. */
 void sr_sweep_free(struct sr_sweep *s);
+
+/* ---- merging the results of a plan's units --------------------------- */
+
+/*
+ * A merge reads the result files that the units of a plan wrote (with
+ * sr_sweep_run_opts.one_unit or .nshards, anywhere), checks that no
+ * (unit, policy) row is there twice and, given the plan, that every unit
+ * is there whole, and writes the rows in unit order, policies in the
+ * plan's order: the same bytes as a sweep of the whole plan on one
+ * machine.
+ */
+struct sr_sweep_merge;
+
+/*
+ * A merge of result rows in format fmt.  Returns SR_OK with *out, to be
+ * freed with sr_sweep_merge_free(), or SR_ERR_NOMEM (*out NULL).
+ */
+enum sr_err sr_sweep_merge_new(struct sr_sweep_merge **out, enum sr_sweep_fmt fmt,
+			       struct sr_diag *diag);
+
+/*
+ * Add the rows of the result file path (a last row cut short is left out).
+ * Returns SR_OK, or SR_ERR_IO (cannot be opened), SR_ERR_FORMAT (a line is
+ * not a result row) or SR_ERR_NOMEM with diag; the rows read before an
+ * error stay in the merge.
+ */
+enum sr_err sr_sweep_merge_add(struct sr_sweep_merge *m, const char *path,
+			       struct sr_diag *diag);
+
+/*
+ * Check the rows against the plan path too: its number of units and its
+ * policies, in order.  Returns SR_OK, or SR_ERR_IO with diag when the plan
+ * cannot be opened (the merge is then as before).
+ */
+enum sr_err sr_sweep_merge_plan(struct sr_sweep_merge *m, const char *path,
+				struct sr_diag *diag);
+
+/* What sr_sweep_merge_check() finds wrong, one at a time. */
+enum sr_sweep_problem_kind {
+	SR_SWEEP_DOUBLED = 1, /* a (unit, policy) row more than once (each extra row) */
+	SR_SWEEP_MISSING = 2, /* a unit of the plan with fewer rows than policies */
+	SR_SWEEP_STRAY = 3,   /* a row of a unit the plan does not have (each row) */
+};
+
+struct sr_sweep_problem {
+	enum sr_sweep_problem_kind kind;
+	uint64_t unit;
+	const char *policy;    /* SR_SWEEP_DOUBLED: the policy; valid during the call */
+	size_t rows, want;     /* SR_SWEEP_MISSING: the unit's rows, and the policies */
+};
+
+typedef void (*sr_sweep_problem_fn)(void *ctx, const struct sr_sweep_problem *p);
+
+/* What sr_sweep_merge_check() found, by kind. */
+struct sr_sweep_merge_counts {
+	size_t doubled, missing, stray;
+};
+
+/*
+ * Put the rows in unit order (policies in the plan's order, else in the
+ * order they first appear) and check them: fn(ctx, problem), when not
+ * NULL, is called for each problem, doubled rows first, then missing
+ * units, then stray rows, each in unit order; *counts (may be NULL) gets
+ * how many of each.  Units are checked for being missing or stray only
+ * with a plan.
+ *
+ * Returns SR_OK when nothing is wrong, else SR_ERR_FORMAT with diag saying
+ * how many rows and units; the merge can then only be freed.
+ */
+enum sr_err sr_sweep_merge_check(struct sr_sweep_merge *m, sr_sweep_problem_fn fn, void *ctx,
+				 struct sr_sweep_merge_counts *counts, struct sr_diag *diag);
+
+/*
+ * Write the rows, checked by sr_sweep_merge_check() without a problem, to
+ * path ("-": standard output), with the CSV header for CSV; whole or
+ * absent (swapreplay/outfile.h).  Returns SR_OK, SR_ERR_INVAL (not checked,
+ * or problems found), or the error of creating or committing the file,
+ * with diag.
+ */
+enum sr_err sr_sweep_merge_write(struct sr_sweep_merge *m, const char *path,
+				 struct sr_diag *diag);
+
+/* Free the merge and its rows.  Accepts NULL. */
+void sr_sweep_merge_free(struct sr_sweep_merge *m);
 
 #endif /* SWAPREPLAY_SWEEP_H */

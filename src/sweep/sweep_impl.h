@@ -12,6 +12,7 @@
  *   unit.c      one unit replayed into its rows
  *   rows.c      result rows formatted, written, and read back
  *   summary.c   the summary table
+ *   merge.c     result files merged into one
  */
 #ifndef SR_SWEEP_IMPL_H
 #define SR_SWEEP_IMPL_H
