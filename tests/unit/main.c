@@ -13,6 +13,7 @@ void suite_replay(void);
 void suite_vmstat(void);
 void suite_window(void);
 void suite_bigmem(void);
+void suite_sweep(void);
 
 int main(void)
 {
@@ -24,5 +25,6 @@ int main(void)
 	suite_vmstat();
 	suite_window();
 	suite_bigmem();
+	suite_sweep();
 	return test_failed ? 1 : 0;
 }
