@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* swapreplay merge RESULTS...: the result files of a plan's units, as one. */
+/*
+ * swapreplay merge RESULTS...: the result files of a plan's units, as one.
+ * The options, the messages and the exit status; the merge itself (the
+ * checks, the order) is the library's, include/swapreplay/sweep.h.
+ */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "cli.h"
-#include "sweep.h"
-#include "swapreplay/outfile.h"
+#include "swapreplay/sweep.h"
 
 enum { O_OUT = 1, O_PLAN, O_FORMAT };
 
@@ -19,81 +20,53 @@ static const struct cli_opt opts[] = {
 	{ NULL, 0, 0, 0 },
 };
 
-/* The plan's size and policy order. */
-static int plan_units(const char *path, size_t *n, char ***pol, size_t *np)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-
-	*n = 0;
-	*pol = NULL;
-	*np = 0;
-	if (!f)
-		return -1;
-	while ((len = getline(&line, &cap, f)) > 0) {
-		if (*n == 0) {
-			json_error_t e;
-			json_t *o = json_loadb(line, (size_t)len, 0, &e), *pv;
-			size_t i;
-
-			pv = json_object_get(o, "policies");
-			if (json_is_array(pv)) {
-				*pol = calloc(json_array_size(pv) + 1, sizeof(**pol));
-				for (i = 0; *pol && i < json_array_size(pv); i++)
-					if (json_is_string(json_array_get(pv, i)))
-						(*pol)[(*np)++] = strdup(json_string_value(json_array_get(pv, i)));
-			}
-			json_decref(o);
-		}
-		(*n)++;
-	}
-	free(line);
-	fclose(f);
-	return 0;
-}
-
-struct order {
-	char **pol;
-	size_t np;
+/* The problems printed so far, by kind: the first 10 doubled rows and the
+ * first 20 missing units are named, every stray row. */
+struct shown {
+	size_t doubled, missing;
 };
 
-static struct order *sort_order;
-
-static size_t pol_rank(const char *p)
+static void problem(void *ctx, const struct sr_sweep_problem *p)
 {
-	size_t i;
+	struct shown *n = ctx;
 
-	for (i = 0; i < sort_order->np; i++)
-		if (!strcmp(sort_order->pol[i], p))
-			return i;
-	return sort_order->np;
+	switch (p->kind) {
+	case SR_SWEEP_DOUBLED:
+		if (n->doubled++ < 10)
+			cli_err("merge: unit %" PRIu64 ", policy %s: more than one row", p->unit,
+				p->policy);
+		break;
+	case SR_SWEEP_MISSING:
+		if (n->missing++ < 20)
+			cli_err("merge: unit %" PRIu64 " is missing (%zu of %zu rows)", p->unit,
+				p->rows, p->want);
+		break;
+	case SR_SWEEP_STRAY:
+		cli_err("merge: unit %" PRIu64 " is not in the plan", p->unit);
+		break;
+	}
 }
 
-static int cmp_row(const void *a, const void *b)
+/* "merge: " and a diagnostic; returns status. */
+static int merge_err(const struct sr_diag *d, const char *more, int status)
 {
-	const struct sweep_row *x = a, *y = b;
-	size_t rx, ry;
+	char buf[1024];
 
-	if (x->unit != y->unit)
-		return x->unit < y->unit ? -1 : 1;
-	rx = pol_rank(x->policy);
-	ry = pol_rank(y->policy);
-	if (rx != ry)
-		return rx < ry ? -1 : 1;
-	return strcmp(x->policy, y->policy);
+	sr_diag_format(d, buf, sizeof(buf));
+	cli_err("merge: %s%s", buf, more);
+	return status;
 }
 
 static int run(int argc, char **argv)
 {
 	struct cli_parser p;
-	struct sweep_rows rows = { 0 };
-	struct order ord = { NULL, 0 };
-	enum sweep_fmt fmt = SWEEP_JSONL;
+	struct sr_sweep_merge *m = NULL;
+	struct shown shown = { 0, 0 };
+	enum sr_sweep_fmt fmt = SR_SWEEP_JSONL;
 	const char *val, *out = "-", *plan = NULL;
-	size_t nfiles = 0, i, nunits = 0, dups = 0, missing = 0;
-	char **files = calloc((size_t)argc, sizeof(*files)), err[512];
+	size_t nfiles = 0, i;
+	char **files = calloc((size_t)argc, sizeof(*files));
+	struct sr_diag d;
 	int id, rc = EXIT_OK;
 
 	if (!files) {
@@ -116,11 +89,7 @@ static int run(int argc, char **argv)
 			plan = val;
 			break;
 		case O_FORMAT:
-			if (!strcmp(val, "jsonl") || !strcmp(val, "json")) {
-				fmt = SWEEP_JSONL;
-			} else if (!strcmp(val, "csv")) {
-				fmt = SWEEP_CSV;
-			} else {
+			if (sr_sweep_fmt_parse(val, &fmt)) {
 				rc = cli_usage("merge", "--format takes jsonl or csv, not '%s'", val);
 				goto out;
 			}
@@ -131,92 +100,29 @@ static int run(int argc, char **argv)
 		rc = cli_usage("merge", "needs result files");
 		goto out;
 	}
-	for (i = 0; i < nfiles; i++) {
-		long long gl;
-
-		if (sweep_rows_load(files[i], fmt, &rows, &gl, err, sizeof(err))) {
-			cli_err("merge: %s", err);
-			rc = EXIT_DATA;
-			goto out;
-		}
-	}
-	if (plan && plan_units(plan, &nunits, &ord.pol, &ord.np)) {
-		cli_err("merge: %s: cannot read the plan", plan);
-		rc = EXIT_IO;
+	if (sr_sweep_merge_new(&m, fmt, &d)) {
+		cli_err("out of memory");
+		rc = EXIT_FAIL;
 		goto out;
 	}
-	if (!ord.np) {
-		/* No plan: policies in the order they first appear. */
-		ord.pol = calloc(rows.n + 1, sizeof(*ord.pol));
-		for (i = 0; ord.pol && i < rows.n; i++) {
-			size_t j;
-
-			for (j = 0; j < ord.np && strcmp(ord.pol[j], rows.v[i].policy); j++)
-				;
-			if (j == ord.np)
-				ord.pol[ord.np++] = strdup(rows.v[i].policy);
-		}
-	}
-	sort_order = &ord;
-	qsort(rows.v, rows.n, sizeof(*rows.v), cmp_row);
-	for (i = 1; i < rows.n; i++)
-		if (rows.v[i].unit == rows.v[i - 1].unit &&
-		    !strcmp(rows.v[i].policy, rows.v[i - 1].policy)) {
-			if (dups++ < 10)
-				cli_err("merge: unit %" PRIu64 ", policy %s: more than one row",
-					rows.v[i].unit, rows.v[i].policy);
-		}
-	if (plan) {
-		uint64_t u;
-		size_t k = 0;
-
-		for (u = 0; u < nunits; u++) {
-			size_t have = 0;
-
-			while (k < rows.n && rows.v[k].unit < u)
-				k++;
-			while (k + have < rows.n && rows.v[k + have].unit == u)
-				have++;
-			if (have < ord.np) {
-				if (missing++ < 20)
-					cli_err("merge: unit %" PRIu64 " is missing (%zu of %zu rows)",
-						u, have, ord.np);
-			}
-		}
-		for (i = 0; i < rows.n; i++)
-			if (rows.v[i].unit >= nunits) {
-				cli_err("merge: unit %" PRIu64 " is not in the plan", rows.v[i].unit);
-				dups++;
-			}
-	}
-	if (dups || missing) {
-		cli_err("merge: %zu duplicate or stray row(s), %zu missing unit(s); nothing written",
-			dups, missing);
-		rc = EXIT_DATA;
-		goto out;
-	}
-	{
-		struct sr_outfile *of;
-		struct sr_diag d;
-		FILE *f;
-
-		if (sr_outfile_open(&of, out, &d)) {
-			rc = cli_diag(&d);
+	/* A result file that cannot be read is a data error, whatever went wrong. */
+	for (i = 0; i < nfiles; i++)
+		if (sr_sweep_merge_add(m, files[i], &d)) {
+			rc = merge_err(&d, "", EXIT_DATA);
 			goto out;
 		}
-		f = sr_outfile_stream(of);
-		if (fmt == SWEEP_CSV)
-			fputs(sweep_csv_header, f);
-		for (i = 0; i < rows.n; i++)
-			fputs(rows.v[i].line, f);
-		if (sr_outfile_commit(of, &d))
-			rc = cli_diag(&d);
+	if (plan && sr_sweep_merge_plan(m, plan, &d)) {
+		rc = merge_err(&d, "", EXIT_IO);
+		goto out;
 	}
+	if (sr_sweep_merge_check(m, problem, &shown, NULL, &d)) {
+		rc = merge_err(&d, "; nothing written", EXIT_DATA);
+		goto out;
+	}
+	if (sr_sweep_merge_write(m, out, &d))
+		rc = cli_diag(&d);
 out:
-	for (i = 0; i < ord.np; i++)
-		free(ord.pol[i]);
-	free(ord.pol);
-	sweep_rows_free(&rows);
+	sr_sweep_merge_free(m);
 	free(files);
 	return rc;
 }

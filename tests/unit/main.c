@@ -14,6 +14,7 @@ void suite_vmstat(void);
 void suite_window(void);
 void suite_bigmem(void);
 void suite_hist(void);
+void suite_sweep(void);
 
 int main(void)
 {
@@ -26,5 +27,6 @@ int main(void)
 	suite_window();
 	suite_bigmem();
 	suite_hist();
+	suite_sweep();
 	return test_failed ? 1 : 0;
 }
