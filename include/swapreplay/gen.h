@@ -6,8 +6,8 @@
  * limit (a memory cgroup: reclaim is direct, done by the task that needs a
  * page) with one global LRU list, and streams the resulting swap-out and
  * swap-in events in time order.  Memory use is O(simulated pages): about
- * 17 bytes per page, never O(events).  The same parameters (seed included)
- * always give the same events.
+ * 17 bytes per page (21 with huge pages), never O(events).  The same
+ * parameters (seed included) always give the same events.
  *
  * Workloads (after vm-scalability's usemem cases):
  *
@@ -45,9 +45,37 @@
  *   when it exits) gives its slots back without events.
  * - Every event: ts_ns the task's clock, cpu (SR_EV_HAS_CPU), cpu_nid =
  *   cpu_node, page_nid = mem_node, dev 0, offset (SR_EV_HAS_OFFSET),
- *   nr_pages 1, lat_ns 0.  I/O time is not modelled: the clocks count compute
- *   time only (so lat_ns is 0, "unknown"), and a replay treats the gaps
- *   between a task's events as its compute time.
+ *   nr_pages 1 (512 for a huge page, below), lat_ns 0.  I/O time is not
+ *   modelled: the clocks count compute time only (so lat_ns is 0,
+ *   "unknown"), and a replay treats the gaps between a task's events as its
+ *   compute time.
+ * - Transparent huge pages (`thp`, default 0): each task's region is cut
+ *   into aligned units of SR_GEN_HPAGE_PAGES (512) pages from its start (a
+ *   tail of fewer pages stays base pages); of its U units, H = the nearest
+ *   whole number to thp x U are huge, spread evenly: unit u is huge when
+ *   floor((u+1) H / U) > floor(u H / U) (thp = 1: all).  The pusher's memory
+ *   is base pages.  A huge page is one entry of the LRU list: a touch of any
+ *   of its pages touches it, and it becomes resident, and is swapped out, as
+ *   a whole: one SR_OP_OUT event of nr_pages 512 taking a whole swap cluster
+ *   (512 consecutive slots from an offset that is a multiple of 512), after
+ *   as many least recently used entries as needed have been swapped out to
+ *   make room for its 512 pages.  Its swap-in (`thp_swapin`):
+ *   SR_GEN_THP_IN_WHOLE (default): one SR_OP_IN event of nr_pages 512 at
+ *   the cluster's offset, which frees the cluster; SR_GEN_THP_IN_SPLIT: the
+ *   huge page is split at the first touch after its swap-out into 512 base
+ *   pages in swap (page k in slot offset + k), and each is then swapped in
+ *   as a base page when touched (nr_pages 1), as mainline kernels of 4.13 to
+ *   at least 6.12 do for a PMD-sized THP on a swap-in fault (do_swap_page()
+ *   maps 4 KiB pages; only 6.12's swap cache bypass for synchronous devices
+ *   allocates larger folios, and only mTHP orders).  A unit split once stays
+ *   base pages.
+ * - Swap slots with huge pages: the slot space is cut into clusters of 512
+ *   slots.  A huge page takes the most recently freed whole cluster, else
+ *   the next cluster never used.  A base page takes the most recently freed
+ *   base slot, else the next slot of the current base cluster; when that is
+ *   used up, the base pages take a new cluster the same way (with thp = 0
+ *   this is exactly "the next offset never used").  Freed base slots are not
+ *   gathered back into whole clusters.
  * - Random pages (swap-w-rand) are pinned, so that a seed means the same
  *   trace from one version to the next: task i's xoshiro256** state is words
  *   4i..4i+3 of a splitmix64 sequence started at the seed, and a page is the
@@ -57,7 +85,11 @@
  * Not modelled: reclaim batches (the kernel reclaims up to SWAP_CLUSTER_MAX
  * = 32 pages at a time, here one per page made resident), active/inactive
  * lists and their approximations of LRU, the kernel's slot allocator
- * (clusters, per-CPU caches), readahead, kswapd, huge pages.
+ * (per-CPU clusters and caches, the interleaved free cluster list: offsets
+ * here are dense), readahead, kswapd, the fault and clearing of a huge page
+ * (its first touch costs one access like any other), khugepaged (a split
+ * huge page is never collapsed again), and huge pages that the kernel fails
+ * to allocate or to swap out whole (no free cluster: it then splits).
  */
 #ifndef SWAPREPLAY_GEN_H
 #define SWAPREPLAY_GEN_H
@@ -84,6 +116,15 @@ enum sr_err sr_gen_workload_parse(const char *s, enum sr_gen_workload *out);
 #define SR_GEN_MAX_CPUS_PER_NODE 65536u
 #define SR_GEN_PUSHER_PID 999u
 #define SR_GEN_FIRST_PID 1000u
+/* Pages of a transparent huge page, and of a swap cluster (HPAGE_PMD_NR on
+ * x86-64 with 4 KiB pages; SWAPFILE_CLUSTER with CONFIG_THP_SWAP). */
+#define SR_GEN_HPAGE_PAGES 512u
+
+/* How a huge page comes back from swap (see above). */
+enum sr_gen_thp_swapin {
+	SR_GEN_THP_IN_WHOLE = 0,  /* one event of 512 pages */
+	SR_GEN_THP_IN_SPLIT = 1,  /* split, then 4 KiB pages */
+};
 
 /*
  * Default compute time of one access, ns: a DRAM random read.  Idle random
@@ -109,7 +150,16 @@ struct sr_gen_params {
 				 * exponential of mean access_ns; 0: every
 				 * access takes access_ns exactly */
 	uint64_t seed;          /* PRNG seed (swap-w-rand); default 1 */
+	double thp;             /* share of each task's aligned 2 MiB units
+				 * mapped by huge pages, 0 to 1; default 0.
+				 * Above 0 the limit must hold a huge page */
+	enum sr_gen_thp_swapin thp_swapin; /* default SR_GEN_THP_IN_WHOLE */
 };
+
+/* "whole", "split". */
+const char *sr_gen_thp_swapin_name(enum sr_gen_thp_swapin m);
+/* Parse one of those names; SR_ERR_INVAL if none. */
+enum sr_err sr_gen_thp_swapin_parse(const char *s, enum sr_gen_thp_swapin *out);
 
 /* Fill p with the defaults above (workload SR_GEN_SWAP_W_RAND). */
 void sr_gen_params_init(struct sr_gen_params *p);
@@ -122,6 +172,11 @@ struct sr_gen_stats {
 	uint64_t first_touches; /* pages made resident by a first touch */
 	uint64_t swap_outs;     /* SR_OP_OUT events produced */
 	uint64_t swap_ins;      /* SR_OP_IN events produced */
+	uint64_t pages_out;     /* pages those swap-outs moved (= swap_outs
+				 * without huge pages) */
+	uint64_t pages_in;      /* pages those swap-ins moved */
+	uint64_t thp_pages;     /* pages mapped by huge pages at the start */
+	uint64_t thp_splits;    /* huge pages split at swap-in (SR_GEN_THP_IN_SPLIT) */
 	uint64_t freed;         /* pages freed by an exit (resident or not) */
 	uint64_t resident;      /* resident pages now */
 	uint64_t resident_max;  /* the most ever resident (<= limit_pages) */

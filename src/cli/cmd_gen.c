@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* swapreplay gen WORKLOAD -o FILE */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 enum {
 	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_SIZE, O_LIMIT, O_ACCESSES,
 	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED, O_MACHINE,
+	O_THP, O_THP_SWAPIN,
 };
 
 static const struct cli_opt opts[] = {
@@ -30,6 +32,8 @@ static const struct cli_opt opts[] = {
 	{ "seed", 0, CLI_ARG, O_SEED },
 	{ "fixed-time", 0, CLI_NOARG, O_FIXED },
 	{ "machine", 'm', CLI_ARG, O_MACHINE },
+	{ "thp", 0, CLI_ARG, O_THP },
+	{ "thp-swapin", 0, CLI_ARG, O_THP_SWAPIN },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -60,6 +64,29 @@ static int u32(const char *name, const char *val, uint32_t *out)
 
 	*out = (uint32_t)u;
 	return rc;
+}
+
+/* A share from 0 to 1, as a decimal number ("0.25", "1"). */
+static int share(const char *name, const char *val, double *out)
+{
+	char *end;
+	double v;
+
+	if (val[0] >= '0' && val[0] <= '9') {
+		v = strtod(val, &end);
+		if (*end == 0 && isfinite(v) && v >= 0 && v <= 1) {
+			*out = v;
+			return 0;
+		}
+	} else if (val[0] == '.' && val[1] >= '0' && val[1] <= '9') {
+		v = strtod(val, &end);
+		if (*end == 0 && v <= 1) {
+			*out = v;
+			return 0;
+		}
+	}
+	return cli_usage("gen", "--%s takes a share from 0 to 1 (such as 0.5), not '%s'",
+			 name, val);
 }
 
 static int bytes(const char *name, const char *val, uint64_t *out)
@@ -141,6 +168,13 @@ static int run(int argc, char **argv)
 			break;
 		case O_MACHINE:
 			machine = val;
+			break;
+		case O_THP:
+			rc = share("thp", val, &gp.thp);
+			break;
+		case O_THP_SWAPIN:
+			if (sr_gen_thp_swapin_parse(val, &gp.thp_swapin))
+				return cli_usage("gen", "--thp-swapin takes whole or split, not '%s'", val);
 			break;
 		}
 	}
@@ -268,19 +302,32 @@ const struct cli_cmd cmd_gen = {
 	"                        the header of a binary (.swt) output: the replay's\n"
 	"                        default machine for this trace\n"
 	"  --seed=N              PRNG seed (default 1)\n"
+	"  --thp=SHARE           share of each task's region, in aligned 2 MiB units,\n"
+	"                        mapped by transparent huge pages (0 to 1, default 0;\n"
+	"                        the units spread evenly).  A huge page is one LRU\n"
+	"                        entry, made resident and swapped out whole: one\n"
+	"                        event of nr_pages 512 taking a whole swap cluster\n"
+	"                        (512 slots from a multiple of 512).  --limit must\n"
+	"                        then be at least 2M\n"
+	"  --thp-swapin=MODE     how a swapped-out huge page comes back: whole (the\n"
+	"                        default: one event of 512 pages) or split (split at\n"
+	"                        its first touch, then swapped in as 4 KiB pages, as\n"
+	"                        mainline kernels' swap-in faults do for a PMD THP)\n"
 	"\n"
 	"Each task has a clock from 0 that each access advances (see --access-ns);\n"
 	"tasks interleave in clock order.  A first touch makes a page\n"
 	"resident without an event; an access to a swapped-out page is a swap-in by\n"
 	"that task.  A page becoming resident over the limit first swaps out the\n"
 	"least recently used page of any task: a swap-out by the same task, at the\n"
-	"same time.  Swap slots are reused last-freed first; a swap-in carries its\n"
-	"swap-out's offset and frees it.  Events have dev 0, nr_pages 1, and lat_ns 0:\n"
+	"same time.  Swap slots are reused last-freed first (whole clusters for huge\n"
+	"pages); a swap-in carries its swap-out's offset and frees it.  Events have\n"
+	"dev 0, nr_pages 1 (512 for a huge page), and lat_ns 0:\n"
 	"I/O time is not modelled, the clocks count compute time only, and a replay\n"
 	"takes the gaps between a task's events as its compute time.  In swapin the\n"
 	"pusher starts when the last task has filled its region and the tasks resume\n"
 	"when it exits; if tasks x size is over --limit, the fill itself swaps out\n"
 	"(by the tasks) and so does the read-back.  The generator needs about 17\n"
-	"bytes per simulated page and at most 2^28 pages (1 TiB) in all.\n",
+	"bytes per simulated page (21 with --thp) and at most 2^28 pages (1 TiB) in\n"
+	"all.  The exact model: include/swapreplay/gen.h.\n",
 	.run = run,
 };

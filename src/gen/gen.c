@@ -7,8 +7,13 @@
  * task onwards, then the pusher's) into flat arrays: its state, its links in
  * the LRU list (doubly linked through prev/next, NIL-terminated, head = the
  * least recently used) and its swap slot while swapped out.  Free swap slots
- * are a LIFO stack.  Every step is O(1) but the choice of the next task,
- * which is O(log tasks) from a binary min-heap keyed by (clock, pid).
+ * are a LIFO stack, free whole clusters (huge pages) another.  Every step is
+ * O(1) (O(512) when a huge page needs room or is split) but the choice of the
+ * next task, which is O(log tasks) from a binary min-heap keyed by
+ * (clock, pid).
+ *
+ * A huge page is its first page (the head): only the head is on the LRU
+ * list and holds the state and the slot; every page of it carries PG_HUGE.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -20,7 +25,10 @@
 
 #define NIL UINT32_MAX
 
-enum { PG_UNTOUCHED = 0, PG_RESIDENT = 1, PG_SWAPPED = 2 };
+enum { PG_UNTOUCHED = 0, PG_RESIDENT = 1, PG_SWAPPED = 2, PG_MASK = 3,
+       PG_HUGE = 4 };
+
+#define HP SR_GEN_HPAGE_PAGES
 
 enum phase {
 	PH_RUN,   /* swap-w-*: the tasks' accesses */
@@ -52,16 +60,21 @@ struct sr_gen {
 	uint32_t *prev, *next; /* LRU links per page (resident pages) */
 	uint32_t *slot;        /* swap slot per page (swapped pages) */
 	uint32_t lru_head, lru_tail;
-	uint32_t *free_slots;  /* LIFO stack of freed slots */
+	uint32_t *free_slots;  /* LIFO stack of freed base slots */
 	uint32_t nfree;
-	uint32_t next_slot;    /* the lowest offset never used */
+	uint32_t *free_clusters; /* LIFO stack of freed whole clusters (huge) */
+	uint32_t nfreec;
+	uint32_t next_cluster; /* the lowest cluster never used */
+	uint32_t base_next, base_end; /* the base pages' current cluster */
 	struct actor *actors;  /* the tasks, then the pusher (swapin) */
 	uint32_t nactors;
 	uint32_t *heap;        /* actor indices, min-heap on (clock, pid) */
 	uint32_t nheap;
 	enum phase phase;
 	uint64_t tmax;         /* the latest clock reached */
-	struct sr_event pend[2]; /* produced by the last step, not yet handed out */
+	/* Produced by the last step, not yet handed out: up to 512 swap-outs
+	 * to make room for a huge page, and its swap-in. */
+	struct sr_event pend[HP + 1];
 	unsigned npend, pend_i;
 };
 
@@ -72,6 +85,31 @@ static const char *const workload_names[] = {
 };
 
 #define NWORKLOADS (sizeof(workload_names) / sizeof(workload_names[0]))
+
+static const char *const thp_swapin_names[] = {
+	[SR_GEN_THP_IN_WHOLE] = "whole",
+	[SR_GEN_THP_IN_SPLIT] = "split",
+};
+
+const char *sr_gen_thp_swapin_name(enum sr_gen_thp_swapin m)
+{
+	if ((unsigned)m < 2)
+		return thp_swapin_names[m];
+	return "unknown";
+}
+
+enum sr_err sr_gen_thp_swapin_parse(const char *s, enum sr_gen_thp_swapin *out)
+{
+	unsigned i;
+
+	for (i = 0; s && i < 2; i++) {
+		if (strcmp(s, thp_swapin_names[i]) == 0) {
+			*out = (enum sr_gen_thp_swapin)i;
+			return SR_OK;
+		}
+	}
+	return SR_ERR_INVAL;
+}
 
 const char *sr_gen_workload_name(enum sr_gen_workload w)
 {
@@ -107,6 +145,8 @@ void sr_gen_params_init(struct sr_gen_params *p)
 	p->access_ns = SR_GEN_DEFAULT_ACCESS_NS;
 	p->exp_time = 1;
 	p->seed = 1;
+	p->thp = 0;
+	p->thp_swapin = SR_GEN_THP_IN_WHOLE;
 }
 
 /* ---- PRNG: splitmix64 seeds xoshiro256** (Blackman and Vigna) --------- */
@@ -229,7 +269,7 @@ static void heap_push(struct sr_gen *g, uint32_t a)
 /* ---- the simulation --------------------------------------------------- */
 
 static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op,
-		 uint32_t slot)
+		 uint32_t slot, uint32_t nr)
 {
 	struct sr_event *e = &g->pend[g->npend++];
 
@@ -242,68 +282,162 @@ static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op,
 	e->page_nid = (uint16_t)g->p.mem_node;
 	e->dev = 0;
 	e->offset = slot;
-	e->nr_pages = 1;
+	e->nr_pages = nr;
 	e->lat_ns = 0;
 	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET;
+}
+
+/* ---- swap slots ------------------------------------------------------ */
+
+static void note_slots(struct sr_gen *g, uint32_t end)
+{
+	if (end > g->st.slots_max)
+		g->st.slots_max = end;
+}
+
+/* A whole free cluster's first slot: the last freed, else a new one. */
+static uint32_t take_cluster(struct sr_gen *g)
+{
+	uint32_t c = g->nfreec ? g->free_clusters[--g->nfreec] : g->next_cluster++;
+
+	return c * HP;
+}
+
+static uint32_t alloc_base_slot(struct sr_gen *g)
+{
+	uint32_t sl;
+
+	if (g->nfree)
+		return g->free_slots[--g->nfree];
+	if (g->base_next == g->base_end) {
+		g->base_next = take_cluster(g);
+		g->base_end = g->base_next + HP;
+	}
+	sl = g->base_next++;
+	note_slots(g, sl + 1);
+	return sl;
+}
+
+static uint32_t alloc_huge_slots(struct sr_gen *g)
+{
+	uint32_t sl = take_cluster(g);
+
+	note_slots(g, sl + HP);
+	return sl;
+}
+
+static void free_huge_slots(struct sr_gen *g, uint32_t sl)
+{
+	g->free_clusters[g->nfreec++] = sl / HP;
+}
+
+/* ---- the simulation, continued ---------------------------------------- */
+
+/* The head of the huge page that page pg of a's region belongs to. */
+static inline uint32_t huge_head(const struct actor *a, uint32_t pg)
+{
+	return a->base + ((pg - a->base) & ~(HP - 1));
+}
+
+/* Direct reclaim by a: the least recently used entry goes to swap. */
+static void evict(struct sr_gen *g, const struct actor *a)
+{
+	uint32_t v = g->lru_head;
+	int huge = (g->state[v] & PG_HUGE) != 0;
+	uint32_t n = huge ? HP : 1;
+	uint32_t sl = huge ? alloc_huge_slots(g) : alloc_base_slot(g);
+
+	lru_del(g, v);
+	g->state[v] = (unsigned char)((g->state[v] & ~PG_MASK) | PG_SWAPPED);
+	g->slot[v] = sl;
+	g->st.resident -= n;
+	g->st.swapped += n;
+	g->st.swap_outs++;
+	g->st.pages_out += n;
+	emit(g, a, SR_OP_OUT, sl, n);
+}
+
+/* The swapped-out huge page at head becomes 512 base pages in its slots. */
+static void split(struct sr_gen *g, uint32_t head)
+{
+	uint32_t sl = g->slot[head], k;
+
+	for (k = 0; k < HP; k++) {
+		g->state[head + k] = PG_SWAPPED;
+		g->slot[head + k] = sl + k;
+	}
+	g->st.thp_splits++;
 }
 
 /* Task a accesses page pg at its clock. */
 static void touch(struct sr_gen *g, const struct actor *a, uint32_t pg)
 {
-	unsigned char s = g->state[pg];
+	unsigned char s;
+	uint32_t need = 1;
 
 	g->st.accesses++;
+	if (g->state[pg] & PG_HUGE) {
+		uint32_t h = huge_head(a, pg);
+
+		if ((g->state[h] & PG_MASK) == PG_SWAPPED &&
+		    g->p.thp_swapin == SR_GEN_THP_IN_SPLIT) {
+			split(g, h);
+		} else {
+			pg = h;
+			need = HP;
+		}
+	}
+	s = g->state[pg] & PG_MASK;
 	if (s == PG_RESIDENT) {
 		lru_del(g, pg);
 		lru_add_tail(g, pg);
 		return;
 	}
 	/* pg is about to become resident: direct reclaim by a first. */
-	if (g->st.resident == g->limit) {
-		uint32_t v = g->lru_head;
-		uint32_t sl = g->nfree ? g->free_slots[--g->nfree] : g->next_slot++;
-
-		lru_del(g, v);
-		g->state[v] = PG_SWAPPED;
-		g->slot[v] = sl;
-		g->st.resident--;
-		g->st.swapped++;
-		g->st.swap_outs++;
-		emit(g, a, SR_OP_OUT, sl);
-	}
+	while (g->st.resident + need > g->limit)
+		evict(g, a);
 	if (s == PG_SWAPPED) {
-		emit(g, a, SR_OP_IN, g->slot[pg]);
-		g->free_slots[g->nfree++] = g->slot[pg];
-		g->st.swapped--;
+		emit(g, a, SR_OP_IN, g->slot[pg], need);
+		if (need == HP)
+			free_huge_slots(g, g->slot[pg]);
+		else
+			g->free_slots[g->nfree++] = g->slot[pg];
+		g->st.swapped -= need;
 		g->st.swap_ins++;
+		g->st.pages_in += need;
 	} else {
-		g->st.first_touches++;
+		g->st.first_touches += need;
 	}
-	g->state[pg] = PG_RESIDENT;
+	g->state[pg] = (unsigned char)((g->state[pg] & ~PG_MASK) | PG_RESIDENT);
 	lru_add_tail(g, pg);
-	g->st.resident++;
+	g->st.resident += need;
 	if (g->st.resident > g->st.resident_max)
 		g->st.resident_max = g->st.resident;
-	g->st.slots_max = g->next_slot;
 }
 
 /* Free the pages of a (an exiting task): no events. */
 static void free_region(struct sr_gen *g, const struct actor *a)
 {
-	uint32_t pg;
+	uint32_t pg, n;
 
-	for (pg = a->base; pg < a->base + a->pages; pg++) {
-		if (g->state[pg] == PG_RESIDENT) {
+	for (pg = a->base; pg < a->base + a->pages; pg += n) {
+		unsigned char s = g->state[pg];
+
+		n = s & PG_HUGE ? HP : 1;
+		if ((s & PG_MASK) == PG_RESIDENT) {
 			lru_del(g, pg);
-			g->st.resident--;
-		} else if (g->state[pg] == PG_SWAPPED) {
-			g->free_slots[g->nfree++] = g->slot[pg];
-			g->st.swapped--;
+			g->st.resident -= n;
+		} else if ((s & PG_MASK) == PG_SWAPPED) {
+			if (n == HP)
+				free_huge_slots(g, g->slot[pg]);
+			else
+				g->free_slots[g->nfree++] = g->slot[pg];
+			g->st.swapped -= n;
 		} else {
 			continue;
 		}
-		g->state[pg] = PG_UNTOUCHED;
-		g->st.freed++;
+		g->state[pg] = (unsigned char)(s & ~PG_MASK);
+		g->st.freed += n;
 	}
 }
 
@@ -446,10 +580,38 @@ static enum sr_err check_params(const struct sr_gen_params *p, struct sr_diag *d
 	if (p->access_ns == 0)
 		return sr_diag_set(d, SR_ERR_INVAL,
 				   "the access time must be at least 1 ns (tasks interleave by their clocks)");
+	if (!(p->thp >= 0 && p->thp <= 1))
+		return sr_diag_set(d, SR_ERR_INVAL,
+				   "the huge page share must be from 0 to 1, not %g", p->thp);
+	if ((unsigned)p->thp_swapin > SR_GEN_THP_IN_SPLIT)
+		return sr_diag_set(d, SR_ERR_INVAL, "unknown huge page swap-in mode %d",
+				   (int)p->thp_swapin);
+	if (p->thp > 0 && p->limit < (uint64_t)HP * SR_PAGE_SIZE)
+		return sr_diag_set(d, SR_ERR_INVAL,
+				   "with huge pages the limit must hold one: at least %u bytes (2 MiB), not %" PRIu64,
+				   HP * SR_PAGE_SIZE, p->limit);
 	if (p->workload == SR_GEN_SWAPIN && p->accesses)
 		return sr_diag_set(d, SR_ERR_INVAL,
 				   "accesses do not apply to swapin (each task writes each of its pages once, then reads each once)");
 	return SR_OK;
+}
+
+/* Mark the huge pages of task a's region, spread evenly (gen.h). */
+static void mark_huge(struct sr_gen *g, const struct actor *a)
+{
+	uint64_t units = a->pages / HP, h, u;
+	uint32_t k;
+
+	h = (uint64_t)(g->p.thp * (double)units + 0.5);
+	if (h > units)
+		h = units;
+	for (u = 0; h && u < units; u++) {
+		if ((u + 1) * h / units == u * h / units)
+			continue;
+		for (k = 0; k < HP; k++)
+			g->state[a->base + u * HP + k] = PG_HUGE;
+		g->st.thp_pages += HP;
+	}
 }
 
 static const char *u64_text(uint64_t v, char *buf, size_t size)
@@ -511,11 +673,16 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 	g->prev = malloc(npages * sizeof(*g->prev));
 	g->next = malloc(npages * sizeof(*g->next));
 	g->slot = malloc(npages * sizeof(*g->slot));
-	g->free_slots = malloc(npages * sizeof(*g->free_slots));
+	/* Freed base slots: with huge pages, those of base pages swapped out
+	 * (at most npages at once, plus a cluster) and of split ones (each
+	 * page at most once).  Free clusters: at most one per unit and one. */
+	g->free_slots = malloc((p->thp > 0 ? 2 * npages + HP : npages) *
+			       sizeof(*g->free_slots));
+	g->free_clusters = malloc((npages / HP + 2) * sizeof(*g->free_clusters));
 	g->actors = calloc(g->nactors, sizeof(*g->actors));
 	g->heap = malloc(g->nactors * sizeof(*g->heap));
 	if (!g->state || !g->prev || !g->next || !g->slot || !g->free_slots ||
-	    !g->actors || !g->heap) {
+	    !g->free_clusters || !g->actors || !g->heap) {
 		sr_gen_free(g);
 		return sr_diag_set(d, SR_ERR_NOMEM,
 				   "out of memory for %" PRIu64 " simulated pages (%" PRIu64 " MiB)",
@@ -538,6 +705,8 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 		a->random = p->workload == SR_GEN_SWAP_W_RAND && i < p->tasks;
 		for (j = 0; j < 4; j++)
 			a->rng[j] = splitmix64(&sm);
+		if (i < p->tasks && p->thp > 0)
+			mark_huge(g, a);
 	}
 	if (p->workload == SR_GEN_SWAPIN) {
 		g->phase = PH_FILL;
@@ -561,6 +730,7 @@ void sr_gen_free(struct sr_gen *g)
 	free(g->next);
 	free(g->slot);
 	free(g->free_slots);
+	free(g->free_clusters);
 	free(g->actors);
 	free(g->heap);
 	free(g);

@@ -1,6 +1,7 @@
 /* The workload generator: parameter checks, determinism, the invariants of
  * its events, and event-for-event agreement with a naive reference model
  * (an O(n) LRU scan over last-use stamps, tasks stepped round-robin). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,7 +111,24 @@ static void gen_params(void)
 	BAD(tasks, UINT32_MAX, SR_ERR_LIMIT);
 	BAD(access_ns, UINT64_MAX / 4, SR_ERR_LIMIT);
 	BAD(accesses, UINT64_MAX, SR_ERR_LIMIT);
+	BAD(thp, -0.01, SR_ERR_INVAL);
+	BAD(thp, 1.01, SR_ERR_INVAL);
+	BAD(thp, NAN, SR_ERR_INVAL);
+	BAD(thp_swapin, (enum sr_gen_thp_swapin)2, SR_ERR_INVAL);
 #undef BAD
+	/* With huge pages the limit must hold one. */
+	sr_gen_params_init(&p);
+	p.exp_time = 0;
+	p.thp = 0.5;
+	p.limit = 511 * PG;
+	CHECK(sr_gen_open(&g, &p, &d) == SR_ERR_INVAL && strstr(d.msg, "2 MiB"));
+	p.limit = 512 * PG;
+	CHECK(sr_gen_open(&g, &p, &d) == SR_OK);
+	sr_gen_free(g);
+	CHECK(strcmp(sr_gen_thp_swapin_name(SR_GEN_THP_IN_SPLIT), "split") == 0);
+	CHECK(sr_gen_thp_swapin_parse("whole", &p.thp_swapin) == SR_OK &&
+	      p.thp_swapin == SR_GEN_THP_IN_WHOLE);
+	CHECK(sr_gen_thp_swapin_parse("halves", &p.thp_swapin) == SR_ERR_INVAL);
 	sr_gen_params_init(&p);
 	p.exp_time = 0;
 	p.limit = (2ull << 30) - PG;       /* one page below: fine */
@@ -200,6 +218,8 @@ static long check_stream(const struct sr_gen_params *p, const struct sr_event *e
 	}
 	bad += outs != st->swap_outs || ins != st->swap_ins;
 	bad += open != st->swapped;      /* out - in = pages still in swap */
+	bad += st->pages_out != st->swap_outs || st->pages_in != st->swap_ins;
+	bad += st->thp_pages != 0 || st->thp_splits != 0;
 	bad += st->resident_max > st->limit_pages;
 	bad += st->resident != st->first_touches + st->swap_ins - st->swap_outs - st->freed;
 	free(out);
@@ -221,7 +241,7 @@ static long check_steps(const struct sr_gen_params *p)
 
 		sr_gen_next(g, &e, 1, &k);
 		bad += st->resident > st->limit_pages;
-		bad += st->resident != st->first_touches + st->swap_ins - st->swap_outs - st->freed;
+		bad += st->resident != st->first_touches + st->pages_in - st->pages_out - st->freed;
 	} while (k);
 	sr_gen_free(g);
 	return bad;
@@ -317,6 +337,204 @@ static void gen_swapin_counts(void)
 	e = gen_all(&p, 4096, &n, &st);
 	CHECK(e && check_stream(&p, e, n, &st) == 0);
 	CHECK(st.swap_ins == 32 && st.swap_outs == 8 + 24 + 8 && st.swapped == 8);
+	free(e);
+}
+
+/* ---- huge pages ------------------------------------------------------- */
+
+/* The invariants of a stream with huge pages: an event of n pages has an
+ * offset that is a multiple of n (n = 512: a whole cluster) and its slots
+ * all free (out) or all in use (in); pages and events add up. */
+static long check_thp_stream(const struct sr_gen_params *p, const struct sr_event *e,
+			     size_t n, const struct sr_gen_stats *st)
+{
+	size_t cap = 3 * (size_t)st->pages_total + 2048, i;
+	unsigned char *used = calloc(cap, 1);
+	uint64_t outs = 0, ins = 0, pout = 0, pin = 0, open = 0, prev = 0, k;
+	long bad = 0;
+
+	for (i = 0; i < n; i++) {
+		uint32_t nr = e[i].nr_pages;
+
+		bad += nr != 1 && nr != SR_GEN_HPAGE_PAGES;
+		bad += e[i].ts_ns < prev;
+		prev = e[i].ts_ns;
+		bad += e[i].cpu_nid != p->cpu_node || e[i].page_nid != p->mem_node;
+		bad += e[i].offset % nr != 0;
+		if (e[i].offset + nr > cap || e[i].offset + nr > st->slots_max) {
+			bad++;
+			continue;
+		}
+		for (k = 0; k < nr; k++) {
+			bad += used[e[i].offset + k] != (e[i].op == SR_OP_IN);
+			used[e[i].offset + k] = e[i].op == SR_OP_OUT;
+		}
+		if (e[i].op == SR_OP_OUT) {
+			outs++;
+			pout += nr;
+			open += nr;
+		} else {
+			ins++;
+			pin += nr;
+			open -= nr;
+		}
+	}
+	bad += outs != st->swap_outs || ins != st->swap_ins;
+	bad += pout != st->pages_out || pin != st->pages_in;
+	bad += open != st->swapped;
+	bad += st->resident_max > st->limit_pages;
+	bad += st->resident != st->first_touches + st->pages_in - st->pages_out - st->freed;
+	free(used);
+	return bad;
+}
+
+static size_t count_nr(const struct sr_event *e, size_t n, int op, uint32_t nr)
+{
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++)
+		c += e[i].op == op && e[i].nr_pages == nr;
+	return c;
+}
+
+static void gen_thp_whole(void)
+{
+	static const uint64_t want_off[] = { 0, 512, 0, 0, 512, 512, 0, 0, 512 };
+	static const int want_op[] = { SR_OP_OUT, SR_OP_OUT, SR_OP_IN, SR_OP_OUT, SR_OP_IN,
+				       SR_OP_OUT, SR_OP_IN, SR_OP_OUT, SR_OP_IN };
+	struct sr_gen_params p;
+	struct sr_gen_stats st;
+	struct sr_event *e;
+	size_t n, i, bad = 0;
+
+	/* One task, 4 huge pages, room for 3, two passes in order: the 4th
+	 * pushes the 1st out; in the second pass each one swaps in whole after
+	 * pushing out the least recently used, the clusters reused last-freed
+	 * first. */
+	sr_gen_params_init(&p);
+	p.exp_time = 0;
+	p.workload = SR_GEN_SWAP_W_SEQ;
+	p.tasks = 1;
+	p.size = 4 * 512 * PG;
+	p.limit = 3 * 512 * PG;
+	p.thp = 1;
+	e = gen_all(&p, 3, &n, &st);
+	CHECK(e && n == 9 && st.swap_outs == 5 && st.swap_ins == 4);
+	CHECK(st.pages_out == 5 * 512 && st.pages_in == 4 * 512 && st.thp_pages == 2048);
+	CHECK(st.thp_splits == 0 && st.swapped == 512 && st.slots_max == 1024);
+	for (i = 0; e && i < n && i < 9; i++)
+		bad += e[i].op != want_op[i] || e[i].offset != want_off[i] ||
+		       e[i].nr_pages != 512 || e[i].pid != 1000;
+	CHECK(bad == 0);
+	/* The first swap-out: at the first touch of the 4th huge page. */
+	CHECK(e && e[0].ts_ns == 3 * 512 * 100);
+	CHECK(e && check_thp_stream(&p, e, n, &st) == 0);
+	free(e);
+}
+
+static void gen_thp_split(void)
+{
+	struct sr_gen_params p;
+	struct sr_gen_stats st;
+	struct sr_event *e;
+	size_t n;
+
+	/* The same, split at swap-in: the 1st huge page comes back as 512
+	 * base pages after pushing out the 2nd (a new cluster at 512: the
+	 * 1st's is now base slots); the 2nd and 3rd likewise (clusters 1024,
+	 * 1536); the 4th's pages each push out one base page of the 1st,
+	 * into the base slots freed last (1535 down). */
+	sr_gen_params_init(&p);
+	p.exp_time = 0;
+	p.workload = SR_GEN_SWAP_W_SEQ;
+	p.tasks = 1;
+	p.size = 4 * 512 * PG;
+	p.limit = 3 * 512 * PG;
+	p.thp = 1;
+	p.thp_swapin = SR_GEN_THP_IN_SPLIT;
+	e = gen_all(&p, 4096, &n, &st);
+	CHECK(e && st.swap_outs == 516 && st.swap_ins == 2048 && n == 516 + 2048);
+	CHECK(st.pages_out == 4 * 512 + 512 && st.pages_in == 2048 && st.thp_splits == 4);
+	CHECK(count_nr(e, n, SR_OP_OUT, 512) == 4 && count_nr(e, n, SR_OP_IN, 512) == 0);
+	CHECK(st.swapped == 512 && st.slots_max == 2048);
+	CHECK(e && e[1].op == SR_OP_OUT && e[1].offset == 512 && e[1].nr_pages == 512);
+	CHECK(e && e[2].op == SR_OP_IN && e[2].offset == 0 && e[2].nr_pages == 1);
+	CHECK(e && e[3].op == SR_OP_IN && e[3].offset == 1);
+	CHECK(e && e[n - 2].op == SR_OP_OUT && e[n - 2].nr_pages == 1 &&
+	      e[n - 2].offset == 2046 && e[n - 1].offset == 2047);
+	CHECK(e && check_thp_stream(&p, e, n, &st) == 0);
+	free(e);
+}
+
+static void gen_thp_mixed(void)
+{
+	static const enum sr_gen_workload ws[] = {
+		SR_GEN_SWAP_W_RAND, SR_GEN_SWAP_W_SEQ, SR_GEN_SWAPIN,
+	};
+	struct sr_gen_params p;
+	struct sr_gen_stats st;
+	struct sr_event *e, *b;
+	size_t n, nb, i, m, diff;
+
+	for (m = 0; m < 2; m++) {
+		for (i = 0; i < 3; i++) {
+			/* 3 tasks of 5 units and a tail of 100 pages, half the
+			 * units huge (3 of 5: round(2.5)), under 6 units. */
+			sr_gen_params_init(&p);
+			p.exp_time = 0;
+			p.workload = ws[i];
+			p.tasks = 3;
+			p.size = (5 * 512 + 100) * PG;
+			p.limit = 6 * 512 * PG;
+			p.thp = 0.5;
+			p.thp_swapin = m ? SR_GEN_THP_IN_SPLIT : SR_GEN_THP_IN_WHOLE;
+			p.seed = 7;
+			e = gen_all(&p, 1000, &n, &st);
+			CHECK(e && n > 0 && st.thp_pages == 3 * 3 * 512);
+			CHECK(count_nr(e, n, SR_OP_OUT, 512) > 0 && count_nr(e, n, SR_OP_OUT, 1) > 0);
+			CHECK(m || count_nr(e, n, SR_OP_IN, 512) > 0);
+			CHECK(!m || (count_nr(e, n, SR_OP_IN, 512) == 0 && st.thp_splits > 0));
+			CHECK(e && check_thp_stream(&p, e, n, &st) == 0);
+			CHECK(check_steps(&p) == 0);
+			b = gen_all(&p, 1, &nb, NULL);
+			diff = nb != n;
+			for (size_t j = 0; e && b && j < n && j < nb; j++)
+				diff += !same_ev(&e[j], &b[j]);
+			CHECK(diff == 0);
+			free(b);
+			free(e);
+		}
+	}
+	/* thp = 0 is the generator without huge pages, event for event. */
+	small(&p, SR_GEN_SWAP_W_RAND);
+	p.limit = 600 * PG;
+	p.size = 200 * PG;
+	e = gen_all(&p, 100, &n, &st);
+	p.thp = 0;
+	p.thp_swapin = SR_GEN_THP_IN_SPLIT;
+	b = gen_all(&p, 100, &nb, NULL);
+	diff = n != nb;
+	for (i = 0; e && b && i < n && i < nb; i++)
+		diff += !same_ev(&e[i], &b[i]);
+	CHECK(diff == 0 && st.thp_pages == 0);
+	free(e);
+	free(b);
+	/* A region under one unit has no huge page; the shares spread. */
+	small(&p, SR_GEN_SWAP_W_SEQ);
+	p.thp = 1;
+	p.limit = 512 * PG;
+	p.size = 511 * PG;
+	e = gen_all(&p, 100, &n, &st);
+	CHECK(e && st.thp_pages == 0 && count_nr(e, n, SR_OP_OUT, 512) == 0);
+	free(e);
+	sr_gen_params_init(&p);
+	p.tasks = 2;
+	p.size = 10 * 512 * PG;
+	p.limit = 512 * PG;
+	p.accesses = 1;
+	p.thp = 0.26;                       /* 2.6 -> 3 of 10 */
+	e = gen_all(&p, 100, &n, &st);
+	CHECK(st.thp_pages == 2 * 3 * 512);
 	free(e);
 }
 
@@ -522,4 +740,7 @@ void suite_gen(void)
 	TEST(gen_seq_counts);
 	TEST(gen_swapin_counts);
 	TEST(gen_reference);
+	TEST(gen_thp_whole);
+	TEST(gen_thp_split);
+	TEST(gen_thp_mixed);
 }
