@@ -37,7 +37,7 @@ DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev
 # What the tests and the demo use besides: the zstd tool.
 TOOL_PKGS = zstd
 
-.PHONY: all test asan-test valgrind-test stress test-cluster demo bench install uninstall clean deps
+.PHONY: all test asan-test valgrind-test stress test-cluster demo bench install uninstall clean deps validate validate-readme
 all: $(BIN) $(EXAMPLE_SO)
 
 $(EXAMPLE_SO): policies/fixed_node.c include/swapreplay/policy.h
@@ -116,6 +116,19 @@ stress: deps
 bench: deps
 	$(MAKE) $(BIN)
 	sh tests/bench.sh $(BIN)
+
+# The validation suite: the model against published measurements, one
+# table (tests/validation/run.sh; also build/validation.json).  A case
+# outside its band is reported, not an error; a script error is.
+validate: deps
+	$(MAKE) $(BIN)
+	SWAPREPLAY=$(BIN) sh tests/validation/run.sh
+
+# Rewrite README.md's validation table from the suite's output
+# (tests/validation/readme.sh; tests/cli/validation-readme.sh checks it).
+validate-readme: deps
+	$(MAKE) $(BIN)
+	SWAPREPLAY=$(BIN) sh tests/validation/readme.sh --write
 
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/swapreplay

@@ -1,0 +1,30 @@
+# C2: the swap slots cache against lock contention (Tim Chen, "[PATCH v5
+# 0/9] mm/swap: Regular page swap optimizations", 2017-01-11,
+# cover.1484082593.git.tim.c.chen@linux.intel.com).  See README.md here.
+CASE=C2
+. "$V/lib.sh"
+M=$V/c2-slots-cache/e5v3-ram-pmem.json
+
+# vm-scalability case-swap-w-seq: 32 processes each writing its region once,
+# in order; scaled to 32 x 64 MiB over a 1 GiB limit (half swapped out, as
+# in C1's scaling), every task on node 0 with its memory and the device.
+"$SR" gen swap-w-seq --tasks=32 --size=64M --limit=1G --accesses=16384 \
+	--cpu-node=0 --mem-node=0 --cpus-per-node=36 -o seq.swt.zst
+"$SR" seq.swt.zst -m "$M" -p reclaimer-nid --slots-cache=off -f json >off.json
+"$SR" seq.swt.zst -m "$M" -p reclaimer-nid --slots-cache=on -f json >on.json
+for s in off on; do
+	p=$(pnum $s.json reclaimer-nid pages_out)
+	m=$(pnum $s.json reclaimer-nid makespan_ns)
+	need "$p" "pages_out (slots cache $s)"
+	need "$m" "makespan_ns (slots cache $s)"
+	eval "p_$s=\$p m_$s=\$m"
+done
+# Toggling only the slots cache on a 4.11+ kernel: patches 1-3 (cluster
+# lock and swap cache trunks, no slots cache) against 1-9.
+row slots_cache_delta delta_pct 103.44 "$(delta "$m_off" "$m_on")"
+row slots_off_1-3_so kb_s 2050097 "$(kbs "$p_off" "$m_off")"
+row slots_on_1-9_so kb_s 4170746 "$(kbs "$p_on" "$m_on")"
+# The 4.9 lock set (one swap cache tree per device, si->lock for every
+# slot, no cluster lock) is not in the model.
+row vanilla_so kb_s 1428002 - "not modelled: kernel <= 4.10 locks"
+row cluster_lock_1-2_so kb_s 1481704 - "not modelled: kernel <= 4.10 locks"
