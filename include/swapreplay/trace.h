@@ -46,6 +46,8 @@ struct sr_node_mix {
 	double frac[SR_NODE_MIX_MAX];
 };
 
+#define SR_VMSTAT_MAX_TASKS 65536u
+
 struct sr_read_opts {
 	enum sr_format format; /* SR_FMT_AUTO: detect from content */
 	uint64_t max_errors;   /* bad records skipped before failing; 0 = strict */
@@ -60,6 +62,10 @@ struct sr_read_opts {
 	 * them, each pair has from floor(w t) to ceil(w t) (traces/FORMAT.md). */
 	struct sr_node_mix cpu_mix;
 	struct sr_node_mix mem_mix;
+	/* Tasks the derived events are shared among, in turn (0: one per CPU
+	 * node); with a CPU mix, in proportion to its fractions, at least one
+	 * per node.  At most SR_VMSTAT_MAX_TASKS. */
+	uint32_t vmstat_tasks;
 	int content_hash;      /* 1: hash the file's bytes (stats.content_hash) */
 };
 

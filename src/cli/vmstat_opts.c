@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* --vmstat-interval, --cpu-node, --mem-node (vmstat_opts.h). */
+/* --vmstat-interval, --cpu-node, --mem-node, --tasks (vmstat_opts.h). */
 #include <math.h>
 #include <string.h>
 
@@ -166,6 +166,12 @@ int cli_vmstat_opt(const char *cmd, int id, const char *val, struct sr_read_opts
 			ro->mem_node = (unsigned)v;
 		return 0;
 	}
+	case 3:
+		if (cli_parse_u64(val, SR_VMSTAT_MAX_TASKS, &v) || v < 1)
+			return cli_usage(cmd, "--tasks takes 1 to %u tasks, not '%s'",
+					 SR_VMSTAT_MAX_TASKS, val);
+		ro->vmstat_tasks = (uint32_t)v;
+		return 0;
 	}
 	return 1;
 }

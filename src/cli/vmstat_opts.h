@@ -3,7 +3,7 @@
  * The options of the commands that read traces for vmstat logs
  * (traces/FORMAT.md, "vmstat logs"): --vmstat-interval=SECONDS,
  * --cpu-node=N|MIX, --mem-node=N|MIX (MIX: NODE:FRACTION,..., such as
- * 0:0.75,1:0.25).  A command adds CLI_VMSTAT_OPTS to its
+ * 0:0.75,1:0.25), --tasks=N.  A command adds CLI_VMSTAT_OPTS to its
  * option table, passes every id to cli_vmstat_opt() and its help gets
  * CLI_VMSTAT_HELP.
  */
@@ -16,7 +16,8 @@
 #define CLI_VMSTAT_OPTS \
 	{ "vmstat-interval", 0, CLI_ARG, CLI_VMSTAT_OPT_BASE }, \
 	{ "cpu-node", 0, CLI_ARG, CLI_VMSTAT_OPT_BASE + 1 }, \
-	{ "mem-node", 0, CLI_ARG, CLI_VMSTAT_OPT_BASE + 2 }
+	{ "mem-node", 0, CLI_ARG, CLI_VMSTAT_OPT_BASE + 2 }, \
+	{ "tasks", 0, CLI_ARG, CLI_VMSTAT_OPT_BASE + 3 }
 
 #define CLI_VMSTAT_HELP \
 	"  --vmstat-interval=S   vmstat logs without -t: seconds between lines\n" \
@@ -26,7 +27,11 @@
 	"                        0:0.75,1:0.25 (at most 16, fractions adding up\n" \
 	"                        to 1): the events are shared out accordingly\n" \
 	"  --mem-node=N|MIX      vmstat logs: node of the pages (default 0), or a\n" \
-	"                        mix as for --cpu-node\n"
+	"                        mix as for --cpu-node\n" \
+	"  --tasks=N             vmstat logs: share the events among N tasks, in\n" \
+	"                        turn (default: one task per CPU node); with a\n" \
+	"                        --cpu-node mix, in its proportions, at least one\n" \
+	"                        per node\n"
 
 /* Returns 1 if id is not one of these options, 0 when handled, or
  * EXIT_USAGE after printing the error. */

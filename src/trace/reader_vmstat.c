@@ -14,7 +14,8 @@
  * Fractions of a page are carried to the next interval, so no KiB is lost
  * to rounding.
  *
- * Every event: pid cpu_nid + 1 (one task per CPU node), cpu unknown,
+ * Every event: pid cpu_nid + 1 (one task per CPU node), or with
+ * vmstat_tasks the next of its CPU node's tasks in turn; cpu unknown,
  * cpu_nid and page_nid from the options, dev -1, no offset (the swap-ins
  * are unmatched), one page, no latency.  The nodes are cpu_node and
  * mem_node, or come from mixes (cpu_mix, mem_mix): the (cpu node, memory
@@ -65,6 +66,9 @@ struct vm_state {
 	unsigned ncpu, nmem, npairs;
 	uint16_t cpu_nid[SR_NODE_MIX_MAX], mem_nid[SR_NODE_MIX_MAX];
 	double w[VM_MAX_PAIRS];
+	uint32_t tbase[SR_NODE_MIX_MAX], tn[SR_NODE_MIX_MAX]; /* tasks of CPU node c: pids
+							      * tbase + 1 .. tbase + tn */
+	uint64_t tnext[SR_NODE_MIX_MAX];  /* events given to CPU node c's tasks */
 	uint64_t given[2];            /* events handed out, by op */
 	uint64_t cnt[2][VM_MAX_PAIRS]; /* of them, by op and pair */
 	double due[2][VM_MAX_PAIRS];   /* (cnt + 1) / w (next_pair()) */
@@ -209,6 +213,49 @@ static double due(uint64_t c, double w)
 	return w > 0 ? (double)(c + 1) / w : HUGE_VAL;
 }
 
+/*
+ * The tasks of each CPU node: n in all, shared by the largest-remainder
+ * rule in proportion to the CPU nodes' fractions cf, at least one each;
+ * n = 0: one per node.
+ */
+static enum sr_err share_tasks(struct vm_state *st, uint32_t n, const double *cf,
+			       struct sr_diag *d)
+{
+	double rest[SR_NODE_MIX_MAX];
+	uint32_t given = 0, base = 0;
+	unsigned c;
+
+	if (n > SR_VMSTAT_MAX_TASKS)
+		return sr_diag_set(d, SR_ERR_INVAL, "%u tasks, at most %u (--tasks)", n,
+				   SR_VMSTAT_MAX_TASKS);
+	if (n && n < st->ncpu)
+		return sr_diag_set(d, SR_ERR_INVAL,
+				   "%u task(s) for %u CPU nodes: at least one per node (--tasks)", n,
+				   st->ncpu);
+	for (c = 0; c < st->ncpu; c++) {
+		double want = n ? (double)n * cf[c] : 1;
+
+		st->tn[c] = want < 1 ? 1 : (uint32_t)want;
+		rest[c] = want - (double)st->tn[c];
+		given += st->tn[c];
+	}
+	while (n && given < n) {
+		unsigned best = 0;
+
+		for (c = 1; c < st->ncpu; c++)
+			if (rest[c] > rest[best])
+				best = c;
+		st->tn[best]++;
+		rest[best] -= 1;
+		given++;
+	}
+	for (c = 0; c < st->ncpu; c++) {
+		st->tbase[c] = base;
+		base += st->tn[c];
+	}
+	return SR_OK;
+}
+
 static enum sr_err vmstat_open(struct sr_reader *r, struct sr_diag *d)
 {
 	double cf[SR_NODE_MIX_MAX], mf[SR_NODE_MIX_MAX];
@@ -236,6 +283,11 @@ static enum sr_err vmstat_open(struct sr_reader *r, struct sr_diag *d)
 			st->w[p] = cf[c] * mf[m];
 			st->due[0][p] = st->due[1][p] = due(0, st->w[p]);
 		}
+	err = share_tasks(st, r->opts.vmstat_tasks, cf, d);
+	if (err) {
+		free(st);
+		return err;
+	}
 	st->has_ts = -1;
 	r->priv = st;
 	return SR_OK;
@@ -493,9 +545,16 @@ static void set_derived(struct sr_reader *r)
 {
 	int cmix = r->opts.cpu_mix.n > 0, mmix = r->opts.mem_mix.n > 0;
 
+	char tasks[64];
+
+	if (r->opts.vmstat_tasks)
+		snprintf(tasks, sizeof(tasks), "%u tasks taking the events in turn",
+			 r->opts.vmstat_tasks);
+	else
+		snprintf(tasks, sizeof(tasks), "%s", cmix ? "one task per CPU node" : "one task");
 	snprintf(r->stats.derived, sizeof(r->stats.derived),
 		 "derived from a vmstat log: coarse (si/so spread evenly over each interval, %s%s, no devices or offsets)",
-		 cmix ? "one task per CPU node" : "one task",
+		 tasks,
 		 cmix && mmix ? ", CPU and memory nodes from a mix" :
 		 cmix ? ", CPU nodes from a mix" : mmix ? ", memory nodes from a mix" : "");
 }
@@ -528,7 +587,13 @@ static enum sr_err vmstat_next(struct sr_reader *r, struct sr_event *ev, int *eo
 			p = st->npairs > 1 ? next_pair(st, op) : 0;
 			ev->cpu_nid = st->cpu_nid[p / st->nmem];
 			ev->page_nid = st->mem_nid[p % st->nmem];
-			ev->pid = (uint32_t)ev->cpu_nid + 1;
+			if (r->opts.vmstat_tasks) {
+				unsigned c = p / st->nmem;
+
+				ev->pid = st->tbase[c] + (uint32_t)(st->tnext[c]++ % st->tn[c]) + 1;
+			} else {
+				ev->pid = (uint32_t)ev->cpu_nid + 1;
+			}
 			st->j[op]++;
 			if (!r->stats.derived[0])
 				set_derived(r);
