@@ -68,6 +68,18 @@ struct sr_link_result {
 	double util;                   /* bytes / bandwidth / makespan */
 };
 
+/* One task's figures in one policy's simulation (--per-task). */
+struct sr_task_result {
+	uint32_t pid;
+	uint64_t swapouts, swapins, pages_out, pages_in;
+	double busy_ns;                /* its events' simulated time: each from its
+					* start to when the task could go on */
+	/* Pages x 4 KiB over its swap-in phase, from its first swap-in's
+	 * start to its last's end (case-swapin's per-process figure); the
+	 * same for swap-outs (usemem's swap-w cases).  0 without any. */
+	double swapin_kib_s, swapout_kib_s;
+};
+
 struct sr_policy_result {
 	char name[96];                 /* the spec as given (name[:params]) */
 	double makespan_ns;            /* first event to last task's finish */
@@ -84,6 +96,11 @@ struct sr_policy_result {
 	struct sr_dev_result *dev;     /* nr_devices */
 	int nr_links;
 	struct sr_link_result *link;   /* links that carried bytes, by (from, to) */
+	/* With sr_replay_opts.per_task: every task, in order of first
+	 * appearance, and the sums of their phase throughputs. */
+	size_t nr_tasks;
+	struct sr_task_result *task;
+	double task_swapin_kib_s_sum, task_swapout_kib_s_sum;
 	/* With --uncertainty: the delta over perturbed machines. */
 	struct {
 		int variants;          /* 0: not computed */
@@ -129,6 +146,13 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
  */
 enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth,
 			    struct sr_diag *diag);
+
+/*
+ * Keep figures per task (sr_policy_result.task), as vm-scalability
+ * reports them per process.  Before the first event only: SR_ERR_INVAL
+ * after it.
+ */
+enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *diag);
 
 /* Replay n more events.  A node or device the machine lacks is SR_ERR_MACHINE. */
 enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,

@@ -18,7 +18,7 @@
 #define MAX_VARIANTS 200
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
-       O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE };
+       O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -32,6 +32,7 @@ static const struct cli_opt opts[] = {
 	{ "reorder-window", 0, CLI_ARG, O_REORDER },
 	{ "uncertainty", 'u', CLI_ARG, O_UNC },
 	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
+	{ "per-task", 0, CLI_NOARG, O_PER_TASK },
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -123,7 +124,7 @@ static int cli_replay(int argc, char **argv)
 	char origin[300];
 	uint64_t u;
 	enum sr_err err;
-	int id, rc = EXIT_OK, i;
+	int id, rc = EXIT_OK, i, per_task = 0;
 
 	cli_parser_init(&p, argc, argv, opts);
 	while ((id = cli_next(&p, &val)) != -1) {
@@ -204,6 +205,9 @@ static int cli_replay(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_PER_TASK:
+			per_task = 1;
+			break;
 		default:
 			rc = cli_vmstat_opt("replay", id, val, &ro);
 			if (rc)
@@ -262,6 +266,8 @@ static int cli_replay(int argc, char **argv)
 	}
 	rpo.machine = m;
 	err = sr_replay_new(&rp, &rpo, pl.v, pl.n, baseline, &d);
+	if (!err && per_task)
+		err = sr_replay_per_task(rp, &d);
 	if (err) {
 		rc = cli_diag(&d);
 		goto out;
@@ -410,6 +416,12 @@ const struct cli_cmd cmd_replay = {
 	"                        agree on its side (faster, slower, or within 1 %)\n"
 	"  --uncertainty-range=P figures vary by up to a factor 1+P/100 either way\n"
 	"                        (default 25)\n"
+	"  --per-task            also each task's figures: swap-outs, swap-ins, pages,\n"
+	"                        simulated busy time, and its swap-in (swap-out)\n"
+	"                        throughput over its swap-in (swap-out) phase, as\n"
+	"                        vm-scalability reports per process; JSON lists them\n"
+	"                        per policy, CSV gives one row per policy and task\n"
+	"                        instead of one per policy, text and markdown the sums\n"
 	CLI_VMSTAT_HELP
 	"\n"
 	"See `swapreplay policies`, `swapreplay machines` and docs/MODEL.md.\n",

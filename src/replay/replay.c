@@ -39,7 +39,9 @@ static void pol_free(struct pol *p)
 	sr_mm_free(&p->mm);
 	sr_hw_free(&p->hw);
 	free(p->clock);
+	free(p->ts);
 	free(p->res.link);
+	free(p->res.task);
 }
 
 enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *opts,
@@ -101,6 +103,15 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 fail:
 	sr_replay_free(r);
 	return err;
+}
+
+enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *d)
+{
+	sr_diag_clear(d);
+	if (r->fed || r->ntasks)
+		return sr_diag_set(d, SR_ERR_INVAL, "per-task figures are asked for before the first event");
+	r->per_task = 1;
+	return SR_OK;
 }
 
 void sr_replay_free(struct sr_replay *r)
@@ -190,6 +201,31 @@ static int place(struct pol *p, int k, const struct sr_event *e, struct slot_cel
 	return dv;
 }
 
+/* A task's figures (--per-task): its event e began at start, its I/O was
+ * done at done and the task could go on at resume. */
+static void task_count(struct task_stat *t, const struct sr_event *e, double start, double done,
+		       double resume)
+{
+	double end = done > resume ? done : resume;
+
+	t->busy_ns += resume - start;
+	if (e->op == SR_OP_OUT) {
+		t->swapouts++;
+		t->pages_out += e->nr_pages;
+		if (t->out_first < 0)
+			t->out_first = start;
+		if (end > t->out_last)
+			t->out_last = end;
+	} else {
+		t->swapins++;
+		t->pages_in += e->nr_pages;
+		if (t->in_first < 0)
+			t->in_first = start;
+		if (end > t->in_last)
+			t->in_last = end;
+	}
+}
+
 /* Simulation p plays event e on device dv, its task ti ready at start. */
 static int play(struct sr_replay *r, struct pol *p, const struct sr_event *e, int dv, long ti,
 		double start)
@@ -213,6 +249,8 @@ static int play(struct sr_replay *r, struct pol *p, const struct sr_event *e, in
 		sr_hist_add(&p->res.swapin_lat, done - start);
 	else
 		p->swapout_lat_sum += done - start;
+	if (r->per_task)
+		task_count(&p->ts[ti], e, start, done, resume);
 	p->clock[ti] = resume;
 	if (resume > p->end)
 		p->end = resume;

@@ -18,8 +18,16 @@
 
 /* One task of the trace, as recorded (its simulated clock is per policy). */
 struct task {
+	uint32_t pid;
 	uint64_t prev_ts;
 	uint64_t prev_busy; /* recorded I/O wait of the previous event (swap-in latency) */
+};
+
+/* A task's figures in one simulation (sr_replay_opts.per_task). */
+struct task_stat {
+	uint64_t swapouts, swapins, pages_out, pages_in;
+	double busy_ns;
+	double in_first, in_last, out_first, out_last; /* -1: none yet */
 };
 
 /* One policy: the kernel's decisions under it, and its simulation. */
@@ -27,6 +35,7 @@ struct pol {
 	struct sr_mm mm;           /* what the kernel decides (src/mm/) */
 	struct sr_hw hw;           /* what the hardware charges (src/hw/) */
 	double *clock;             /* per task: when its last event completed */
+	struct task_stat *ts;      /* per task, with per_task: its figures so far */
 	struct sr_policy_result res;
 	double swapout_lat_sum;
 	double end;
@@ -41,6 +50,7 @@ struct sr_replay {
 	const struct sr_machine *m;
 	int np;
 	int baseline;
+	int per_task;
 	struct pol *pol;
 	struct sr_swap_lists lists; /* the machine's priority lists, for every policy */
 	struct sr_hw_memo memo;     /* one-page costs, for every simulation */

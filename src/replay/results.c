@@ -8,6 +8,15 @@
 
 #include "replay/replay_impl.h"
 
+/* Pages x 4 KiB over a phase from first to last, KiB/s; 0 without one. */
+static double phase_kib_s(uint64_t pages, double first, double last)
+{
+	double span = last - first;
+
+	return pages && first >= 0 && span > 0 ?
+	       (double)pages * SR_PAGE_SIZE / 1024.0 / (span / 1e9) : 0;
+}
+
 /* Policy k's figures from its simulation (or its lead's) and decisions. */
 static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 {
@@ -43,6 +52,31 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 		l->to = i % m->nr_nodes;
 		l->bytes = p->hw.link_bytes[i];
 		l->util = span > 0 ? 1e9 * (double)l->bytes / m->link_bw / span : 0;
+	}
+	if (r->per_task) {
+		/* A policy that shares a simulation has its lead's figures. */
+		const struct task_stat *ts = r->pol[p->lead].ts;
+		size_t t;
+
+		o->task = calloc(r->ntasks ? r->ntasks : 1, sizeof(*o->task));
+		if (!o->task)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		o->nr_tasks = r->ntasks;
+		for (t = 0; t < r->ntasks; t++) {
+			struct sr_task_result *x = &o->task[t];
+
+			x->pid = r->tasks[t].pid;
+			x->swapouts = ts[t].swapouts;
+			x->swapins = ts[t].swapins;
+			x->pages_out = ts[t].pages_out;
+			x->pages_in = ts[t].pages_in;
+			x->busy_ns = ts[t].busy_ns;
+			x->swapin_kib_s = phase_kib_s(ts[t].pages_in, ts[t].in_first, ts[t].in_last);
+			x->swapout_kib_s = phase_kib_s(ts[t].pages_out, ts[t].out_first,
+						       ts[t].out_last);
+			o->task_swapin_kib_s_sum += x->swapin_kib_s;
+			o->task_swapout_kib_s_sum += x->swapout_kib_s;
+		}
 	}
 	r->result.policy[k] = *o;
 	return SR_OK;

@@ -39,6 +39,8 @@ static int sim_copy(struct sr_replay *r, struct pol *p, const struct pol *src)
 	sr_replay_sim_results(p, src);
 	if (r->ntasks)
 		memcpy(p->clock, src->clock, r->ntasks * sizeof(*p->clock));
+	if (r->ntasks && r->per_task)
+		memcpy(p->ts, src->ts, r->ntasks * sizeof(*p->ts));
 	return sr_hw_copy(&p->hw, &src->hw);
 }
 

@@ -47,11 +47,26 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 			if (!nc)
 				goto nomem;
 			r->pol[k].clock = nc;
+			if (r->per_task) {
+				struct task_stat *ns = realloc(r->pol[k].ts, cap * sizeof(*ns));
+
+				if (!ns)
+					goto nomem;
+				r->pol[k].ts = ns;
+			}
 		}
 		r->task_cap = cap;
 	}
 	i = r->ntasks++;
 	memset(&r->tasks[i], 0, sizeof(r->tasks[i]));
+	r->tasks[i].pid = pid;
+	if (r->per_task)
+		for (k = 0; k < r->np; k++) {
+			struct task_stat *t = &r->pol[k].ts[i];
+
+			memset(t, 0, sizeof(*t));
+			t->in_first = t->in_last = t->out_first = t->out_last = -1;
+		}
 	if (tv)
 		*tv = (uint32_t)i + 1;
 	else

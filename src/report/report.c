@@ -107,6 +107,23 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 				   "\"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %d},\n",
 				p->unc.variants, p->unc.range * 100, p->unc.min, p->unc.max,
 				p->unc.agree);
+		if (p->task) {
+			size_t t;
+
+			fprintf(f, "     \"task_swapin_kib_s_sum\": %.1f, \"task_swapout_kib_s_sum\": %.1f,\n"
+				   "     \"tasks\": [", p->task_swapin_kib_s_sum, p->task_swapout_kib_s_sum);
+			for (t = 0; t < p->nr_tasks; t++) {
+				const struct sr_task_result *x = &p->task[t];
+
+				fprintf(f, "%s\n       {\"pid\": %" PRIu32 ", \"swapouts\": %" PRIu64
+					", \"swapins\": %" PRIu64 ", \"pages_out\": %" PRIu64
+					", \"pages_in\": %" PRIu64 ", \"busy_ns\": %.0f"
+					", \"swapin_kib_s\": %.1f, \"swapout_kib_s\": %.1f}",
+					t ? "," : "", x->pid, x->swapouts, x->swapins, x->pages_out,
+					x->pages_in, round(x->busy_ns), x->swapin_kib_s, x->swapout_kib_s);
+			}
+			fprintf(f, "],\n");
+		}
 		fprintf(f, "     \"swapin_hist_log2_us\": [");
 		for (i = 0; i < nb; i++)
 			fprintf(f, "%s%" PRIu64, i ? ", " : "", h[i]);
@@ -134,9 +151,36 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 	fprintf(f, "  ]\n}\n");
 }
 
+/* --per-task: one row per policy and task. */
+static void write_csv_tasks(FILE *f, const struct sr_result *res)
+{
+	int k;
+	size_t t;
+
+	fprintf(f, "policy,pid,swapouts,swapins,pages_out,pages_in,busy_ns,swapin_kib_s,"
+		   "swapout_kib_s\n");
+	for (k = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+
+		for (t = 0; t < p->nr_tasks; t++) {
+			const struct sr_task_result *x = &p->task[t];
+
+			fprintf(f, "%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+				",%.0f,%.1f,%.1f\n", p->name, x->pid, x->swapouts, x->swapins,
+				x->pages_out, x->pages_in, round(x->busy_ns), x->swapin_kib_s,
+				x->swapout_kib_s);
+		}
+	}
+}
+
 static void write_csv(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
 	int k;
+
+	if (res->nr_policies && res->policy[0].task) {
+		write_csv_tasks(f, res);
+		return;
+	}
 
 	fprintf(f, "policy,throughput_kib_s,delta_pct,makespan_ns,swapouts,swapins,"
 		   "unmatched_swapins,swap_full,moved_out_pct,swapin_mean_ns,swapin_p50_ns,"
@@ -197,6 +241,14 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 				p->unc.agree, p->unc.variants);
 		fprintf(f, " %s | %s | %s | %.1f %% |\n", a, b, c, pct(p->moved_out, p->swapouts));
 	}
+	if (res->nr_policies && res->policy[0].task) {
+		fprintf(f, "\nPer-task throughput, summed over the tasks (as vm-scalability adds up its processes):");
+		for (k = 0; k < res->nr_policies; k++)
+			fprintf(f, "%s `%s` swap-in %.0f KiB/s, swap-out %.0f KiB/s", k ? ";" : "",
+				res->policy[k].name, res->policy[k].task_swapin_kib_s_sum,
+				res->policy[k].task_swapout_kib_s_sum);
+		fprintf(f, ".\n");
+	}
 }
 
 static void write_text(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
@@ -248,6 +300,9 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		fprintf(f, "slots cache refills %" PRIu64 ", direct allocations %" PRIu64
 			", simulated time %.6f s\n", p->cache_refills, p->direct_allocs,
 			p->makespan_ns / 1e9);
+		if (p->task)
+			fprintf(f, "per-task throughput, summed over %zu tasks: swap-in %.0f KiB/s, swap-out %.0f KiB/s\n",
+				p->nr_tasks, p->task_swapin_kib_s_sum, p->task_swapout_kib_s_sum);
 		fprintf(f, "swap-in latency (us):\n");
 		for (i = 0; i < nb; i++)
 			if (h[i] > top)

@@ -658,6 +658,12 @@ static void replay_errors(void)
 	e.page_nid = 0;
 	e.dev = 2;
 	CHECK(sr_replay_feed(r, &e, 1, &d) == SR_ERR_MACHINE && strstr(d.msg, "device 2"));
+	/* Per-task figures are asked for before the first event, not after. */
+	CHECK(sr_replay_per_task(r, &d) == SR_ERR_INVAL);
+	sr_replay_free(r);
+	r = NULL;
+	CHECK(sr_replay_new(&r, &o, good, 2, "fixed-node:1", &d) == SR_OK && r);
+	CHECK(r && sr_replay_per_task(r, &d) == SR_OK);
 	sr_replay_free(r);
 	sr_machine_free(m);
 }
