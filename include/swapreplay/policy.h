@@ -44,9 +44,10 @@ struct sr_alloc_req {
 	uint16_t cpu_nid;   /* numa_node_id() of the allocating CPU */
 	uint16_t page_nid;  /* page_to_nid() of the folio being swapped out */
 	uint32_t nr_pages;  /* folio size in base pages */
-	int via_cache;      /* 1: refilling the CPU's slots cache (64 order-0
-			     * slots); 0: a direct allocation (huge page, cache
-			     * empty or off) */
+	int via_cache;      /* 1: a batch for the CPU: refilling its slots cache
+			     * (64 order-0 slots, kernels 4.11-6.14) or taking
+			     * it a new cluster (6.15 on); 0: a direct
+			     * allocation (huge page, cache off or absent) */
 };
 
 struct sr_alloc_choice {

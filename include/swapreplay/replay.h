@@ -20,6 +20,35 @@
 
 #define SR_MAX_POLICIES 32
 
+/*
+ * A kernel generation (src/mm/kernel.c cites each boundary): how the
+ * priority lists are laid out and how order-0 slots are handed out.
+ */
+enum sr_prio_rule {
+	SR_PRIO_GLOBAL = 0,     /* < 4.14: one list, automatic priorities -1, -2, ... */
+	SR_PRIO_NODE_RAISE = 1, /* 4.14-6.18: per-node lists, -2, -3, ..., -1 on own node */
+	SR_PRIO_ALL_EQUAL = 2,  /* >= 6.19: one list, every automatic priority -1 */
+};
+enum sr_alloc_mode {
+	SR_ALLOC_DIRECT = 0,      /* every allocation walks a list (< 4.11, or the cache off) */
+	SR_ALLOC_SLOTS_CACHE = 1, /* 4.11-6.14: per-CPU slots cache of 64 order-0 slots */
+	SR_ALLOC_CLUSTER = 2,     /* >= 6.15: per-CPU current cluster per order */
+};
+struct sr_kernel {
+	unsigned major, minor;
+	int node_lists;           /* per-node priority lists */
+	enum sr_prio_rule prio;
+	enum sr_alloc_mode alloc;
+};
+
+/* The kernel modelled when none is named. */
+#define SR_KERNEL_DEFAULT "6.6"
+
+/* Parse "MAJOR.MINOR" (4.0 and later) into *k; SR_ERR_INVAL with a message. */
+enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *diag);
+/* "6.15: per-node priority lists, per-CPU current cluster per order" in buf. */
+const char *sr_kernel_describe(const struct sr_kernel *k, char *buf, size_t n);
+
 struct sr_replay_opts {
 	const struct sr_machine *machine;
 	int slots_cache;          /* 1: per-CPU slots cache (kernels <= 6.14); 0: off */
@@ -146,6 +175,15 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
  */
 enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth,
 			    struct sr_diag *diag);
+
+/*
+ * Model kernel k instead of SR_KERNEL_DEFAULT.  On kernels that have the
+ * slots cache (4.11-6.14) sr_replay_opts.slots_cache still chooses between
+ * it and direct allocation; on others it is not used.  Before the first
+ * event only (SR_ERR_INVAL after it); SR_ERR_NOMEM.
+ */
+enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
+				 struct sr_diag *diag);
 
 /*
  * Keep figures per task (sr_policy_result.task), as vm-scalability

@@ -28,6 +28,7 @@ struct sr_report_info {
 	const char *machine;        /* machine name */
 	const char *machine_origin; /* "preset", "file PATH", "trace header", "default preset" */
 	int slots_cache;
+	const struct sr_kernel *kernel; /* the kernel generation modelled */
 };
 
 /* Write the report; SR_ERR_IO if the stream reports an error. */

@@ -18,7 +18,7 @@
 #define MAX_VARIANTS 200
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
-       O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK };
+       O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -33,6 +33,7 @@ static const struct cli_opt opts[] = {
 	{ "uncertainty", 'u', CLI_ARG, O_UNC },
 	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
 	{ "per-task", 0, CLI_NOARG, O_PER_TASK },
+	{ "kernel", 0, CLI_ARG, O_KERNEL },
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -124,8 +125,10 @@ static int cli_replay(int argc, char **argv)
 	char origin[300];
 	uint64_t u;
 	enum sr_err err;
-	int id, rc = EXIT_OK, i, per_task = 0;
+	int id, rc = EXIT_OK, i, per_task = 0, slots_given = 0;
+	struct sr_kernel kern;
 
+	sr_kernel_parse(SR_KERNEL_DEFAULT, &kern, NULL);
 	cli_parser_init(&p, argc, argv, opts);
 	while ((id = cli_next(&p, &val)) != -1) {
 		switch (id) {
@@ -155,6 +158,7 @@ static int cli_replay(int argc, char **argv)
 			machine = val;
 			break;
 		case O_SLOTS:
+			slots_given = 1;
 			if (!strcmp(val, "on"))
 				rpo.slots_cache = 1;
 			else if (!strcmp(val, "off"))
@@ -208,6 +212,12 @@ static int cli_replay(int argc, char **argv)
 		case O_PER_TASK:
 			per_task = 1;
 			break;
+		case O_KERNEL:
+			if (sr_kernel_parse(val, &kern, &d)) {
+				rc = cli_usage("replay", "--kernel: %s", d.msg);
+				goto out;
+			}
+			break;
 		default:
 			rc = cli_vmstat_opt("replay", id, val, &ro);
 			if (rc)
@@ -217,6 +227,11 @@ static int cli_replay(int argc, char **argv)
 	}
 	if (!trace) {
 		rc = cli_usage("replay", "needs a trace");
+		goto out;
+	}
+	if (slots_given && kern.alloc != SR_ALLOC_SLOTS_CACHE) {
+		rc = cli_usage("replay", "--slots-cache: kernel %u.%u has no slots cache (4.11 to 6.14 have it)",
+			       kern.major, kern.minor);
 		goto out;
 	}
 	if (!pl.n)
@@ -266,6 +281,8 @@ static int cli_replay(int argc, char **argv)
 	}
 	rpo.machine = m;
 	err = sr_replay_new(&rp, &rpo, pl.v, pl.n, baseline, &d);
+	if (!err)
+		err = sr_replay_set_kernel(rp, &kern, &d);
 	if (!err && per_task)
 		err = sr_replay_per_task(rp, &d);
 	if (err) {
@@ -283,6 +300,8 @@ static int cli_replay(int argc, char **argv)
 		}
 		vo.machine = vm[u];
 		err = sr_replay_new(&vr[u], &vo, pl.v, pl.n, baseline, &d);
+		if (!err)
+			err = sr_replay_set_kernel(vr[u], &kern, &d);
 		if (err) {
 			rc = cli_diag(&d);
 			goto out;
@@ -348,7 +367,8 @@ static int cli_replay(int argc, char **argv)
 	info.trace = trace;
 	info.machine = m->name;
 	info.machine_origin = origin;
-	info.slots_cache = rpo.slots_cache;
+	info.slots_cache = rpo.slots_cache && kern.alloc == SR_ALLOC_SLOTS_CACHE;
+	info.kernel = &kern;
 	err = sr_outfile_open(&of, out, &d);
 	if (err) {
 		rc = cli_diag(&d);
@@ -399,9 +419,14 @@ const struct cli_cmd cmd_replay = {
 	"                        description file.  Default: the machine recorded in\n"
 	"                        a binary trace's header, else the preset " SR_MACHINE_DEFAULT "\n"
 	"                        (the report says which)\n"
-	"  --slots-cache=on|off  model the per-CPU swap slots cache of kernels\n"
-	"                        4.11-6.14 (on, default) or allocate every slot by a\n"
-	"                        node list walk (off)\n"
+	"  --kernel=VERSION      the kernel generation to model, MAJOR.MINOR (default\n"
+	"                        " SR_KERNEL_DEFAULT "): before 4.11 no slots cache; 4.11-6.14 the\n"
+	"                        per-CPU slots cache of 64; from 6.15 a per-CPU\n"
+	"                        cluster per folio order; 4.14-6.18 per-node priority\n"
+	"                        lists, one list before and after (docs/MODEL.md)\n"
+	"  --slots-cache=on|off  on kernels 4.11-6.14: model the per-CPU swap slots\n"
+	"                        cache (on, default) or allocate every slot by a\n"
+	"                        list walk (off)\n"
 	"  -f, --format=FMT      text (default), json, csv or markdown (a table to\n"
 	"                        paste into a patch review)\n"
 	"  -o, --output=FILE     write the report to FILE (whole or not at all)\n"

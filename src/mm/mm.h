@@ -20,6 +20,7 @@
 #include "common/internal.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/policy.h"
+#include "swapreplay/replay.h"
 
 /* ---- swapfile.c: the priority lists and the devices ------------------- */
 
@@ -36,8 +37,10 @@ struct sr_swap_lists {
 	struct sr_prio_list node[SR_MACHINE_MAX_NODES];
 };
 
-/* Build m's lists: 0, or -1 out of memory (free them all the same). */
-int sr_swap_lists_build(struct sr_swap_lists *l, const struct sr_machine *m);
+/* Build m's lists by the rule of a kernel generation: 0, or -1 out of
+ * memory (free them all the same). */
+int sr_swap_lists_build(struct sr_swap_lists *l, const struct sr_machine *m,
+			enum sr_prio_rule rule);
 void sr_swap_lists_free(struct sr_swap_lists *l);
 
 /* ---- the state of one policy's kernel --------------------------------- */
@@ -53,9 +56,10 @@ struct sr_mm {
 	int taking;                /* sr_mm_choose() will take slots: turns may move */
 
 	/* swap_slots.c */
-	int slots_cache;           /* the per-CPU slots cache exists (--slots-cache) */
-	int cache_active;          /* ... and is on (check_cache_active()) */
-	struct sr_u64map cache;    /* CPU key -> (dev + 1) << 32 | slots left */
+	enum sr_alloc_mode alloc;  /* how order-0 slots are handed out */
+	int cache_active;          /* the slots cache is on (check_cache_active()) */
+	struct sr_u64map cache;    /* CPU key -> (dev + 1) << 32 | slots left; with
+				    * SR_ALLOC_CLUSTER, (CPU key, order) too */
 	uint64_t *cache_vec;       /* the same for CPUs below cache_n: no hashing */
 	size_t cache_n;
 	uint64_t cache_refills, direct_allocs;
@@ -71,12 +75,13 @@ struct sr_mm {
 };
 
 /*
- * Set up mm for machine m and its lists (both must outlive it), with the
- * slots cache or without; no policy yet.  SR_OK or SR_ERR_NOMEM (then
+ * Set up mm for machine m and its lists (both must outlive it), handing
+ * out slots as alloc says; no policy yet.  SR_OK or SR_ERR_NOMEM (then
  * sr_mm_free() it all the same).
  */
 enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
-		       const struct sr_swap_lists *lists, int slots_cache, struct sr_diag *d);
+		       const struct sr_swap_lists *lists, enum sr_alloc_mode alloc,
+		       struct sr_diag *d);
 /* Load the policy named by spec (policy.c).  On failure no policy is held. */
 enum sr_err sr_mm_load_policy(struct sr_mm *mm, const char *spec, struct sr_diag *d);
 /* Finish and unload the policy, if any (policy.c). */
@@ -151,7 +156,7 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
 {
 	uint64_t key = sr_mm_cpu_key(e);
 
-	if (SR_LIKELY(mm->slots_cache && mm->cache_active && e->nr_pages == 1 &&
+	if (SR_LIKELY(mm->alloc == SR_ALLOC_SLOTS_CACHE && mm->cache_active && e->nr_pages == 1 &&
 		      mm->free_total >= SR_SLOTS_CACHE_DEACTIVATE * (uint64_t)mm->m->nr_cpus &&
 		      key < mm->cache_n && (mm->cache_vec[key] & 0xffffffffu))) {
 		uint64_t *v = &mm->cache_vec[key];

@@ -6,7 +6,9 @@
  * SWAP_SLOTS_CACHE_SIZE slots, refilled with one allocation from the list
  * of the refilling CPU's node; huge pages, and every page while the cache
  * is off, allocate directly.  folio_alloc_swap() (get_swap_page() before
- * v5.19) is here, as it is in the kernel of those versions.
+ * v5.19) is here, as it is in the kernel of those versions; so are the
+ * per-CPU clusters that replaced the cache in v6.15 (cluster_alloc()), and
+ * direct allocation for every slot (before v4.11, or --slots-cache=off).
  */
 #include <string.h>
 
@@ -60,12 +62,74 @@ static void cache_check(struct sr_mm *mm)
 	}
 }
 
+/* 512: SWAPFILE_CLUSTER with CONFIG_THP_SWAP (HPAGE_PMD_NR on x86-64). */
+#define CLUSTER_SLOTS SR_MAX_NR_PAGES
+
+/* The current cluster of e's CPU for e's folio order; NULL on ENOMEM. */
+static uint64_t *cluster_slot(struct sr_mm *mm, const struct sr_event *e)
+{
+	int order = __builtin_ctz(e->nr_pages);
+
+	if (order == 0)
+		return cache_slot(mm, e);
+	/* Orders above 0 by (CPU, order), apart from the order-0 keys. */
+	return sr_u64map_put(&mm->cache, (1ull << 62) | sr_mm_cpu_key(e) << 4 | (uint64_t)order,
+			     NULL);
+}
+
+/*
+ * v6.15 and later (folio_alloc_swap() -> swap_alloc_fast()): the folio's
+ * slots come from its CPU's current cluster of its order
+ * (percpu_swap_cluster, 1b7e90020eb7); when that is used up,
+ * swap_alloc_slow() walks the list (the policy says whose) for a new
+ * cluster of the device it finds: devices of equal priority take turns
+ * per cluster, not per 64 slots (C6).  The cluster is taken whole, as the
+ * slots cache took its 64, and its slots are handed out in turn.  -1: no
+ * device had room (the caller then allocates directly).
+ */
+static int cluster_alloc(struct sr_mm *mm, const struct sr_event *e)
+{
+	struct sr_alloc_req req;
+	uint64_t *v = cluster_slot(mm, e), n;
+	int d;
+
+	if (!v)
+		return -1;
+	if ((*v & 0xffffffffu) >= e->nr_pages) {
+		*v -= e->nr_pages;
+		return (int)(*v >> 32) - 1;
+	}
+	/* What the old cluster has left is fewer slots than the folio needs
+	 * (a device's last, partial cluster): it goes back. */
+	if (*v >> 32)
+		sr_mm_put(mm, (int)(*v >> 32) - 1, *v & 0xffffffffu);
+	*v = 0;
+	sr_mm_alloc_req(e, 1, &req);
+	d = sr_mm_choose(mm, &req, e->nr_pages, 1);
+	if (d < 0)
+		return -1;
+	n = sr_mm_dev_free(mm, d);
+	if (n > CLUSTER_SLOTS)
+		n = CLUSTER_SLOTS;
+	sr_mm_take(mm, d, n);
+	mm->cache_refills++;
+	*v = ((uint64_t)(d + 1) << 32) | n;
+	if (n < e->nr_pages)
+		return -1;
+	*v -= e->nr_pages;
+	return d;
+}
+
 int sr_mm_alloc_out_slow(struct sr_mm *mm, const struct sr_event *e)
 {
 	struct sr_alloc_req req;
 	int d;
 
-	if (mm->slots_cache) {
+	if (mm->alloc == SR_ALLOC_CLUSTER) {
+		d = cluster_alloc(mm, e);
+		if (d >= 0)
+			return d;
+	} else if (mm->alloc == SR_ALLOC_SLOTS_CACHE) {
 		cache_check(mm);
 		if (mm->cache_active && e->nr_pages == 1) {
 			uint64_t *v = cache_slot(mm, e);

@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The model of mm/swapfile.c: the per-node priority lists of swap devices
- * (swap_avail_heads[], v4.14 "swap: choose swap device according to numa
- * node" onwards), the walk get_swap_pages() makes of one of them, and the
- * devices' fullness.  Positions of slots on a device are not modelled:
+ * The model of mm/swapfile.c: the priority lists of swap devices (per node,
+ * swap_avail_heads[], from v4.14 "swap: choose swap device according to
+ * numa node" to v6.18; one list before and after: every node's list is then
+ * the same, src/mm/kernel.c), the walk get_swap_pages() makes of one of
+ * them, and the devices' fullness.  Positions of slots on a device are not modelled:
  * fullness is counted.
  *
  * Priorities (_enable_swap_info() and swap_avail_heads in mm/swapfile.c,
  * v4.14 to v6.18): a device swapped on without a priority gets -2, -3, ...
  * in swapon order (least_priority starts at -1), raised to -1 on its own
- * node's list; a given priority (>= 0) is the same on every node.  Equal
+ * node's list; a given priority (>= 0) is the same on every node.  Before
+ * v4.14: -1, -2, ... on the one list; from v6.19 every such device gets -1.  Equal
  * priorities form a group whose members take turns (plist_requeue() after
  * each allocation); a full device is off every list.
  *
@@ -23,15 +25,20 @@
 
 #include "mm/mm.h"
 
-int sr_swap_lists_build(struct sr_swap_lists *lists, const struct sr_machine *m)
+int sr_swap_lists_build(struct sr_swap_lists *lists, const struct sr_machine *m,
+			enum sr_prio_rule rule)
 {
 	int node, i, j, autos = 0;
 	int *base = malloc((size_t)m->nr_devices * sizeof(*base));
 
 	if (!base)
 		return -1;
+	/* Automatic priorities: -1, -2, ... before 4.14; -2, -3, ... (raised
+	 * to -1 on the device's own node below) from 4.14; all -1 from 6.19. */
 	for (i = 0; i < m->nr_devices; i++)
-		base[i] = m->dev[i].prio_auto ? -2 - autos++ : m->dev[i].prio;
+		base[i] = !m->dev[i].prio_auto ? m->dev[i].prio :
+			  rule == SR_PRIO_GLOBAL ? -1 - autos++ :
+			  rule == SR_PRIO_NODE_RAISE ? -2 - autos++ : -1;
 	for (node = 0; node < m->nr_nodes; node++) {
 		struct sr_prio_list *l = &lists->node[node];
 
@@ -45,7 +52,8 @@ int sr_swap_lists_build(struct sr_swap_lists *lists, const struct sr_machine *m)
 		for (i = 0; i < l->n; i++) {
 			int p = base[i];
 
-			if (m->dev[i].prio_auto && m->dev[i].node == node)
+			if (rule == SR_PRIO_NODE_RAISE && m->dev[i].prio_auto &&
+			    m->dev[i].node == node)
 				p = -1;
 			/* Insert keeping swapon order among equals. */
 			for (j = i; j > 0 && l->prio[j - 1] < p; j--) {
@@ -183,13 +191,14 @@ int sr_mm_choose(struct sr_mm *mm, const struct sr_alloc_req *req, uint32_t need
 }
 
 enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
-		       const struct sr_swap_lists *lists, int slots_cache, struct sr_diag *d)
+		       const struct sr_swap_lists *lists, enum sr_alloc_mode alloc,
+		       struct sr_diag *d)
 {
 	int i;
 
 	mm->m = m;
 	mm->lists = lists;
-	mm->slots_cache = slots_cache;
+	mm->alloc = alloc;
 	mm->env.machine = m;
 	mm->env.peek = env_peek;
 	mm->env.advance = env_advance;

@@ -22,10 +22,18 @@
 
 /* ---- setting up ------------------------------------------------------- */
 
-static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, int slots_cache,
-			     struct sr_diag *d)
+/* How order-0 slots are handed out: the kernel's way, or on kernels with
+ * the slots cache, without it when it is switched off. */
+static enum sr_alloc_mode alloc_mode(const struct sr_replay *r)
 {
-	enum sr_err err = sr_mm_init(&p->mm, r->m, &r->lists, slots_cache, d);
+	if (r->kernel.alloc == SR_ALLOC_SLOTS_CACHE && !r->slots_cache)
+		return SR_ALLOC_DIRECT;
+	return r->kernel.alloc;
+}
+
+static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag *d)
+{
+	enum sr_err err = sr_mm_init(&p->mm, r->m, &r->lists, alloc_mode(r), d);
 
 	if (err)
 		return err;
@@ -63,6 +71,11 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	r->m = opts->machine;
 	r->ordered = opts->ordered;
+	r->slots_cache = opts->slots_cache;
+	if (sr_kernel_parse(SR_KERNEL_DEFAULT, &r->kernel, d)) {
+		free(r);
+		return SR_ERR_INVAL;
+	}
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
 	sr_slotmap_init(&r->slots, n);
@@ -71,7 +84,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	r->choice = calloc((size_t)n, sizeof(*r->choice));
 	if ((!r->ordered && sr_window_init(&r->win, opts->reorder_window ?
 					   opts->reorder_window : DEFAULT_REORDER)) ||
-	    !r->pol || !r->choice || sr_swap_lists_build(&r->lists, r->m)) {
+	    !r->pol || !r->choice || sr_swap_lists_build(&r->lists, r->m, r->kernel.prio)) {
 		err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
@@ -82,7 +95,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 				goto fail;
 			}
 		r->np = i + 1;
-		err = pol_setup(r, &r->pol[i], opts->slots_cache, d);
+		err = pol_setup(r, &r->pol[i], d);
 		if (err)
 			goto fail;
 		r->pol[i].lead = 0;
@@ -103,6 +116,24 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 fail:
 	sr_replay_free(r);
 	return err;
+}
+
+enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
+				 struct sr_diag *d)
+{
+	int i;
+
+	sr_diag_clear(d);
+	if (r->fed || r->ntasks)
+		return sr_diag_set(d, SR_ERR_INVAL, "the kernel is chosen before the first event");
+	r->kernel = *k;
+	sr_swap_lists_free(&r->lists);
+	memset(&r->lists, 0, sizeof(r->lists));
+	if (sr_swap_lists_build(&r->lists, r->m, k->prio))
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	for (i = 0; i < r->np; i++)
+		r->pol[i].mm.alloc = alloc_mode(r);
+	return SR_OK;
 }
 
 enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *d)

@@ -51,6 +51,8 @@ struct sr_replay {
 	int np;
 	int baseline;
 	int per_task;
+	int slots_cache;            /* sr_replay_opts.slots_cache */
+	struct sr_kernel kernel;    /* the kernel generation modelled */
 	struct pol *pol;
 	struct sr_swap_lists lists; /* the machine's priority lists, for every policy */
 	struct sr_hw_memo memo;     /* one-page costs, for every simulation */

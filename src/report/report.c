@@ -76,7 +76,10 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 	sr_report_json_string(f, in->machine);
 	fprintf(f, ", \"origin\": ");
 	sr_report_json_string(f, in->machine_origin);
-	fprintf(f, "},\n  \"options\": {\"slots_cache\": %s},\n", in->slots_cache ? "true" : "false");
+	fprintf(f, "},\n  \"options\": {\"slots_cache\": %s", in->slots_cache ? "true" : "false");
+	if (in->kernel)
+		fprintf(f, ", \"kernel\": \"%u.%u\"", in->kernel->major, in->kernel->minor);
+	fprintf(f, "},\n");
 	fprintf(f, "  \"baseline\": ");
 	sr_report_json_string(f, res->policy[res->baseline].name);
 	fprintf(f, ",\n  \"policies\": [\n");
@@ -184,7 +187,7 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 
 	fprintf(f, "policy,throughput_kib_s,delta_pct,makespan_ns,swapouts,swapins,"
 		   "unmatched_swapins,swap_full,moved_out_pct,swapin_mean_ns,swapin_p50_ns,"
-		   "swapin_p90_ns,swapin_p99_ns,machine,baseline,slots_cache%s\n",
+		   "swapin_p90_ns,swapin_p99_ns,machine,baseline,slots_cache,kernel%s\n",
 		res->policy[0].unc.variants ? ",variants,delta_pct_min,delta_pct_max,agree" : "");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
@@ -197,6 +200,10 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 			p->swapins, p->unmatched_in, p->swap_full, pct(p->moved_out, p->swapouts),
 			l.mean, l.p50, l.p90, l.p99, in->machine, res->policy[res->baseline].name,
 			in->slots_cache ? "on" : "off");
+		if (in->kernel)
+			fprintf(f, ",%u.%u", in->kernel->major, in->kernel->minor);
+		else
+			fputc(',', f);
 		if (p->unc.variants)
 			fprintf(f, ",%d,%.3f,%.3f,%d", p->unc.variants, p->unc.min, p->unc.max,
 				p->unc.agree);
@@ -213,11 +220,14 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 {
 	int unc = res->policy[0].unc.variants;
 	int k;
+	char kv[32] = "";
 
+	if (in->kernel)
+		snprintf(kv, sizeof(kv), "kernel %u.%u, ", in->kernel->major, in->kernel->minor);
 	fprintf(f, "swapreplay %s: `%s` (%" PRIu64 " events, %" PRIu64 " tasks) on machine `%s` (%s), "
-		   "slots cache %s, baseline `%s`\n\n",
+		   "%sslots cache %s, baseline `%s`\n\n",
 		SR_VERSION_STRING, in->trace, res->events, res->tasks, in->machine,
-		in->machine_origin, in->slots_cache ? "on" : "off", res->policy[res->baseline].name);
+		in->machine_origin, kv, in->slots_cache ? "on" : "off", res->policy[res->baseline].name);
 	if (unc)
 		fprintf(f, "Delta ranges: %d variants of the machine, every figure within a factor %.2f; "
 			   "\"agree\": variants on the same side (faster, slower, or within %.0f %%).\n\n",
@@ -258,8 +268,14 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 	fprintf(f, "trace:       %s (%" PRIu64 " events, %" PRIu64 " tasks)\n", in->trace,
 		res->events, res->tasks);
 	fprintf(f, "machine:     %s (%s)\n", in->machine, in->machine_origin);
-	fprintf(f, "slots cache: %s\n", in->slots_cache ? "on (per-CPU, kernels 4.11-6.14)"
-						      : "off (every allocation walks a node list)");
+	if (in->kernel) {
+		char kd[160];
+
+		fprintf(f, "kernel:      %s\n", sr_kernel_describe(in->kernel, kd, sizeof(kd)));
+	}
+	if (!in->kernel || in->kernel->alloc == SR_ALLOC_SLOTS_CACHE)
+		fprintf(f, "slots cache: %s\n", in->slots_cache ? "on (per-CPU, kernels 4.11-6.14)"
+							      : "off (every allocation walks a node list)");
 	fprintf(f, "baseline:    %s\n", res->policy[res->baseline].name);
 	if (res->late_events)
 		fprintf(f, "note:        %" PRIu64 " events came later than the reorder window "

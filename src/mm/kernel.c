@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Kernel generations: which of the behaviours modelled in src/mm/ a
+ * kernel version has (swapreplay/replay.h, struct sr_kernel).  Each
+ * boundary is the release that merged the change:
+ *
+ *   4.11  per-CPU swap slots cache (Tim Chen, "mm/swap: Regular page swap
+ *         optimizations", commit 67afa38e012e): order-0 slots come 64 at a
+ *         time (swap_slots.c); before it, every allocation walks the list.
+ *   4.14  per-node priority lists swap_avail_heads[] (Aaron Lu, "swap:
+ *         choose swap device according to numa node", a2468cc9bfdf), and
+ *         automatic priorities from -2 with -1 on the device's own node;
+ *         before it one global list, automatic priorities -1, -2, ...
+ *   6.15  the slots cache removed (Kairui Song, "mm, swap: remove swap slot
+ *         cache", 0ff67f990bd4): each CPU allocates from a current cluster
+ *         per order (1b7e90020eb7) and walks the list for a new one when it
+ *         is used up; devices of equal priority take turns per cluster.
+ *   6.19  per-node lists removed (Baoquan He, "mm/swap: do not choose swap
+ *         device according to numa node", 8e689f8ea45f) and every device
+ *         swapped on without a priority gets -1, taking turns ("mm/swap:
+ *         select swap device with default priority round robin",
+ *         52f37efc5949).  The release of 8e689f8ea45f was read from the
+ *         mm tree's merge window, not from a tag.
+ *
+ * Kernels before 4.0 are refused; later releases than 6.19 behave as 6.19
+ * here (what changed after it, the 7.0 swap table, is on the swap-in path,
+ * which is not modelled).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/internal.h"
+#include "swapreplay/replay.h"
+
+/* Version v >= major.minor. */
+static int since(const struct sr_kernel *k, unsigned major, unsigned minor)
+{
+	return k->major > major || (k->major == major && k->minor >= minor);
+}
+
+enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *d)
+{
+	uint64_t major, minor;
+	const char *dot = strchr(s, '.');
+
+	memset(k, 0, sizeof(*k));
+	if (!dot || sr_parse_u64(s, (size_t)(dot - s), 99, &major) ||
+	    sr_parse_u64(dot + 1, strlen(dot + 1), 999, &minor))
+		return sr_diag_set(d, SR_ERR_INVAL,
+				   "kernel '%s': expected a version MAJOR.MINOR such as 5.15 or 6.15", s);
+	k->major = (unsigned)major;
+	k->minor = (unsigned)minor;
+	if (!since(k, 4, 0))
+		return sr_diag_set(d, SR_ERR_INVAL, "kernel %s: kernels before 4.0 are not modelled",
+				   s);
+	k->node_lists = since(k, 4, 14) && !since(k, 6, 19);
+	k->prio = !since(k, 4, 14) ? SR_PRIO_GLOBAL : !since(k, 6, 19) ? SR_PRIO_NODE_RAISE :
+		  SR_PRIO_ALL_EQUAL;
+	k->alloc = !since(k, 4, 11) ? SR_ALLOC_DIRECT : !since(k, 6, 15) ? SR_ALLOC_SLOTS_CACHE :
+		   SR_ALLOC_CLUSTER;
+	return SR_OK;
+}
+
+const char *sr_kernel_describe(const struct sr_kernel *k, char *buf, size_t n)
+{
+	snprintf(buf, n, "%u.%u: %s, %s", k->major, k->minor,
+		 k->node_lists ? "per-node priority lists" :
+		 k->prio == SR_PRIO_GLOBAL ? "one priority list (automatic priorities -1, -2, ...)" :
+		 "one priority list (automatic priorities all -1)",
+		 k->alloc == SR_ALLOC_SLOTS_CACHE ? "per-CPU slots cache of 64" :
+		 k->alloc == SR_ALLOC_CLUSTER ? "per-CPU current cluster per order" :
+		 "no slots cache");
+	return buf;
+}
