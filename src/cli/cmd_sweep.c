@@ -141,7 +141,9 @@ static int run(int argc, char **argv)
 	const char *val, *out = NULL, *plan = NULL;
 	uint64_t jobs = 0, run_index = UINT64_MAX, shard_i = 0, shard_n = 1;
 	size_t k;
-	int id, rc = EXIT_OK, resume = 0, quiet = 0, progress;
+	int id, rc = EXIT_OK, resume = 0, quiet = 0, progress, sharded = 0;
+	/* Options a plan holds: given with --run-index or --shard, refused. */
+	const char *plan_opt = NULL;
 	struct sr_diag d;
 	enum sr_err e;
 	double t0;
@@ -196,6 +198,7 @@ static int run(int argc, char **argv)
 			break;
 		case O_BASELINE:
 			so.baseline = val;
+			plan_opt = "--baseline";
 			break;
 		case O_SLOTS:
 			if (strcmp(val, "on") && strcmp(val, "off")) {
@@ -203,6 +206,7 @@ static int run(int argc, char **argv)
 				goto out;
 			}
 			so.slots_cache = !strcmp(val, "on");
+			plan_opt = "--slots-cache";
 			break;
 		case O_JOBS:
 			if (cli_parse_u64(val, 1024, &jobs) || !jobs) {
@@ -249,6 +253,7 @@ static int run(int argc, char **argv)
 				rc = cli_usage("sweep", "--shard takes I/N with 0 <= I < N, not '%s'", val);
 				goto out;
 			}
+			sharded = 1;
 			break;
 		}
 		case O_INFMT:
@@ -256,15 +261,20 @@ static int run(int argc, char **argv)
 				rc = cli_usage("sweep", "--input-format takes auto, csv, jsonl or swt, not '%s'", val);
 				goto out;
 			}
+			plan_opt = "--input-format";
 			break;
 		case O_MAXERR:
 			if (cli_parse_u64(val, UINT64_MAX, &so.max_errors)) {
 				rc = cli_usage("sweep", "--max-errors takes a whole number, not '%s'", val);
 				goto out;
 			}
+			plan_opt = "--max-errors";
 			break;
 		}
 	}
+	/* "-" is standard output, as everywhere else. */
+	if (out && !strcmp(out, "-"))
+		out = NULL;
 	if (resume && !out) {
 		rc = cli_usage("sweep", "--resume needs -o FILE: the results to continue");
 		goto out;
@@ -273,11 +283,17 @@ static int run(int argc, char **argv)
 	so.nmachines = machines.n;
 	so.policies = (const char *const *)policies.v;
 	so.npolicies = policies.n;
-	if (run_index != UINT64_MAX || shard_n > 1) {
-		/* Run part of a plan: the one argument is the plan. */
+	if (run_index != UINT64_MAX || sharded) {
+		/* Run part of a plan (--shard=0/1: all of it): the one argument
+		 * is the plan, which holds every setting of its rows. */
 		if (inputs.n != 1 || plan || policies.n || machines.n) {
 			rc = cli_usage("sweep", "--run-index and --shard take one PLAN file and no "
 				       "--plan, --policy or --machine (the plan has them)");
+			goto out;
+		}
+		if (plan_opt) {
+			rc = cli_usage("sweep", "%s cannot be given with --run-index or --shard: "
+				       "the plan has it", plan_opt);
 			goto out;
 		}
 		e = sr_sweep_open_plan(&s, inputs.v[0], &so, &d);
@@ -342,8 +358,6 @@ static int run(int argc, char **argv)
 	}
 	e = sr_sweep_start(s, &d);
 	if (e) {
-		if (e == SR_ERR_NOMEM)
-			goto nomem;
 		rc = sweep_err(&d, cli_status(e));
 		goto out;
 	}
@@ -414,16 +428,18 @@ const struct cli_cmd cmd_sweep = {
 	"  --baseline=NAME       default reclaimer-nid, always replayed\n"
 	"  --slots-cache=on|off  as for replay\n"
 	"  -j, --jobs=N          units replayed at once, on threads (default: CPUs)\n"
-	"  -o, --output=FILE     append rows to FILE, one whole row per write (default:\n"
-	"                        standard output); an existing FILE needs --resume\n"
+	"  -o, --output=FILE     append rows to FILE, one whole row per write (default\n"
+	"                        and '-': standard output); an existing FILE needs --resume\n"
 	"  --resume              skip the rows FILE already has; a last row cut short\n"
 	"                        by a kill is dropped and redone\n"
 	"  -f, --format=FMT      jsonl (default) or csv\n"
 	"  -q, --quiet           no progress and no summary\n"
 	"  --plan=PLAN           write the units to PLAN (a line each) and stop\n"
 	"  --run-index=I         run unit I of the plan given as the argument\n"
-	"  --shard=I/N           run the units whose number is I modulo N\n"
-	"  --input-format=FMT, --max-errors=N   as for replay\n"
+	"  --shard=I/N           run the units whose number is I modulo N (0/1: all)\n"
+	"  --input-format=FMT, --max-errors=N   as for replay (N below 2^63)\n"
+	"  (--run-index and --shard take the policies, machines, baseline, slots cache,\n"
+	"  input format and max errors from the plan, and refuse them as options)\n"
 	"\n"
 	"Rows (docs/REPORT.md): unit, trace, trace_hash (FNV-1a 64 of the file), machine,\n"
 	"policy, baseline, slots_cache, status, error, events, and the replay report's\n"

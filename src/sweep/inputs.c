@@ -88,7 +88,8 @@ static enum sr_err walk_dir(const char *dir, struct sr_strs *out, struct sr_diag
 			break;
 	}
 	closedir(dh);
-	qsort(here.v, here.n, sizeof(*here.v), cmp_str);
+	if (here.n) /* an empty directory has no array at all */
+		qsort(here.v, here.n, sizeof(*here.v), cmp_str);
 	for (i = 0; !rc && i < here.n; i++) {
 		struct stat st;
 

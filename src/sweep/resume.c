@@ -53,6 +53,10 @@ enum sr_err sr_sweep_prepare(struct sr_sweep *s, const struct sr_sweep_run_opts 
 			return sr_diag_set(d, SR_ERR_INVAL,
 					   "%s exists: give --resume to add the rows it lacks, or remove it",
 					   out);
+		if (s->resume && stat(out, &st) == 0 && !S_ISREG(st.st_mode))
+			return sr_diag_set(d, SR_ERR_INVAL,
+					   "%s is not a regular file: --resume continues a file of rows",
+					   out);
 		if (s->resume && stat(out, &st) == 0) {
 			s->out_exists = 1;
 			s->out_size = st.st_size;
@@ -80,6 +84,8 @@ enum sr_err sr_sweep_open_output(struct sr_sweep *s, struct sr_diag *d)
 			return sr_diag_set(d, SR_ERR_IO, "cannot cut its last partial row: %s",
 					   strerror(e));
 		}
+		struct stat st;
+
 		s->out_fd = open(s->out_path, O_WRONLY | O_CREAT | O_APPEND, 0666);
 		if (s->out_fd < 0) {
 			int e = errno;
@@ -87,6 +93,9 @@ enum sr_err sr_sweep_open_output(struct sr_sweep *s, struct sr_diag *d)
 			sr_diag_file(d, s->out_path);
 			return sr_diag_set(d, SR_ERR_IO, "cannot open: %s", strerror(e));
 		}
+		/* Only a regular file is read back (for the summary): a device
+		 * such as /dev/full or /dev/zero reads as endless bytes. */
+		s->out_regular = fstat(s->out_fd, &st) == 0 && S_ISREG(st.st_mode);
 	}
 	if (s->old.n) {
 		s->have = calloc(s->nunits * np, 1);
@@ -113,6 +122,7 @@ enum sr_err sr_sweep_open_output(struct sr_sweep *s, struct sr_diag *d)
 	    sr_write_all(s->out_fd, sr_rows_csv_header, strlen(sr_rows_csv_header))) {
 		int e = errno;
 
+		sr_diag_file(d, s->out_name);
 		return sr_diag_set(d, SR_ERR_IO, "write failed: %s", strerror(e));
 	}
 	return SR_OK;

@@ -171,7 +171,8 @@ static void *worker(void *arg)
 			s->cls[unit_class(s, u)].secs += t;
 			s->cls[unit_class(s, u)].bytes += (double)s->usize[u];
 		}
-		s->out[u] = rows;
+		s->out[u] = rows; /* NULL: out of memory, said by the writer */
+		s->udone[u] = 1;
 		s->failed[u] = failed;
 		s->events[u] = nev;
 		pthread_cond_broadcast(&s->done_cv);
@@ -192,7 +193,8 @@ enum sr_err sr_sweep_start(struct sr_sweep *s, struct sr_diag *caller)
 	s->out = calloc(s->nunits, sizeof(*s->out));
 	s->failed = calloc(s->nunits, sizeof(*s->failed));
 	s->events = calloc(s->nunits, sizeof(*s->events));
-	if (!s->skip || !s->out || !s->failed || !s->events)
+	s->udone = calloc(s->nunits, 1);
+	if (!s->skip || !s->out || !s->failed || !s->events || !s->udone)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	sr_sweep_select(s);
 	err = sr_sweep_open_output(s, d);
@@ -219,8 +221,18 @@ enum sr_err sr_sweep_start(struct sr_sweep *s, struct sr_diag *caller)
 	s->started = 1;
 	s->prog.total = total;
 	for (k = 0; k < jobs; k++) {
-		if (pthread_create(&s->th[k], NULL, worker, s))
+		int e = pthread_create(&s->th[k], NULL, worker, s);
+
+		if (e) {
+			/* Fewer workers do: the units are only slower.  None would
+			 * leave the writer waiting for ever. */
+			if (!s->nth) {
+				s->finished = 1;
+				return sr_diag_set(d, SR_ERR_NOMEM, "cannot create a worker thread: %s",
+						   strerror(e));
+			}
 			break;
+		}
 		s->nth = k + 1;
 	}
 	return SR_OK;
@@ -241,10 +253,13 @@ enum sr_err sr_sweep_next(struct sr_sweep *s, struct sr_sweep_progress *prog,
 	if (s->next < s->nunits) {
 		u = s->next++;
 		pthread_mutex_lock(&s->mu);
-		while (!s->out[u])
+		while (!s->udone[u])
 			pthread_cond_wait(&s->done_cv, &s->mu);
 		pthread_mutex_unlock(&s->mu);
-		if (sr_write_rows(s->out_fd, s->out[u])) {
+		if (!s->out[u]) {
+			s->failed[u] = 1;
+			err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory: the rows of unit %zu are lost", u);
+		} else if (sr_write_rows(s->out_fd, s->out[u])) {
 			int e = errno;
 
 			sr_diag_file(d, s->out_name);

@@ -91,12 +91,13 @@ enum sr_err sr_sweep_write_summary(const struct sr_sweep *s, FILE *f, struct sr_
 	sr_diag_clear(d);
 	if (!s->finished)
 		return sr_diag_set(d, SR_ERR_INVAL, "the run is not finished");
-	if (s->out_path) {
+	if (s->out_path && s->out_regular) {
 		long long gl;
 
 		err = sr_rows_load(&all, s->out_path, s->fmt, &gl, d);
 	} else {
-		/* The rows went to the caller's descriptor: those of this run. */
+		/* The rows went to the caller's descriptor, or to a file that
+		 * is not a regular one: those of this run. */
 		for (u = 0; !err && u < s->nunits; u++)
 			if (s->out && s->out[u])
 				err = sr_rows_parse(&all, s->out[u], s->out_name, s->fmt, d);

@@ -58,6 +58,11 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 
 	*out = NULL;
 	sr_diag_clear(d);
+	/* Rows and plans store it as a JSON integer, which jansson reads back
+	 * only up to 2^63 - 1 (and no trace has that many records). */
+	if (opts->max_errors > INT64_MAX)
+		return sr_diag_set(d, SR_ERR_LIMIT, "max_errors is at most %lld in a sweep, not %llu",
+				   (long long)INT64_MAX, (unsigned long long)opts->max_errors);
 	s = sr_sweep_alloc(opts);
 	if (!s)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
@@ -177,6 +182,7 @@ void sr_sweep_free(struct sr_sweep *s)
 	free(s->out);
 	free(s->failed);
 	free(s->events);
+	free(s->udone);
 	free(s->skip);
 	free(s->have);
 	sr_sweep_free_schedule(s);

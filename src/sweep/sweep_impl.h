@@ -129,6 +129,7 @@ struct sr_sweep {
 	char *out_path;             /* NULL: out_fd, the caller's */
 	char *out_name;             /* what messages call the output */
 	int out_fd;                 /* -1 until opened */
+	int out_regular;            /* out_path is a regular file: its rows read back */
 	int resume;
 	int out_exists;             /* resume: out_path was there */
 	off_t out_size;             /* resume: its size then */
@@ -149,7 +150,8 @@ struct sr_sweep {
 	size_t left;                /* units to do not yet handed out */
 	size_t jobs;                /* the CPUs the run may use */
 	int stop;                   /* hand out no more units */
-	char **out;                 /* per unit: its rows, once done */
+	char **out;                 /* per unit: its rows, once done (NULL: out of memory) */
+	unsigned char *udone;       /* per unit: replayed, out[] set */
 	int *failed;                /* per unit: 1 if it failed */
 	uint64_t *events;           /* per unit: events replayed */
 	pthread_t *th;

@@ -91,10 +91,12 @@ rows:
 			continue;
 		sr_rows_format(s, out, &len, u, trace, res ? hash : NULL, mname, s->policies.v[k],
 			       res ? &res->policy[k] : NULL, res ? res->events : 0,
-			       err[0] ? err : "failed");
+			       res ? NULL : err[0] ? err : "failed");
 	}
 	if (!*out)
-		*out = strdup("");
+		*out = strdup(""); /* still NULL out of memory: the writer says so */
+	if (!*out)
+		*failed = 1;
 	sr_pipe_stop(pipe);
 	sr_replay_free(rp);
 	sr_reader_close(r);

@@ -153,7 +153,7 @@ static void sweep_fmt(void)
 static void sweep_setup_errors(void)
 {
 	char lst[600], none[600], name[SR_SWEEP_MAX_MACHINES + 1][16];
-	const char *glob[] = { at("nothing/*.csv") }, *empty[] = { none };
+	const char *glob[] = { at("nothing/*.csv") }, *empty[] = { none }, *edir[] = { at("empty") };
 	const char *list[] = { lst }, *tr[] = { at("tr") };
 	const char *many[SR_SWEEP_MAX_MACHINES + 1];
 	struct sr_sweep_opts o = opts();
@@ -162,14 +162,19 @@ static void sweep_setup_errors(void)
 	int i;
 
 	snprintf(lst, sizeof(lst), "@%s/no-list", dir);
-	/* No trace: a list of comments (an empty directory would do too, but
-	 * sorts a NULL array, which UBSan refuses: left as it was). */
+	/* No trace: a list of comments, an empty directory (whose sort was
+	 * of a NULL array, which UBSan refuses). */
 	snprintf(none, sizeof(none), "@%s/comments", dir);
 	CHECK(sr_sweep_new(&s, glob, 1, &o, &d) == SR_ERR_IO && s == NULL);
 	CHECK(strstr(d.msg, "no file matches") != NULL);
 	CHECK(sr_sweep_new(&s, list, 1, &o, &d) == SR_ERR_IO && s == NULL);
 	CHECK(strstr(d.msg, "cannot open the list") != NULL && strstr(d.file, "no-list"));
 	CHECK(sr_sweep_new(&s, empty, 1, &o, &d) == SR_ERR_INVAL && s == NULL);
+	CHECK(sr_sweep_new(&s, edir, 1, &o, &d) == SR_ERR_INVAL && s == NULL);
+	/* Plans and rows hold max_errors as a JSON integer: at most 2^63 - 1. */
+	o.max_errors = UINT64_MAX;
+	CHECK(sr_sweep_new(&s, tr, 1, &o, &d) == SR_ERR_LIMIT && s == NULL);
+	o.max_errors = 0;
 	for (i = 0; i <= SR_SWEEP_MAX_MACHINES; i++) {
 		snprintf(name[i], sizeof(name[i]), "m%d", i);
 		many[i] = name[i];
@@ -328,6 +333,7 @@ static void sweep_setup(void)
 {
 	CHECK(mkdtemp(dir) != NULL);
 	CHECK(mkdir(at("tr"), 0777) == 0);
+	CHECK(mkdir(at("empty"), 0777) == 0);
 	CHECK(put(at("comments"), "# nothing\n\n") == 0);
 	CHECK(put(at("tr/t1.csv"),
 		  "ts_ns,op,pid,cpu,cpu_nid,page_nid,offset\n"
