@@ -1,7 +1,8 @@
 #!/bin/sh
 # make test-cluster: the sweep recipes of docs/SWEEP.md run by real engines on
 # this machine.  GNU parallel (Debian package "parallel") runs the units of
-# a plan and is interrupted and resumed through its joblog; the merged result
+# a plan and is interrupted and resumed through its joblog; Slurm runs them
+# as a job array from another directory than the plan's; each merged result
 # must equal a local sweep's.  Prints "ok"/"FAIL" lines and a count.
 set -u
 SR=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -117,8 +118,10 @@ EOC
 	done
 	ok "Slurm: a one-node cluster is up (node idle after ${i}s)"
 	mkdir -p sres
-	timeout 600 sbatch --wait --array=0-$((N - 1))%2 -o "$SD/log/job-%A_%a.out" --chdir="$W" \
-		--wrap "$SR sweep --run-index=\$SLURM_ARRAY_TASK_ID plan.jsonl -o sres/\$SLURM_ARRAY_TASK_ID.jsonl -q" \
+	# The tasks run in another directory than the plan's (a job's
+	# --chdir): the plan's paths are resolved from its own directory.
+	timeout 600 sbatch --wait --array=0-$((N - 1))%2 -o "$SD/log/job-%A_%a.out" --chdir="$W/sres" \
+		--wrap "$SR sweep --run-index=\$SLURM_ARRAY_TASK_ID ../plan.jsonl -o \$SLURM_ARRAY_TASK_ID.jsonl -q" \
 		>/dev/null 2>"$SD/sbatch.err"
 	rc=$?
 	[ $rc -eq 0 ] && ok "Slurm: the job array of $N units finished" ||

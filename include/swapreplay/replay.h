@@ -203,6 +203,14 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 void sr_replay_free(struct sr_replay *r);
 
 /*
+ * The name policy k (in the order of specs) gives itself: its ops table's
+ * .name, which for a shared object is not the path it was loaded from (a
+ * sweep's rows name a policy so, whatever path was typed).  NULL for a k
+ * out of range.  Valid until sr_replay_free().
+ */
+const char *sr_replay_policy_name(const struct sr_replay *r, int k);
+
+/*
  * After sr_replay_finish(): fill each policy's unc from n results of the
  * same policies replayed on perturbed machines (sr_machine_perturb()).
  */

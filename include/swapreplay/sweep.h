@@ -6,10 +6,14 @@
  * A unit is one (trace, machine): the trace is decoded once and every
  * policy replayed in that pass.  Units are numbered trace by trace,
  * machines in the order given.  Each unit gives one result row per policy
- * (JSON lines or CSV), and the rows are written in unit order whatever the
- * number of threads, so that one thread and eight write the same bytes.  A
- * unit that fails (a damaged trace) gives rows that say so and does not
- * stop the sweep.  docs/SWEEP.md describes the rows, resuming and plans.
+ * (JSON lines or CSV), which says what it is the result of: the trace and
+ * its content hash, the machine and the hash of its description, the
+ * policy, and every option that changes a figure.  Rows go to a file as
+ * soon as their unit is done, and the file is put in unit order when the
+ * run ends, so that one thread and eight leave the same bytes and a kill
+ * loses only the units being replayed.  A unit that fails (a damaged
+ * trace) gives rows that say so and does not stop the sweep.
+ * docs/SWEEP.md describes the rows, resuming and plans.
  *
  * A sweep's life: sr_sweep_new() or sr_sweep_open_plan(); sr_sweep_load();
  * then either sr_sweep_write_plan(), or a run: sr_sweep_prepare(),
@@ -61,8 +65,13 @@ struct sr_sweep_opts {
 	const char *baseline;
 	int slots_cache;              /* as sr_replay_opts.slots_cache */
 	enum sr_format input_format;  /* of every trace; SR_FMT_AUTO: detected */
-	uint64_t max_errors;          /* as sr_read_opts.max_errors */
+	uint64_t max_errors;          /* as sr_read_opts.max_errors; at most 2^63 - 1 */
 	enum sr_sweep_fmt format;     /* of the rows */
+	/* 1: every file found in a directory or by a glob is a trace; 0:
+	 * those that are by their content one of swapreplay's other files (a
+	 * sweep's result file or plan, a machine description, a replay
+	 * report, a capture's .info) are skipped (sr_sweep_skipped()). */
+	int every_file;
 };
 
 struct sr_sweep;
@@ -73,8 +82,10 @@ struct sr_sweep;
  * directories (every regular file under them, recursively, but those whose
  * name starts with "."; sorted), glob patterns (sorted) and "@FILE" lists
  * (one input a line; empty lines and lines starting with "#" skipped;
- * lists within lists up to 4 deep).  The strings are copied; nothing is
- * loaded or replayed yet.
+ * lists within lists up to 4 deep).  Files found in directories and by
+ * globs that are not traces by their content are skipped (see
+ * every_file), and so is a trace named twice.  The strings are copied;
+ * nothing is loaded or replayed yet.
  *
  * Returns SR_OK with *out the sweep, to be freed with sr_sweep_free().
  * Otherwise *out is NULL and diag says why: SR_ERR_IO for an input that
@@ -82,8 +93,8 @@ struct sr_sweep;
  * nothing, a directory that cannot be read: for that one, and only that
  * one, diag->msg is empty, a gap kept from the command line), SR_ERR_INVAL
  * when the inputs hold no trace, SR_ERR_LIMIT for more than SR_MAX_POLICIES
- * policies (the baseline included) or SR_SWEEP_MAX_MACHINES machines,
- * SR_ERR_NOMEM.
+ * policies (the baseline included), SR_SWEEP_MAX_MACHINES machines or a
+ * max_errors above 2^63 - 1, SR_ERR_NOMEM.
  */
 enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_t ninputs,
 			 const struct sr_sweep_opts *opts, struct sr_diag *diag);
@@ -91,18 +102,17 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 /*
  * Set up the sweep a plan describes (written by sr_sweep_write_plan()):
  * unit I of the plan is unit I of the sweep, with the plan's trace and
- * machine.  The policies, baseline, slots cache and input format are the
- * plan's first line's, and so is max_errors when it is above 0.  Of opts
- * only format is used, and input_format and max_errors where the plan
- * does not give them.
+ * machine, its paths resolved from the plan's directory.  The policies,
+ * baseline, slots cache, input format and max_errors are the plan's (every
+ * line must give the same); of opts only format is used.  Blank lines are
+ * skipped.
  *
  * Returns SR_OK with *out the sweep, to be freed with sr_sweep_free().
  * Otherwise *out is NULL and diag says why: SR_ERR_IO (the plan cannot be
- * opened), SR_ERR_FORMAT (a line that is not one of a plan, an empty plan
- * or one without a baseline, or some lines naming a machine and others
- * not), SR_ERR_LIMIT (more than SR_MAX_POLICIES policies), SR_ERR_NOMEM
- * (also for a policy that is not a JSON string, a gap kept from the
- * command line).
+ * opened), SR_ERR_FORMAT (PLAN:LINE: a line that is not one of a plan, one
+ * whose policies or options differ from the first line's, a plan written
+ * by another version of swapreplay; an empty plan), SR_ERR_LIMIT (more
+ * than SR_MAX_POLICIES policies), SR_ERR_NOMEM.
  */
 enum sr_err sr_sweep_open_plan(struct sr_sweep **out, const char *path,
 			       const struct sr_sweep_opts *opts, struct sr_diag *diag);
@@ -111,21 +121,42 @@ enum sr_err sr_sweep_open_plan(struct sr_sweep **out, const char *path,
  * Load every machine, once each, and check that the policies load and
  * that the baseline is among them (on the first machine, or on
  * SR_MACHINE_DEFAULT), so that a bad machine file or policy fails here
- * rather than in every unit.  Call once, before anything below.
+ * rather than in every unit; and settle what each is for the rows (a
+ * machine's name and hash, a policy's own name and a .so's hash).  A
+ * plan's sweep loads nothing here: each unit loads its machine and its
+ * policies, so that a file one unit needs does not stop the others, and
+ * fails if they are not what the plan was written with.  Call once,
+ * before anything below.
  *
  * Returns SR_OK, or the error of sr_machine_load() or sr_replay_new()
- * with diag; after an error the sweep is only good for sr_sweep_free().
+ * with diag (SR_ERR_INVAL for two specs of the same policy); after an
+ * error the sweep is only good for sr_sweep_free().
  */
 enum sr_err sr_sweep_load(struct sr_sweep *s, struct sr_diag *diag);
 
-/* The number of units: traces x machines, or the plan's lines. */
+/* The number of units: traces x machines, or the plan's lines (after
+ * sr_sweep_prepare(), without a trace that is the output). */
 size_t sr_sweep_units(const struct sr_sweep *s);
+
+/* A file of the inputs left out, and why ("a sweep's result file", "the
+ * sweep's output", "named more than once"...). */
+struct sr_sweep_skip {
+	const char *path;
+	const char *why;
+};
+
+/* The files left out so far (by sr_sweep_new(), and sr_sweep_prepare()
+ * for the output), *n of them; valid until the next call or
+ * sr_sweep_free().  NULL with *n 0 out of memory. */
+const struct sr_sweep_skip *sr_sweep_skipped(struct sr_sweep *s, size_t *n);
 
 /*
  * Write the sweep's plan to path ("-": standard output): one JSON line per
  * unit, with its trace, machine and all the settings, which
- * sr_sweep_open_plan() reads back.  The file is whole or absent
- * (swapreplay/outfile.h).  After sr_sweep_load().
+ * sr_sweep_open_plan() reads back.  Paths are written relative to the
+ * plan's directory (as given when that is the working directory; absolute
+ * ones as they are).  The file is whole or absent (swapreplay/outfile.h).
+ * After sr_sweep_load(), of a sweep set up from inputs.
  *
  * Returns SR_OK, or the error of creating or committing the file (with
  * diag); the sweep is unchanged either way.
@@ -136,9 +167,10 @@ enum sr_err sr_sweep_write_plan(const struct sr_sweep *s, const char *path,
 /* ---- running a sweep ---------------------------------------------------- */
 
 struct sr_sweep_run_opts {
-	/* The file the rows are appended to, a whole row per write(), so
-	 * that a sweep killed at any moment leaves whole rows and at most
-	 * one row cut short.  NULL: the rows go to fd. */
+	/* The file the rows are appended to, a whole row per write() as each
+	 * unit is done, so that a sweep killed at any moment leaves whole
+	 * rows and at most one row cut short; put in unit order at the end
+	 * (a regular file).  NULL: the rows go to fd, in unit order. */
 	const char *output;
 	int fd;                /* with output NULL; the sweep leaves it open */
 	const char *fd_name;   /* what messages call fd; NULL: "standard output" */
@@ -151,16 +183,23 @@ struct sr_sweep_run_opts {
 };
 
 /*
- * Settle a run: which units, where the rows go, and with ro->resume the
- * rows that ro->output has already (read from it now; a file that does
- * not exist has none).  Without ro->resume, an output that exists, is a
- * regular file and is not empty is refused, so that results are never
- * mixed by accident.  Nothing is written, cut or started yet.  Once, after
- * sr_sweep_load().
+ * Settle a run: which units, where the rows go.  ro->output is taken for
+ * the run: created (O_EXCL) when it does not exist, and locked, so that a
+ * second sweep on it fails here; a trace of the inputs that is the output
+ * is left out.  Without ro->resume, an output that exists, is a regular
+ * file and is not empty is refused, so that results are never mixed by
+ * accident.  With ro->resume its rows are read now, and each is matched by
+ * its identity to a (unit, policy) of this run: a row that replayed
+ * stands (its unit is not replayed for it), a row in error is replayed
+ * again, a row of anything else is refused.  Nothing is written or cut
+ * yet.  Once, after sr_sweep_load().
  *
  * Returns SR_OK; SR_ERR_INVAL for a unit the sweep does not have, a shard
- * not below nshards, or an output refused; and the errors of reading the
- * output's rows: SR_ERR_IO (it cannot be opened), SR_ERR_FORMAT (a line is
+ * not below nshards, an output refused (it exists; --resume of something
+ * that is not a regular file; a row of another trace, machine, policy or
+ * option, or of a trace whose content has changed, or a second row of one
+ * (unit, policy): diag gives its line and what differs); SR_ERR_IO (it
+ * cannot be opened, or another sweep holds it); SR_ERR_FORMAT (a line is
  * not a result row of opts->format), SR_ERR_NOMEM.  After an error the
  * sweep is only good for sr_sweep_free().
  */
@@ -168,14 +207,15 @@ enum sr_err sr_sweep_prepare(struct sr_sweep *s, const struct sr_sweep_run_opts 
 			     struct sr_diag *diag);
 
 /*
- * Start the run: cut off the output's last row if a kill cut it short,
- * open the output for appending, write the CSV header unless the output
- * holds rows already, and start the worker threads.  A unit whose every
- * row the output has is not run; the others write only the rows it lacks.
+ * Start the run: cut off the output's last row if a kill cut it short (end
+ * a whole one that lacks only its newline), write the CSV header unless
+ * the output has it, and start the worker threads.  A unit whose every row
+ * stands in the output is not run; the others write only the rows it
+ * lacks.
  *
- * Returns SR_OK, or SR_ERR_IO (cutting, opening or writing the header
- * failed) or SR_ERR_NOMEM with diag; after an error the sweep is only good
- * for sr_sweep_free().
+ * Returns SR_OK, or SR_ERR_IO (cutting or writing failed) or SR_ERR_NOMEM
+ * (also: no worker thread could be created) with diag; after an error the
+ * sweep is only good for sr_sweep_free().
  */
 enum sr_err sr_sweep_start(struct sr_sweep *s, struct sr_diag *diag);
 
@@ -188,14 +228,15 @@ struct sr_sweep_progress {
 };
 
 /*
- * Wait for the next unit in unit order to be replayed, and write its rows;
+ * Wait for the next unit to be replayed (to a file: whichever is done
+ * first; to a descriptor: the next in unit order), and write its rows;
  * *prog (prog may be NULL) then says how far the run is.  Call it while
  * prog->done < prog->total (sr_sweep_progress() gives the first figures);
  * once every unit is written it returns SR_OK at once.
  *
  * Returns SR_OK, or SR_ERR_IO with diag when the rows could not be
- * written: the unit still counts as done and the run goes on (call it
- * again for the next unit).
+ * written, SR_ERR_NOMEM when they could not be made: the unit still counts
+ * as done and the run goes on (call it again for the next unit).
  */
 enum sr_err sr_sweep_next(struct sr_sweep *s, struct sr_sweep_progress *prog,
 			  struct sr_diag *diag);
@@ -205,11 +246,14 @@ void sr_sweep_progress(const struct sr_sweep *s, struct sr_sweep_progress *prog)
 
 /*
  * End the run: the workers finish the unit they are on (a unit not begun
- * yet is dropped, if the caller stops before the end) and are joined, and
- * an output file the sweep opened is closed.
+ * yet is dropped, if the caller stops before the end) and are joined; if
+ * every unit was written, an output file is put in order (every row that
+ * stands, in unit order, policies in the sweep's order, through a new file
+ * renamed over it); the output is closed (and its lock let go).
  *
- * Returns SR_OK, or SR_ERR_IO with diag if closing the output failed.
- * Either way the run is over; only sr_sweep_write_summary() and
+ * Returns SR_OK, or SR_ERR_IO with diag if ordering or closing the output
+ * failed (it then holds the same rows, in the order they came).  Either
+ * way the run is over; only sr_sweep_write_summary(), sr_sweep_state() and
  * sr_sweep_free() are left.
  */
 enum sr_err sr_sweep_finish(struct sr_sweep *s, struct sr_diag *diag);
@@ -217,14 +261,32 @@ enum sr_err sr_sweep_finish(struct sr_sweep *s, struct sr_diag *diag);
 /*
  * Write to f a table, per policy: the units it won (the highest throughput
  * of its unit; ties count for each) and its median and worst delta over
- * the units that replayed.  Over every row of the output file when the run
- * appended to one (earlier runs' rows included), else over the rows this
- * run wrote.  After sr_sweep_finish().
+ * the units that replayed.  Over every row that stands in the output file
+ * (earlier runs' rows included), or over the rows this run wrote to a
+ * descriptor; never read back from the output.  After sr_sweep_finish().
  *
- * Returns SR_OK, or the error of reading the rows back (with diag): then
- * nothing is written.
+ * Returns SR_OK, or SR_ERR_NOMEM (then nothing is written).
  */
 enum sr_err sr_sweep_write_summary(const struct sr_sweep *s, FILE *f, struct sr_diag *diag);
+
+/* The state of the output once the run is over: its units (with a row
+ * that stands) and of them those with a row in error, earlier runs' rows
+ * included, so that a resume that leaves a unit failed says so. */
+struct sr_sweep_state {
+	size_t units, failed;
+};
+
+void sr_sweep_state(const struct sr_sweep *s, struct sr_sweep_state *st);
+
+/* What sr_sweep_prepare() found in a resumed output. */
+struct sr_sweep_resumed {
+	size_t rows;          /* rows read back */
+	size_t retried;       /* (unit, policy) rows in error, replayed again */
+	uint64_t cut_line;    /* the line of a last row cut short (dropped), 0 none */
+	int no_final_nl;      /* the last row lacked only its newline (kept) */
+};
+
+void sr_sweep_resumed(const struct sr_sweep *s, struct sr_sweep_resumed *r);
 
 /* End a run still going as sr_sweep_finish() does (its error is lost), and
  * free everything.  Accepts NULL. */
@@ -234,11 +296,14 @@ void sr_sweep_free(struct sr_sweep *s);
 
 /*
  * A merge reads the result files that the units of a plan wrote (with
- * sr_sweep_run_opts.one_unit or .nshards, anywhere), checks that no
- * (unit, policy) row is there twice and, given the plan, that every unit
- * is there whole, and writes the rows in unit order, policies in the
- * plan's order: the same bytes as a sweep of the whole plan on one
- * machine.
+ * sr_sweep_run_opts.one_unit or .nshards, anywhere), checks each row by
+ * its identity (given the plan: the plan's trace, machine, policies and
+ * options for its unit; without: the options of the first row, and one
+ * trace and machine per unit number), that no (unit, policy) row is there
+ * twice and, given the plan, that every unit is there whole, and writes
+ * the rows in unit order, policies in the plan's order: the same bytes as
+ * a sweep of the whole plan on one machine.  A row in error followed by
+ * one that replayed, of the same (unit, policy), gives way to it.
  */
 struct sr_sweep_merge;
 
@@ -250,50 +315,62 @@ enum sr_err sr_sweep_merge_new(struct sr_sweep_merge **out, enum sr_sweep_fmt fm
 			       struct sr_diag *diag);
 
 /*
- * Add the rows of the result file path (a last row cut short is left out).
- * Returns SR_OK, or SR_ERR_IO (cannot be opened), SR_ERR_FORMAT (a line is
- * not a result row) or SR_ERR_NOMEM with diag; the rows read before an
- * error stay in the merge.
+ * Add the rows of the result file path (a regular file or a pipe).  A
+ * whole last row without its newline is kept; a last row cut short is
+ * left out and reported by sr_sweep_merge_check() (SR_SWEEP_CUT).
+ * Returns SR_OK, or SR_ERR_IO (cannot be opened or read), SR_ERR_FORMAT
+ * (a line is not a result row: a plan's line, a row of another schema)
+ * or SR_ERR_NOMEM with diag; the rows read before an error stay in the
+ * merge.
  */
 enum sr_err sr_sweep_merge_add(struct sr_sweep_merge *m, const char *path,
 			       struct sr_diag *diag);
 
 /*
- * Check the rows against the plan path too: its number of units and its
- * policies, in order.  Returns SR_OK, or SR_ERR_IO with diag when the plan
- * cannot be opened (the merge is then as before).
+ * Check the rows against the plan path too: its units, their traces and
+ * machines, its policies (in order) and options.  Returns SR_OK, or
+ * SR_ERR_IO (it cannot be opened), SR_ERR_FORMAT (PLAN:LINE: not a plan,
+ * as sr_sweep_open_plan()) or SR_ERR_NOMEM with diag (the merge is then
+ * as before).
  */
 enum sr_err sr_sweep_merge_plan(struct sr_sweep_merge *m, const char *path,
 				struct sr_diag *diag);
 
 /* What sr_sweep_merge_check() finds wrong, one at a time. */
 enum sr_sweep_problem_kind {
-	SR_SWEEP_DOUBLED = 1, /* a (unit, policy) row more than once (each extra row) */
-	SR_SWEEP_MISSING = 2, /* a unit of the plan with fewer rows than policies */
-	SR_SWEEP_STRAY = 3,   /* a row of a unit the plan does not have (each row) */
+	SR_SWEEP_DOUBLED = 1, /* a (unit, policy) row that replayed, more than once (each extra) */
+	SR_SWEEP_MISSING = 2, /* a unit of the plan without a row for each of its policies */
+	SR_SWEEP_STRAY = 3,   /* a row of a unit number the plan does not have (each row) */
+	SR_SWEEP_FOREIGN = 4, /* a row of another trace, machine, policy or option (each row) */
+	SR_SWEEP_CUT = 5,     /* a file's last row, cut short (a sweep killed) */
 };
 
+/* One problem; its strings are valid during the call. */
 struct sr_sweep_problem {
 	enum sr_sweep_problem_kind kind;
-	uint64_t unit;
-	const char *policy;    /* SR_SWEEP_DOUBLED: the policy; valid during the call */
-	size_t rows, want;     /* SR_SWEEP_MISSING: the unit's rows, and the policies */
+	uint64_t unit;         /* the row's unit, or (MISSING) the unit */
+	const char *policy;    /* DOUBLED, FOREIGN, STRAY: the row's policy */
+	size_t rows, want;     /* MISSING: the policies with a row, and the plan's */
+	const char *file;      /* DOUBLED, FOREIGN, STRAY, CUT: the row's file ... */
+	uint64_t line;         /* ... and line */
+	const char *why;       /* FOREIGN: what differs; MISSING: the policies lacking */
 };
 
 typedef void (*sr_sweep_problem_fn)(void *ctx, const struct sr_sweep_problem *p);
 
 /* What sr_sweep_merge_check() found, by kind. */
 struct sr_sweep_merge_counts {
-	size_t doubled, missing, stray;
+	size_t doubled, missing, stray, foreign, cut;
 };
 
 /*
  * Put the rows in unit order (policies in the plan's order, else in the
  * order they first appear) and check them: fn(ctx, problem), when not
- * NULL, is called for each problem, doubled rows first, then missing
- * units, then stray rows, each in unit order; *counts (may be NULL) gets
- * how many of each.  Units are checked for being missing or stray only
- * with a plan.
+ * NULL, is called for each problem: rows cut short first, then stray and
+ * foreign rows (in the order read with a plan, in unit order without),
+ * doubled rows, then missing units, in unit order; *counts (may be NULL)
+ * gets how many of each.  Units are checked for being missing or stray
+ * only with a plan; a foreign row does not count for its unit.
  *
  * Returns SR_OK when nothing is wrong, else SR_ERR_FORMAT with diag saying
  * how many rows and units; the merge can then only be freed.

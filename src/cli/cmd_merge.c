@@ -24,6 +24,7 @@ static const struct cli_opt opts[] = {
  * first 20 missing units are named, every stray row. */
 struct shown {
 	size_t doubled, missing;
+	int plan;
 };
 
 static void problem(void *ctx, const struct sr_sweep_problem *p)
@@ -33,16 +34,25 @@ static void problem(void *ctx, const struct sr_sweep_problem *p)
 	switch (p->kind) {
 	case SR_SWEEP_DOUBLED:
 		if (n->doubled++ < 10)
-			cli_err("merge: unit %" PRIu64 ", policy %s: more than one row", p->unit,
-				p->policy);
+			cli_err("merge: %s:%" PRIu64 ": unit %" PRIu64 ", policy %s: more than one row",
+				p->file, p->line, p->unit, p->policy);
 		break;
 	case SR_SWEEP_MISSING:
 		if (n->missing++ < 20)
-			cli_err("merge: unit %" PRIu64 " is missing (%zu of %zu rows)", p->unit,
-				p->rows, p->want);
+			cli_err("merge: unit %" PRIu64 " is missing (%zu of %zu rows; no row of %s)",
+				p->unit, p->rows, p->want, p->why);
 		break;
 	case SR_SWEEP_STRAY:
-		cli_err("merge: unit %" PRIu64 " is not in the plan", p->unit);
+		cli_err("merge: %s:%" PRIu64 ": unit %" PRIu64 " is not in the plan", p->file, p->line,
+			p->unit);
+		break;
+	case SR_SWEEP_FOREIGN:
+		cli_err("merge: %s:%" PRIu64 ": not a row of %s: %s", p->file, p->line,
+			n->plan ? "the plan" : "the same sweep", p->why);
+		break;
+	case SR_SWEEP_CUT:
+		cli_err("merge: %s:%" PRIu64 ": %s: resume the sweep that wrote it", p->file, p->line,
+			p->why);
 		break;
 	}
 }
@@ -61,7 +71,7 @@ static int run(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct sr_sweep_merge *m = NULL;
-	struct shown shown = { 0, 0 };
+	struct shown shown = { 0, 0, 0 };
 	enum sr_sweep_fmt fmt = SR_SWEEP_JSONL;
 	const char *val, *out = "-", *plan = NULL;
 	size_t nfiles = 0, i;
@@ -112,9 +122,10 @@ static int run(int argc, char **argv)
 			goto out;
 		}
 	if (plan && sr_sweep_merge_plan(m, plan, &d)) {
-		rc = merge_err(&d, "", EXIT_IO);
+		rc = merge_err(&d, "", cli_status(d.code));
 		goto out;
 	}
+	shown.plan = plan != NULL;
 	if (sr_sweep_merge_check(m, problem, &shown, NULL, &d)) {
 		rc = merge_err(&d, "; nothing written", EXIT_DATA);
 		goto out;
@@ -134,10 +145,14 @@ const struct cli_cmd cmd_merge = {
 	"Usage: swapreplay merge [--plan=PLAN] [-o OUT] [--format=jsonl|csv] RESULT...\n"
 	"\n"
 	"Read the rows of RESULT files written by `swapreplay sweep --run-index` or\n"
-	"`--shard` (or a whole sweep), check that no (unit, policy) row appears\n"
-	"twice and, with --plan, that every unit of the plan is there; then write\n"
-	"the rows in unit order, policies in the plan's order: the same bytes as a\n"
-	"local sweep of the same plan.  Nothing is written if a row is missing or\n"
-	"doubled (exit status 3, the units named on standard error).\n",
+	"`--shard` (or a whole sweep), check each by what it is the result of (with\n"
+	"--plan: the plan's trace, machine, policies and options for its unit; without:\n"
+	"the options of the first row, one trace and machine per unit number), that no\n"
+	"(unit, policy) row appears twice and, with --plan, that every unit of the plan\n"
+	"has a row of each of its policies; then write the rows in unit order, policies\n"
+	"in the plan's order: the same bytes as a local sweep of the same plan.  A row in\n"
+	"error that a later run of its unit replaced gives way.  Nothing is written if a\n"
+	"row is missing, doubled, foreign or cut short (exit status 3, each named on\n"
+	"standard error).\n",
 	.run = run,
 };

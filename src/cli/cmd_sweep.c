@@ -19,7 +19,7 @@
 #include "swapreplay/trace.h"
 
 enum { O_POLICY = 1, O_MACHINE, O_BASELINE, O_SLOTS, O_JOBS, O_OUT, O_FORMAT, O_RESUME,
-       O_QUIET, O_PLAN, O_RUN_INDEX, O_SHARD, O_INFMT, O_MAXERR };
+       O_QUIET, O_PLAN, O_RUN_INDEX, O_SHARD, O_INFMT, O_MAXERR, O_EVERY };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -36,6 +36,7 @@ static const struct cli_opt opts[] = {
 	{ "shard", 0, CLI_ARG, O_SHARD },
 	{ "input-format", 0, CLI_ARG, O_INFMT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
+	{ "every-file", 0, CLI_NOARG, O_EVERY },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -120,6 +121,20 @@ static int setup_failed(enum sr_err e, const struct sr_diag *d, int status)
 	return status;
 }
 
+/* The inputs left out, and why: an archive's other files, the output. */
+static void say_skipped(struct sr_sweep *s, size_t *said)
+{
+	const struct sr_sweep_skip *sk;
+	size_t n, i;
+
+	sk = sr_sweep_skipped(s, &n);
+	for (i = *said; sk && i < n; i++)
+		cli_warn("sweep: skipped %s: %s%s", sk[i].path, sk[i].why,
+			 strcmp(sk[i].why, "the sweep's output") &&
+				 strcmp(sk[i].why, "named more than once") ? " (--every-file to sweep it)" : "");
+	*said = n;
+}
+
 /* "sweep: " and a diagnostic; returns status. */
 static int sweep_err(const struct sr_diag *d, int status)
 {
@@ -138,10 +153,14 @@ static int run(int argc, char **argv)
 	struct sr_sweep *s = NULL;
 	struct sr_sweep_progress prog;
 	struct strs inputs = { 0 }, machines = { 0 }, policies = { 0 };
+	struct sr_sweep_state st;
 	const char *val, *out = NULL, *plan = NULL;
+	size_t said = 0;
 	uint64_t jobs = 0, run_index = UINT64_MAX, shard_i = 0, shard_n = 1;
 	size_t k;
-	int id, rc = EXIT_OK, resume = 0, quiet = 0, progress;
+	int id, rc = EXIT_OK, resume = 0, quiet = 0, progress, sharded = 0;
+	/* Options a plan holds: given with --run-index or --shard, refused. */
+	const char *plan_opt = NULL;
 	struct sr_diag d;
 	enum sr_err e;
 	double t0;
@@ -196,6 +215,7 @@ static int run(int argc, char **argv)
 			break;
 		case O_BASELINE:
 			so.baseline = val;
+			plan_opt = "--baseline";
 			break;
 		case O_SLOTS:
 			if (strcmp(val, "on") && strcmp(val, "off")) {
@@ -203,6 +223,7 @@ static int run(int argc, char **argv)
 				goto out;
 			}
 			so.slots_cache = !strcmp(val, "on");
+			plan_opt = "--slots-cache";
 			break;
 		case O_JOBS:
 			if (cli_parse_u64(val, 1024, &jobs) || !jobs) {
@@ -224,6 +245,9 @@ static int run(int argc, char **argv)
 			break;
 		case O_QUIET:
 			quiet = 1;
+			break;
+		case O_EVERY:
+			so.every_file = 1;
 			break;
 		case O_PLAN:
 			plan = val;
@@ -249,6 +273,7 @@ static int run(int argc, char **argv)
 				rc = cli_usage("sweep", "--shard takes I/N with 0 <= I < N, not '%s'", val);
 				goto out;
 			}
+			sharded = 1;
 			break;
 		}
 		case O_INFMT:
@@ -256,15 +281,20 @@ static int run(int argc, char **argv)
 				rc = cli_usage("sweep", "--input-format takes auto, csv, jsonl or swt, not '%s'", val);
 				goto out;
 			}
+			plan_opt = "--input-format";
 			break;
 		case O_MAXERR:
 			if (cli_parse_u64(val, UINT64_MAX, &so.max_errors)) {
 				rc = cli_usage("sweep", "--max-errors takes a whole number, not '%s'", val);
 				goto out;
 			}
+			plan_opt = "--max-errors";
 			break;
 		}
 	}
+	/* "-" is standard output, as everywhere else. */
+	if (out && !strcmp(out, "-"))
+		out = NULL;
 	if (resume && !out) {
 		rc = cli_usage("sweep", "--resume needs -o FILE: the results to continue");
 		goto out;
@@ -273,11 +303,17 @@ static int run(int argc, char **argv)
 	so.nmachines = machines.n;
 	so.policies = (const char *const *)policies.v;
 	so.npolicies = policies.n;
-	if (run_index != UINT64_MAX || shard_n > 1) {
-		/* Run part of a plan: the one argument is the plan. */
+	if (run_index != UINT64_MAX || sharded) {
+		/* Run part of a plan (--shard=0/1: all of it): the one argument
+		 * is the plan, which holds every setting of its rows. */
 		if (inputs.n != 1 || plan || policies.n || machines.n) {
 			rc = cli_usage("sweep", "--run-index and --shard take one PLAN file and no "
 				       "--plan, --policy or --machine (the plan has them)");
+			goto out;
+		}
+		if (plan_opt) {
+			rc = cli_usage("sweep", "%s cannot be given with --run-index or --shard: "
+				       "the plan has it", plan_opt);
 			goto out;
 		}
 		e = sr_sweep_open_plan(&s, inputs.v[0], &so, &d);
@@ -302,6 +338,7 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (plan) {
+		say_skipped(s, &said);
 		if (sr_sweep_write_plan(s, plan, &d))
 			rc = cli_diag(&d);
 		else if (!quiet)
@@ -327,8 +364,9 @@ static int run(int argc, char **argv)
 	ro.nshards = shard_n;
 	ro.shard = shard_i;
 	e = sr_sweep_prepare(s, &ro, &d);
+	say_skipped(s, &said);
 	if (e == SR_ERR_INVAL) {
-		/* An existing output refused. */
+		/* An output refused: it exists, or its rows are not this run's. */
 		char buf[1024];
 
 		sr_diag_format(&d, buf, sizeof(buf));
@@ -336,14 +374,23 @@ static int run(int argc, char **argv)
 		goto out;
 	}
 	if (e) {
-		/* Its rows could not be read back: a data error, whatever went wrong. */
-		rc = sweep_err(&d, EXIT_DATA);
+		/* Taken by another sweep (4), its rows unreadable (3)... */
+		rc = sweep_err(&d, cli_status(e));
 		goto out;
+	}
+	if (resume && !quiet) {
+		struct sr_sweep_resumed rs;
+
+		sr_sweep_resumed(s, &rs);
+		if (rs.cut_line)
+			cli_warn("sweep: %s:%" PRIu64 ": its last row was cut short (a sweep killed "
+				 "while writing it): dropped, and its unit replayed", out, rs.cut_line);
+		if (rs.retried)
+			fprintf(stderr, "swapreplay: sweep: %zu row(s) in error in %s are replayed again\n",
+				rs.retried, out);
 	}
 	e = sr_sweep_start(s, &d);
 	if (e) {
-		if (e == SR_ERR_NOMEM)
-			goto nomem;
 		rc = sweep_err(&d, cli_status(e));
 		goto out;
 	}
@@ -373,9 +420,13 @@ static int run(int argc, char **argv)
 	 * with the rows on standard output, of this run's rows, on stderr. */
 	if (!quiet)
 		sr_sweep_write_summary(s, out ? stdout : stderr, NULL);
-	if (prog.failed && !rc) {
-		cli_err("sweep: %zu of %zu cases failed (their rows say why)", prog.failed, prog.total);
-		rc = 64 + (int)(prog.failed < 63 ? prog.failed : 63);
+	/* The state of the whole output: a resume that leaves a unit failed,
+	 * or finds one failed and cannot replay it, says so. */
+	sr_sweep_state(s, &st);
+	if (st.failed && !rc) {
+		cli_err("sweep: %zu of %zu cases%s%s failed (their rows say why)", st.failed, st.units,
+			out ? " in " : "", out ? out : "");
+		rc = 64 + (int)(st.failed < 63 ? st.failed : 63);
 	}
 	goto out;
 nomem:
@@ -414,25 +465,38 @@ const struct cli_cmd cmd_sweep = {
 	"  --baseline=NAME       default reclaimer-nid, always replayed\n"
 	"  --slots-cache=on|off  as for replay\n"
 	"  -j, --jobs=N          units replayed at once, on threads (default: CPUs)\n"
-	"  -o, --output=FILE     append rows to FILE, one whole row per write (default:\n"
-	"                        standard output); an existing FILE needs --resume\n"
-	"  --resume              skip the rows FILE already has; a last row cut short\n"
-	"                        by a kill is dropped and redone\n"
+	"  -o, --output=FILE     append rows to FILE, one whole row per write (default\n"
+	"                        and '-': standard output); an existing FILE needs --resume\n"
+	"  --resume              continue FILE: its rows that replayed stand, rows in\n"
+	"                        error and a last row cut short by a kill are redone;\n"
+	"                        rows of other traces, machines, policies or options\n"
+	"                        are refused (the file is one sweep)\n"
 	"  -f, --format=FMT      jsonl (default) or csv\n"
 	"  -q, --quiet           no progress and no summary\n"
+	"  --every-file          sweep every file found in directories and by globs (by\n"
+	"                        default, result files, plans, machine descriptions,\n"
+	"                        reports and .info files are skipped, and said so)\n"
 	"  --plan=PLAN           write the units to PLAN (a line each) and stop\n"
 	"  --run-index=I         run unit I of the plan given as the argument\n"
-	"  --shard=I/N           run the units whose number is I modulo N\n"
-	"  --input-format=FMT, --max-errors=N   as for replay\n"
+	"  --shard=I/N           run the units whose number is I modulo N (0/1: all)\n"
+	"  --input-format=FMT, --max-errors=N   as for replay (N below 2^63)\n"
+	"  (--run-index and --shard take the policies, machines, baseline, slots cache,\n"
+	"  input format and max errors from the plan, and refuse them as options)\n"
 	"\n"
-	"Rows (docs/REPORT.md): unit, trace, trace_hash (FNV-1a 64 of the file), machine,\n"
-	"policy, baseline, slots_cache, status, error, events, and the replay report's\n"
-	"figures.  At the end a summary per policy: units won (highest throughput),\n"
-	"median and worst delta; on standard output with -o, else standard error.\n"
-	"Progress goes to standard error when it is a terminal.\n"
+	"Rows (docs/SWEEP.md): the unit, what the row is the result of (tool_version,\n"
+	"trace, trace_hash, machine, machine_hash, policy, policy_hash, baseline, the\n"
+	"options), status, error, events, the replay report's figures, schema.  To a\n"
+	"file, rows are written as each unit finishes and put in unit order at the end;\n"
+	"--resume matches them to this run's units by what they are the result of, and\n"
+	"refuses rows of other traces, machines, policies or options.  At the end a\n"
+	"summary per policy: units won (highest throughput), median and worst delta; on\n"
+	"standard output with -o, else standard error.  Progress goes to standard error\n"
+	"when it is a terminal.\n"
 	"\n"
-	"Exit status: 0 if every unit replayed, 64 + the number of failed units (at\n"
-	"most 127) if some failed, else as for every command (2 usage, 4 I/O).\n"
+	"Exit status: 0 if every unit of the output replayed, 64 + the number of failed\n"
+	"units in it (at most 127) if some failed, else as for every command (2 usage,\n"
+	"3 a result file or plan that cannot be read, 4 I/O, or the output taken by\n"
+	"another sweep).\n"
 	"`swapreplay merge` combines the RESULT files of a plan's units.\n",
 	.run = run,
 };

@@ -153,3 +153,10 @@ void sr_replay_uncertainty(struct sr_replay *r, const struct sr_result *const *v
 		}
 	}
 }
+
+const char *sr_replay_policy_name(const struct sr_replay *r, int k)
+{
+	if (!r || k < 0 || k >= r->np || !r->pol[k].mm.ops)
+		return NULL;
+	return r->pol[k].mm.ops->name;
+}

@@ -3,7 +3,12 @@
  * A sweep's inputs expanded into the traces it replays: trace files,
  * directories (searched recursively, files starting with "." skipped),
  * glob patterns and @LIST files.  Directories and globs are sorted, so the
- * order, and with it the unit numbers, is the same on every run.  Also the
+ * order, and with it the unit numbers, is the same on every run.  A file
+ * found in a directory or by a glob that is by its content one of
+ * swapreplay's own files but not a trace (a sweep's result file or plan, a
+ * machine description, a replay report, a capture's .info) is skipped,
+ * with the reason, unless every file is asked for: an archive holds them
+ * beside its traces, and the sweep's own output may be in it.  Also the
  * lists of strings the sweep keeps.
  */
 #define _GNU_SOURCE /* asprintf */
@@ -13,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include <jansson.h>
 
 #include "common/internal.h"
 #include "sweep/sweep_impl.h"
@@ -52,13 +59,94 @@ static enum sr_err nomem(struct sr_diag *d)
 	return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 }
 
+/* What the JSON object o is, when it is one of swapreplay's files and not
+ * a trace; NULL otherwise. */
+static const char *json_kind(json_t *o)
+{
+	static const struct { const char *schema, *what; } kinds[] = {
+		{ "swapreplay-sweep/", "a sweep's result file" },
+		{ "swapreplay-plan/", "a sweep plan" },
+		{ "swapreplay-report/", "a replay report" },
+		{ "swapreplay-machine/", "a machine description" },
+	};
+	json_t *sch = json_object_get(o, "schema");
+	size_t i;
+
+	if (json_is_string(sch)) {
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (!strncmp(json_string_value(sch), kinds[i].schema, strlen(kinds[i].schema)))
+				return kinds[i].what;
+		return NULL;
+	}
+	/* Those written before there was a schema. */
+	if (json_object_get(o, "unit") && json_object_get(o, "policies"))
+		return "a sweep plan";
+	if (json_object_get(o, "unit") && json_object_get(o, "policy"))
+		return "a sweep's result file";
+	if (json_object_get(o, "nodes") && json_object_get(o, "devices"))
+		return "a machine description";
+	return NULL;
+}
+
+/*
+ * Why path is not a trace, by its first 64 KiB (decompressed), or NULL:
+ * a trace, or a file that is neither (its rows will say what is wrong
+ * with it: only what is recognised is skipped).
+ */
+static const char *not_a_trace(const char *path)
+{
+	struct sr_src *src = NULL;
+	const unsigned char *p;
+	const char *t, *nl, *why = NULL;
+	size_t n;
+	json_error_t je;
+	json_t *o;
+
+	if (sr_src_open(&src, path, NULL) || sr_src_peek(src, 1 << 16, &p, &n, NULL) || !n)
+		goto out;
+	t = (const char *)p;
+	nl = memchr(t, '\n', n);
+	if (t[0] == '{') {
+		o = json_loadb(t, nl ? (size_t)(nl - t) : n, 0, &je);
+		/* Not an object on its first line: a document over several. */
+		if (!json_is_object(o) && n < (1 << 16)) {
+			json_decref(o);
+			o = json_loadb(t, n, 0, &je);
+		}
+		if (json_is_object(o))
+			why = json_kind(o);
+		json_decref(o);
+	} else if (n >= 5 && !memcmp(t, "unit,", 5)) {
+		why = "a sweep's result file";
+	} else if (n >= 8 && !memcmp(t, "kernel: ", 8) && memmem(t, n, "\ngeneration: ", 13)) {
+		why = "a capture's .info file";
+	}
+out:
+	sr_src_close(src);
+	return why;
+}
+
+/* A file found in a directory or by a glob: kept, or skipped with why. */
+static enum sr_err found(struct sr_strs *out, struct sr_strs *skipped, const char *path,
+			 int every_file, struct sr_diag *d)
+{
+	const char *why = every_file ? NULL : not_a_trace(path);
+
+	if (!why)
+		return sr_strs_add(out, path, strlen(path)) ? nomem(d) : SR_OK;
+	if (sr_strs_add(skipped, path, strlen(path)) || sr_strs_add(skipped, why, strlen(why)))
+		return nomem(d);
+	return SR_OK;
+}
+
 /*
  * Every regular file under dir (not starting with "."), sorted.  A
  * directory that cannot be read fails with no message: the command line
  * has always stopped there without one (exit status 2), and keeps doing so
  * until that is fixed.
  */
-static enum sr_err walk_dir(const char *dir, struct sr_strs *out, struct sr_diag *d)
+static enum sr_err walk_dir(const char *dir, struct sr_strs *out, struct sr_strs *skipped,
+			    int every_file, struct sr_diag *d)
 {
 	struct sr_strs here = { 0 };
 	DIR *dh = opendir(dir);
@@ -88,24 +176,29 @@ static enum sr_err walk_dir(const char *dir, struct sr_strs *out, struct sr_diag
 			break;
 	}
 	closedir(dh);
-	qsort(here.v, here.n, sizeof(*here.v), cmp_str);
+	if (here.n) /* an empty directory has no array at all */
+		qsort(here.v, here.n, sizeof(*here.v), cmp_str);
 	for (i = 0; !rc && i < here.n; i++) {
 		struct stat st;
 
 		if (stat(here.v[i], &st))
 			continue;
 		if (S_ISDIR(st.st_mode))
-			rc = walk_dir(here.v[i], out, d);
-		else if (S_ISREG(st.st_mode) && sr_strs_add(out, here.v[i], strlen(here.v[i])))
-			rc = nomem(d);
+			rc = walk_dir(here.v[i], out, skipped, every_file, d);
+		else if (S_ISREG(st.st_mode))
+			rc = found(out, skipped, here.v[i], every_file, d);
 	}
 	sr_strs_free(&here);
 	return rc;
 }
 
-static enum sr_err expand(struct sr_strs *out, const char *arg, int depth, struct sr_diag *d)
+/* globbed: arg is a glob's match (a file is then checked as one found in
+ * a directory). */
+static enum sr_err expand(struct sr_strs *out, struct sr_strs *skipped, const char *arg,
+			  int every_file, int depth, int globbed, struct sr_diag *d)
 {
 	struct stat st;
+	int there;
 
 	if (arg[0] == '@' && depth < 4) {
 		FILE *f = fopen(arg + 1, "r");
@@ -123,7 +216,7 @@ static enum sr_err expand(struct sr_strs *out, const char *arg, int depth, struc
 				line[--n] = '\0';
 			if (!n || line[0] == '#')
 				continue;
-			rc = expand(out, line, depth + 1, d);
+			rc = expand(out, skipped, line, every_file, depth + 1, 0, d);
 		}
 		free(line);
 		fclose(f);
@@ -136,20 +229,24 @@ static enum sr_err expand(struct sr_strs *out, const char *arg, int depth, struc
 
 		if (glob(arg, 0, NULL, &g) == 0) {
 			for (i = 0; !rc && i < g.gl_pathc; i++)
-				rc = expand(out, g.gl_pathv[i], depth + 1, d);
+				rc = expand(out, skipped, g.gl_pathv[i], every_file, depth + 1, 1, d);
 			globfree(&g);
 			return rc;
 		}
 		globfree(&g);
 		return sr_diag_set(d, SR_ERR_IO, "no file matches '%s'", arg);
 	}
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
-		return walk_dir(arg, out, d);
-	/* A file, or a missing one: its rows will say so. */
+	there = stat(arg, &st) == 0;
+	if (there && S_ISDIR(st.st_mode))
+		return walk_dir(arg, out, skipped, every_file, d);
+	if (globbed && there && S_ISREG(st.st_mode))
+		return found(out, skipped, arg, every_file, d);
+	/* A file named, or a missing one: its rows will say so. */
 	return sr_strs_add(out, arg, strlen(arg)) ? nomem(d) : SR_OK;
 }
 
-enum sr_err sr_sweep_expand(struct sr_strs *out, const char *arg, struct sr_diag *d)
+enum sr_err sr_sweep_expand(struct sr_strs *out, struct sr_strs *skipped, const char *arg,
+			    int every_file, struct sr_diag *d)
 {
-	return expand(out, arg, 0, d);
+	return expand(out, skipped, arg, every_file, 0, 0, d);
 }

@@ -2,51 +2,101 @@
 /*
  * Result rows: formatted (JSON lines or CSV, docs/SWEEP.md), written a
  * whole row per write(), and read back for --resume, merge and the
- * summary.
+ * summary.  A row begins with its unit and ends with its schema, so that
+ * a row cut short anywhere (a kill in the middle of a write) is told from
+ * a whole one that only lacks its final newline.  CSV is read with libcsv,
+ * as traces are: a quoted field may hold a newline.
  */
 #define _GNU_SOURCE /* vasprintf */
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/internal.h"
 #include "sweep/sweep_impl.h"
 
+/* ---- the CSV columns ---------------------------------------------------- */
+
+/* After the unit and the identity: the status and the figures.  The last
+ * column is always the schema. */
+static const char *const figure_cols[] = {
+	"status", "error", "events", "throughput_kib_s", "delta_pct", "makespan_ns",
+	"swapouts", "swapins", "unmatched_swapins", "swap_full", "moved_out_pct",
+	"swapin_mean_ns", "swapin_p50_ns", "swapin_p90_ns", "swapin_p99_ns",
+};
+#define NFIG (sizeof(figure_cols) / sizeof(figure_cols[0]))
+#define C_ID0 1                          /* the first identity column */
+#define C_STATUS (C_ID0 + SR_ID_COUNT)
+#define C_TPUT (C_STATUS + 3)
+#define C_DELTA (C_STATUS + 4)
+#define C_SCHEMA (C_STATUS + (int)NFIG)
+#define C_COUNT (C_SCHEMA + 1)
+
+static char csv_header[1024];
+static pthread_once_t header_once = PTHREAD_ONCE_INIT;
+
+/* The header, made from the identity table once (ident.c). */
+static void make_header(void)
+{
+	size_t len = 0, i;
+
+	len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, "unit");
+	for (i = 0; i < SR_ID_COUNT; i++)
+		len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, ",%s",
+					sr_id_fields[i].name);
+	for (i = 0; i < NFIG; i++)
+		len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, ",%s",
+					figure_cols[i]);
+	snprintf(csv_header + len, sizeof(csv_header) - len, ",schema\n");
+}
+
+const char *sr_rows_csv_header(void)
+{
+	pthread_once(&header_once, make_header);
+	return csv_header;
+}
+
 /* ---- writing ----------------------------------------------------------- */
 
-/* Checklist: the columns of sr_rows_format()'s CSV rows, in order. */
-const char sr_rows_csv_header[] =
-	"unit,trace,trace_hash,machine,policy,baseline,slots_cache,status,error,events,"
-	"throughput_kib_s,delta_pct,makespan_ns,swapouts,swapins,unmatched_swapins,"
-	"swap_full,moved_out_pct,swapin_mean_ns,swapin_p50_ns,swapin_p90_ns,swapin_p99_ns\n";
+/* A growing string; err set once an allocation failed. */
+struct buf {
+	char *s;
+	size_t len;
+	int err;
+};
 
-/* Append printf output to a growing string. */
-static void cat(char **buf, size_t *len, const char *fmt, ...) SR_PRINTF(3, 4);
-static void cat(char **buf, size_t *len, const char *fmt, ...)
+static void cat(struct buf *b, const char *fmt, ...) SR_PRINTF(2, 3);
+static void cat(struct buf *b, const char *fmt, ...)
 {
 	va_list ap;
-	char *more;
+	char *more, *nb;
 	int n;
 
+	if (b->err)
+		return;
 	va_start(ap, fmt);
 	n = vasprintf(&more, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		b->err = 1;
 		return;
-	{
-		char *nb = realloc(*buf, *len + (size_t)n + 1);
-
-		if (nb) {
-			memcpy(nb + *len, more, (size_t)n + 1);
-			*buf = nb;
-			*len += (size_t)n;
-		}
+	}
+	nb = realloc(b->s, b->len + (size_t)n + 1);
+	if (!nb) {
+		b->err = 1;
+	} else {
+		memcpy(nb + b->len, more, (size_t)n + 1);
+		b->s = nb;
+		b->len += (size_t)n;
 	}
 	free(more);
 }
@@ -60,35 +110,81 @@ char *sr_json_str(const char *s)
 	return out ? out : strdup("\"?\"");
 }
 
-/* A CSV field, quoted when it needs to be. */
-static char *cstr(const char *s)
+/* s as a CSV field, quoted when it needs to be (a quote doubled). */
+static void cat_csv(struct buf *b, const char *s)
 {
 	size_t n = strlen(s), i, k = 0;
-	char *o;
+	char *q;
 
-	if (!strpbrk(s, ",\"\r\n"))
-		return strdup(s);
-	o = malloc(2 * n + 3);
-	if (!o)
-		return NULL;
-	o[k++] = '"';
+	if (!strpbrk(s, ",\"\r\n")) {
+		cat(b, "%s", s);
+		return;
+	}
+	q = malloc(2 * n + 3);
+	if (!q) {
+		b->err = 1;
+		return;
+	}
+	q[k++] = '"';
 	for (i = 0; i < n; i++) {
 		if (s[i] == '"')
-			o[k++] = '"';
-		o[k++] = s[i];
+			q[k++] = '"';
+		q[k++] = s[i];
 	}
-	o[k++] = '"';
-	o[k] = '\0';
-	return o;
+	q[k++] = '"';
+	q[k] = '\0';
+	cat(b, "%s", q);
+	free(q);
 }
 
-void sr_rows_format(const struct sr_sweep *s, char **buf, size_t *len, size_t u,
-		    const char *trace, const char *hash, const char *machine,
-		    const char *policy, const struct sr_policy_result *p, uint64_t events,
-		    const char *error)
+/* s as a JSON string, or null. */
+static void cat_json(struct buf *b, const char *s)
 {
-	double mean = 0, p50 = 0, p90 = 0, p99 = 0, moved = 0;
+	char *j;
 
+	if (!s) {
+		cat(b, "null");
+		return;
+	}
+	j = sr_json_str(s);
+	if (!j)
+		b->err = 1;
+	else
+		cat(b, "%s", j);
+	free(j);
+}
+
+/* A copy of the identity's values, in one block. */
+static int copy_ident(struct sr_row *r, const struct sr_ident *id)
+{
+	size_t len = 0, i;
+	char *p;
+
+	for (i = 0; i < SR_ID_COUNT; i++)
+		len += id->v[i] ? strlen(id->v[i]) + 1 : 0;
+	r->idbuf = p = malloc(len ? len : 1);
+	if (!p)
+		return -1;
+	for (i = 0; i < SR_ID_COUNT; i++) {
+		if (!id->v[i]) {
+			r->id.v[i] = NULL;
+			continue;
+		}
+		r->id.v[i] = p;
+		p = stpcpy(p, id->v[i]) + 1;
+	}
+	return 0;
+}
+
+int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
+		const struct sr_ident *id, const struct sr_policy_result *p, uint64_t events,
+		const char *error)
+{
+	struct buf b = { NULL, 0, 0 };
+	double mean = 0, p50 = 0, p90 = 0, p99 = 0, moved = 0;
+	int i;
+
+	memset(r, 0, sizeof(*r));
 	if (p) {
 		const struct sr_hist *h = &p->swapin_lat;
 
@@ -98,56 +194,108 @@ void sr_rows_format(const struct sr_sweep *s, char **buf, size_t *len, size_t u,
 		p99 = round(sr_hist_quantile(h, 0.99));
 		moved = p->swapouts ? 100.0 * (double)p->moved_out / (double)p->swapouts : 0;
 	}
-	if (s->fmt == SR_SWEEP_JSONL) {
-		char *t = sr_json_str(trace), *m = sr_json_str(machine), *po = sr_json_str(policy);
-		char *b = sr_json_str(s->baseline);
+	if (fmt == SR_SWEEP_JSONL) {
+		cat(&b, "{\"unit\": %" PRIu64, unit);
+		for (i = 0; i < SR_ID_COUNT; i++) {
+			const char *v = id->v[i];
 
-		cat(buf, len, "{\"unit\": %zu, \"trace\": %s, \"trace_hash\": ", u, t);
-		if (hash)
-			cat(buf, len, "\"%s\"", hash);
-		else
-			cat(buf, len, "null");
-		cat(buf, len, ", \"machine\": %s, \"policy\": %s, \"baseline\": %s, \"slots_cache\": %s, ",
-		    m, po, b, s->slots_cache ? "true" : "false");
+			cat(&b, ", \"%s\": ", sr_id_fields[i].name);
+			if (!v)
+				cat(&b, "null");
+			else if (sr_id_fields[i].kind == SR_IDK_BOOL)
+				cat(&b, "%s", strcmp(v, "on") ? "false" : "true");
+			else if (sr_id_fields[i].kind == SR_IDK_INT)
+				cat(&b, "%s", v);
+			else
+				cat_json(&b, v);
+		}
 		if (p) {
-			cat(buf, len, "\"status\": \"ok\", \"events\": %" PRIu64
+			cat(&b, ", \"status\": \"ok\", \"events\": %" PRIu64
 			    ", \"throughput_kib_s\": %.1f, \"delta_pct\": %.3f, \"makespan_ns\": %.0f, "
 			    "\"swapouts\": %" PRIu64 ", \"swapins\": %" PRIu64 ", \"unmatched_swapins\": %"
 			    PRIu64 ", \"swap_full\": %" PRIu64 ", \"moved_out_pct\": %.3f, "
-			    "\"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f}}\n",
+			    "\"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f}",
 			    events, p->throughput_kib_s, p->delta_pct, p->makespan_ns, p->swapouts,
 			    p->swapins, p->unmatched_in, p->swap_full, moved, mean, p50, p90, p99);
 		} else {
-			char *e = sr_json_str(error);
-
-			cat(buf, len, "\"status\": \"error\", \"error\": %s}\n", e);
-			free(e);
+			cat(&b, ", \"status\": \"error\", \"error\": ");
+			cat_json(&b, error ? error : "failed");
 		}
-		free(t);
-		free(m);
-		free(po);
-		free(b);
-		return;
-	}
-	{
-		char *t = cstr(trace), *m = cstr(machine), *po = cstr(policy), *b = cstr(s->baseline);
-		char *e = cstr(error ? error : "");
-
-		cat(buf, len, "%zu,%s,%s,%s,%s,%s,%s,%s,%s,", u, t, hash ? hash : "", m, po, b,
-		    s->slots_cache ? "on" : "off", p ? "ok" : "error", e);
-		if (p)
-			cat(buf, len, "%" PRIu64 ",%.1f,%.3f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			    ",%" PRIu64 ",%.3f,%.0f,%.0f,%.0f,%.0f\n", events, p->throughput_kib_s,
+		cat(&b, ", \"schema\": \"%s\"}\n", SR_ROW_SCHEMA);
+	} else {
+		cat(&b, "%" PRIu64, unit);
+		for (i = 0; i < SR_ID_COUNT; i++) {
+			cat(&b, ",");
+			if (id->v[i])
+				cat_csv(&b, id->v[i]);
+		}
+		if (p) {
+			cat(&b, ",ok,,%" PRIu64 ",%.1f,%.3f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			    ",%" PRIu64 ",%.3f,%.0f,%.0f,%.0f,%.0f", events, p->throughput_kib_s,
 			    p->delta_pct, p->makespan_ns, p->swapouts, p->swapins, p->unmatched_in,
 			    p->swap_full, moved, mean, p50, p90, p99);
-		else
-			cat(buf, len, ",,,,,,,,,,,,\n");
-		free(t);
-		free(m);
-		free(po);
-		free(b);
-		free(e);
+		} else {
+			cat(&b, ",error,");
+			cat_csv(&b, error ? error : "failed");
+			cat(&b, ",,,,,,,,,,,,");
+		}
+		cat(&b, ",%s\n", SR_ROW_SCHEMA);
 	}
+	if (b.err || copy_ident(r, id)) {
+		free(b.s);
+		free(r->idbuf);
+		memset(r, 0, sizeof(*r));
+		return -1;
+	}
+	r->unit = unit;
+	r->line = b.s;
+	r->ok = p != NULL;
+	r->throughput = p ? p->throughput_kib_s : 0;
+	r->delta = p ? p->delta_pct : 0;
+	return 0;
+}
+
+/* Where the unit's digits are in a row's line: [*at, *at + *n). */
+static int unit_digits(const char *line, enum sr_sweep_fmt fmt, size_t *at, size_t *n)
+{
+	static const char pre[] = "{\"unit\": ";
+	size_t a = 0, k;
+
+	if (fmt == SR_SWEEP_JSONL) {
+		if (strncmp(line, pre, sizeof(pre) - 1))
+			return -1;
+		a = sizeof(pre) - 1;
+	}
+	for (k = a; line[k] >= '0' && line[k] <= '9'; k++)
+		;
+	if (k == a || line[k] != ',')
+		return -1;
+	*at = a;
+	*n = k - a;
+	return 0;
+}
+
+int sr_row_renumber(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit)
+{
+	char num[24], *nl;
+	size_t at, n, len, nn;
+
+	if (r->unit == unit)
+		return 0;
+	if (unit_digits(r->line, fmt, &at, &n))
+		return -1; /* not one read back or made here: cannot happen */
+	nn = (size_t)snprintf(num, sizeof(num), "%" PRIu64, unit);
+	len = strlen(r->line);
+	nl = malloc(len - n + nn + 1);
+	if (!nl)
+		return -1;
+	memcpy(nl, r->line, at);
+	memcpy(nl + at, num, nn);
+	memcpy(nl + at + nn, r->line + at + n, len - at - n + 1);
+	free(r->line);
+	r->line = nl;
+	r->unit = unit;
+	return 0;
 }
 
 int sr_write_all(int fd, const char *buf, size_t len)
@@ -166,214 +314,454 @@ int sr_write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-int sr_write_rows(int fd, const char *rows)
-{
-	while (*rows) {
-		const char *nl = strchr(rows, '\n');
-		size_t n = nl ? (size_t)(nl - rows) + 1 : strlen(rows);
+/* ---- rows kept --------------------------------------------------------- */
 
-		if (sr_write_all(fd, rows, n))
-			return -1;
-		rows += n;
-	}
-	return 0;
+void sr_row_free(struct sr_row *r)
+{
+	free(r->idbuf);
+	free(r->line);
+	memset(r, 0, sizeof(*r));
 }
 
-/* ---- reading back ------------------------------------------------------ */
-
-enum { C_UNIT = 0, C_MACHINE = 3, C_POLICY = 4, C_STATUS = 7, C_TPUT = 10, C_DELTA = 11,
-       C_COUNT = 22 };
-
-struct csvline {
-	char *f[C_COUNT];
-	int n;
-};
-
-static void on_field(void *s, size_t len, void *data)
+int sr_rows_add(struct sr_rows *rows, struct sr_row *r)
 {
-	struct csvline *l = data;
-
-	if (l->n < C_COUNT)
-		l->f[l->n] = strndup(s ? s : "", len);
-	l->n++;
-}
-
-static void on_row(int c, void *data)
-{
-	(void)c;
-	(void)data;
-}
-
-static int add(struct sr_rows *rows, struct sr_row *r)
-{
-	if (rows->n == rows->cap) {
-		size_t ncap = rows->cap ? rows->cap * 2 : 64;
-		struct sr_row *nv = realloc(rows->v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		rows->v = nv;
-		rows->cap = ncap;
+	if (rows->n == rows->cap &&
+	    sr_grow((void **)&rows->v, &rows->cap, rows->n + 1, sizeof(*rows->v), 64)) {
+		sr_row_free(r);
+		return -1;
 	}
 	rows->v[rows->n++] = *r;
 	return 0;
-}
-
-static int parse_jsonl(const char *line, size_t len, struct sr_row *r)
-{
-	json_error_t e;
-	json_t *o = json_loadb(line, len, 0, &e), *v;
-	int rc = -1;
-
-	if (!json_is_object(o))
-		goto out;
-	v = json_object_get(o, "unit");
-	if (!json_is_integer(v) || json_integer_value(v) < 0)
-		goto out;
-	r->unit = (uint64_t)json_integer_value(v);
-	v = json_object_get(o, "machine");
-	r->machine = strdup(json_is_string(v) ? json_string_value(v) : "");
-	v = json_object_get(o, "policy");
-	r->policy = strdup(json_is_string(v) ? json_string_value(v) : "");
-	v = json_object_get(o, "status");
-	r->ok = json_is_string(v) && !strcmp(json_string_value(v), "ok");
-	r->throughput = json_number_value(json_object_get(o, "throughput_kib_s"));
-	r->delta = json_number_value(json_object_get(o, "delta_pct"));
-	rc = r->machine && r->policy ? 0 : -1;
-out:
-	json_decref(o);
-	return rc;
-}
-
-static int parse_csv(const char *line, size_t len, struct sr_row *r)
-{
-	struct csv_parser p;
-	struct csvline l;
-	int i, rc = -1;
-
-	memset(&l, 0, sizeof(l));
-	if (csv_init(&p, CSV_APPEND_NULL))
-		return -1;
-	csv_parse(&p, line, len, on_field, on_row, &l);
-	csv_fini(&p, on_field, on_row, &l);
-	csv_free(&p);
-	if (l.n == C_COUNT && l.f[C_UNIT] && strcmp(l.f[C_UNIT], "unit") != 0) {
-		char *end;
-
-		r->unit = strtoull(l.f[C_UNIT], &end, 10);
-		if (!*end && l.f[C_UNIT][0]) {
-			r->machine = l.f[C_MACHINE];
-			r->policy = l.f[C_POLICY];
-			l.f[C_MACHINE] = l.f[C_POLICY] = NULL;
-			r->ok = !strcmp(l.f[C_STATUS], "ok");
-			r->throughput = strtod(l.f[C_TPUT], NULL);
-			r->delta = strtod(l.f[C_DELTA], NULL);
-			rc = 0;
-		}
-	} else if (l.n == C_COUNT) {
-		rc = 1; /* the header */
-	}
-	for (i = 0; i < C_COUNT && i < l.n; i++)
-		free(l.f[i]);
-	return rc;
-}
-
-/*
- * One whole line (with its "\n") of the file name, line lineno, into rows:
- * SR_OK (added, or the CSV header skipped), or the error with d.
- */
-static enum sr_err take_line(struct sr_rows *rows, const char *line, size_t n,
-			     enum sr_sweep_fmt fmt, const char *name, long long lineno,
-			     struct sr_diag *d)
-{
-	struct sr_row r;
-	int rc;
-
-	memset(&r, 0, sizeof(r));
-	rc = fmt == SR_SWEEP_CSV ? parse_csv(line, n, &r) : parse_jsonl(line, n, &r);
-	if (rc < 0) {
-		free(r.machine);
-		free(r.policy);
-		sr_diag_file(d, name);
-		d->line = (uint64_t)lineno;
-		return sr_diag_set(d, SR_ERR_FORMAT, "not a result row");
-	}
-	if (rc == 1)
-		return SR_OK;
-	r.line = strndup(line, n);
-	if (!r.line || add(rows, &r)) {
-		free(r.machine);
-		free(r.policy);
-		free(r.line);
-		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	}
-	return SR_OK;
-}
-
-enum sr_err sr_rows_load(struct sr_rows *rows, const char *path, enum sr_sweep_fmt fmt,
-			 long long *good_len, struct sr_diag *caller)
-{
-	struct sr_diag local, *d = caller ? caller : &local;
-	FILE *f = fopen(path, "rb");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	long long pos = 0, lineno = 0;
-	enum sr_err err = SR_OK;
-
-	*good_len = 0;
-	sr_diag_clear(d);
-	if (!f) {
-		sr_diag_file(d, path);
-		return sr_diag_set(d, SR_ERR_IO, "cannot open: %s", strerror(errno));
-	}
-	while ((n = getline(&line, &cap, f)) > 0) {
-		lineno++;
-		if (line[n - 1] != '\n')
-			break; /* cut short by a kill: dropped */
-		err = take_line(rows, line, (size_t)n, fmt, path, lineno, d);
-		if (err)
-			break;
-		pos += n;
-	}
-	free(line);
-	fclose(f);
-	if (!err)
-		*good_len = pos;
-	return err;
-}
-
-enum sr_err sr_rows_parse(struct sr_rows *rows, const char *buf, const char *name,
-			  enum sr_sweep_fmt fmt, struct sr_diag *caller)
-{
-	struct sr_diag local, *d = caller ? caller : &local;
-	long long lineno = 0;
-
-	sr_diag_clear(d);
-	while (*buf) {
-		const char *nl = strchr(buf, '\n');
-		enum sr_err err;
-
-		lineno++;
-		if (!nl)
-			break; /* as a file's last line cut short */
-		err = take_line(rows, buf, (size_t)(nl - buf) + 1, fmt, name, lineno, d);
-		if (err)
-			return err;
-		buf = nl + 1;
-	}
-	return SR_OK;
 }
 
 void sr_rows_free(struct sr_rows *rows)
 {
 	size_t i;
 
-	for (i = 0; i < rows->n; i++) {
-		free(rows->v[i].machine);
-		free(rows->v[i].policy);
-		free(rows->v[i].line);
-	}
+	for (i = 0; i < rows->n; i++)
+		sr_row_free(&rows->v[i]);
 	free(rows->v);
+	sr_strs_free(&rows->files);
 	memset(rows, 0, sizeof(*rows));
+}
+
+/* ---- reading back ------------------------------------------------------ */
+
+/* A row's values as read, before they are checked. */
+struct fields {
+	const char *f[C_COUNT];  /* CSV: every column; JSON: the identity only */
+	int n;
+};
+
+/* A decimal number filling a uint64_t. */
+static int is_digits(const char *s)
+{
+	uint64_t v;
+
+	return s && sr_parse_u64(s, strlen(s), UINT64_MAX, &v) == 0;
+}
+
+/* Check and take the identity values into r (they are copied). */
+static const char *take_ident(struct sr_row *r, const char *const *v)
+{
+	struct sr_ident id;
+	int i;
+
+	for (i = 0; i < SR_ID_COUNT; i++) {
+		const char *x = v[i];
+
+		if (x && sr_id_fields[i].kind == SR_IDK_INT && !is_digits(x))
+			return sr_id_fields[i].name;
+		if (x && sr_id_fields[i].kind == SR_IDK_BOOL && strcmp(x, "on") && strcmp(x, "off"))
+			return sr_id_fields[i].name;
+		id.v[i] = x;
+	}
+	return copy_ident(r, &id) ? "" : NULL;
+}
+
+/* One JSON line (len bytes, no "\n") into r; NULL, or what is wrong ("":
+ * out of memory). */
+static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, char *why,
+			       size_t wsz)
+{
+	json_error_t e;
+	json_t *o = json_loadb(line, len, 0, &e), *v, *sch;
+	const char *vals[SR_ID_COUNT], *bad = "not a result row";
+	char num[SR_ID_COUNT][24];
+	size_t at, n;
+	int i;
+
+	if (!json_is_object(o))
+		goto out;
+	sch = json_object_get(o, "schema");
+	if (!json_is_string(sch)) {
+		if (json_object_get(o, "policies"))
+			bad = "a line of a sweep plan, not a result row";
+		else if (json_object_get(o, "unit") && json_object_get(o, "policy"))
+			bad = "a result row of an older swapreplay (it has no schema, nor what it is "
+			      "the result of): it cannot be resumed or merged; sweep again";
+		goto out;
+	}
+	if (strcmp(json_string_value(sch), SR_ROW_SCHEMA)) {
+		snprintf(why, wsz, "%s, not a result row of schema %s",
+			 strncmp(json_string_value(sch), "swapreplay-plan/", 16)
+				 ? "a row of another schema" : "a line of a sweep plan",
+			 SR_ROW_SCHEMA);
+		bad = why;
+		goto out;
+	}
+	v = json_object_get(o, "unit");
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || unit_digits(line, SR_SWEEP_JSONL, &at, &n)) {
+		bad = "a result row begins with its unit: {\"unit\": N, ...";
+		goto out;
+	}
+	r->unit = (uint64_t)json_integer_value(v);
+	for (i = 0; i < SR_ID_COUNT; i++) {
+		v = json_object_get(o, sr_id_fields[i].name);
+		if (!v || sr_id_from_json(v, sr_id_fields[i].kind, num[i], &vals[i])) {
+			snprintf(why, wsz, "its %s is %s", sr_id_fields[i].name,
+				 v ? "not of its kind" : "missing");
+			bad = why;
+			goto out;
+		}
+	}
+	v = json_object_get(o, "status");
+	if (!json_is_string(v) || (strcmp(json_string_value(v), "ok") &&
+				   strcmp(json_string_value(v), "error"))) {
+		bad = "its status is neither \"ok\" nor \"error\"";
+		goto out;
+	}
+	r->ok = !strcmp(json_string_value(v), "ok");
+	r->throughput = json_number_value(json_object_get(o, "throughput_kib_s"));
+	r->delta = json_number_value(json_object_get(o, "delta_pct"));
+	if (r->ok && (!json_is_number(json_object_get(o, "throughput_kib_s")) ||
+		      !json_is_number(json_object_get(o, "delta_pct")))) {
+		bad = "a row that replayed without its figures";
+		goto out;
+	}
+	bad = take_ident(r, vals);
+	if (bad && *bad) {
+		snprintf(why, wsz, "its %s is not of its kind", bad);
+		bad = why;
+	}
+out:
+	json_decref(o);
+	return bad;
+}
+
+/* One CSV record's fields into r; NULL or what is wrong. */
+static const char *parse_csv(const struct fields *f, struct sr_row *r, char *why, size_t wsz)
+{
+	const char *vals[SR_ID_COUNT], *bad;
+	int i;
+
+	if (f->n != C_COUNT || !f->f[C_SCHEMA] || strcmp(f->f[C_SCHEMA], SR_ROW_SCHEMA)) {
+		snprintf(why, wsz, "not a result row (%d fields, the last '%.40s'; a row has "
+			 "%d, the last '%s')", f->n, f->n && f->f[f->n - 1] ? f->f[f->n - 1] : "",
+			 C_COUNT, SR_ROW_SCHEMA);
+		return why;
+	}
+	if (!is_digits(f->f[0]))
+		return "a result row begins with its unit";
+	r->unit = strtoull(f->f[0], NULL, 10);
+	for (i = 0; i < SR_ID_COUNT; i++)
+		vals[i] = f->f[C_ID0 + i][0] ? f->f[C_ID0 + i] : NULL;
+	if (strcmp(f->f[C_STATUS], "ok") && strcmp(f->f[C_STATUS], "error"))
+		return "its status is neither ok nor error";
+	r->ok = !strcmp(f->f[C_STATUS], "ok");
+	r->throughput = strtod(f->f[C_TPUT], NULL);
+	r->delta = strtod(f->f[C_DELTA], NULL);
+	bad = take_ident(r, vals);
+	if (bad && *bad) {
+		snprintf(why, wsz, "its %s is not of its kind", bad);
+		return why;
+	}
+	return bad;
+}
+
+/* libcsv's callbacks: the fields of one record. */
+struct rec {
+	char *f[C_COUNT + 1];
+	int n;
+	int done;
+	int nomem;
+};
+
+static void on_field(void *s, size_t len, void *data)
+{
+	struct rec *r = data;
+
+	if (r->n < C_COUNT + 1) {
+		r->f[r->n] = strndup(s ? s : "", len);
+		r->nomem |= !r->f[r->n];
+	}
+	r->n++;
+}
+
+static void on_row(int c, void *data)
+{
+	(void)c;
+	((struct rec *)data)->done = 1;
+}
+
+static void rec_clear(struct rec *r)
+{
+	int i;
+
+	for (i = 0; i < r->n && i < C_COUNT + 1; i++)
+		free(r->f[i]);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The reading of one file. */
+struct reader {
+	struct sr_rows *rows;
+	const char *name;        /* as kept in rows->files */
+	enum sr_sweep_fmt fmt;
+	struct sr_rows_info *info;
+	struct sr_diag *d;
+};
+
+/*
+ * Take the row text[0..len) (without a final "\n" when last_no_nl),
+ * starting at line lineno.  For CSV, f holds its fields.  last: it is the
+ * last of the file and has no "\n": a row that does not parse is then one
+ * cut short, not an error.
+ */
+static enum sr_err take(struct reader *rd, const char *text, size_t len, uint64_t lineno,
+			const struct fields *f, int last)
+{
+	struct sr_row r;
+	const char *bad;
+	char why[200];
+	size_t body = len;
+
+	memset(&r, 0, sizeof(r));
+	if (body && text[body - 1] == '\n')
+		body--;
+	if (rd->fmt == SR_SWEEP_CSV && !rd->info->header) {
+		size_t hl = strlen(sr_rows_csv_header()) - 1;
+
+		if (body == hl && !memcmp(text, sr_rows_csv_header(), hl)) {
+			rd->info->header = 1;
+			rd->info->no_final_nl = last;
+			return SR_OK;
+		}
+		if (last)
+			goto cut;
+		sr_diag_file(rd->d, rd->name);
+		rd->d->line = lineno;
+		return sr_diag_set(rd->d, SR_ERR_FORMAT, "%s",
+				   !strncmp(text, "unit,", 5)
+					   ? "the header of another swapreplay's CSV rows: they cannot be "
+					     "resumed or merged by this one"
+					   : "not a CSV result file (its first line is not the header of "
+					     "the rows)");
+	}
+	bad = rd->fmt == SR_SWEEP_CSV ? parse_csv(f, &r, why, sizeof(why))
+				      : parse_jsonl(text, body, &r, why, sizeof(why));
+	if (bad && !*bad)
+		return sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
+	if (bad) {
+		sr_row_free(&r);
+		if (last)
+			goto cut;
+		sr_diag_file(rd->d, rd->name);
+		rd->d->line = lineno;
+		return sr_diag_set(rd->d, SR_ERR_FORMAT, "%s", bad);
+	}
+	/* Kept with its "\n", which the file gets before anything else. */
+	r.line = malloc(body + 2);
+	if (!r.line) {
+		sr_row_free(&r);
+		return sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
+	}
+	memcpy(r.line, text, body);
+	memcpy(r.line + body, "\n", 2);
+	r.file = rd->name;
+	r.lineno = lineno;
+	if (sr_rows_add(rd->rows, &r))
+		return sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
+	rd->info->no_final_nl = last;
+	return SR_OK;
+cut:
+	rd->info->cut_line = lineno;
+	return SR_OK;
+}
+
+static enum sr_err read_jsonl(struct reader *rd, const char *buf, size_t len)
+{
+	size_t pos = 0;
+	uint64_t lineno = 0;
+	enum sr_err err;
+
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) + 1 : len;
+
+		lineno++;
+		if (end - pos == 1 && nl) {
+			/* A blank line: nothing, but not a row either. */
+			pos = end;
+			rd->info->good_len = (off_t)pos;
+			continue;
+		}
+		err = take(rd, buf + pos, end - pos, lineno, NULL, !nl);
+		if (err)
+			return err;
+		if (!rd->info->cut_line)
+			rd->info->good_len = (off_t)end;
+		pos = end;
+	}
+	return SR_OK;
+}
+
+/* Fed a line at a time, so that a record's first line and its end are
+ * known: libcsv says when a record is complete, across quoted newlines. */
+static enum sr_err read_csv(struct reader *rd, const char *buf, size_t len)
+{
+	struct csv_parser p;
+	struct rec rec;
+	struct fields f;
+	size_t pos = 0, start = 0;
+	uint64_t lineno = 0, first = 1;
+	enum sr_err err = SR_OK;
+	int i;
+
+	memset(&rec, 0, sizeof(rec));
+	if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL | CSV_STRICT_FINI))
+		return sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
+	while (!err && pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - buf) + 1 : len;
+		int last = !nl;
+
+		lineno++;
+		if (p.pstate == 0) { /* ROW_NOT_BEGUN: a record starts here */
+			start = pos;
+			first = lineno;
+		}
+		if (csv_parse(&p, buf + pos, end - pos, on_field, on_row, &rec) != end - pos ||
+		    (last && csv_fini(&p, on_field, on_row, &rec))) {
+			if (last) { /* cut in a quoted field */
+				rd->info->cut_line = first;
+				break;
+			}
+			sr_diag_file(rd->d, rd->name);
+			rd->d->line = first;
+			err = sr_diag_set(rd->d, SR_ERR_FORMAT, "CSV syntax error: %s",
+					  csv_strerror(csv_error(&p)));
+			break;
+		}
+		pos = end;
+		if (rec.nomem) {
+			err = sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
+			break;
+		}
+		if (!rec.done) {
+			if (p.pstate == 0 && !rec.n)
+				rd->info->good_len = (off_t)pos; /* a blank line */
+			continue;
+		}
+		f.n = rec.n;
+		for (i = 0; i < C_COUNT; i++)
+			f.f[i] = i < rec.n ? rec.f[i] : NULL;
+		err = take(rd, buf + start, pos - start, first, &f, last);
+		rec_clear(&rec);
+		if (!err && !rd->info->cut_line)
+			rd->info->good_len = (off_t)pos;
+	}
+	if (!err && pos >= len && p.pstate != 0 && !rd->info->cut_line)
+		rd->info->cut_line = first;
+	rec_clear(&rec);
+	csv_free(&p);
+	return err;
+}
+
+enum sr_err sr_rows_read_fd(struct sr_rows *rows, int fd, off_t size, const char *name,
+			    enum sr_sweep_fmt fmt, struct sr_rows_info *info, struct sr_diag *caller)
+{
+	struct sr_diag local, *d = caller ? caller : &local;
+	struct reader rd;
+	char *buf;
+	size_t len = 0, cap;
+	enum sr_err err;
+
+	sr_diag_clear(d);
+	memset(info, 0, sizeof(*info));
+	if (sr_strs_add(&rows->files, name, strlen(name)))
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	/* A regular file up to the size it had (a pipe to its end); one byte
+	 * more for the NUL. */
+	cap = size > 0 ? (size_t)size : 1 << 16;
+	buf = malloc(cap + 1);
+	if (!buf)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	while (!(size > 0 && len == (size_t)size)) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *nb = realloc(buf, 2 * cap + 1);
+
+			if (!nb) {
+				free(buf);
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			free(buf);
+			sr_diag_file(d, name);
+			return sr_diag_set(d, SR_ERR_IO, "read failed: %s", strerror(e));
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	buf[len] = '\0';
+	if (memchr(buf, '\0', len)) {
+		free(buf);
+		sr_diag_file(d, name);
+		return sr_diag_set(d, SR_ERR_FORMAT, "not a result file (it holds a NUL byte)");
+	}
+	rd.rows = rows;
+	rd.name = rows->files.v[rows->files.n - 1];
+	rd.fmt = fmt;
+	rd.info = info;
+	rd.d = d;
+	err = fmt == SR_SWEEP_CSV ? read_csv(&rd, buf, len) : read_jsonl(&rd, buf, len);
+	free(buf);
+	return err;
+}
+
+enum sr_err sr_rows_read_file(struct sr_rows *rows, const char *path, enum sr_sweep_fmt fmt,
+			      struct sr_rows_info *info, struct sr_diag *caller)
+{
+	struct sr_diag local, *d = caller ? caller : &local;
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	enum sr_err err;
+
+	sr_diag_clear(d);
+	if (fd < 0) {
+		int e = errno;
+
+		sr_diag_file(d, path);
+		return sr_diag_set(d, SR_ERR_IO, "cannot open: %s", strerror(e));
+	}
+	/* A device (/dev/zero) would be read for ever: files and pipes only. */
+	if (fstat(fd, &st) || !(S_ISREG(st.st_mode) || S_ISFIFO(st.st_mode))) {
+		close(fd);
+		sr_diag_file(d, path);
+		return sr_diag_set(d, SR_ERR_IO, "not a regular file nor a pipe");
+	}
+	err = sr_rows_read_fd(rows, fd, S_ISREG(st.st_mode) ? st.st_size : 0, path, fmt, info, d);
+	close(fd);
+	return err;
 }

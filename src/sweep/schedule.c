@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A sweep's run: the worker threads, the order they take units in, and
- * the caller's thread writing each unit's rows in unit order as the units
- * are done, so that -j 1 and -j 8 write the same bytes.
+ * the caller's thread writing each unit's rows.  To a regular file they
+ * are written as soon as their unit is done, whatever its number, so that
+ * a kill loses only the units being replayed (a large unit finished early
+ * no longer waits in memory for smaller-numbered ones), and the file is
+ * put in unit order when the run ends (resume.c): -j 1 and -j 8 then leave
+ * the same bytes.  To anything else (standard output, a pipe) they are
+ * written in unit order, since such an output cannot be resumed anyway.
  */
 #define _GNU_SOURCE /* qsort_r */
 #include <errno.h>
@@ -26,7 +31,7 @@
  * one running a long unit alone at the end while the others idle.  Before
  * a class has a figure it counts at the mean of the others (or 1).  Each
  * class keeps its units largest first, so a pick looks at one unit per
- * class.  The rows are still written in unit order.
+ * class.
  */
 struct sr_cost_class {
 	size_t *unit;               /* its units, largest trace first */
@@ -141,8 +146,8 @@ static void *worker(void *arg)
 	struct sr_sweep *s = arg;
 
 	for (;;) {
-		size_t u;
-		char *rows;
+		size_t u, nrows;
+		struct sr_row *rows;
 		int failed, ahead;
 		uint64_t nev;
 		double t;
@@ -163,7 +168,7 @@ static void *worker(void *arg)
 		ahead = s->jobs > 1 && s->left + 1 < s->jobs;
 		pthread_mutex_unlock(&s->mu);
 		t = now();
-		sr_unit_run(s, u, ahead, &rows, &failed, &nev);
+		sr_unit_run(s, u, ahead, &rows, &nrows, &failed, &nev);
 		t = now() - t;
 		pthread_mutex_lock(&s->mu);
 		if (!failed && s->usize[u] > 0) {
@@ -171,7 +176,10 @@ static void *worker(void *arg)
 			s->cls[unit_class(s, u)].secs += t;
 			s->cls[unit_class(s, u)].bytes += (double)s->usize[u];
 		}
-		s->out[u] = rows;
+		s->out[u] = rows; /* NULL: out of memory, said by the writer */
+		s->nout[u] = nrows;
+		s->udone[u] = 1;
+		s->doneq[s->ndoneq++] = u;
 		s->failed[u] = failed;
 		s->events[u] = nev;
 		pthread_cond_broadcast(&s->done_cv);
@@ -186,15 +194,16 @@ enum sr_err sr_sweep_start(struct sr_sweep *s, struct sr_diag *caller)
 	enum sr_err err;
 
 	sr_diag_clear(d);
-	if (!s->prepared || s->started || s->skip)
+	if (!s->prepared || s->started || s->out)
 		return sr_diag_set(d, SR_ERR_INVAL, "the run is not prepared, or started already");
-	s->skip = calloc(s->nunits, 1);
 	s->out = calloc(s->nunits, sizeof(*s->out));
+	s->nout = calloc(s->nunits, sizeof(*s->nout));
+	s->doneq = calloc(s->nunits, sizeof(*s->doneq));
 	s->failed = calloc(s->nunits, sizeof(*s->failed));
 	s->events = calloc(s->nunits, sizeof(*s->events));
-	if (!s->skip || !s->out || !s->failed || !s->events)
+	s->udone = calloc(s->nunits, 1);
+	if (!s->out || !s->nout || !s->doneq || !s->failed || !s->events || !s->udone)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	sr_sweep_select(s);
 	err = sr_sweep_open_output(s, d);
 	if (err)
 		return err;
@@ -219,11 +228,62 @@ enum sr_err sr_sweep_start(struct sr_sweep *s, struct sr_diag *caller)
 	s->started = 1;
 	s->prog.total = total;
 	for (k = 0; k < jobs; k++) {
-		if (pthread_create(&s->th[k], NULL, worker, s))
+		int e = pthread_create(&s->th[k], NULL, worker, s);
+
+		if (e) {
+			/* Fewer workers do: the units are only slower.  None would
+			 * leave the writer waiting for ever. */
+			if (!s->nth) {
+				s->finished = 1;
+				return sr_diag_set(d, SR_ERR_NOMEM, "cannot create a worker thread: %s",
+						   strerror(e));
+			}
 			break;
+		}
 		s->nth = k + 1;
 	}
 	return SR_OK;
+}
+
+/* Write unit u's rows, each with one write(), and keep them: the output's
+ * rows are what the summary, the state and the ordered file are made of. */
+static enum sr_err write_unit(struct sr_sweep *s, size_t u, struct sr_diag *d)
+{
+	size_t np = s->policies.n, k;
+	enum sr_err err = SR_OK;
+
+	if (!s->out[u]) {
+		s->failed[u] = 1;
+		s->write_failed = 1;
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory: the rows of unit %zu are lost", u);
+	}
+	for (k = 0; k < s->nout[u]; k++) {
+		struct sr_row *r = &s->out[u][k];
+		size_t pol = r->pol;
+
+		if (!err && sr_write_all(s->out_fd, r->line, strlen(r->line))) {
+			int e = errno;
+
+			s->write_failed = 1;
+			sr_diag_file(d, s->out_name);
+			err = sr_diag_set(d, SR_ERR_IO, "write failed: %s", strerror(e));
+		}
+		if (err) {
+			sr_row_free(r);
+			continue;
+		}
+		if (sr_rows_add(&s->rows, r)) {
+			s->write_failed = 1; /* written, but not in the ordered file */
+			err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+			continue;
+		}
+		s->win[u * np + pol] = s->rows.n;
+		s->settle = 1;
+	}
+	free(s->out[u]);
+	s->out[u] = NULL;
+	s->nout[u] = 0;
+	return err;
 }
 
 enum sr_err sr_sweep_next(struct sr_sweep *s, struct sr_sweep_progress *prog,
@@ -231,25 +291,27 @@ enum sr_err sr_sweep_next(struct sr_sweep *s, struct sr_sweep_progress *prog,
 {
 	struct sr_diag local, *d = caller ? caller : &local;
 	enum sr_err err = SR_OK;
-	size_t u;
+	size_t u = SIZE_MAX;
 
 	sr_diag_clear(d);
 	if (!s->started || s->finished)
 		return sr_diag_set(d, SR_ERR_INVAL, "the run is not going");
-	while (s->next < s->nunits && s->skip[s->next])
-		s->next++;
-	if (s->next < s->nunits) {
-		u = s->next++;
+	if (s->prog.done < s->prog.total) {
 		pthread_mutex_lock(&s->mu);
-		while (!s->out[u])
-			pthread_cond_wait(&s->done_cv, &s->mu);
-		pthread_mutex_unlock(&s->mu);
-		if (sr_write_rows(s->out_fd, s->out[u])) {
-			int e = errno;
-
-			sr_diag_file(d, s->out_name);
-			err = sr_diag_set(d, SR_ERR_IO, "write failed: %s", strerror(e));
+		if (s->out_regular) {
+			/* The next unit done, whichever it is. */
+			while (s->qhead == s->ndoneq)
+				pthread_cond_wait(&s->done_cv, &s->mu);
+			u = s->doneq[s->qhead++];
+		} else {
+			while (s->skip[s->next])
+				s->next++;
+			u = s->next++;
+			while (!s->udone[u])
+				pthread_cond_wait(&s->done_cv, &s->mu);
 		}
+		pthread_mutex_unlock(&s->mu);
+		err = write_unit(s, u, d);
 		s->prog.failed += (size_t)s->failed[u];
 		s->prog.events += s->events[u];
 		s->prog.done++;
@@ -280,8 +342,12 @@ enum sr_err sr_sweep_finish(struct sr_sweep *s, struct sr_diag *caller)
 		pthread_join(s->th[k], NULL);
 	s->nth = 0;
 	s->finished = 1;
+	/* A run that ended (not one stopped early, nor one whose rows did
+	 * not all reach the file) puts the file in order. */
+	if (s->prog.done == s->prog.total && !s->write_failed)
+		err = sr_sweep_settle(s, d);
 	if (s->out_path && s->out_fd >= 0) {
-		if (close(s->out_fd)) {
+		if (close(s->out_fd) && !err) {
 			int e = errno;
 
 			sr_diag_file(d, s->out_path);

@@ -2,8 +2,9 @@
 /*
  * The summary at the end of a sweep: per policy, how many units it won
  * (the highest throughput of its unit; ties count for each) and its median
- * and worst delta, over the rows of the output (earlier runs' included) or
- * those the run wrote.
+ * and worst delta, over the rows that stand in the output (earlier runs'
+ * included; rows in error replayed again are replaced).  Also the state of
+ * the output, on which the exit status stands, and what a resume found.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,26 +27,25 @@ static int cmp_unit(const void *a, const void *b)
 	return (x->unit > y->unit) - (x->unit < y->unit);
 }
 
-void sr_rows_summary(FILE *f, const struct sr_rows *rows, const char *const *policies,
-		     int np)
+void sr_rows_summary(FILE *f, const struct sr_row *const *rows, size_t n,
+		     const char *const *policies, const char *const *hashes, size_t np)
 {
-	const struct sr_row **by = malloc((rows->n + 1) * sizeof(*by));
-	int *win = calloc(rows->n + 1, sizeof(*win));
-	double *d = malloc((rows->n + 1) * sizeof(*d));
-	size_t i, j, g;
-	int k, units = 0, failed = 0;
+	const struct sr_row **by = malloc((n + 1) * sizeof(*by));
+	int *win = calloc(n + 1, sizeof(*win));
+	double *d = malloc((n + 1) * sizeof(*d));
+	size_t i, j, g, k;
+	int units = 0, failed = 0;
 
 	if (!by || !win || !d)
 		goto out;
-	for (i = 0; i < rows->n; i++)
-		by[i] = &rows->v[i];
-	qsort(by, rows->n, sizeof(*by), cmp_unit);
+	memcpy(by, rows, n * sizeof(*by));
+	qsort(by, n, sizeof(*by), cmp_unit);
 	/* Per unit: the best throughput wins (ties: every best one). */
-	for (g = 0; g < rows->n; g = j) {
+	for (g = 0; g < n; g = j) {
 		double best = -1;
 		int bad = 0;
 
-		for (j = g; j < rows->n && by[j]->unit == by[g]->unit; j++) {
+		for (j = g; j < n && by[j]->unit == by[g]->unit; j++) {
 			bad |= !by[j]->ok;
 			if (by[j]->ok && by[j]->throughput > best)
 				best = by[j]->throughput;
@@ -61,8 +61,9 @@ void sr_rows_summary(FILE *f, const struct sr_rows *rows, const char *const *pol
 		size_t nd = 0;
 		int won = 0;
 
-		for (i = 0; i < rows->n; i++) {
-			if (!by[i]->ok || strcmp(by[i]->policy, policies[k]))
+		for (i = 0; i < n; i++) {
+			if (!by[i]->ok || !sr_id_eq(by[i]->id.v[SR_ID_POLICY], policies[k]) ||
+			    !sr_id_eq(by[i]->id.v[SR_ID_POLICY_HASH], hashes[k]))
 				continue;
 			d[nd++] = by[i]->delta;
 			won += win[i];
@@ -81,28 +82,66 @@ out:
 	free(d);
 }
 
+/* The rows that stand, in unit order; NULL out of memory. */
+static const struct sr_row **standing(const struct sr_sweep *s, size_t *n)
+{
+	size_t np = s->policies.n, i, k = 0;
+	const struct sr_row **v = malloc((s->nunits * np + 1) * sizeof(*v));
+
+	*n = 0;
+	if (!v)
+		return NULL;
+	for (i = 0; s->win && i < s->nunits * np; i++)
+		if (s->win[i])
+			v[k++] = &s->rows.v[s->win[i] - 1];
+	*n = k;
+	return v;
+}
+
 enum sr_err sr_sweep_write_summary(const struct sr_sweep *s, FILE *f, struct sr_diag *caller)
 {
 	struct sr_diag local, *d = caller ? caller : &local;
-	struct sr_rows all = { 0 };
-	enum sr_err err = SR_OK;
-	size_t u;
+	const struct sr_row **v;
+	size_t n;
 
 	sr_diag_clear(d);
 	if (!s->finished)
 		return sr_diag_set(d, SR_ERR_INVAL, "the run is not finished");
-	if (s->out_path) {
-		long long gl;
+	/* From memory: the output is never read back (/dev/full reads as
+	 * endless zeros), and a descriptor cannot be. */
+	v = standing(s, &n);
+	if (!v)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	sr_rows_summary(f, v, n, (const char *const *)s->pname, (const char *const *)s->phash,
+			s->policies.n);
+	free(v);
+	return SR_OK;
+}
 
-		err = sr_rows_load(&all, s->out_path, s->fmt, &gl, d);
-	} else {
-		/* The rows went to the caller's descriptor: those of this run. */
-		for (u = 0; !err && u < s->nunits; u++)
-			if (s->out && s->out[u])
-				err = sr_rows_parse(&all, s->out[u], s->out_name, s->fmt, d);
+void sr_sweep_state(const struct sr_sweep *s, struct sr_sweep_state *st)
+{
+	size_t np = s->policies.n, u, k;
+
+	memset(st, 0, sizeof(*st));
+	for (u = 0; s->win && u < s->nunits; u++) {
+		int any = 0, bad = 0;
+
+		for (k = 0; k < np; k++) {
+			size_t w = s->win[u * np + k];
+
+			any |= w != 0;
+			bad |= w && !s->rows.v[w - 1].ok;
+		}
+		st->units += (size_t)any;
+		st->failed += (size_t)bad;
 	}
-	if (!err)
-		sr_rows_summary(f, &all, (const char *const *)s->policies.v, (int)s->policies.n);
-	sr_rows_free(&all);
-	return err;
+}
+
+void sr_sweep_resumed(const struct sr_sweep *s, struct sr_sweep_resumed *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->rows = s->old_rows;
+	r->retried = s->retried;
+	r->cut_line = s->info.cut_line;
+	r->no_final_nl = s->info.no_final_nl;
 }

@@ -2,9 +2,12 @@
 /*
  * A sweep set up from its inputs and options (the traces, the machines,
  * the policies with the baseline first), its machines loaded once each
- * and its policies checked up front; and a sweep freed.  The files beside
- * this one are listed in sweep_impl.h.
+ * and its policies checked up front, with what each is (a machine's name
+ * and hash, a policy's own name and a .so's hash) for the rows' identity;
+ * and a sweep freed.  The files beside this one are listed in
+ * sweep_impl.h.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,6 +50,62 @@ struct sr_sweep *sr_sweep_alloc(const struct sr_sweep_opts *opts)
 	return s;
 }
 
+struct ix {
+	const char *s;
+	size_t i;
+};
+
+static int cmp_ix(const void *a, const void *b)
+{
+	const struct ix *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+/* A trace named twice (a directory and a file in it) is one unit: its
+ * rows would otherwise be doubled.  The later names go to skipped. */
+static int drop_doubles(struct sr_sweep *s)
+{
+	struct ix *v;
+	unsigned char *dup;
+	size_t i, k = 0;
+
+	if (s->traces.n < 2)
+		return 0;
+	v = malloc(s->traces.n * sizeof(*v));
+	dup = calloc(s->traces.n, 1);
+	if (!v || !dup) {
+		free(v);
+		free(dup);
+		return -1;
+	}
+	for (i = 0; i < s->traces.n; i++) {
+		v[i].s = s->traces.v[i];
+		v[i].i = i;
+	}
+	qsort(v, s->traces.n, sizeof(*v), cmp_ix);
+	for (i = 1; i < s->traces.n; i++)
+		if (!strcmp(v[i].s, v[i - 1].s))
+			dup[v[i].i] = 1;
+	free(v);
+	for (i = 0; i < s->traces.n; i++) {
+		if (!dup[i]) {
+			s->traces.v[k++] = s->traces.v[i];
+			continue;
+		}
+		if (sr_strs_add(&s->skipped, s->traces.v[i], strlen(s->traces.v[i])) ||
+		    sr_strs_add(&s->skipped, "named more than once", 20)) {
+			free(dup);
+			return -1;
+		}
+		free(s->traces.v[i]);
+	}
+	s->traces.n = k;
+	free(dup);
+	return 0;
+}
+
 enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_t ninputs,
 			 const struct sr_sweep_opts *opts, struct sr_diag *caller)
 {
@@ -58,14 +117,21 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 
 	*out = NULL;
 	sr_diag_clear(d);
+	/* Rows and plans store it as a JSON integer, which jansson reads back
+	 * only up to 2^63 - 1 (and no trace has that many records). */
+	if (opts->max_errors > INT64_MAX)
+		return sr_diag_set(d, SR_ERR_LIMIT, "max_errors is at most %lld in a sweep, not %llu",
+				   (long long)INT64_MAX, (unsigned long long)opts->max_errors);
 	s = sr_sweep_alloc(opts);
 	if (!s)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	for (k = 0; k < ninputs; k++) {
-		err = sr_sweep_expand(&s->traces, inputs[k], d);
+		err = sr_sweep_expand(&s->traces, &s->skipped, inputs[k], opts->every_file, d);
 		if (err)
 			goto fail;
 	}
+	if (drop_doubles(s))
+		goto nomem;
 	if (!s->traces.n) {
 		err = sr_diag_set(d, SR_ERR_INVAL, "no trace found in the inputs");
 		goto fail;
@@ -75,7 +141,8 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 			goto nomem;
 	if (!s->policies.n)
 		for (k = 0; k < 4; k++)
-			sr_strs_add(&s->policies, default_policies[k], strlen(default_policies[k]));
+			if (sr_strs_add(&s->policies, default_policies[k], strlen(default_policies[k])))
+				goto nomem;
 	for (k = 0; k < s->policies.n && strcmp(s->policies.v[k], baseline); k++)
 		;
 	if (k == s->policies.n) {
@@ -87,7 +154,9 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 		b = s->policies.v[s->policies.n - 1];
 		memmove(&s->policies.v[1], &s->policies.v[0], (s->policies.n - 1) * sizeof(char *));
 		s->policies.v[0] = b;
+		k = 0;
 	}
+	s->bl = k;
 	s->baseline = strdup(baseline);
 	if (!s->baseline)
 		goto nomem;
@@ -112,6 +181,41 @@ fail:
 	return err;
 }
 
+/* Each policy's identity, from a replay that loaded them all. */
+static enum sr_err policy_idents(struct sr_sweep *s, const struct sr_replay *probe,
+				 struct sr_diag *d)
+{
+	size_t k, j;
+
+	s->pname = calloc(s->policies.n, sizeof(*s->pname));
+	s->phash = calloc(s->policies.n, sizeof(*s->phash));
+	if (!s->pname || !s->phash)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	for (k = 0; k < s->policies.n; k++) {
+		sr_hash_t h;
+
+		if (sr_policy_ident(s->policies.v[k], sr_replay_policy_name(probe, (int)k),
+				    &s->pname[k], h)) {
+			int e = errno;
+
+			if (e == ENOMEM)
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+			return sr_diag_set(d, SR_ERR_POLICY, "cannot read policy %s to hash it: %s",
+					   s->policies.v[k], strerror(e));
+		}
+		if (h[0] && !(s->phash[k] = strdup(h)))
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		/* Two specs for one policy (a path and another to the same
+		 * .so): their rows could not be told apart. */
+		for (j = 0; j < k; j++)
+			if (!strcmp(s->pname[j], s->pname[k]) && sr_id_eq(s->phash[j], s->phash[k]))
+				return sr_diag_set(d, SR_ERR_INVAL, "policies %s and %s are the same "
+						   "policy (%s)", s->policies.v[j], s->policies.v[k],
+						   s->pname[k]);
+	}
+	return SR_OK;
+}
+
 enum sr_err sr_sweep_load(struct sr_sweep *s, struct sr_diag *caller)
 {
 	struct sr_diag local, *d = caller ? caller : &local;
@@ -124,15 +228,28 @@ enum sr_err sr_sweep_load(struct sr_sweep *s, struct sr_diag *caller)
 	sr_diag_clear(d);
 	if (s->loaded || s->mach)
 		return sr_diag_set(d, SR_ERR_INVAL, "the sweep is loaded already");
-	/* Machines: each loaded once. */
+	/* A plan's units load their machines and policies each: a machine
+	 * file that one unit needs does not stop the others. */
+	if (s->from_plan) {
+		s->loaded = 1;
+		return SR_OK;
+	}
+	/* Machines: each loaded once, with its identity. */
 	if (s->machines.n) {
 		s->mach = calloc(s->machines.n, sizeof(*s->mach));
-		if (!s->mach)
+		s->mname = calloc(s->machines.n, sizeof(*s->mname));
+		s->mhash = calloc(s->machines.n, sizeof(*s->mhash));
+		if (!s->mach || !s->mname || !s->mhash)
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		for (k = 0; k < s->machines.n; k++) {
+			sr_hash_t h;
+
 			err = sr_machine_load(&s->mach[k], s->machines.v[k], d);
 			if (err)
 				return err;
+			if (sr_hash_machine(s->mach[k], h) || !(s->mname[k] = strdup(s->mach[k]->name)) ||
+			    !(s->mhash[k] = strdup(h)))
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		}
 	}
 	/* The policies too (a .so that does not load, a typo). */
@@ -144,10 +261,15 @@ enum sr_err sr_sweep_load(struct sr_sweep *s, struct sr_diag *caller)
 	po.machine = s->mach ? s->mach[0] : pm;
 	err = sr_replay_new(&probe, &po, (const char *const *)s->policies.v, (int)s->policies.n,
 			    s->baseline, d);
+	if (!err) {
+		err = policy_idents(s, probe, d);
+		sr_replay_free(probe);
+	}
 	sr_machine_free(pm);
 	if (err)
 		return err;
-	sr_replay_free(probe);
+	if (sr_ident_run(s))
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	s->loaded = 1;
 	return SR_OK;
 }
@@ -155,6 +277,33 @@ enum sr_err sr_sweep_load(struct sr_sweep *s, struct sr_diag *caller)
 size_t sr_sweep_units(const struct sr_sweep *s)
 {
 	return s->nunits;
+}
+
+const struct sr_sweep_skip *sr_sweep_skipped(struct sr_sweep *s, size_t *n)
+{
+	size_t i;
+
+	*n = s->skipped.n / 2;
+	free(s->skip_list);
+	s->skip_list = calloc(*n + 1, sizeof(*s->skip_list));
+	if (!s->skip_list) {
+		*n = 0;
+		return NULL;
+	}
+	for (i = 0; i < *n; i++) {
+		s->skip_list[i].path = s->skipped.v[2 * i];
+		s->skip_list[i].why = s->skipped.v[2 * i + 1];
+	}
+	return s->skip_list;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
 void sr_sweep_free(struct sr_sweep *s)
@@ -171,23 +320,50 @@ void sr_sweep_free(struct sr_sweep *s)
 		for (k = 0; k < s->machines.n; k++)
 			sr_machine_free(s->mach[k]);
 	free(s->mach);
+	free_strv(s->mname, s->machines.n);
+	free_strv(s->mhash, s->machines.n);
+	if (s->from_plan) { /* the plan's strings */
+		free(s->pname);
+		free(s->phash);
+	} else {
+		free_strv(s->pname, s->policies.n);
+		free_strv(s->phash, s->policies.n);
+	}
+	for (k = 0; k < SR_ID_COUNT; k++)
+		free(s->run_v[k]);
 	if (s->out)
-		for (u = 0; u < s->nunits; u++)
+		for (u = 0; u < s->nunits; u++) {
+			for (k = 0; s->out[u] && k < s->nout[u]; k++)
+				sr_row_free(&s->out[u][k]);
 			free(s->out[u]);
+		}
 	free(s->out);
+	free(s->nout);
 	free(s->failed);
 	free(s->events);
+	free(s->udone);
+	free(s->doneq);
 	free(s->skip);
 	free(s->have);
+	free(s->win);
+	free_strv(s->thash, s->traces.n);
+	free_strv(s->hmname, s->traces.n);
+	free_strv(s->hmhash, s->traces.n);
+	free(s->hknown);
+	free(s->hmknown);
 	sr_sweep_free_schedule(s);
 	free(s->th);
 	free(s->out_path);
 	free(s->out_name);
-	sr_rows_free(&s->old);
+	sr_rows_free(&s->rows);
+	sr_plan_free(&s->plan);
 	free(s->baseline);
+	free(s->skip_list);
 	sr_strs_free(&s->traces);
+	sr_strs_free(&s->names);
 	sr_strs_free(&s->machines);
 	sr_strs_free(&s->policies);
+	sr_strs_free(&s->skipped);
 	pthread_mutex_destroy(&s->mu);
 	pthread_cond_destroy(&s->done_cv);
 	free(s);

@@ -4,14 +4,17 @@
  * public side is include/swapreplay/sweep.h):
  *
  *   sweep.c     a sweep set up from inputs; machines and policies loaded
- *   inputs.c    lists of strings; inputs expanded into traces
+ *   inputs.c    lists of strings; inputs expanded into traces, files that
+ *               are not traces by content skipped
+ *   ident.c     what a row is the result of: the identity table, hashes
  *   plan.c      plans written and read back; the units a run takes
- *   resume.c    a run's output: refused, or continued from its rows
- *   schedule.c  the order the workers take units in; the workers; the
- *               rows written in unit order
+ *   resume.c    a run's output: taken (created or locked), refused, or
+ *               continued from the rows it has, matched by identity
+ *   schedule.c  the order the workers take units in; the workers; rows
+ *               written as units finish, put in order at the end
  *   unit.c      one unit replayed into its rows
  *   rows.c      result rows formatted, written, and read back
- *   summary.c   the summary table
+ *   summary.c   the summary table, the state of an output
  *   merge.c     result files merged into one
  */
 #ifndef SR_SWEEP_IMPL_H
@@ -21,6 +24,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+#include <jansson.h>
 
 #include "swapreplay/error.h"
 #include "swapreplay/machine.h"
@@ -42,54 +47,168 @@ int sr_strs_add(struct sr_strs *s, const char *x, size_t len);
 void sr_strs_free(struct sr_strs *s);
 
 /* One input (a file, a directory, a glob or @LIST) appended to out as
- * trace paths; the errors of sr_sweep_new(). */
-enum sr_err sr_sweep_expand(struct sr_strs *out, const char *arg, struct sr_diag *d);
+ * trace paths; files found in directories and by globs that are not
+ * traces by content go to skipped (path, then why) unless every_file; the
+ * errors of sr_sweep_new(). */
+enum sr_err sr_sweep_expand(struct sr_strs *out, struct sr_strs *skipped, const char *arg,
+			    int every_file, struct sr_diag *d);
+
+/* ---- identity (ident.c) -------------------------------------------------- */
+
+/*
+ * The fields that say what a row is the result of, in the order rows
+ * write them.  Run fields are the same for every row of a sweep (its
+ * options); unit fields are the trace and the machine; policy fields the
+ * policy.  ident.c's table gives each its name and kind, and
+ * sr_ident_run() derives the run fields from the options.
+ */
+enum sr_id {
+	SR_ID_TOOL,          /* run: the tool's version */
+	SR_ID_TRACE,         /* unit: the trace's path */
+	SR_ID_TRACE_HASH,    /* unit: its content hash */
+	SR_ID_MACHINE,       /* unit: the machine's name */
+	SR_ID_MACHINE_HASH,  /* unit: the hash of its whole description */
+	SR_ID_POLICY,        /* policy: its name (a .so's own) and parameters */
+	SR_ID_POLICY_HASH,   /* policy: a .so's content hash; null built in */
+	SR_ID_BASELINE,      /* run: the baseline, as SR_ID_POLICY */
+	SR_ID_BASELINE_HASH, /* run: ... and as SR_ID_POLICY_HASH */
+	SR_ID_SLOTS,         /* run: the slots cache */
+	SR_ID_REORDER,       /* run: the reorder window */
+	SR_ID_UNC,           /* run: uncertainty variants */
+	SR_ID_INFMT,         /* run: the input format */
+	SR_ID_MAXERR,        /* run: bad records skipped */
+	SR_ID_COUNT
+};
+
+enum sr_id_kind {
+	SR_IDK_STR,  /* JSON string or null; CSV as is, empty for null */
+	SR_IDK_INT,  /* JSON integer; CSV decimal; text: decimal */
+	SR_IDK_BOOL, /* JSON true/false; CSV and text: on/off */
+};
+
+enum sr_id_scope { SR_IDS_RUN, SR_IDS_UNIT, SR_IDS_POLICY };
+
+struct sr_id_field {
+	const char *name;
+	enum sr_id_kind kind;
+	enum sr_id_scope scope;
+};
+
+extern const struct sr_id_field sr_id_fields[SR_ID_COUNT];
+
+/* An identity: each field's value as text (kinds above), NULL for null. */
+struct sr_ident {
+	const char *v[SR_ID_COUNT];
+};
+
+/* The schema of result rows and of plans. */
+#define SR_ROW_SCHEMA "swapreplay-sweep/2"
+#define SR_PLAN_SCHEMA "swapreplay-plan/2"
+/* What a sweep replays with, fixed for now: entries of the identity so
+ * that a later option changing them is seen in old rows. */
+#define SR_SWEEP_REORDER SR_REORDER_DEFAULT
+#define SR_SWEEP_UNCERTAINTY 0
+
+/* A content hash as rows write it: "fnv1a64:" and 16 hex digits. */
+#define SR_HASH_LEN 25
+typedef char sr_hash_t[SR_HASH_LEN + 1];
+
+void sr_hash_fmt(sr_hash_t out, uint64_t h);
+/* FNV-1a 64 of a whole file's bytes as stored (the reader's content hash
+ * once it has read to the end); 0, or -1 with errno. */
+int sr_hash_file(const char *path, sr_hash_t out);
+/* The hash of a machine's whole description: of its JSON, with keys
+ * sorted and no spaces, so that only a change of content counts; 0 or -1
+ * out of memory (or a description jansson cannot read back). */
+int sr_hash_machine(const struct sr_machine *m, sr_hash_t out);
+/* A policy's identity from its spec and the name its ops table gives:
+ * name[:PARAMS] in *name, malloc'ed; for a shared object (a spec with a
+ * "/") the hash of its file in hash, else hash "".  0, -1 (errno: ENOMEM,
+ * or the error reading the .so). */
+int sr_policy_ident(const char *spec, const char *ops_name, char **name, sr_hash_t hash);
+
+/* The run fields of s (its options) into s->run_v: 0 or -1 out of memory.
+ * The table of options that change a figure is there. */
+struct sr_sweep;
+int sr_ident_run(struct sr_sweep *s);
+/* Fields of scope sc whose values differ between a and b, as
+ * "name X, not Y" joined by "; " into buf (empty when none differ); NULL
+ * in a counts as equal to anything when wild_a (a row that failed before
+ * it knew the value).  Returns the number that differ. */
+int sr_ident_diff(const struct sr_ident *a, const struct sr_ident *b, enum sr_id_scope sc,
+		  int wild_a, char *buf, size_t size);
+/* Two values equal (both NULL, or the same text). */
+int sr_id_eq(const char *a, const char *b);
+/* v as JSON of kind k (null, true/false, a number, a string), malloc'ed;
+ * NULL out of memory. */
+char *sr_id_to_json(const char *v, enum sr_id_kind k);
+/* A JSON value v of kind k as text: 0 with *out (into v, or num), NULL for
+ * a JSON null; -1 when v is missing or not of the kind. */
+int sr_id_from_json(const json_t *v, enum sr_id_kind k, char num[24], const char **out);
 
 /* ---- result rows (rows.c) ------------------------------------------------ */
 
-/* What resume, merge and the summary need of one result row. */
+/* One result row: what it is the result of, and what resume, merge and
+ * the summary need of its figures. */
 struct sr_row {
 	uint64_t unit;
-	char *machine;
-	char *policy;
+	struct sr_ident id;    /* into idbuf */
+	char *idbuf;
 	int ok;                /* status "ok" */
 	double throughput;     /* KiB/s */
 	double delta;          /* % */
-	char *line;            /* the whole line, with its "\n" */
+	char *line;            /* the whole row, with its "\n" */
+	const char *file;      /* where it was read (NULL: written by this run) */
+	uint64_t lineno;       /* ... and its first line there */
+	size_t pol;            /* once matched: the index of its policy */
 };
 
 struct sr_rows {
 	struct sr_row *v;
 	size_t n, cap;
+	struct sr_strs files;  /* the names rows' file point into */
 };
 
-/* The CSV header line of result rows (with "\n"). */
-extern const char sr_rows_csv_header[];
+/* What reading a result file found besides rows. */
+struct sr_rows_info {
+	off_t good_len;        /* bytes up to the end of the last whole row */
+	int no_final_nl;       /* the last row is whole but lacks its "\n" */
+	uint64_t cut_line;     /* the line of a last row cut short, 0 none */
+	int header;            /* CSV: the file has the header */
+};
+
+/* The CSV header line of result rows (with "\n"), made from the identity
+ * table. */
+const char *sr_rows_csv_header(void);
 
 /*
- * Append the rows of the result file path to rows.  A last line without
- * "\n" (a write cut short) is ignored and *good_len set to the length up
- * to it, so that the caller can cut it off.  SR_ERR_IO (cannot open),
- * SR_ERR_FORMAT (a line is not a result row), SR_ERR_NOMEM; the rows read
- * before an error stay in rows.
+ * Append the rows of the result file name, size bytes read from fd, to
+ * rows; *info says what else was found.  A last row cut short (a kill) is
+ * left out and its line given in info->cut_line; a whole last row without
+ * its "\n" is kept.  SR_ERR_IO (a read failed), SR_ERR_FORMAT (a row that
+ * is not one: a plan, a row of another schema, a CSV header of another
+ * version, with the line), SR_ERR_NOMEM; the rows read before an error
+ * stay in rows.
  */
-enum sr_err sr_rows_load(struct sr_rows *rows, const char *path, enum sr_sweep_fmt fmt,
-			 long long *good_len, struct sr_diag *d);
-/* The same for rows in memory (buf, NUL-terminated), named name. */
-enum sr_err sr_rows_parse(struct sr_rows *rows, const char *buf, const char *name,
-			  enum sr_sweep_fmt fmt, struct sr_diag *d);
+enum sr_err sr_rows_read_fd(struct sr_rows *rows, int fd, off_t size, const char *name,
+			    enum sr_sweep_fmt fmt, struct sr_rows_info *info, struct sr_diag *d);
+/* The same, opening path (a regular file). */
+enum sr_err sr_rows_read_file(struct sr_rows *rows, const char *path, enum sr_sweep_fmt fmt,
+			      struct sr_rows_info *info, struct sr_diag *d);
 /* Free the rows; rows is empty afterwards. */
 void sr_rows_free(struct sr_rows *rows);
+/* Take r (its strings too) into rows; 0 or -1 out of memory (r then freed). */
+int sr_rows_add(struct sr_rows *rows, struct sr_row *r);
+/* Free one row's strings. */
+void sr_row_free(struct sr_row *r);
 
-struct sr_sweep;
-
-/* Append to *buf (of *len bytes) the row of unit u for policy: its figures
- * p, or (p NULL) the unit's error.  Rows that do not fit in memory are
- * left out. */
-void sr_rows_format(const struct sr_sweep *s, char **buf, size_t *len, size_t u,
-		    const char *trace, const char *hash, const char *machine,
-		    const char *policy, const struct sr_policy_result *p, uint64_t events,
-		    const char *error);
+/* Make r the row of unit for identity id: the figures p with events, or
+ * (p NULL) the error.  0, or -1 out of memory (r then empty). */
+int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
+		const struct sr_ident *id, const struct sr_policy_result *p, uint64_t events,
+		const char *error);
+/* Give r the unit number unit (its line too); 0 or -1 out of memory. */
+int sr_row_renumber(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit);
 
 /* s as a JSON string (quotes and escapes included), malloc'ed; "\"?\"" if
  * it cannot be encoded, NULL out of memory. */
@@ -98,15 +217,35 @@ char *sr_json_str(const char *s);
 /* Write all of buf, with one write() when the system takes it; 0 or -1
  * (errno). */
 int sr_write_all(int fd, const char *buf, size_t len);
-/* Write rows one line (one write()) at a time; 0 or -1 (errno). */
-int sr_write_rows(int fd, const char *rows);
 
-/* ---- the summary (summary.c) -------------------------------------------- */
+/* ---- plans (plan.c) ------------------------------------------------------ */
 
-/* Per policy: wins (highest throughput of its unit), median and worst
- * delta, over ok rows; printed as a table. */
-void sr_rows_summary(FILE *f, const struct sr_rows *rows, const char *const *policies,
-		     int np);
+/* One unit of a plan: its trace as the plan names it and as opened from
+ * here (resolved from the plan's directory), its machine (NULL: the
+ * trace's own), with the name and hash it had when the plan was written. */
+struct sr_plan_unit {
+	char *trace, *trace_path;
+	char *mspec, *mname, *mhash;
+};
+
+/* A plan read back: its units, its policies (specs resolved from the
+ * plan's directory, identities as written) and its options. */
+struct sr_plan {
+	struct sr_plan_unit *u;
+	size_t n, cap;
+	char **spec, **pname, **phash; /* np each; phash[k] NULL: built in */
+	size_t np;
+	char *baseline;                /* a spec among spec[] */
+	char *run_v[SR_ID_COUNT];      /* the run fields as written */
+	int slots_cache;
+	enum sr_format infmt;
+	uint64_t max_errors;
+};
+
+/* Read the plan path (a line per unit, every line checked); SR_ERR_IO,
+ * SR_ERR_FORMAT with PLAN:LINE, SR_ERR_NOMEM. */
+enum sr_err sr_plan_read(struct sr_plan *p, const char *path, struct sr_diag *d);
+void sr_plan_free(struct sr_plan *p);
 
 /* ---- the sweep ----------------------------------------------------------- */
 
@@ -114,14 +253,23 @@ struct sr_cost_class; /* schedule.c */
 
 struct sr_sweep {
 	/* What is swept (sweep.c, plan.c). */
-	struct sr_strs traces, machines, policies;
+	struct sr_strs traces;      /* the paths opened */
+	struct sr_strs names;       /* a plan's: the traces as rows name them */
+	struct sr_strs machines, policies;
+	struct sr_strs skipped;     /* path, why, path, why... */
+	struct sr_sweep_skip *skip_list; /* the same for the API, built on demand */
 	char *baseline;
+	size_t bl;                  /* the baseline's index in policies */
 	int slots_cache;
 	struct sr_read_opts ro;
 	enum sr_sweep_fmt fmt;
 	size_t nunits;
-	int from_plan;              /* unit u is traces[u] on machines[u] */
+	int from_plan;              /* unit u is traces[u] on machines of the plan */
+	struct sr_plan plan;        /* from_plan: what it says of its units */
 	struct sr_machine **mach;   /* loaded once per machine, NULL: per trace */
+	char **mname, **mhash;      /* per machine: its name and hash */
+	char **pname, **phash;      /* per policy: its identity (phash NULL: built in) */
+	char *run_v[SR_ID_COUNT];   /* the run fields (sr_ident_run()) */
 	int loaded;                 /* sr_sweep_load() succeeded */
 
 	/* The run's output (resume.c). */
@@ -129,16 +277,23 @@ struct sr_sweep {
 	char *out_path;             /* NULL: out_fd, the caller's */
 	char *out_name;             /* what messages call the output */
 	int out_fd;                 /* -1 until opened */
+	int out_regular;            /* out_path is a regular file: put in order at the end */
 	int resume;
-	int out_exists;             /* resume: out_path was there */
-	off_t out_size;             /* resume: its size then */
-	struct sr_rows old;         /* resume: its rows */
-	long long good_len;         /* resume: its length up to a row cut short */
+	struct sr_rows rows;        /* the output's rows: read back, then written */
+	struct sr_rows_info info;   /* what reading it back found */
+	size_t old_rows;            /* rows[0..old_rows) were there before the run */
+	size_t *win;                /* [unit * np + policy]: 1 + the row that stands, 0 none */
+	size_t retried;             /* (unit, policy) rows in error the run replays again */
+	int settle;                 /* the output must be rewritten in order at the end */
 	int one_unit;
 	uint64_t unit, shard, nshards;
 	unsigned jobs_asked;
 	unsigned char *skip;        /* per unit: nothing to do (resume, shard) */
-	unsigned char *have;        /* [unit * np + policy]: row already written */
+	unsigned char *have;        /* [unit * np + policy]: an ok row stands already */
+	char **thash;               /* per trace: content hash, computed for resume */
+	char **hmname, **hmhash;    /* per trace: the machine of its header, for resume */
+	unsigned char *hknown;      /* per trace: thash computed */
+	unsigned char *hmknown;     /* per trace: hmname and hmhash computed */
 
 	/* Between the workers and the writer (schedule.c). */
 	pthread_mutex_t mu;
@@ -149,13 +304,17 @@ struct sr_sweep {
 	size_t left;                /* units to do not yet handed out */
 	size_t jobs;                /* the CPUs the run may use */
 	int stop;                   /* hand out no more units */
-	char **out;                 /* per unit: its rows, once done */
+	struct sr_row **out;        /* per unit: its rows, once done (NULL: out of memory) */
+	size_t *nout;               /* ... how many */
+	unsigned char *udone;       /* per unit: replayed, out[] set */
+	size_t *doneq;              /* units done, in the order they were */
+	size_t ndoneq, qhead;
 	int *failed;                /* per unit: 1 if it failed */
 	uint64_t *events;           /* per unit: events replayed */
 	pthread_t *th;
 	size_t nth;                 /* threads running */
-	int started, finished;
-	size_t next;                /* the next unit to write */
+	int started, finished, write_failed;
+	size_t next;                /* the next unit to write, in unit order */
 	struct sr_sweep_progress prog;
 };
 
@@ -173,21 +332,44 @@ static inline size_t sr_unit_machine(const struct sr_sweep *s, size_t u)
 	return s->from_plan ? u : u % (s->machines.n ? s->machines.n : 1);
 }
 
+/* The trace of unit u as rows name it. */
+static inline const char *sr_unit_trace_name(const struct sr_sweep *s, size_t u)
+{
+	return s->from_plan ? s->names.v[u] : s->traces.v[sr_unit_trace(s, u)];
+}
+
+/* The identity unit u is expected to have for policy k: the run fields,
+ * the trace, the machine where it is known before the unit runs (given,
+ * or the plan's) and the policy.  The trace's hash is left NULL. */
+void sr_unit_ident(const struct sr_sweep *s, size_t u, size_t k, struct sr_ident *id);
+
 /* Mark the units the run skips (sr_sweep_prepare()'s selection, plan.c):
  * s->skip must be allocated. */
 void sr_sweep_select(struct sr_sweep *s);
 
-/* Open the run's output, cut off a row cut short, mark the rows it has and
- * write the CSV header (resume.c, for sr_sweep_start()). */
+/* Settle what the rows read back mean for this run (resume.c): each
+ * matched to its unit and policy by identity, or refused. */
+enum sr_err sr_sweep_match_old(struct sr_sweep *s, struct sr_diag *d);
+/* Open the output for the run: cut off a row cut short, end a last row
+ * without its newline, write the CSV header (resume.c, for
+ * sr_sweep_start()). */
 enum sr_err sr_sweep_open_output(struct sr_sweep *s, struct sr_diag *d);
+/* Put a run's output file in order: every (unit, policy) row that stands,
+ * in unit order, policies in the sweep's order (resume.c). */
+enum sr_err sr_sweep_settle(struct sr_sweep *s, struct sr_diag *d);
 
 /* Free what the schedule holds (schedule.c). */
 void sr_sweep_free_schedule(struct sr_sweep *s);
 
-/* Replay unit u; *out gets its rows (only those not written already), or
- * NULL out of memory; ahead: order the events on a thread of their own
- * (unit.c). */
-void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, char **out, int *failed,
-		 uint64_t *nev);
+/* Replay unit u; *out gets its rows (only those not standing already) and
+ * *nout how many, or *out NULL out of memory; ahead: order the events on
+ * a thread of their own (unit.c). */
+void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, size_t *nout,
+		 int *failed, uint64_t *nev);
+
+/* Per policy: wins (highest throughput of its unit), median and worst
+ * delta, over the ok rows that stand; printed as a table (summary.c). */
+void sr_rows_summary(FILE *f, const struct sr_row *const *rows, size_t n,
+		     const char *const *policies, const char *const *hashes, size_t np);
 
 #endif /* SR_SWEEP_IMPL_H */

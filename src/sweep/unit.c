@@ -2,8 +2,13 @@
 /*
  * One unit of a sweep: a trace decoded once and replayed on one machine
  * through every policy in that pass, into its result rows (a damaged trace
- * gives rows that carry its error).  Run on a worker's thread.
+ * gives rows that carry its error).  Each row carries the identity of what
+ * was replayed, as found here: the trace's content hash, the machine
+ * loaded, the policies loaded; a machine file or a .so that is not what
+ * the sweep (or the plan) was set up with fails the unit rather than
+ * giving figures under another identity.  Run on a worker's thread.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,27 +18,88 @@
 
 #define BATCH 512 /* events read at a time: they stay in the cache until replayed */
 
-void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, char **out, int *failed,
-		 uint64_t *nev)
+/* What unit u was found to be, for its rows (owned here). */
+struct found {
+	sr_hash_t thash, mhash;
+	char mname[64];
+	int have_t, have_m;
+};
+
+/* The machine of unit u: the sweep's (loaded once), a plan's file (loaded
+ * here: a machine one unit needs does not stop the others), or the
+ * trace's own; *own is what to free.  0, or -1 with d. */
+static int unit_machine(struct sr_sweep *s, size_t u, struct sr_reader *r,
+			struct sr_machine **own, const struct sr_machine **m, struct sr_diag *d)
+{
+	const char *j;
+
+	*own = NULL;
+	*m = s->mach ? s->mach[sr_unit_machine(s, u)] : NULL;
+	if (*m)
+		return 0;
+	if (s->from_plan && s->plan.u[u].mspec) {
+		if (sr_machine_load(own, s->plan.u[u].mspec, d))
+			return -1;
+	} else {
+		j = sr_reader_machine_json(r);
+		if (j ? sr_machine_parse(own, j, strlen(j), "machine in the trace header", d)
+		      : sr_machine_load(own, SR_MACHINE_DEFAULT, d))
+			return -1;
+	}
+	*m = *own;
+	return 0;
+}
+
+/* The policies loaded must be those the sweep names its rows after. */
+static int check_policies(const struct sr_sweep *s, const struct sr_replay *rp, struct sr_diag *d)
+{
+	size_t k;
+
+	for (k = 0; k < s->policies.n; k++) {
+		char *name = NULL;
+		sr_hash_t h;
+		int same;
+
+		if (sr_policy_ident(s->policies.v[k], sr_replay_policy_name(rp, (int)k), &name, h)) {
+			sr_diag_set(d, SR_ERR_POLICY, "cannot read policy %s to hash it: %s",
+				    s->policies.v[k], strerror(errno));
+			return -1;
+		}
+		same = !strcmp(name, s->pname[k]) && sr_id_eq(h[0] ? h : NULL, s->phash[k]);
+		if (!same)
+			sr_diag_set(d, SR_ERR_POLICY, "policy %s is %s%s%s now, not %s%s%s as when the "
+				    "%s was set up", s->policies.v[k], name, h[0] ? " " : "", h,
+				    s->pname[k], s->phash[k] ? " " : "", s->phash[k] ? s->phash[k] : "",
+				    s->from_plan ? "plan" : "sweep");
+		free(name);
+		if (!same)
+			return -1;
+	}
+	return 0;
+}
+
+void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, size_t *nout,
+		 int *failed, uint64_t *nev)
 {
 	const char *trace = s->traces.v[sr_unit_trace(s, u)];
-	const char *mspec = s->machines.n ? s->machines.v[sr_unit_machine(s, u)] : NULL;
 	struct sr_machine *own = NULL;
-	const struct sr_machine *m = s->mach ? s->mach[sr_unit_machine(s, u)] : NULL;
-	struct sr_replay_opts ro = { NULL, s->slots_cache, 0, 0 };
+	const struct sr_machine *m = NULL;
+	struct sr_replay_opts ro = { NULL, s->slots_cache, SR_SWEEP_REORDER, 0 };
 	struct sr_reader *r = NULL;
 	struct sr_replay *rp = NULL;
 	const struct sr_result *res = NULL;
 	struct sr_event *evs = malloc(BATCH * sizeof(*evs));
 	struct sr_pipe *pipe = NULL;
 	struct sr_diag d;
-	char err[1100] = "", hash[40] = "";
-	size_t len = 0, k;
-	const char *mname;
+	struct found fd;
+	char err[1100] = "";
+	size_t k, np = s->policies.n;
 
 	*out = NULL;
+	*nout = 0;
 	*failed = 0;
 	*nev = 0;
+	memset(&fd, 0, sizeof(fd));
 	sr_diag_clear(&d);
 	if (!evs) {
 		snprintf(err, sizeof(err), "out of memory");
@@ -41,20 +107,26 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, char **out, int *faile
 	}
 	if (sr_reader_open(&r, trace, &s->ro, &d))
 		goto diag;
-	if (!m) {
-		const char *j = sr_reader_machine_json(r);
-
-		if (j ? sr_machine_parse(&own, j, strlen(j), "machine in the trace header", &d)
-		      : sr_machine_load(&own, SR_MACHINE_DEFAULT, &d))
-			goto diag;
-		m = own;
+	if (unit_machine(s, u, r, &own, &m, &d))
+		goto diag;
+	if (sr_hash_machine(m, fd.mhash)) {
+		sr_diag_set(&d, SR_ERR_NOMEM, "out of memory");
+		goto diag;
+	}
+	snprintf(fd.mname, sizeof(fd.mname), "%s", m->name);
+	fd.have_m = 1;
+	if (s->from_plan && s->plan.u[u].mspec && strcmp(fd.mhash, s->plan.u[u].mhash)) {
+		sr_diag_file(&d, s->plan.u[u].mspec);
+		sr_diag_set(&d, SR_ERR_MACHINE, "the machine is %s %s now, not %s %s as when the plan "
+			    "was written", fd.mname, fd.mhash, s->plan.u[u].mname, s->plan.u[u].mhash);
+		goto diag;
 	}
 	ro.machine = m;
 	ro.ordered = ahead; /* by the pipe's window, as replay does */
-	if (sr_replay_new(&rp, &ro, (const char *const *)s->policies.v, (int)s->policies.n,
-			  s->baseline, &d))
+	if (sr_replay_new(&rp, &ro, (const char *const *)s->policies.v, (int)np, s->baseline, &d) ||
+	    check_policies(s, rp, &d))
 		goto diag;
-	if (ahead && sr_pipe_start_ordered(&pipe, r, SR_REORDER_DEFAULT, sr_replay_check, rp, &d))
+	if (ahead && sr_pipe_start_ordered(&pipe, r, SR_SWEEP_REORDER, sr_replay_check, rp, &d))
 		goto diag;
 	for (;;) {
 		size_t n;
@@ -78,23 +150,42 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, char **out, int *faile
 	pipe = NULL;
 	if (sr_replay_finish(rp, &res, &d))
 		goto diag;
-	snprintf(hash, sizeof(hash), "fnv1a64:%016" PRIx64, sr_reader_stats(r)->content_hash);
+	sr_hash_fmt(fd.thash, sr_reader_stats(r)->content_hash);
+	fd.have_t = 1;
 	*nev = res->events;
 	goto rows;
 diag:
 	sr_diag_format(&d, err, sizeof(err));
+	/* An error row says which trace it is of as well: its whole file
+	 * hashed (null when it cannot be read). */
+	fd.have_t = !sr_hash_file(trace, fd.thash);
 rows:
-	mname = m ? m->name : mspec ? mspec : "(default)";
 	*failed = res == NULL;
-	for (k = 0; k < s->policies.n; k++) {
-		if (s->have && s->have[u * s->policies.n + k])
+	*out = calloc(np, sizeof(**out));
+	for (k = 0; *out && k < np; k++) {
+		struct sr_ident id;
+
+		if (s->have && s->have[u * np + k])
 			continue;
-		sr_rows_format(s, out, &len, u, trace, res ? hash : NULL, mname, s->policies.v[k],
-			       res ? &res->policy[k] : NULL, res ? res->events : 0,
-			       err[0] ? err : "failed");
+		sr_unit_ident(s, u, k, &id);
+		id.v[SR_ID_TRACE_HASH] = fd.have_t ? fd.thash : NULL;
+		/* What was loaded; else, in an error row, what was asked. */
+		if (fd.have_m && (res || !id.v[SR_ID_MACHINE])) {
+			id.v[SR_ID_MACHINE] = fd.mname;
+			id.v[SR_ID_MACHINE_HASH] = fd.mhash;
+		}
+		if (sr_row_make(&(*out)[*nout], s->fmt, u, &id, res ? &res->policy[k] : NULL,
+				res ? res->events : 0, err[0] ? err : "failed")) {
+			for (; *nout; --*nout)
+				sr_row_free(&(*out)[*nout - 1]);
+			free(*out);
+			*out = NULL;
+			break;
+		}
+		(*out)[(*nout)++].pol = k;
 	}
 	if (!*out)
-		*out = strdup("");
+		*failed = 1; /* out of memory: the writer says so */
 	sr_pipe_stop(pipe);
 	sr_replay_free(rp);
 	sr_reader_close(r);

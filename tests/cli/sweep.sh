@@ -22,7 +22,7 @@ n=$(wc -l <j1.jsonl)
 	echo "FAIL sweep: $n rows, expected 48"
 # The damaged trace: its 8 rows say error, the others go on; status 64 + 2.
 e=$(grep -c '"status": "error"' j1.jsonl)
-[ "$e" -eq 8 ] && [ "$rc1" -eq 66 ] && grep -q "2 of 12 cases failed" err1.txt &&
+[ "$e" -eq 8 ] && [ "$rc1" -eq 66 ] && grep -q "2 of 12 cases in j1.jsonl failed" err1.txt &&
 	echo "ok sweep: a damaged trace gives error rows and exit status 66" ||
 	echo "FAIL sweep: $e error rows, status $rc1: $(cat err1.txt)"
 grep -q '"error": "tr/sub/bad.csv:1: missing required column (ts_ns) in the header row"' j1.jsonl &&
@@ -35,7 +35,7 @@ grep '"trace": "tr/t1.swt.zst"' j1.jsonl | head -1 | grep -q '"trace_hash": "fnv
 	echo "ok sweep: rows carry the trace hash and the figures" || echo "FAIL sweep: row fields"
 # A row's figures equal those of a plain replay of that trace.
 t=$($SR tr/t2.swt.zst -m 2s-pmem2 -p page-nid-strict -f json | awk -F'"throughput_kib_s": ' '/page-nid-strict/ { split($2, a, ","); print a[1] }')
-grep '"trace": "tr/t2.swt.zst".*"machine": "2s-pmem2", "policy": "page-nid-strict"' j1.jsonl | grep -q "\"throughput_kib_s\": $t," &&
+grep '"trace": "tr/t2.swt.zst".*"machine": "2s-pmem2", .*"policy": "page-nid-strict"' j1.jsonl | grep -q "\"throughput_kib_s\": $t," &&
 	echo "ok sweep: figures equal a replay's ($t KiB/s)" || echo "FAIL sweep: figures differ from replay ($t)"
 
 # An existing output needs --resume.
@@ -97,7 +97,7 @@ $SR merge --plan=plan.jsonl -o bad.jsonl res/*.jsonl res/3.jsonl s0.jsonl s1.jso
 # CSV, @LIST and globs.
 printf 'tr/t1.swt.zst\n# a comment\ntr/t[23].swt.zst\n' >list.txt
 $SR sweep @list.txt -m 2s-pmem2 -f csv -o l.csv -q
-head -1 l.csv | grep -q '^unit,trace,trace_hash,machine,policy' && [ "$(wc -l <l.csv)" -eq 13 ] &&
+head -1 l.csv | grep -q '^unit,tool_version,trace,trace_hash,machine,machine_hash,policy,policy_hash,' && [ "$(wc -l <l.csv)" -eq 13 ] &&
 	echo "ok sweep: @LIST with a glob, CSV output (3 traces x 4 policies + header)" ||
 	echo "FAIL sweep: list/csv: $(wc -l <l.csv) lines"
 $SR sweep @list.txt -m 2s-pmem2 -f csv -o l2.csv -q -j 2 && cmp -s l.csv l2.csv &&
@@ -123,3 +123,280 @@ cmp -s a1.jsonl a4.jsonl && grep -q '"status": "ok"' a1.jsonl &&
 $SR sweep tr/t1.swt.zst -m 2s-pmem2 -p all -q -o all.jsonl
 [ "$(wc -l <all.jsonl)" -eq 5 ] && grep -q '"policy": "fixed-node"' all.jsonl &&
 	echo "ok sweep: -p all replays every built-in policy" || echo "FAIL sweep: -p all: $(wc -l <all.jsonl) rows"
+
+# ---- issue 12: what a row is the result of ---------------------------------
+# Every row, in error too, names its trace with its hash, its machine with
+# the hash of its description, its policy and the options.
+row=$(grep '"trace": "tr/sub/bad.csv"' j1.jsonl | head -1)
+for f in '"tool_version": "' '"trace_hash": "fnv1a64:' '"machine": "2s-pmem2", "machine_hash": "fnv1a64:' \
+	'"policy": "reclaimer-nid", "policy_hash": null, "baseline": "reclaimer-nid", "baseline_hash": null' \
+	'"slots_cache": true, "reorder_window": 65536, "uncertainty": 0, "input_format": "auto", "max_errors": 0' \
+	'"schema": "swapreplay-sweep/2"}'; do
+	case $row in *"$f"*) ;; *) echo "FAIL sweep: an error row lacks $f: $row"; row= ;; esac
+done
+[ -n "$row" ] && echo "ok sweep: an error row carries the trace's hash, the machine's, the policy and the options"
+# A machine file edited is another machine; a .so is named by its own name
+# and hash, not by the path typed.
+$SR machines 2s-pmem2 --json >m.json
+sed 's/"name": "2s-pmem2"/"name": "lab"/' m.json >lab.json
+$SR sweep tr/t1.swt.zst -m ./lab.json -p hybrid -q -o lab1.jsonl 2>/dev/null
+sed 's/"description": "two/"description": "edited: two/' lab.json >lab2.json && mv lab2.json lab.json
+$SR sweep tr/t1.swt.zst -m ./lab.json -p hybrid -q -o lab2.jsonl 2>/dev/null
+h1=$(grep -o '"machine_hash": "[^"]*"' lab1.jsonl | head -1)
+h2=$(grep -o '"machine_hash": "[^"]*"' lab2.jsonl | head -1)
+grep -q '"machine": "lab"' lab1.jsonl && [ -n "$h1" ] && [ "$h1" != "$h2" ] &&
+	echo "ok sweep: a machine file edited has another machine_hash" || echo "FAIL sweep: machine hash: $h1 / $h2"
+$SR sweep tr/t1.swt.zst -m ./lab.json -p hybrid -q -o lab2.jsonl --resume 2>/dev/null
+[ $? -eq 0 ] && sed 's/"description": "edited:/"description": "again:/' lab.json >lab3.json && mv lab3.json lab.json &&
+	$SR sweep tr/t1.swt.zst -m ./lab.json -p hybrid -q -o lab2.jsonl --resume 2>err.txt
+[ $? -eq 2 ] && grep -q 'lab2.jsonl:1: a row of tr/t1.swt.zst on machine lab (fnv1a64:' err.txt &&
+	echo "ok sweep: --resume refuses the rows of a machine file since edited" ||
+	echo "FAIL sweep: resume after a machine edit: $(cat err.txt)"
+if [ -f "$(dirname "$SR_BIN")/policies/fixed_node.so" ]; then
+	cp "$(dirname "$SR_BIN")/policies/fixed_node.so" ./fn.so
+	$SR sweep tr/t1.swt.zst -m 2s-pmem2 -p ./fn.so:1 -q -o so.jsonl 2>/dev/null
+	grep -q '"policy": "fixed-node:1", "policy_hash": "fnv1a64:[0-9a-f]*"' so.jsonl && ! grep -q 'fn.so' so.jsonl &&
+		echo "ok sweep: a .so policy is named by its .name and its file's hash" ||
+		echo "FAIL sweep: .so identity: $(grep -o '"policy": [^,]*, "policy_hash": [^,]*' so.jsonl)"
+fi
+
+# Resume over a grown archive: units are matched by identity, not by number.
+mkdir -p grow
+for n in 1 2 3; do
+	$SR gen swap-w-rand --tasks=2 --size=1M --limit=1M --seed=$n -o grow/$n.csv 2>/dev/null
+done
+mv grow/2.csv grow-2.csv
+$SR sweep grow -m 2s-pmem2 -o g.jsonl -q 2>/dev/null
+mv grow-2.csv grow/2.csv
+$SR sweep grow -m 2s-pmem2 -o g.jsonl -q --resume 2>/dev/null
+rc=$?
+$SR sweep grow -m 2s-pmem2 -o gfresh.jsonl -q 2>/dev/null
+[ $rc -eq 0 ] && cmp -s g.jsonl gfresh.jsonl && [ "$(grep -c '"trace": "grow/2.csv"' g.jsonl)" -eq 4 ] &&
+	echo "ok sweep: resume over a grown archive replays the new trace, doubles nothing (the bytes of a fresh sweep)" ||
+	echo "FAIL sweep: grown archive: status $rc, $(grep -o '"unit": [0-9]*, "tool_version": "[^"]*", "trace": "[^"]*"' g.jsonl | uniq -c)"
+# Resume with other options: refused, the difference named, the file kept.
+cp g.jsonl gkeep.jsonl
+$SR sweep grow -m 2s-nvme2 --baseline=page-nid --slots-cache=off -o g.jsonl -q --resume 2>err.txt
+[ $? -eq 2 ] && grep -q 'g.jsonl:1: a row made with other options than this run.s (baseline reclaimer-nid, not page-nid; slots_cache on, not off)' err.txt &&
+	cmp -s g.jsonl gkeep.jsonl && echo "ok sweep: --resume with other options is refused, naming them" ||
+	echo "FAIL sweep: resume with other options: $(cat err.txt)"
+$SR sweep grow -m 2s-nvme2 -o g.jsonl -q --resume 2>err.txt
+[ $? -eq 2 ] && grep -q 'g.jsonl:1: a row of grow/1.csv on machine 2s-pmem2 (fnv1a64:[0-9a-f]*), which this run does not replay it on' err.txt &&
+	cmp -s g.jsonl gkeep.jsonl && echo "ok sweep: --resume on another machine is refused, naming it" ||
+	echo "FAIL sweep: resume on another machine: $(cat err.txt)"
+# A trace whose content changed under the same name.
+cp grow/3.csv grow-3.csv
+echo "9999999999,out,0,0" >>grow/3.csv
+$SR sweep grow -m 2s-pmem2 -o g.jsonl -q --resume 2>err.txt
+[ $? -eq 2 ] && grep -q 'a row of grow/3.csv as it was (fnv1a64:[0-9a-f]*): it is fnv1a64:' err.txt &&
+	echo "ok sweep: --resume refuses the rows of a trace since changed" || echo "FAIL sweep: changed trace: $(cat err.txt)"
+mv grow-3.csv grow/3.csv
+
+# Rows in error are replayed again on --resume; the status is the file's.
+cp grow/1.csv a.csv
+$SR sweep a.csv gone.csv -m 2s-pmem2 -o e.jsonl -q 2>/dev/null
+rc1=$?
+n1=$(grep -c '"trace": "gone.csv", "trace_hash": null' e.jsonl)
+$SR sweep a.csv gone.csv -m 2s-pmem2 -o e.jsonl -q --resume 2>/dev/null
+rc2=$?
+cp grow/3.csv gone.csv
+$SR sweep a.csv gone.csv -m 2s-pmem2 -o e.jsonl -q --resume 2>/dev/null
+rc3=$?
+$SR sweep a.csv gone.csv -m 2s-pmem2 -o efresh.jsonl -q 2>/dev/null
+[ $rc1 -eq 65 ] && [ "$n1" -eq 4 ] && [ $rc2 -eq 65 ] && [ $rc3 -eq 0 ] && cmp -s e.jsonl efresh.jsonl &&
+	echo "ok sweep: a missing trace's rows are retried by --resume (65 while it fails, 0 once restored, its error rows gone)" ||
+	echo "FAIL sweep: error rows retried: $rc1 $n1 $rc2 $rc3"
+
+# The output is never an input; nor are an archive's other files.
+mkdir -p arch
+cp tr/t1.swt.zst tr/sub/t9.csv arch/
+cp m.json arch/machine.json
+printf 'kernel: 6.8.0\ngeneration: 6.8 (x)\nseconds: 1\n' >arch/run1.info
+$SR sweep arch tr/t2.swt.zst -m 2s-pmem2 --plan=arch/plan.jsonl -q 2>/dev/null
+$SR sweep arch -m 2s-pmem2 -o arch/res.jsonl -q 2>err1.txt
+$SR sweep arch -m 2s-pmem2 -o arch/res.jsonl -q --resume 2>err2.txt
+rc=$?
+grep -q 'skipped arch/machine.json: a machine description' err1.txt &&
+	grep -q 'skipped arch/run1.info: a capture.s .info file' err1.txt &&
+	grep -q 'skipped arch/plan.jsonl: a sweep plan' err1.txt &&
+	grep -q 'skipped arch/res.jsonl: a sweep.s result file' err2.txt && [ $rc -eq 0 ] &&
+	[ "$(wc -l <arch/res.jsonl)" -eq 8 ] && ! grep -q '"trace": "arch/res.jsonl"' arch/res.jsonl &&
+	echo "ok sweep: the output, a plan, a machine file and a .info in the archive are skipped, and said so" ||
+	echo "FAIL sweep: archive's other files: $rc $(cat err1.txt err2.txt)"
+$SR sweep arch -m 2s-pmem2 -o arch/res.jsonl -q --resume --every-file 2>err.txt
+grep -q 'skipped arch/res.jsonl: the sweep.s output' err.txt && grep -q '"trace": "arch/machine.json"' arch/res.jsonl &&
+	echo "ok sweep: --every-file sweeps every file but the output" || echo "FAIL sweep: --every-file: $(cat err.txt)"
+
+# Rows are written as each unit finishes: a unit that cannot finish (a
+# FIFO nobody writes yet) does not keep another's rows in memory, and a
+# kill then loses only it.
+mkfifo fifo.csv
+cp tr/sub/t9.csv small.csv
+$SR sweep fifo.csv small.csv -m 2s-pmem2 -j 2 -o kill.jsonl -q 2>/dev/null &
+pid=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q '"trace": "small.csv"' kill.jsonl 2>/dev/null; do
+	sleep 0.1
+	i=$((i + 1))
+done
+n=$(grep -c '"trace": "small.csv"' kill.jsonl 2>/dev/null)
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+rm fifo.csv
+cp tr/sub/t9.csv fifo.csv
+$SR sweep fifo.csv small.csv -m 2s-pmem2 -j 2 -o kill.jsonl -q --resume 2>/dev/null
+rc=$?
+$SR sweep fifo.csv small.csv -m 2s-pmem2 -j 2 -o kfresh.jsonl -q 2>/dev/null
+[ "$n" = 4 ] && [ $rc -eq 0 ] && cmp -s kill.jsonl kfresh.jsonl &&
+	echo "ok sweep: a finished unit's rows are written at once and survive a kill (resumed: a fresh sweep's bytes)" ||
+	echo "FAIL sweep: rows of a finished unit before the kill: ${n:-0} (want 4), resume status $rc"
+
+# Two sweeps on one new output at once: the second fails, nothing is mixed.
+rm -f fifo.csv two.jsonl
+mkfifo fifo.csv
+$SR sweep fifo.csv -m 2s-pmem2 -o two.jsonl -q 2>/dev/null &
+pid=$!
+i=0
+while [ $i -lt 100 ] && [ ! -e two.jsonl ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.3
+$SR sweep small.csv -m 2s-pmem2 -o two.jsonl -q 2>err.txt
+rc=$?
+$SR sweep small.csv -m 2s-pmem2 -o two.jsonl -q --resume 2>>err.txt
+rc2=$?
+timeout 60 sh -c 'cat tr/sub/t9.csv >fifo.csv' # (no reader if the first has failed)
+wait $pid
+rc1=$?
+[ $rc -eq 4 ] && [ $rc2 -eq 4 ] && [ $rc1 -eq 0 ] && grep -q 'two.jsonl is being written by another sweep' err.txt &&
+	[ "$(wc -l <two.jsonl)" -eq 4 ] && ! grep -q small.csv two.jsonl &&
+	echo "ok sweep: a second sweep on an output being written fails at once (status 4)" ||
+	echo "FAIL sweep: two sweeps at once: $rc $rc2 $rc1, $(wc -l <two.jsonl) rows: $(cat err.txt)"
+rm -f fifo.csv
+
+# CSV results are read with libcsv: a trace name holding a newline.
+mkdir -p nl
+cp tr/sub/t9.csv "nl/a
+b.csv"
+$SR sweep nl -m 2s-pmem2 -f csv -o nl.csv -q 2>/dev/null
+cp nl.csv nl0.csv
+$SR sweep nl -m 2s-pmem2 -f csv -o nl.csv -q --resume 2>err.txt
+rc=$?
+$SR merge --format=csv nl.csv -o nlm.csv 2>>err.txt
+rc2=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s nl.csv nl0.csv && cmp -s nlm.csv nl0.csv && [ "$(grep -c '^[0-9]' nl0.csv)" -eq 4 ] &&
+	echo "ok sweep: CSV rows with a newline in the trace's name resume and merge" ||
+	echo "FAIL sweep: CSV newline: $rc $rc2 $(cat err.txt)"
+# A whole last row without its newline is kept; a row cut mid-way is told.
+head -c $(($(wc -c <e.jsonl) - 1)) e.jsonl >nonl.jsonl
+$SR merge nonl.jsonl -o nonlm.jsonl 2>err.txt
+rc=$?
+head -c $(($(wc -c <e.jsonl) - 40)) e.jsonl >cutm.jsonl
+$SR merge cutm.jsonl -o cutmm.jsonl 2>>err.txt
+rc2=$?
+[ $rc -eq 0 ] && cmp -s nonlm.jsonl e.jsonl && [ $rc2 -eq 3 ] && [ ! -e cutmm.jsonl ] &&
+	grep -q "cutm.jsonl:8: a row cut short" err.txt &&
+	echo "ok merge: a last row without its newline is kept, one cut short is reported (status 3)" ||
+	echo "FAIL merge: last rows: $rc $rc2 $(cat err.txt)"
+$SR sweep a.csv gone.csv -m 2s-pmem2 -o nonl.jsonl -q --resume 2>/dev/null
+cmp -s nonl.jsonl e.jsonl && echo "ok sweep: --resume keeps a whole last row without its newline" ||
+	echo "FAIL sweep: resume of a last row without its newline"
+
+# ---- issue 12: plans and merges ------------------------------------------
+# merge --plan refuses rows of units of another plan (another trace,
+# another machine), naming the row; a unit that lacks one of the plan's
+# policies is missing, whatever row of a foreign policy makes up the count.
+mkdir -p pm
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-pmem2 --plan=pm/A.jsonl -q
+$SR sweep tr/t1.swt.zst tr/t3.swt.zst -m 2s-pmem2 --plan=pm/B.jsonl -q
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-nvme2 --plan=pm/C.jsonl -q
+$SR sweep --run-index=0 pm/A.jsonl -o pm/a0.jsonl -q
+$SR sweep --run-index=1 pm/A.jsonl -o pm/a1.jsonl -q
+$SR sweep --run-index=1 pm/B.jsonl -o pm/b1.jsonl -q
+$SR sweep --run-index=1 pm/C.jsonl -o pm/c1.jsonl -q
+$SR merge --plan=pm/A.jsonl pm/a0.jsonl pm/a1.jsonl -o pm/ok.jsonl 2>err.txt &&
+	echo "ok merge: a plan's own units merge" || echo "FAIL merge: a plan's own units: $(cat err.txt)"
+$SR merge --plan=pm/A.jsonl pm/a0.jsonl pm/b1.jsonl -o pm/bad.jsonl 2>err.txt
+rc=$?
+$SR merge --plan=pm/A.jsonl pm/a0.jsonl pm/c1.jsonl -o pm/bad.jsonl 2>>err.txt
+rc2=$?
+[ $rc -eq 3 ] && [ $rc2 -eq 3 ] && [ ! -e pm/bad.jsonl ] &&
+	grep -q 'pm/b1.jsonl:1: not a row of the plan: its trace is ../tr/t3.swt.zst, the plan.s unit 1 is ../tr/t2.swt.zst' err.txt &&
+	grep -q 'pm/c1.jsonl:1: not a row of the plan: its machine is 2s-nvme2 (fnv1a64:[0-9a-f]*), the plan.s unit 1 has 2s-pmem2' err.txt &&
+	grep -q 'unit 1 is missing (0 of 4 rows' err.txt &&
+	echo "ok merge: rows of another plan's unit (trace, machine) are refused and named" ||
+	echo "FAIL merge: foreign rows: $rc $rc2 $(cat err.txt)"
+(cd pm && $SR sweep ../tr/t2.swt.zst -m 2s-pmem2 -p fixed-node:1 -q -o fx.jsonl 2>/dev/null)
+grep -v '"policy": "hybrid"' pm/a1.jsonl >pm/a1-3.jsonl
+grep '"policy": "fixed-node:1"' pm/fx.jsonl | sed 's/^{"unit": 0,/{"unit": 1,/' >>pm/a1-3.jsonl
+$SR merge --plan=pm/A.jsonl pm/a0.jsonl pm/a1-3.jsonl -o pm/bad.jsonl 2>err.txt
+[ $? -eq 3 ] && grep -q "pm/a1-3.jsonl:4: not a row of the plan: its policy fixed-node:1 is not one of the plan's" err.txt &&
+	grep -q 'unit 1 is missing (3 of 4 rows; no row of hybrid)' err.txt &&
+	echo "ok merge: a unit lacking a policy is missing, a foreign policy's row does not make up for it" ||
+	echo "FAIL merge: foreign policy: $(cat err.txt)"
+# Without a plan: one unit number is one trace and machine; one options.
+# (The plans are in pm/: their traces are named ../tr/...)
+$SR merge pm/a0.jsonl pm/b1.jsonl pm/a1.jsonl -o pm/bad.jsonl 2>err.txt
+[ $? -eq 3 ] && grep -q 'pm/a1.jsonl:1: not a row of the same sweep: unit 1 has trace ../tr/t2.swt.zst here, ../tr/t3.swt.zst at pm/b1.jsonl:1' err.txt &&
+	echo "ok merge: without a plan, two traces under one unit number are refused" || echo "FAIL merge: no plan, two units: $(cat err.txt)"
+# A plan is not a result file; a result file is not a plan.
+$SR merge pm/A.jsonl -o pm/bad.jsonl 2>err.txt
+[ $? -eq 3 ] && grep -q 'pm/A.jsonl:1: a line of a sweep plan, not a result row' err.txt &&
+	echo "ok merge: a plan given as a result file is refused" || echo "FAIL merge: plan as result: $(cat err.txt)"
+$SR merge --plan=pm/a0.jsonl pm/a0.jsonl -o pm/bad.jsonl 2>err.txt
+[ $? -eq 3 ] && grep -q 'pm/a0.jsonl:1: a result row, not a line of a plan' err.txt &&
+	echo "ok merge: a result file given as the plan is refused" || echo "FAIL merge: result as plan: $(cat err.txt)"
+
+# Plans work from anywhere: paths stored relative to the plan, resolved
+# from its directory; a machine file one unit needs does not stop another.
+mkdir -p far/plans far/run
+cp lab.json far/lab.json
+$SR sweep tr/t1.swt.zst -m 2s-pmem2,far/lab.json -p hybrid --plan=far/plans/p.jsonl -q
+grep -q '"trace": "../../tr/t1.swt.zst", "machine_spec": "../lab.json"' far/plans/p.jsonl &&
+	echo "ok sweep: a plan stores its paths relative to its own directory" ||
+	echo "FAIL sweep: plan paths: $(head -c 300 far/plans/p.jsonl)"
+(cd far/run && $SR sweep --run-index=1 ../plans/p.jsonl -o r1.jsonl -q) 2>err.txt
+rc=$?
+(cd / && $SR sweep --run-index=0 "$W/far/plans/p.jsonl" -o "$W/far/run/r0.jsonl" -q) 2>>err.txt
+rc2=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -q '"machine": "lab"' far/run/r1.jsonl &&
+	$SR merge --plan=far/plans/p.jsonl far/run/r0.jsonl far/run/r1.jsonl -o far/m.jsonl 2>>err.txt &&
+	echo "ok sweep: a plan's units run from other working directories, and merge" ||
+	echo "FAIL sweep: plan from elsewhere: $rc $rc2 $(cat err.txt)"
+mv far/lab.json far/lab.away
+$SR sweep --run-index=0 far/plans/p.jsonl -o far/run/n0.jsonl -q 2>err.txt
+rc=$?
+$SR sweep --run-index=1 far/plans/p.jsonl -o far/run/n1.jsonl -q 2>>err.txt
+rc2=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 65 ] && grep -q '"status": "error", "error": "far/plans/../lab.json: no such preset or file' far/run/n1.jsonl &&
+	echo "ok sweep: a machine file missing fails only the unit that needs it" ||
+	echo "FAIL sweep: per-unit machine: $rc $rc2 $(cat err.txt) $(grep -o '"error": "[^"]*"' far/run/n1.jsonl | head -1)"
+mv far/lab.away far/lab.json
+sed 's/"description": "again:/"description": "changed:/' far/lab.json >far/lab2.json && mv far/lab2.json far/lab.json
+$SR sweep --run-index=1 far/plans/p.jsonl -o far/run/c1.jsonl -q 2>/dev/null
+[ $? -eq 65 ] && grep -q 'the machine is lab fnv1a64:[0-9a-f]* now, not lab fnv1a64:[0-9a-f]* as when the plan was written' far/run/c1.jsonl &&
+	echo "ok sweep: a plan's machine file edited since fails its unit" || echo "FAIL sweep: plan machine edited: $(grep -o '"error": "[^"]*"' far/run/c1.jsonl)"
+
+# A plan's lines: checked each, blank lines skipped, the same policies and
+# options on every line.
+printf '\n' >>pm/A.jsonl
+$SR sweep --shard=0/1 pm/A.jsonl -o pm/all.jsonl -q 2>err.txt &&
+	$SR merge --plan=pm/A.jsonl pm/all.jsonl -o pm/all2.jsonl 2>>err.txt && cmp -s pm/all.jsonl pm/all2.jsonl &&
+	echo "ok sweep: a plan's trailing blank line is fine (sweep and merge)" || echo "FAIL sweep: blank line in plan: $(cat err.txt)"
+sed '2s/"policy": "hybrid"/"policy": "page-nid"/' pm/A.jsonl >pm/D.jsonl
+$SR sweep --run-index=0 pm/D.jsonl -o pm/d0.jsonl -q 2>err.txt
+[ $? -eq 3 ] && grep -q "pm/D.jsonl:2: its policies differ from line 1's: a plan is one sweep" err.txt &&
+	echo "ok sweep: a plan line with other policies than the first is refused" || echo "FAIL sweep: plan policies: $(cat err.txt)"
+sed '2s/"slots_cache": true/"slots_cache": false/' pm/A.jsonl >pm/D.jsonl
+$SR merge --plan=pm/D.jsonl pm/a0.jsonl pm/a1.jsonl -o pm/bad.jsonl 2>err.txt
+[ $? -eq 3 ] && grep -q "pm/D.jsonl:2: its options differ from line 1's (slots_cache off, not on): a plan is one sweep" err.txt &&
+	echo "ok merge: a plan line with other options than the first is refused" || echo "FAIL merge: plan options: $(cat err.txt)"
+sed '1s/"spec": "reclaimer-nid"/"spec": 7/' pm/A.jsonl >pm/D.jsonl
+$SR sweep --run-index=0 pm/D.jsonl -o pm/d0.jsonl -q 2>err.txt
+[ $? -eq 3 ] && grep -q 'pm/D.jsonl:1: policies\[0\] is not a policy' err.txt &&
+	echo "ok sweep: a plan's policy that is not a string is a PLAN:LINE error" || echo "FAIL sweep: plan non-string policy: $(cat err.txt)"
+printf 'not json\n' >>pm/D.jsonl
+$SR merge --plan=pm/D.jsonl pm/a0.jsonl -o pm/bad.jsonl 2>err.txt
+[ $? -eq 3 ] && grep -q 'pm/D.jsonl:1: policies\[0\]' err.txt &&
+	echo "ok merge: a plan with a bad line is refused, not counted as units" || echo "FAIL merge: bad plan line: $(cat err.txt)"
