@@ -15,17 +15,19 @@
 #include "cli.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/policy.h"
+#include "swapreplay/replay.h"
 #include "swapreplay/sweep.h"
 #include "swapreplay/trace.h"
 
 enum { O_POLICY = 1, O_MACHINE, O_BASELINE, O_SLOTS, O_JOBS, O_OUT, O_FORMAT, O_RESUME,
-       O_QUIET, O_PLAN, O_RUN_INDEX, O_SHARD, O_INFMT, O_MAXERR, O_EVERY };
+       O_QUIET, O_PLAN, O_RUN_INDEX, O_SHARD, O_INFMT, O_MAXERR, O_EVERY, O_KERNEL };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
 	{ "machine", 'm', CLI_ARG, O_MACHINE },
 	{ "baseline", 0, CLI_ARG, O_BASELINE },
 	{ "slots-cache", 0, CLI_ARG, O_SLOTS },
+	{ "kernel", 0, CLI_ARG, O_KERNEL },
 	{ "jobs", 'j', CLI_ARG, O_JOBS },
 	{ "output", 'o', CLI_ARG, O_OUT },
 	{ "format", 'f', CLI_ARG, O_FORMAT },
@@ -160,6 +162,8 @@ static int run(int argc, char **argv)
 	size_t k;
 	int id, rc = EXIT_OK, resume = 0, quiet = 0, progress, sharded = 0;
 	/* Options a plan holds: given with --run-index or --shard, refused. */
+	int slots_given = 0;
+	struct sr_kernel kern;
 	const char *plan_opt = NULL;
 	struct sr_diag d;
 	enum sr_err e;
@@ -224,6 +228,15 @@ static int run(int argc, char **argv)
 			}
 			so.slots_cache = !strcmp(val, "on");
 			plan_opt = "--slots-cache";
+			slots_given = 1;
+			break;
+		case O_KERNEL:
+			if (sr_kernel_parse(val, &kern, &d)) {
+				rc = cli_usage("sweep", "--kernel: %s", d.msg);
+				goto out;
+			}
+			so.kernel = val;
+			plan_opt = "--kernel";
 			break;
 		case O_JOBS:
 			if (cli_parse_u64(val, 1024, &jobs) || !jobs) {
@@ -297,6 +310,11 @@ static int run(int argc, char **argv)
 		out = NULL;
 	if (resume && !out) {
 		rc = cli_usage("sweep", "--resume needs -o FILE: the results to continue");
+		goto out;
+	}
+	if (slots_given && so.kernel && kern.alloc != SR_ALLOC_SLOTS_CACHE) {
+		rc = cli_usage("sweep", "--slots-cache: kernel %u.%u has no slots cache (4.11 to 6.14 have it)",
+			       kern.major, kern.minor);
 		goto out;
 	}
 	so.machines = (const char *const *)machines.v;
@@ -463,6 +481,7 @@ const struct cli_cmd cmd_sweep = {
 	"  -m, --machine=LIST    machines: presets or files (may be repeated; default:\n"
 	"                        each trace's recorded machine, else " SR_MACHINE_DEFAULT ")\n"
 	"  --baseline=NAME       default reclaimer-nid, always replayed\n"
+	"  --kernel=VERSION      as for replay (default " SR_KERNEL_DEFAULT ")\n"
 	"  --slots-cache=on|off  as for replay\n"
 	"  -j, --jobs=N          units replayed at once, on threads (default: CPUs)\n"
 	"  -o, --output=FILE     append rows to FILE, one whole row per write (default\n"

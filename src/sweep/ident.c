@@ -4,7 +4,8 @@
  * the trace (path and content hash), the machine (name and the hash of
  * its whole description), the policy (the name its ops table gives, with
  * its parameters, and a shared object's content hash), and every option
- * of the run that changes a figure, with the tool's version.  --resume
+ * of the run that changes a figure (the kernel generation among them),
+ * with the tool's version.  --resume
  * and merge compare rows by it, never by unit number alone, so that rows
  * of another trace, machine, policy or option are never taken for those
  * asked for (docs/SWEEP.md, "What a row is the result of").
@@ -44,6 +45,7 @@ const struct sr_id_field sr_id_fields[SR_ID_COUNT] = {
 	[SR_ID_BASELINE] = { "baseline", SR_IDK_STR, SR_IDS_RUN },
 	[SR_ID_BASELINE_HASH] = { "baseline_hash", SR_IDK_STR, SR_IDS_RUN },
 	[SR_ID_SLOTS] = { "slots_cache", SR_IDK_BOOL, SR_IDS_RUN },
+	[SR_ID_KERNEL] = { "kernel", SR_IDK_STR, SR_IDS_RUN },
 	[SR_ID_REORDER] = { "reorder_window", SR_IDK_INT, SR_IDS_RUN },
 	[SR_ID_UNC] = { "uncertainty", SR_IDK_INT, SR_IDS_RUN },
 	[SR_ID_INFMT] = { "input_format", SR_IDK_STR, SR_IDS_RUN },
@@ -59,7 +61,7 @@ static int set(char **v, const char *x)
 
 int sr_ident_run(struct sr_sweep *s)
 {
-	char num[3][24];
+	char num[4][24];
 	int rc = 0;
 
 	snprintf(num[0], sizeof(num[0]), "%u", (unsigned)SR_SWEEP_REORDER);
@@ -69,6 +71,8 @@ int sr_ident_run(struct sr_sweep *s)
 	rc |= set(&s->run_v[SR_ID_BASELINE], s->pname[s->bl]);
 	rc |= set(&s->run_v[SR_ID_BASELINE_HASH], s->phash[s->bl]);
 	rc |= set(&s->run_v[SR_ID_SLOTS], s->slots_cache ? "on" : "off");
+	snprintf(num[3], sizeof(num[3]), "%u.%u", s->kernel.major, s->kernel.minor);
+	rc |= set(&s->run_v[SR_ID_KERNEL], num[3]);
 	rc |= set(&s->run_v[SR_ID_REORDER], num[0]);
 	rc |= set(&s->run_v[SR_ID_UNC], num[1]);
 	rc |= set(&s->run_v[SR_ID_INFMT], sr_format_name(s->ro.format));

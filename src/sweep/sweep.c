@@ -125,6 +125,9 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 	s = sr_sweep_alloc(opts);
 	if (!s)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	err = sr_kernel_parse(opts->kernel ? opts->kernel : SR_KERNEL_DEFAULT, &s->kernel, d);
+	if (err)
+		goto fail;
 	for (k = 0; k < ninputs; k++) {
 		err = sr_sweep_expand(&s->traces, &s->skipped, inputs[k], opts->every_file, d);
 		if (err)

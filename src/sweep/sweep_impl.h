@@ -73,6 +73,7 @@ enum sr_id {
 	SR_ID_BASELINE,      /* run: the baseline, as SR_ID_POLICY */
 	SR_ID_BASELINE_HASH, /* run: ... and as SR_ID_POLICY_HASH */
 	SR_ID_SLOTS,         /* run: the slots cache */
+	SR_ID_KERNEL,        /* run: the kernel generation */
 	SR_ID_REORDER,       /* run: the reorder window */
 	SR_ID_UNC,           /* run: uncertainty variants */
 	SR_ID_INFMT,         /* run: the input format */
@@ -238,6 +239,7 @@ struct sr_plan {
 	char *baseline;                /* a spec among spec[] */
 	char *run_v[SR_ID_COUNT];      /* the run fields as written */
 	int slots_cache;
+	struct sr_kernel kernel;
 	enum sr_format infmt;
 	uint64_t max_errors;
 };
@@ -261,6 +263,7 @@ struct sr_sweep {
 	char *baseline;
 	size_t bl;                  /* the baseline's index in policies */
 	int slots_cache;
+	struct sr_kernel kernel;    /* the kernel generation replayed */
 	struct sr_read_opts ro;
 	enum sr_sweep_fmt fmt;
 	size_t nunits;

@@ -130,7 +130,7 @@ $SR sweep tr/t1.swt.zst -m 2s-pmem2 -p all -q -o all.jsonl
 row=$(grep '"trace": "tr/sub/bad.csv"' j1.jsonl | head -1)
 for f in '"tool_version": "' '"trace_hash": "fnv1a64:' '"machine": "2s-pmem2", "machine_hash": "fnv1a64:' \
 	'"policy": "reclaimer-nid", "policy_hash": null, "baseline": "reclaimer-nid", "baseline_hash": null' \
-	'"slots_cache": true, "reorder_window": 65536, "uncertainty": 0, "input_format": "auto", "max_errors": 0' \
+	'"slots_cache": true, "kernel": "6.6", "reorder_window": 65536, "uncertainty": 0, "input_format": "auto", "max_errors": 0' \
 	'"schema": "swapreplay-sweep/2"}'; do
 	case $row in *"$f"*) ;; *) echo "FAIL sweep: an error row lacks $f: $row"; row= ;; esac
 done
@@ -180,6 +180,16 @@ $SR sweep grow -m 2s-nvme2 --baseline=page-nid --slots-cache=off -o g.jsonl -q -
 [ $? -eq 2 ] && grep -q 'g.jsonl:1: a row made with other options than this run.s (baseline reclaimer-nid, not page-nid; slots_cache on, not off)' err.txt &&
 	cmp -s g.jsonl gkeep.jsonl && echo "ok sweep: --resume with other options is refused, naming them" ||
 	echo "FAIL sweep: resume with other options: $(cat err.txt)"
+# ... and with another kernel generation (--kernel is one of them).
+$SR sweep grow -m 2s-pmem2 --kernel=6.15 -o g.jsonl -q --resume 2>err.txt
+[ $? -eq 2 ] && grep -q 'g.jsonl:1: a row made with other options than this run.s (kernel 6.6, not 6.15)' err.txt &&
+	cmp -s g.jsonl gkeep.jsonl && echo "ok sweep: --resume with another --kernel is refused, naming it" ||
+	echo "FAIL sweep: resume with another kernel: $(cat err.txt)"
+$SR sweep grow -m 2s-pmem2 --kernel=6.19 -p reclaimer-nid,page-nid-strict -o gk.jsonl -q 2>/dev/null
+[ "$(grep -c '"kernel": "6.19"' gk.jsonl)" -eq "$(wc -l <gk.jsonl)" ] &&
+	[ "$(grep -c '"moved_out_pct": 0.000' gk.jsonl)" -eq "$(wc -l <gk.jsonl)" ] &&
+	echo "ok sweep: --kernel=6.19 rows say so, and with one list no policy moves a page" ||
+	echo "FAIL sweep: --kernel=6.19: $(head -c 300 gk.jsonl)"
 $SR sweep grow -m 2s-nvme2 -o g.jsonl -q --resume 2>err.txt
 [ $? -eq 2 ] && grep -q 'g.jsonl:1: a row of grow/1.csv on machine 2s-pmem2 (fnv1a64:[0-9a-f]*), which this run does not replay it on' err.txt &&
 	cmp -s g.jsonl gkeep.jsonl && echo "ok sweep: --resume on another machine is refused, naming it" ||
