@@ -3,7 +3,7 @@
 # README.md.  Before (slots cache) -> after (6.15 per-CPU clusters), KB/s.
 CASE=C6
 . "$V/lib.sh"
-N="not modelled: 6.15 cluster allocator"
+N="not modelled: 6.15 allocator's CPU and lock costs"
 row rand_4k_delta delta_pct -2.39 - $N
 row rand_64k_delta delta_pct 2.45 - $N
 row seq_4k_delta delta_pct 2.79 - $N
