@@ -14,10 +14,8 @@
 
 #include "mm/mm.h"
 
-/* The constants are in mm.h, with the inline common case. */
-#define SLOTS_CACHE_SIZE SR_SLOTS_CACHE_SIZE
-#define CACHE_DEACTIVATE SR_SLOTS_CACHE_DEACTIVATE
-#define CACHE_ACTIVATE SR_SLOTS_CACHE_ACTIVATE
+/* The constants (SR_SLOTS_CACHE_*) are in mm.h, with the inline common
+ * case. */
 
 /* The slots cache of the event's CPU; NULL on ENOMEM. */
 static uint64_t *cache_slot(struct sr_mm *mm, const struct sr_event *e)
@@ -41,7 +39,7 @@ static void cache_check(struct sr_mm *mm)
 	uint64_t cpus = (uint64_t)mm->m->nr_cpus;
 	size_t i;
 
-	if (mm->cache_active && mm->free_total < CACHE_DEACTIVATE * cpus) {
+	if (mm->cache_active && mm->free_total < SR_SLOTS_CACHE_DEACTIVATE * cpus) {
 		for (i = 0; i < mm->cache.cap + mm->cache_n; i++) {
 			uint64_t *v;
 
@@ -57,9 +55,34 @@ static void cache_check(struct sr_mm *mm)
 			*v = 0;
 		}
 		mm->cache_active = 0;
-	} else if (!mm->cache_active && mm->free_total > CACHE_ACTIVATE * cpus) {
+	} else if (!mm->cache_active && mm->free_total > SR_SLOTS_CACHE_ACTIVATE * cpus) {
 		mm->cache_active = 1;
 	}
+}
+
+/*
+ * Give the CPU's batch *v a new device: ask the policy (via_cache = 1)
+ * for one with room for need slots, and take up to batch of its slots
+ * at once.  The device, or -1 (*v unchanged) if none has room.
+ */
+static int refill(struct sr_mm *mm, const struct sr_event *e, uint64_t *v, uint32_t need,
+		  uint64_t batch)
+{
+	struct sr_alloc_req req;
+	uint64_t n;
+	int d;
+
+	sr_mm_alloc_req(e, 1, &req);
+	d = sr_mm_choose(mm, &req, need, 1);
+	if (d < 0)
+		return -1;
+	n = sr_mm_dev_free(mm, d);
+	if (n > batch)
+		n = batch;
+	sr_mm_take(mm, d, n);
+	*v = ((uint64_t)(d + 1) << 32) | n;
+	mm->cache_refills++;
+	return d;
 }
 
 /* 512: SWAPFILE_CLUSTER with CONFIG_THP_SWAP (HPAGE_PMD_NR on x86-64). */
@@ -89,8 +112,7 @@ static uint64_t *cluster_slot(struct sr_mm *mm, const struct sr_event *e)
  */
 static int cluster_alloc(struct sr_mm *mm, const struct sr_event *e)
 {
-	struct sr_alloc_req req;
-	uint64_t *v = cluster_slot(mm, e), n;
+	uint64_t *v = cluster_slot(mm, e);
 	int d;
 
 	if (!v)
@@ -104,19 +126,11 @@ static int cluster_alloc(struct sr_mm *mm, const struct sr_event *e)
 	if (*v >> 32)
 		sr_mm_put(mm, (int)(*v >> 32) - 1, *v & 0xffffffffu);
 	*v = 0;
-	sr_mm_alloc_req(e, 1, &req);
-	d = sr_mm_choose(mm, &req, e->nr_pages, 1);
-	if (d < 0)
-		return -1;
-	n = sr_mm_dev_free(mm, d);
-	if (n > CLUSTER_SLOTS)
-		n = CLUSTER_SLOTS;
-	sr_mm_take(mm, d, n);
-	mm->cache_refills++;
-	*v = ((uint64_t)(d + 1) << 32) | n;
-	if (n < e->nr_pages)
-		return -1;
-	*v -= e->nr_pages;
+	/* The walk found a device with room for the folio, so the cluster
+	 * taken holds it. */
+	d = refill(mm, e, v, e->nr_pages, CLUSTER_SLOTS);
+	if (d >= 0)
+		*v -= e->nr_pages;
 	return d;
 }
 
@@ -139,21 +153,10 @@ int sr_mm_alloc_out_slow(struct sr_mm *mm, const struct sr_event *e)
 				(*v)--;
 				return (int)(*v >> 32) - 1;
 			}
-			if (v) {
-				/* refill_swap_slots_cache(): up to 64 slots of one
-				 * device, from the refilling CPU's walk. */
-				sr_mm_alloc_req(e, 1, &req);
-				d = sr_mm_choose(mm, &req, 1, 1);
-				if (d >= 0) {
-					uint64_t n = sr_mm_dev_free(mm, d);
-
-					if (n > SLOTS_CACHE_SIZE)
-						n = SLOTS_CACHE_SIZE;
-					sr_mm_take(mm, d, n);
-					*v = ((uint64_t)(d + 1) << 32) | n;
-					mm->cache_refills++;
-				}
-			}
+			/* refill_swap_slots_cache(): up to 64 slots of one
+			 * device, from the refilling CPU's walk. */
+			if (v)
+				refill(mm, e, v, 1, SR_SLOTS_CACHE_SIZE);
 			if (v && (*v & 0xffffffffu)) {
 				(*v)--;
 				return (int)(*v >> 32) - 1;
