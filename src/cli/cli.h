@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "swapreplay/error.h"
+#include "swapreplay/replay.h"
 #include "swapreplay/trace.h"
 
 /* Exit statuses (documented in README.md and --help). */
@@ -83,6 +84,12 @@ int cli_opt_zstd(const char *cmd, const char *val, int *level);
  * --zstd, else whether out ends in .zst); 0 or EXIT_USAGE. */
 int cli_output_format(const char *cmd, const char *out, int level,
 		      struct sr_write_opts *wo);
+/* --kernel=VERSION into *k: 0, or EXIT_USAGE after printing why. */
+int cli_opt_kernel(const char *cmd, const char *val, struct sr_kernel *k);
+/* --slots-cache given for kernel k: 0, or EXIT_USAGE after printing that k
+ * has no slots cache. */
+int cli_kernel_slots(const char *cmd, const struct sr_kernel *k);
+
 /* 0, or the exit status (with the message printed) when out is an existing
  * file that is also one of the n inputs: never write over what is read. */
 int cli_check_output(const char *out, const char *const *inputs, size_t n);

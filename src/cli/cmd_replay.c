@@ -213,10 +213,9 @@ static int cli_replay(int argc, char **argv)
 			per_task = 1;
 			break;
 		case O_KERNEL:
-			if (sr_kernel_parse(val, &kern, &d)) {
-				rc = cli_usage("replay", "--kernel: %s", d.msg);
+			rc = cli_opt_kernel("replay", val, &kern);
+			if (rc)
 				goto out;
-			}
 			break;
 		default:
 			rc = cli_vmstat_opt("replay", id, val, &ro);
@@ -229,11 +228,8 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_usage("replay", "needs a trace");
 		goto out;
 	}
-	if (slots_given && kern.alloc != SR_ALLOC_SLOTS_CACHE) {
-		rc = cli_usage("replay", "--slots-cache: kernel %u.%u has no slots cache (4.11 to 6.14 have it)",
-			       kern.major, kern.minor);
+	if (slots_given && (rc = cli_kernel_slots("replay", &kern)))
 		goto out;
-	}
 	if (!pl.n)
 		for (i = 0; default_policies[i]; i++)
 			plist_add(&pl, default_policies[i], strlen(default_policies[i]));

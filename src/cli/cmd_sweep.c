@@ -183,6 +183,7 @@ static int run(int argc, char **argv)
 	mallopt(M_MMAP_THRESHOLD, 256 << 20);
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
+	sr_kernel_parse(SR_KERNEL_DEFAULT, &kern, NULL);
 	memset(&so, 0, sizeof(so));
 	so.slots_cache = 1;
 	so.input_format = SR_FMT_AUTO;
@@ -231,10 +232,9 @@ static int run(int argc, char **argv)
 			slots_given = 1;
 			break;
 		case O_KERNEL:
-			if (sr_kernel_parse(val, &kern, &d)) {
-				rc = cli_usage("sweep", "--kernel: %s", d.msg);
+			rc = cli_opt_kernel("sweep", val, &kern);
+			if (rc)
 				goto out;
-			}
 			so.kernel = val;
 			plan_opt = "--kernel";
 			break;
@@ -312,11 +312,8 @@ static int run(int argc, char **argv)
 		rc = cli_usage("sweep", "--resume needs -o FILE: the results to continue");
 		goto out;
 	}
-	if (slots_given && so.kernel && kern.alloc != SR_ALLOC_SLOTS_CACHE) {
-		rc = cli_usage("sweep", "--slots-cache: kernel %u.%u has no slots cache (4.11 to 6.14 have it)",
-			       kern.major, kern.minor);
+	if (slots_given && (rc = cli_kernel_slots("sweep", &kern)))
 		goto out;
-	}
 	so.machines = (const char *const *)machines.v;
 	so.nmachines = machines.n;
 	so.policies = (const char *const *)policies.v;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The options of the commands that write traces (convert, gen), and the
- * check every command that writes a file makes of its output. */
+/* The options of the commands that write traces (convert, gen), those of
+ * the commands that replay (--kernel), and the check every command that
+ * writes a file makes of its output. */
 #include "cli.h"
 #include "swapreplay/outfile.h"
 
@@ -53,4 +54,21 @@ int cli_check_output(const char *out, const char *const *inputs, size_t n)
 	if (out && sr_outfile_check_inputs(out, inputs, n, &d))
 		return cli_diag(&d);
 	return 0;
+}
+
+int cli_opt_kernel(const char *cmd, const char *val, struct sr_kernel *k)
+{
+	struct sr_diag d;
+
+	if (sr_kernel_parse(val, k, &d))
+		return cli_usage(cmd, "--kernel: %s", d.msg);
+	return 0;
+}
+
+int cli_kernel_slots(const char *cmd, const struct sr_kernel *k)
+{
+	if (k->alloc == SR_ALLOC_SLOTS_CACHE)
+		return 0;
+	return cli_usage(cmd, "--slots-cache: kernel %u.%u has no slots cache (4.11 to 6.14 have it)",
+			 k->major, k->minor);
 }
