@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What the hardware charges for one event (resources.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,11 +30,26 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->linkcal = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*h->linkcal));
 	h->link_bytes = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*h->link_bytes));
 	h->dev = calloc((size_t)m->nr_devices, sizeof(*h->dev));
-	if (!h->hdd_next || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev)
+	h->rdcal = calloc((size_t)m->nr_devices, sizeof(*h->rdcal));
+	h->wr_end = calloc((size_t)m->nr_devices, sizeof(*h->wr_end));
+	h->rd_last = calloc((size_t)m->nr_devices, sizeof(*h->rd_last));
+	if (!h->hdd_next || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev ||
+	    !h->rdcal || !h->wr_end || !h->rd_last)
 		return -1;
-	for (i = 0; i < m->nr_devices; i++)
+	for (i = 0; i < m->nr_devices; i++) {
 		snprintf(h->dev[i].name, sizeof(h->dev[i].name), "%s", m->dev[i].name);
+		h->wr_end[i] = -INFINITY;
+		h->rd_last[i] = -INFINITY;
+	}
+	/* Until sr_hw_set_write_limits(): no bound but the request queue's. */
+	h->wbt.read_recent = h->wbt.idle = SR_BLKDEV_MAX_RQ;
+	h->rng = SR_HW_SEED;
 	return 0;
+}
+
+void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l)
+{
+	h->wbt = *l;
 }
 
 void sr_hw_free(struct sr_hw *h)
@@ -43,10 +59,15 @@ void sr_hw_free(struct sr_hw *h)
 	if (h->m) {
 		for (i = 0; h->devcal && i < h->m->nr_devices; i++)
 			cal_free(&h->devcal[i]);
+		for (i = 0; h->rdcal && i < h->m->nr_devices; i++)
+			cal_free(&h->rdcal[i]);
 		n = h->m->nr_nodes * h->m->nr_nodes;
 		for (i = 0; h->linkcal && i < n; i++)
 			cal_free(&h->linkcal[i]);
 	}
+	free(h->rdcal);
+	free(h->wr_end);
+	free(h->rd_last);
 	free(h->hdd_next);
 	free(h->devcal);
 	free(h->linkcal);
@@ -70,8 +91,13 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 
 	sr_hw_copy_counters(dst, src);
 	memcpy(dst->hdd_next, src->hdd_next, (size_t)m->nr_devices * sizeof(*dst->hdd_next));
+	memcpy(dst->wr_end, src->wr_end, (size_t)m->nr_devices * sizeof(*dst->wr_end));
+	memcpy(dst->rd_last, src->rd_last, (size_t)m->nr_devices * sizeof(*dst->rd_last));
+	dst->wbt = src->wbt;
+	dst->rng = src->rng;
 	for (i = 0; i < m->nr_devices; i++)
-		if (cal_copy(&dst->devcal[i], &src->devcal[i]))
+		if (cal_copy(&dst->devcal[i], &src->devcal[i]) ||
+		    cal_copy(&dst->rdcal[i], &src->rdcal[i]))
 			return -1;
 	for (i = 0; i < n; i++)
 		if (cal_copy(&dst->linkcal[i], &src->linkcal[i]))

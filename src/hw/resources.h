@@ -15,6 +15,7 @@
 
 #include <stdint.h>
 
+#include "block/blk-wbt.h"
 #include "hw/calendar.h"
 #include "hw/cost.h"
 #include "swapreplay/event.h"
@@ -44,16 +45,75 @@ struct sr_hw {
 	uint64_t *link_bytes;      /* [from * nr_nodes + to] */
 	uint64_t *hdd_next;        /* per device: offset that would continue it */
 	struct sr_dev_result *dev; /* per device: requests, bytes, busy time */
+	/* (D3) flash devices: reads queue behind reads only (rdcal); the
+	 * writes ahead of a read are bounded by the block layer's limits. */
+	struct cal *rdcal;         /* per device: its reads */
+	double *wr_end;            /* per device: when its latest-ending write is done */
+	double *rd_last;           /* per device: when its last read was issued */
+	struct sr_wbt_limits wbt;  /* swap writes in flight (src/block/blk-wbt.h) */
+	uint64_t rng;              /* the draws of (D3), from a fixed seed */
 };
 
-/* 0, or -1 out of memory (then sr_hw_free() it all the same). */
+/* 0, or -1 out of memory (then sr_hw_free() it all the same).  The
+ * limits on writes in flight are those of the default kernel until
+ * sr_hw_set_write_limits() says otherwise. */
 int sr_hw_init(struct sr_hw *h, const struct sr_machine *m);
+/* The swap writes a device may have in flight (src/block/blk-wbt.h). */
+void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l);
+
+/* The seed of every simulation's draws (reports are reproducible). */
+#define SR_HW_SEED 0x5357415052504c59ull /* "SWAPRPLY" */
+
+/* A SATA device's queue: NCQ's 32 tags (libata ATA_MAX_QUEUE). */
+#define SR_HW_NCQ_DEPTH 32u
 /* Free h (a zeroed one too). */
 void sr_hw_free(struct sr_hw *h);
 /* The counters of src (devices, links) into dst. */
 void sr_hw_copy_counters(struct sr_hw *dst, const struct sr_hw *src);
 /* dst (whose calendars were never used) becomes a copy of src; 0 or -1. */
 int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src);
+
+/* A uniform draw in [0, 1) from h's generator (splitmix64). */
+static inline double sr_hw_draw(struct sr_hw *h)
+{
+	uint64_t z = (h->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (double)(z >> 11) * 0x1p-53;
+}
+
+/*
+ * (D3) How long a read issued at s on flash device dv waits for the
+ * writes in flight there: n = the device's write backlog in writes,
+ * bounded by what the block layer lets be in flight; P = IOPS_r x L_r
+ * units work in parallel, a write holds one for t_w = P / IOPS_w.  With
+ * k = n / P, the read's unit is busy with probability k (k < 1) and it
+ * waits out the write there, U(0, 1) x t_w; with k >= 1 it waits for
+ * k - 1 more.  docs/MODEL.md gives the derivation.
+ */
+static inline double sr_hw_read_wait(struct sr_hw *h, int dv, const struct sr_device *dev,
+				     double s)
+{
+	double cw = 1e9 / dev->write_iops, P = dev->read_iops * dev->read_lat_ns / 1e9;
+	double n = (h->wr_end[dv] - s) / cw, lim, k, u;
+
+	if (n <= 0)
+		return 0;
+	lim = s - h->rd_last[dv] < SR_WBT_CLOSE_IO_NS ? h->wbt.read_recent : h->wbt.idle;
+	if (dev->cls == SR_DEV_SSD && lim > SR_HW_NCQ_DEPTH)
+		lim = SR_HW_NCQ_DEPTH;
+	if (n > lim)
+		n = lim;
+	if (P < 1)
+		P = 1;
+	k = n / P;
+	u = sr_hw_draw(h);
+	if (k < 1)
+		return u < k ? u / k * P * cw : 0;
+	return (k - 1 + u) * P * cw;
+}
 
 /*
  * Event e on device dv, its task ready at start: place its work on the
@@ -108,10 +168,26 @@ static inline int sr_hw_play(struct sr_hw *h, struct sr_hw_memo *memo, const str
 		if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
 			return -1;
 		f = cal_reserve(cal, s, c->dev_work_ns);
-		if (c->dma)
+		if (c->dma && dev->cls != SR_DEV_HDD && e->op == SR_OP_IN) {
+			/* (D3) a read: its work takes its share of the device
+			 * (f, which later requests see) but it waits only for
+			 * the reads ahead of it and the writes in flight. */
+			struct cal *rc = &h->rdcal[dv];
+			double fr;
+
+			if (SR_UNLIKELY(!rc->used) && !cal_need(rc))
+				return -1;
+			fr = cal_reserve(rc, s, c->dev_work_ns);
+			fin = (s + c->dev_lat_ns > fr ? s + c->dev_lat_ns : fr) +
+			      sr_hw_read_wait(h, dv, dev, s);
+			h->rd_last[dv] = s;
+		} else if (c->dma) {
 			fin = (s + c->dev_lat_ns > f ? s + c->dev_lat_ns : f);
-		else if (f > fin)
+			if (f > h->wr_end[dv])
+				h->wr_end[dv] = f;
+		} else if (f > fin) {
 			fin = f;
+		}
 		h->dev[dv].busy_ns += c->dev_work_ns;
 	}
 	for (i = 0; i < c->nlinks; i++) {

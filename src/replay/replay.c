@@ -34,11 +34,14 @@ static enum sr_alloc_mode alloc_mode(const struct sr_replay *r)
 static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag *d)
 {
 	enum sr_err err = sr_mm_init(&p->mm, r->m, &r->lists, alloc_mode(r), d);
+	struct sr_wbt_limits wbt;
 
 	if (err)
 		return err;
 	if (sr_hw_init(&p->hw, r->m))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	sr_wbt_limits(&r->kernel, &wbt);
+	sr_hw_set_write_limits(&p->hw, &wbt);
 	return SR_OK;
 }
 
@@ -121,6 +124,7 @@ fail:
 enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
 				 struct sr_diag *d)
 {
+	struct sr_wbt_limits wbt;
 	int i;
 
 	sr_diag_clear(d);
@@ -131,8 +135,11 @@ enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
 	memset(&r->lists, 0, sizeof(r->lists));
 	if (sr_swap_lists_build(&r->lists, r->m, k->prio))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	for (i = 0; i < r->np; i++)
+	sr_wbt_limits(k, &wbt);
+	for (i = 0; i < r->np; i++) {
 		r->pol[i].mm.alloc = alloc_mode(r);
+		sr_hw_set_write_limits(&r->pol[i].hw, &wbt);
+	}
 	return SR_OK;
 }
 

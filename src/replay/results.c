@@ -35,8 +35,14 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	o->swapout_lat_mean_ns = o->swapouts ? p->swapout_lat_sum / (double)o->swapouts : 0;
 	o->nr_devices = m->nr_devices;
 	o->dev = p->hw.dev;
-	for (i = 0; i < m->nr_devices; i++)
-		p->hw.dev[i].util = span > 0 ? p->hw.dev[i].busy_ns / span : 0;
+	for (i = 0; i < m->nr_devices; i++) {
+		double u = span > 0 ? p->hw.dev[i].busy_ns / span : 0;
+
+		/* A read that went ahead of writes already booked (D3) does not
+		 * delay them, so the work booked can exceed the simulated time
+		 * (docs/MODEL.md): a device is at most fully busy. */
+		p->hw.dev[i].util = u > 1 ? 1 : u;
+	}
 	for (i = 0; i < m->nr_nodes * m->nr_nodes; i++)
 		nl += p->hw.link_bytes[i] != 0;
 	o->link = calloc(nl ? (size_t)nl : 1, sizeof(*o->link));

@@ -147,6 +147,49 @@ else
 	else
 		fail cal-nvme0 "$(cat gen.err run.err | head -3)"
 	fi
+	# (D3) nvme0 is 99.9 % busy with writes: reads wait for the writes in
+	# flight, at most 4 on 6.6 with reads about (P = 41.7 units, t_w =
+	# 1.10 ms: a read waits with probability 4/41.7, at most t_w), 16 on
+	# 6.12, 128 on 4.9 (no writeback throttling); the max is t_w past L,
+	# and a little for the reads queued ahead.
+	p50=$(jnum nvme0-a.json reclaimer-nid p50)
+	p99=$(jnum nvme0-a.json reclaimer-nid p99)
+	mx=$(jnum nvme0-a.json reclaimer-nid max)
+	if awk -v a="$p50" -v b="$p99" -v m="$mx" 'BEGIN {
+			exit !(a > 109000 && a < 110000 && b > 500000 && m < 1300000) }'; then
+		ok cal-nvme0-reads-wait-for-writes-in-flight
+	else
+		fail cal-nvme0-reads-wait-for-writes-in-flight "p50 $p50, p99 $p99, max $mx ns"
+	fi
+	if $CSR cal.swt.zst -m 2s-nvme0 -p reclaimer-nid --kernel=6.12 -f json >nvme0-612.json 2>run.err &&
+		$CSR cal.swt.zst -m 2s-nvme0 -p reclaimer-nid --kernel=4.9 -f json >nvme0-49.json 2>>run.err; then
+		m66=$(jnum nvme0-a.json reclaimer-nid mean)
+		m612=$(jnum nvme0-612.json reclaimer-nid mean)
+		m49=$(jnum nvme0-49.json reclaimer-nid mean)
+		if awk -v a="$m66" -v b="$m612" -v c="$m49" 'BEGIN { exit !(a < b && b < c) }'; then
+			ok cal-nvme0-more-writes-in-flight-longer-reads
+		else
+			fail cal-nvme0-more-writes-in-flight-longer-reads "mean 6.6 $m66, 6.12 $m612, 4.9 $m49 ns"
+		fi
+	else
+		fail cal-nvme0-kernels "$(head -3 run.err)"
+	fi
+fi
+
+# A pusher writes 512 MiB out while 8 tasks read theirs back: the tasks'
+# reads must not wait for the pusher's writes that, in the replay's
+# order, were booked on the device before them (3.4 s of them): at most
+# the writes in flight (D3), and the reads ahead of them.
+if $SR gen swapin --tasks=8 --size=64M --limit=512M -o push.swt.zst 2>gen.err &&
+	$CSR push.swt.zst -m 2s-nvme2 -p reclaimer-nid -f json >push.json 2>run.err; then
+	mx=$(jnum push.json reclaimer-nid max)
+	if awk -v m="$mx" 'BEGIN { exit !(m > 0 && m < 50e6) }'; then
+		ok swapin-not-behind-later-writes
+	else
+		fail swapin-not-behind-later-writes "max swap-in latency $mx ns"
+	fi
+else
+	fail swapin-not-behind-later-writes "$(cat gen.err run.err | head -3)"
 fi
 
 # ---- degenerate cases ------------------------------------------------------
