@@ -119,6 +119,11 @@ struct sr_policy_result {
 	uint64_t swap_full;            /* swap-outs that found no device with room */
 	uint64_t moved_out;            /* swap-outs placed on another device than the baseline's */
 	uint64_t cache_refills, direct_allocs;
+	/* Requests that started more than half a calendar window (82 ms)
+	 * before the latest one on their resource: their task's clock had
+	 * fallen that far behind the others' (tasks run on their own clocks,
+	 * docs/MODEL.md); served without contention. */
+	uint64_t stale_requests;
 	double swapout_lat_mean_ns;
 	struct sr_hist swapin_lat;
 	int nr_devices;

@@ -11,6 +11,7 @@ int cal_init(struct cal *c)
 	c->skip = calloc(CAL_BUCKETS, sizeof(*c->skip));
 	c->lo = 0;
 	c->work_ns = 0;
+	c->stale = 0;
 	if (!c->used || !c->skip) {
 		free(c->used);
 		free(c->skip);
@@ -44,6 +45,7 @@ int cal_copy(struct cal *dst, const struct cal *src)
 	}
 	dst->lo = src->lo;
 	dst->work_ns = src->work_ns;
+	dst->stale = src->stale;
 	return 0;
 }
 

@@ -8,7 +8,10 @@
  * from s on (earlier requests may have filled them) and finishes where its
  * work is covered.  Requests need not arrive in time order: a later-handled
  * request at an earlier time fills what is still free then.  The window
- * slides forward; a request older than the window starts at its start.
+ * slides forward, keeping half of it behind the latest request; what the
+ * calendar held before its window is forgotten, so a request that starts
+ * there (its task's clock that far behind the others') is served at once,
+ * without contention, and counted (stale).
  * docs/MODEL.md, "Resources", gives the rule as an equation.
  *
  * A calendar belongs to one simulation (one policy's, or one shared by
@@ -29,6 +32,7 @@ struct cal {
 	uint32_t *skip;  /* full bucket: how far on a bucket with room was */
 	int64_t lo;      /* bucket number of the window's oldest bucket */
 	double work_ns;  /* all work ever reserved */
+	uint64_t stale;  /* requests that started before the window */
 };
 
 /* Allocate the buckets: 0, or -1 out of memory (c left empty). */
@@ -58,8 +62,10 @@ static inline double cal_reserve(struct cal *c, double s, double w)
 	int64_t b;
 
 	c->work_ns += w;
-	if (s < (double)c->lo * CAL_BUCKET_NS)
-		s = (double)c->lo * CAL_BUCKET_NS;
+	if (SR_UNLIKELY(s < (double)c->lo * CAL_BUCKET_NS)) {
+		c->stale++;
+		return s + w;
+	}
 	b = (int64_t)(s * (1.0 / CAL_BUCKET_NS));
 	if (SR_LIKELY(b < c->lo + CAL_BUCKETS)) {
 		double *u = &c->used[b & (CAL_BUCKETS - 1)];

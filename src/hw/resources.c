@@ -104,3 +104,16 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 			return -1;
 	return 0;
 }
+
+uint64_t sr_hw_stale(const struct sr_hw *h)
+{
+	const struct sr_machine *m = h->m;
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < m->nr_devices; i++)
+		n += h->devcal[i].stale + h->rdcal[i].stale;
+	for (i = 0; i < m->nr_nodes * m->nr_nodes; i++)
+		n += h->linkcal[i].stale;
+	return n;
+}

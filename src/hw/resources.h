@@ -72,6 +72,8 @@ void sr_hw_free(struct sr_hw *h);
 void sr_hw_copy_counters(struct sr_hw *dst, const struct sr_hw *src);
 /* dst (whose calendars were never used) becomes a copy of src; 0 or -1. */
 int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src);
+/* Requests h's calendars served before their window (calendar.h). */
+uint64_t sr_hw_stale(const struct sr_hw *h);
 
 /* A uniform draw in [0, 1) from h's generator (splitmix64). */
 static inline double sr_hw_draw(struct sr_hw *h)

@@ -29,6 +29,7 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	snprintf(o->name, sizeof(o->name), "%s", p->mm.spec);
 	o->cache_refills = p->mm.cache_refills;
 	o->direct_allocs = p->mm.direct_allocs;
+	o->stale_requests = sr_hw_stale(&p->hw);
 	o->makespan_ns = span > 0 ? span : 0;
 	bytes = (double)(o->pages_in + o->pages_out) * SR_PAGE_SIZE;
 	o->throughput_kib_s = span > 0 ? bytes / 1024.0 / (span / 1e9) : 0;

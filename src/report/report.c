@@ -104,7 +104,8 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			p->cache_refills, p->direct_allocs);
 		fprintf(f, "     \"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f, \"max\": %.0f},\n",
 			l.mean, l.p50, l.p90, l.p99, l.max);
-		fprintf(f, "     \"swapout_lat_mean_ns\": %.0f,\n", round(p->swapout_lat_mean_ns));
+		fprintf(f, "     \"swapout_lat_mean_ns\": %.0f, \"stale_requests\": %" PRIu64 ",\n",
+			round(p->swapout_lat_mean_ns), p->stale_requests);
 		if (p->unc.variants)
 			fprintf(f, "     \"uncertainty\": {\"variants\": %d, \"range_pct\": %.0f, "
 				   "\"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %d},\n",
@@ -319,6 +320,10 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		if (p->task)
 			fprintf(f, "per-task throughput, summed over %zu tasks: swap-in %.0f KiB/s, swap-out %.0f KiB/s\n",
 				p->nr_tasks, p->task_swapin_kib_s_sum, p->task_swapout_kib_s_sum);
+		if (p->stale_requests)
+			fprintf(f, "requests %" PRIu64 " more than 82 ms behind the latest on their resource "
+				   "(their task's clock behind the others'): served without contention\n",
+				p->stale_requests);
 		fprintf(f, "swap-in latency (us):\n");
 		for (i = 0; i < nb; i++)
 			if (h[i] > top)

@@ -15,6 +15,7 @@ void suite_window(void);
 void suite_bigmem(void);
 void suite_hist(void);
 void suite_sweep(void);
+void suite_calendar(void);
 
 int main(void)
 {
@@ -28,5 +29,6 @@ int main(void)
 	suite_bigmem();
 	suite_hist();
 	suite_sweep();
+	suite_calendar();
 	return test_failed ? 1 : 0;
 }

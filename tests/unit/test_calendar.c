@@ -1,0 +1,123 @@
+/* The resource calendars (src/hw/calendar.h) and a flash device's reads
+ * under write load (src/hw/resources.h, docs/MODEL.md D3). */
+#include <math.h>
+#include <string.h>
+
+#include "hw/calendar.h"
+#include "hw/resources.h"
+#include "swapreplay/machine.h"
+#include "test.h"
+
+static void calendar_queues(void)
+{
+	struct cal c;
+
+	memset(&c, 0, sizeof(c));
+	CHECK(cal_init(&c) == 0);
+	/* Two requests of 6 us at 0: the second waits for the first. */
+	CHECK(cal_reserve(&c, 0, 6000) == 6000);
+	CHECK(cal_reserve(&c, 0, 6000) == 12000);
+	/* Handled later but earlier in time: fills what is free then. */
+	CHECK(cal_reserve(&c, 50000, 1000) == 51000);
+	CHECK(c.stale == 0);
+	cal_free(&c);
+}
+
+static void calendar_stale(void)
+{
+	struct cal c;
+	double late = 10e9;
+
+	memset(&c, 0, sizeof(c));
+	CHECK(cal_init(&c) == 0);
+	CHECK(cal_reserve(&c, late, 5000) == late + 5000);
+	/* 10 s behind the window: served at once, counted, not pushed to
+	 * the window's start. */
+	CHECK(cal_reserve(&c, 1000, 5000) == 6000);
+	CHECK(c.stale == 1);
+	/* Within the half window kept behind: contention as usual. */
+	CHECK(cal_reserve(&c, late, 5000) == late + 10000);
+	CHECK(c.stale == 1);
+	CHECK(c.work_ns == 15000);
+	cal_free(&c);
+}
+
+/* The mean of sr_hw_read_wait() over many reads with the device's write
+ * backlog at `backlog` writes, limits recent/idle. */
+static double mean_wait(const struct sr_device *dev, double backlog, unsigned recent,
+			unsigned idle, double since_read, double *busy_share)
+{
+	struct sr_machine m;
+	struct sr_hw h;
+	struct sr_wbt_limits l = { recent, idle };
+	double sum = 0, cw = 1e9 / dev->write_iops;
+	int i, busy = 0, n = 20000;
+
+	memset(&m, 0, sizeof(m));
+	m.nr_nodes = 1;
+	m.nr_devices = 1;
+	m.dev[0] = *dev;
+	memset(&h, 0, sizeof(h));
+	if (sr_hw_init(&h, &m)) {
+		sr_hw_free(&h);
+		return -1;
+	}
+	sr_hw_set_write_limits(&h, &l);
+	for (i = 0; i < n; i++) {
+		double s = 1e9 + i * 1e3, w;
+
+		h.wr_end[0] = s + backlog * cw;
+		h.rd_last[0] = s - since_read;
+		w = sr_hw_read_wait(&h, 0, &m.dev[0], s);
+		busy += w > 0;
+		sum += w;
+	}
+	sr_hw_free(&h);
+	*busy_share = (double)busy / n;
+	return sum / n;
+}
+
+static void flash_read_waits(void)
+{
+	struct sr_device d;
+	double P, tw, share, w;
+
+	memset(&d, 0, sizeof(d));
+	d.cls = SR_DEV_NVME;
+	d.read_iops = 490000;
+	d.write_iops = 38000;
+	d.read_lat_ns = 85000;
+	P = d.read_iops * d.read_lat_ns / 1e9;
+	tw = P / d.write_iops * 1e9;
+	/* No write in flight: no wait. */
+	CHECK(mean_wait(&d, 0, 4, 8, 0, &share) == 0 && share == 0);
+	/* 100 writes backlogged, 4 let in flight (a read just before): the
+	 * read meets one with probability 4/P and waits half of t_w then. */
+	w = mean_wait(&d, 100, 4, 8, 1e6, &share);
+	CHECK(fabs(share - 4 / P) < 0.01);
+	CHECK(fabs(w - 4 / P * tw / 2) < 0.05 * 4 / P * tw / 2);
+	/* No read in the last 100 ms: 8 in flight. */
+	mean_wait(&d, 100, 4, 8, 200e6, &share);
+	CHECK(fabs(share - 8 / P) < 0.01);
+	/* 128 in flight (before writeback throttling): k = 128/P > 1, every
+	 * read waits (k - 1 + U) t_w, mean (k - 1/2) t_w. */
+	w = mean_wait(&d, 1000, 128, 128, 0, &share);
+	CHECK(share == 1);
+	CHECK(fabs(w - (128 / P - 0.5) * tw) < 0.02 * (128 / P - 0.5) * tw);
+	/* A SATA device: at most its 32 NCQ tags in flight. */
+	d.cls = SR_DEV_SSD;
+	d.read_iops = 98000;
+	d.write_iops = 90000;
+	d.read_lat_ns = 100000;
+	P = d.read_iops * d.read_lat_ns / 1e9;
+	tw = P / d.write_iops * 1e9;
+	w = mean_wait(&d, 1000, 128, 128, 0, &share);
+	CHECK(fabs(w - (32 / P - 0.5) * tw) < 0.02 * (32 / P - 0.5) * tw);
+}
+
+void suite_calendar(void)
+{
+	TEST(calendar_queues);
+	TEST(calendar_stale);
+	TEST(flash_read_waits);
+}
