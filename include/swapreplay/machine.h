@@ -87,8 +87,17 @@ struct sr_machine {
 	double dram_rd_local, dram_rd_remote;
 	double dram_wr_local, dram_wr_remote;
 
-	/* Fixed CPU time per swap event (fault or reclaim path), fitted. */
-	double event_cpu_ns;
+	/*
+	 * The kernel's swap paths (docs/MODEL.md, "CPU and locks"): CPU work
+	 * besides the data copy, and the hold times of the locks they take.
+	 */
+	double reclaim_ns;      /* reclaiming one folio to swap, per folio */
+	double reclaim_page_ns; /* ... and per 4 KiB page of it */
+	double fault_ns;        /* a swap-in fault, per folio */
+	double swap_lock_ns;    /* a device's si->lock held to allocate slots, per acquisition */
+	double swap_slot_ns;    /* ... and per slot taken under it */
+	double lru_lock_ns;     /* a node's LRU lock held by reclaim, per page reclaimed */
+	double lru_refault_ns;  /* ... and by a swap-in (a refault), per page */
 	/* Extra time to submit I/O to a device on another node than the CPU. */
 	double remote_submit_ns;
 
@@ -120,6 +129,11 @@ void sr_machine_free(struct sr_machine *m);
  * local and remote drawn apart.  Topology and sizes are kept.  For
  * --uncertainty.  *out has no JSON text (json is NULL).
  */
+/* Which of the model's fitted constants (docs/MODEL.md, "CPU and locks:
+ * the fit") m keeps at their fitted values: SR_FIT_* bits. */
+enum { SR_FIT_SWAP_LOCK = 1, SR_FIT_LRU_LOCK = 2, SR_FIT_LRU_REFAULT = 4 };
+unsigned sr_machine_fitted(const struct sr_machine *m);
+
 enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double rel,
 			       struct sr_machine **out);
 

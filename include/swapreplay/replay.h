@@ -39,6 +39,7 @@ struct sr_kernel {
 	int node_lists;           /* per-node priority lists */
 	enum sr_prio_rule prio;
 	enum sr_alloc_mode alloc;
+	int thp_swap_whole;       /* a huge page is swapped out without being split */
 };
 
 /* The kernel modelled when none is named. */
@@ -124,6 +125,10 @@ struct sr_policy_result {
 	 * fallen that far behind the others' (tasks run on their own clocks,
 	 * docs/MODEL.md); served without contention. */
 	uint64_t stale_requests;
+	/* Time the tasks waited, summed over them (docs/MODEL.md, E1, L1-L2):
+	 * for a CPU another task had, for a device's si->lock, for the LRU
+	 * lock of a node. */
+	double wait_cpu_ns, wait_si_lock_ns, wait_lru_lock_ns;
 	double swapout_lat_mean_ns;
 	struct sr_hist swapin_lat;
 	int nr_devices;

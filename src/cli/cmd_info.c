@@ -32,6 +32,7 @@ const struct cli_cmd cmd_policies = {
 
 static void show(const struct sr_machine *m)
 {
+	unsigned fit;
 	int i, j;
 
 	printf("name:          %s\n", m->name);
@@ -51,8 +52,15 @@ static void show(const struct sr_machine *m)
 	printf("DRAM copy:     read %.3f/%.3f GB/s, write %.3f/%.3f GB/s per thread (local/remote)\n",
 	       m->dram_rd_local / 1e9, m->dram_rd_remote / 1e9, m->dram_wr_local / 1e9,
 	       m->dram_wr_remote / 1e9);
-	printf("CPU:           %.0f ns per swap event (fitted), +%.0f ns to submit to a remote device\n",
-	       m->event_cpu_ns, m->remote_submit_ns);
+	printf("CPU:           reclaim %.0f ns per folio + %.0f ns per page, swap-in fault %.0f ns,\n"
+	       "               +%.0f ns to submit to a remote device\n",
+	       m->reclaim_ns, m->reclaim_page_ns, m->fault_ns, m->remote_submit_ns);
+	fit = sr_machine_fitted(m);
+	printf("locks:         si->lock %.0f ns per allocation%s + %.0f ns per slot;\n"
+	       "               LRU %.0f ns per page reclaimed%s, %.0f ns per page swapped in (a refault)%s\n",
+	       m->swap_lock_ns, fit & SR_FIT_SWAP_LOCK ? " (fitted)" : "", m->swap_slot_ns,
+	       m->lru_lock_ns, fit & SR_FIT_LRU_LOCK ? " (fitted)" : "", m->lru_refault_ns,
+	       fit & SR_FIT_LRU_REFAULT ? " (fitted)" : "");
 	for (i = 0; i < m->nr_devices; i++) {
 		const struct sr_device *d = &m->dev[i];
 

@@ -8,6 +8,22 @@
  *             (an unknown device node counts as the CPU's)
  */
 #include "hw/cost.h"
+#include "machine/defaults.h"
+
+double sr_cost_pmem_mix(double r, int remote)
+{
+	static const double share[PMEM_MIX_POINTS] = PMEM_MIX_SHARE;
+	static const double local[PMEM_MIX_POINTS] = PMEM_MIX_LOCAL;
+	static const double rem[PMEM_MIX_POINTS] = PMEM_MIX_REMOTE;
+	const double *k = remote ? rem : local;
+	int i;
+
+	if (r <= 0 || r >= 1)
+		return 1;
+	for (i = 1; i < PMEM_MIX_POINTS - 1 && r > share[i]; i++)
+		;
+	return k[i - 1] + (k[i] - k[i - 1]) * (r - share[i - 1]) / (share[i] - share[i - 1]);
+}
 
 static void link(struct sr_cost *c, int from, int to, double bytes)
 {
@@ -28,8 +44,10 @@ void sr_cost_event(const struct sr_machine *m, const struct sr_device *dev,
 
 	c->nlinks = 0;
 	c->dev_lat_ns = 0;
-	/* (E1) every event pays the fault or reclaim path once. */
-	c->cpu_ns = m->event_cpu_ns;
+	/* (E1) the kernel's path: reclaim per folio and per page, or the
+	 * swap-in fault per folio. */
+	c->cpu_ns = op == SR_OP_OUT ? m->reclaim_ns + (double)nr_pages * m->reclaim_page_ns :
+		    m->fault_ns;
 
 	switch (dev->cls) {
 	case SR_DEV_PMEM:

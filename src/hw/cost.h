@@ -32,4 +32,12 @@ void sr_cost_event(const struct sr_machine *m, const struct sr_device *dev,
 		   int op, int cpu_nid, int page_nid, uint32_t nr_pages, int seq,
 		   struct sr_cost *c);
 
+/*
+ * (P3) How much slower PMem media serve a request when the DIMMs' recent
+ * traffic is a mix with read share r (0..1) than the pure rates say:
+ * interpolated in the OptaneStudy table of machine/defaults.h; remote: the
+ * request's CPU is on another node than the device.
+ */
+double sr_cost_pmem_mix(double r, int remote);
+
 #endif /* SR_COST_H */

@@ -33,14 +33,22 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->rdcal = calloc((size_t)m->nr_devices, sizeof(*h->rdcal));
 	h->wr_end = calloc((size_t)m->nr_devices, sizeof(*h->wr_end));
 	h->rd_last = calloc((size_t)m->nr_devices, sizeof(*h->rd_last));
+	h->cpucal = calloc((size_t)m->nr_cpus, sizeof(*h->cpucal));
+	h->cpu_owner = malloc((size_t)m->nr_cpus * sizeof(*h->cpu_owner));
+	h->swaplock = calloc((size_t)m->nr_devices, sizeof(*h->swaplock));
+	h->lrulock = calloc((size_t)m->nr_nodes, sizeof(*h->lrulock));
+	h->mix = calloc(2 * (size_t)m->nr_devices, sizeof(*h->mix));
 	if (!h->hdd_next || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev ||
-	    !h->rdcal || !h->wr_end || !h->rd_last)
+	    !h->rdcal || !h->wr_end || !h->rd_last || !h->cpucal || !h->cpu_owner || !h->swaplock ||
+	    !h->lrulock || !h->mix)
 		return -1;
 	for (i = 0; i < m->nr_devices; i++) {
 		snprintf(h->dev[i].name, sizeof(h->dev[i].name), "%s", m->dev[i].name);
 		h->wr_end[i] = -INFINITY;
 		h->rd_last[i] = -INFINITY;
 	}
+	for (i = 0; i < m->nr_cpus; i++)
+		h->cpu_owner[i] = -1;
 	/* Until sr_hw_set_write_limits(): no bound but the request queue's. */
 	h->wbt.read_recent = h->wbt.idle = SR_BLKDEV_MAX_RQ;
 	h->rng = SR_HW_SEED;
@@ -61,13 +69,24 @@ void sr_hw_free(struct sr_hw *h)
 			cal_free(&h->devcal[i]);
 		for (i = 0; h->rdcal && i < h->m->nr_devices; i++)
 			cal_free(&h->rdcal[i]);
+		for (i = 0; h->swaplock && i < h->m->nr_devices; i++)
+			cal_free(&h->swaplock[i]);
 		n = h->m->nr_nodes * h->m->nr_nodes;
 		for (i = 0; h->linkcal && i < n; i++)
 			cal_free(&h->linkcal[i]);
+		for (i = 0; h->lrulock && i < h->m->nr_nodes; i++)
+			cal_free(&h->lrulock[i]);
+		for (i = 0; h->cpucal && i < h->m->nr_cpus; i++)
+			cal_free(&h->cpucal[i]);
 	}
 	free(h->rdcal);
 	free(h->wr_end);
 	free(h->rd_last);
+	free(h->cpucal);
+	free(h->cpu_owner);
+	free(h->swaplock);
+	free(h->lrulock);
+	free(h->mix);
 	free(h->hdd_next);
 	free(h->devcal);
 	free(h->linkcal);
@@ -82,6 +101,7 @@ void sr_hw_copy_counters(struct sr_hw *dst, const struct sr_hw *src)
 	memcpy(dst->dev, src->dev, (size_t)m->nr_devices * sizeof(*dst->dev));
 	memcpy(dst->link_bytes, src->link_bytes,
 	       (size_t)m->nr_nodes * m->nr_nodes * sizeof(*dst->link_bytes));
+	memcpy(dst->wait_ns, src->wait_ns, sizeof(dst->wait_ns));
 }
 
 int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
@@ -94,13 +114,24 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 	memcpy(dst->wr_end, src->wr_end, (size_t)m->nr_devices * sizeof(*dst->wr_end));
 	memcpy(dst->rd_last, src->rd_last, (size_t)m->nr_devices * sizeof(*dst->rd_last));
 	dst->wbt = src->wbt;
+	memcpy(dst->cpu_owner, src->cpu_owner, (size_t)m->nr_cpus * sizeof(*dst->cpu_owner));
 	dst->rng = src->rng;
+	memcpy(dst->mix, src->mix, 2 * (size_t)m->nr_devices * sizeof(*dst->mix));
 	for (i = 0; i < m->nr_devices; i++)
 		if (cal_copy(&dst->devcal[i], &src->devcal[i]) ||
 		    cal_copy(&dst->rdcal[i], &src->rdcal[i]))
 			return -1;
 	for (i = 0; i < n; i++)
 		if (cal_copy(&dst->linkcal[i], &src->linkcal[i]))
+			return -1;
+	for (i = 0; i < m->nr_devices; i++)
+		if (cal_copy(&dst->swaplock[i], &src->swaplock[i]))
+			return -1;
+	for (i = 0; i < m->nr_nodes; i++)
+		if (cal_copy(&dst->lrulock[i], &src->lrulock[i]))
+			return -1;
+	for (i = 0; i < m->nr_cpus; i++)
+		if (cal_copy(&dst->cpucal[i], &src->cpucal[i]))
 			return -1;
 	return 0;
 }

@@ -42,6 +42,12 @@ struct sr_hw {
 	const struct sr_machine *m;
 	struct cal *devcal;        /* per device */
 	struct cal *linkcal;       /* [from * nr_nodes + to] */
+	struct cal *cpucal;        /* per CPU of the machine, once two tasks use it */
+	long *cpu_owner;           /* per CPU: the one task that used it, -1 none, -2 several */
+	struct cal *swaplock;      /* per device: its si->lock */
+	struct cal *lrulock;       /* per node: the LRU lock of its memory */
+	double *mix;               /* per device: recent read and write bytes (P3) */
+	double wait_ns[3];         /* time tasks waited: SR_WAIT_CPU, _SWAP_LOCK, _LRU_LOCK */
 	uint64_t *link_bytes;      /* [from * nr_nodes + to] */
 	uint64_t *hdd_next;        /* per device: offset that would continue it */
 	struct sr_dev_result *dev; /* per device: requests, bytes, busy time */
@@ -52,6 +58,25 @@ struct sr_hw {
 	double *rd_last;           /* per device: when its last read was issued */
 	struct sr_wbt_limits wbt;  /* swap writes in flight (src/block/blk-wbt.h) */
 	uint64_t rng;              /* the draws of (D3), from a fixed seed */
+};
+
+enum { SR_WAIT_CPU, SR_WAIT_SWAP_LOCK, SR_WAIT_LRU_LOCK };
+
+/* [E] The requests over which a PMem device's mix of reads and writes is
+ * taken (P3): 64, the swap I/O of one slots-cache batch. */
+#define SR_HW_MIX_WINDOW 64.0
+
+/*
+ * What the kernel's decision for one event takes besides the event's own
+ * work (src/mm/ says it): the CPU it runs on, and the slots it allocated
+ * under the device's si->lock.
+ */
+struct sr_hw_ev {
+	int cpu;           /* the machine's CPU, or -1: the task's own, never shared */
+	long task;         /* the replay's task (>= 0) */
+	uint32_t slots;    /* slots taken under si->lock at this event; 0: not taken */
+	uint32_t lru;      /* pages through the LRU lock one by one: 1 for a folio
+			    * handled whole, nr_pages for a huge page split first */
 };
 
 /* 0, or -1 out of memory (then sr_hw_free() it all the same).  The
@@ -118,14 +143,54 @@ static inline double sr_hw_read_wait(struct sr_hw *h, int dv, const struct sr_de
 }
 
 /*
- * Event e on device dv, its task ready at start: place its work on the
- * calendars; *done is when its I/O completed (its latency is *done -
- * start), *resume when the task may go on.  0, or -1 out of memory.
+ * CPU work w of task `task` from s on: on CPU cpu's calendar, or the
+ * task's own.  A CPU only one task has used needs no calendar (nothing
+ * else runs there; the calendars of all CPUs would not fit in the
+ * processor's caches); it gets one when a second task comes, from then on.
+ */
+static inline double sr_hw_cpu(struct sr_hw *h, int cpu, long task, double s, double w)
+{
+	double f;
+
+	if (cpu < 0 || w <= 0)
+		return s + w;
+	if (SR_LIKELY(h->cpu_owner[cpu] == task))
+		return s + w;
+	if (h->cpu_owner[cpu] == -1) {
+		h->cpu_owner[cpu] = task;
+		return s + w;
+	}
+	h->cpu_owner[cpu] = -2;
+	if (SR_UNLIKELY(!h->cpucal[cpu].used) && !cal_need(&h->cpucal[cpu]))
+		return -1;
+	f = cal_reserve(&h->cpucal[cpu], s, w);
+	h->wait_ns[SR_WAIT_CPU] += f - s - w;
+	return f;
+}
+
+/* Lock l held for w from s on: when it is released. */
+static inline double sr_hw_lock(struct sr_hw *h, struct cal *l, int kind, double s, double w)
+{
+	double f;
+
+	if (SR_UNLIKELY(!l->used) && !cal_need(l))
+		return -1;
+	f = cal_reserve(l, s, w);
+	h->wait_ns[kind] += f - s - w;
+	return f;
+}
+
+/*
+ * Event e on device dv, its task ready at start, as the kernel's decision
+ * x says: place its work on the calendars; *done is when its I/O completed
+ * (its latency is *done - start), *resume when the task may go on.  0, or
+ * -1 out of memory.
  * Inline: it runs for every event of every simulation, and its one
  * caller (the replay loop) is its only user.
  */
 static inline int sr_hw_play(struct sr_hw *h, struct sr_hw_memo *memo, const struct sr_event *e,
-			     int dv, double start, double *resume, double *done)
+			     int dv, const struct sr_hw_ev *x, double start, double *resume,
+			     double *done)
 {
 	const struct sr_machine *m = h->m;
 	const struct sr_device *dev = &m->dev[dv];
@@ -161,15 +226,41 @@ static inline int sr_hw_play(struct sr_hw *h, struct sr_hw_memo *memo, const str
 		for (i = 0; i < own.nlinks; i++)
 			lw[i] = 1e9 * own.lbytes[i] / m->link_bw;
 	}
-	s = start + c->cpu_ns;
-	fin = s + c->copy_ns;
+	/*
+	 * (E1) the kernel's path on the task's CPU, then (L1) the device's
+	 * si->lock if slots were allocated under it, (L2) a swap-out's pages
+	 * through the LRU lock of their node; (P1, Z1) the CPU's copy.
+	 */
+	s = sr_hw_cpu(h, x->cpu, x->task, start, c->cpu_ns);
+	if (x->slots && s >= 0)
+		s = sr_hw_lock(h, &h->swaplock[dv], SR_WAIT_SWAP_LOCK, s,
+			       m->swap_lock_ns + (double)x->slots * m->swap_slot_ns);
+	if (s >= 0)
+		s = sr_hw_lock(h, &h->lrulock[e->page_nid], SR_WAIT_LRU_LOCK, s,
+			       (double)x->lru * (e->op == SR_OP_OUT ? m->lru_lock_ns : m->lru_refault_ns));
+	if (SR_UNLIKELY(s < 0))
+		return -1;
+	fin = c->copy_ns > 0 ? sr_hw_cpu(h, x->cpu, x->task, s, c->copy_ns) : s;
+	if (SR_UNLIKELY(fin < 0))
+		return -1;
 	if (c->dev_work_ns > 0) {
-		double f;
+		double f, w = c->dev_work_ns;
 
+		if (dev->cls == SR_DEV_PMEM) {
+			/* (P3) the media's recent mix of reads and writes, a
+			 * moving sum over about SR_HW_MIX_WINDOW requests. */
+			double *mx = &h->mix[2 * dv];
+
+			mx[0] *= 1.0 - 1.0 / SR_HW_MIX_WINDOW;
+			mx[1] *= 1.0 - 1.0 / SR_HW_MIX_WINDOW;
+			mx[e->op == SR_OP_OUT] += B;
+			w *= sr_cost_pmem_mix(mx[0] / (mx[0] + mx[1]),
+					      dev->node >= 0 && dev->node != e->cpu_nid);
+		}
 		cal = &h->devcal[dv];
 		if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
 			return -1;
-		f = cal_reserve(cal, s, c->dev_work_ns);
+		f = cal_reserve(cal, s, w);
 		if (c->dma && dev->cls != SR_DEV_HDD && e->op == SR_OP_IN) {
 			/* (D3) a read: its work takes its share of the device
 			 * (f, which later requests see) but it waits only for
@@ -179,7 +270,7 @@ static inline int sr_hw_play(struct sr_hw *h, struct sr_hw_memo *memo, const str
 
 			if (SR_UNLIKELY(!rc->used) && !cal_need(rc))
 				return -1;
-			fr = cal_reserve(rc, s, c->dev_work_ns);
+			fr = cal_reserve(rc, s, w);
 			fin = (s + c->dev_lat_ns > fr ? s + c->dev_lat_ns : fr) +
 			      sr_hw_read_wait(h, dv, dev, s);
 			h->rd_last[dv] = s;
@@ -190,7 +281,7 @@ static inline int sr_hw_play(struct sr_hw *h, struct sr_hw_memo *memo, const str
 		} else if (f > fin) {
 			fin = f;
 		}
-		h->dev[dv].busy_ns += c->dev_work_ns;
+		h->dev[dv].busy_ns += w;
 	}
 	for (i = 0; i < c->nlinks; i++) {
 		int li = c->lfrom[i] * m->nr_nodes + c->lto[i];

@@ -37,18 +37,57 @@
 #define DEF_REMOTE_SUBMIT_NS 120.0
 
 /*
- * The one fitted constant: CPU time of the kernel's fault or reclaim path
- * per swap event, besides the data movement (page tables, LRU, memcg
- * charging, TLB flushes, lock contention).  Fitted to the vmstat Aaron Lu
- * posted from the measured Icelake PMem machine (linux-mm, "[PATCH] mm:
- * swap: determine swap device by using page nid", 2022-04-19): swap-out
- * ("so") up to 4,211,460 KB/s and swap-in ("si") up to ~767,000 KB/s with
- * bo = 0, 32 tasks.  Per task that is 32.1k + 5.9k = 38.0k events/s, 26.3 us
- * each; less the mean copy of the model (2.0 us: 1.83 us out, 3.06 us in,
- * weighted 32.1:5.9) and the workload's own compute (~0.2 us) leaves 24 us.
- * docs/MODEL.md ("The fitted constant") has the arithmetic.
+ * The kernel's swap paths (docs/MODEL.md, "CPU and locks", which gives the
+ * equations and the fit).  Uncontended CPU work, besides copying the data:
+ * [V/D] one task swapping 4 GiB of zero-filled pages out to zram and back
+ * in (Kairui Song, "[PATCH 00/13] mm, swap: rework of swap allocator
+ * locks", linux-mm 2024-10-22, message id
+ * 20241022192451.38138-1-ryncsn@gmail.com): 3,359,304 us out and 1,928,698
+ * us in for 1,048,576 pages, 3.20 and 1.84 us per page; zram stores a
+ * zero-filled page as a flag, so that is the kernel's path alone.
+ * [E] The swap-out's 3.20 us is split into what a folio pays once (slot
+ * allocation, memcg swap charge, swap cache insertion: 1.2 us, the time C3
+ * saves per 4 KiB page, 8.8 -> 7.6 us per page per task) and what each of
+ * its pages pays (2.0 us).  C1-C3 do not tell the split: C3's huge-page
+ * run is held by the LRU lock below, whatever it is.
  */
-#define DEF_EVENT_CPU_NS 24000.0
+#define DEF_RECLAIM_NS 1200.0
+#define DEF_RECLAIM_PAGE_NS 2000.0
+#define DEF_FAULT_NS 1840.0
+/*
+ * Locks held (serialised resources, docs/MODEL.md), three of them fitted
+ * [F] on VALIDATION.md's development cases by tests/validation/fit.sh, in
+ * this order, and the same for every machine and case:
+ * [F] a device's si->lock per slot allocation: C2 (Tim Chen, "[PATCH v5
+ * 0/9] mm/swap: Regular page swap optimizations", 2017-01-11) with the
+ * cluster lock and the 64 MB swap cache trunks but no slots cache
+ * (patches 1-3), where 32 writers are held by si->lock in get_swap_page()
+ * (43 % of cycles in its perf profile): 2,050,097 kB/s.  1,936 ns, close
+ * to 1 / 512.5k pages/s = 1.951 us less one slot.
+ * [V] per slot taken under it, a spinlock's uncontended lock and unlock:
+ * 12.3-14.9 ns (Waiman Long, "[PATCH v7 0/4] qrwlock: Introducing a queue
+ * read/write lock implementation", LKML 2013-11-22, ticket spinlock on
+ * Westmere): 15 ns.
+ * [F] the node's LRU lock per page reclaimed: the two runs no other lock
+ * holds back, C2 with the slots cache (patches 1-9, 4,170,746 kB/s, 32
+ * tasks) and C3 with THP swapped out whole (4,310,000 kB/s, 8 tasks): 938
+ * ns, the value whose errors on the two are equal and opposite (-1.4 %,
+ * +1.4 %).  Which lock it is the measurements do not say (C2's profile
+ * shows zone->lock and exit-time freeing after the series): one
+ * serialised resource per node, charged per page reclaimed.
+ * [F] the same lock per page swapped in (a refault: lru_cache_add() takes
+ * it, workingset_refault() notes the refault's cost under it since 5.8,
+ * Johannes Weiner, "mm: balance LRU lists based on relative thrashing",
+ * and a page it activates is deactivated under it later): C1's PMem delta,
+ * -17.29 % (Aaron Lu, linux-mm, "[PATCH] mm: swap: determine swap device
+ * by using page nid", 2022-04-20): 4,828 ns.  The check on it: the vmstat
+ * of that run (2022-04-21) shows 3.9-8.5 us per swap-in by the same
+ * arithmetic second by second (docs/MODEL.md).
+ */
+#define DEF_SWAP_LOCK_NS 1936.0
+#define DEF_SWAP_SLOT_NS 15.0
+#define DEF_LRU_LOCK_NS 938.0
+#define DEF_LRU_REFAULT_NS 4828.0
 
 /* ---- NVMe (NAND datacenter SSD) -------------------------------------- */
 /* [V] Intel DC P4500 2 TB, Lenovo product guide spec table: 4 KiB random
@@ -100,6 +139,21 @@
 #define PMEM_CAP_WR_LOCAL (7.5 * GBS)
 #define PMEM_CAP_WR_REMOTE (7.5 * 5.90 / 13.51 * GBS)
 #define PMEM_SIZE_PAGES (6ull * 256 * 1000000000ull / 4096) /* 6 x 256 GB */
+/*
+ * Reads and writes mixed on the same DIMMs interfere far beyond a linear
+ * mix, remote accesses most.  [V] OptaneStudy graphs/17-numa.csv, 4
+ * threads, GB/s local / remote: R 14.62 / 13.31, W 13.51 / 5.90, R:W 4:1
+ * 13.84 / 4.77, 3:1 12.75 / 2.19, 2:1 10.41 / 1.74, 1:1 6.90 / 1.95.
+ * [D] The factor by which each mix is slower than the linear mix of the
+ * pure rates (1 / (r/R + (1-r)/W) for a read share r): local 1.04, 1.12,
+ * 1.37, 2.03; remote 2.22, 4.61, 5.41, 4.19 at r = 0.8, 0.75, 0.667, 0.5.
+ * Write-heavier mixes (r < 0.5) were not measured: [E] the factor falls
+ * linearly from r = 0.5 to 1 at r = 0 (writes alone).
+ */
+#define PMEM_MIX_POINTS 6
+#define PMEM_MIX_SHARE { 0.0, 0.5, 2.0 / 3.0, 0.75, 0.8, 1.0 }
+#define PMEM_MIX_LOCAL { 1.0, 2.034, 1.369, 1.124, 1.040, 1.0 }
+#define PMEM_MIX_REMOTE { 1.0, 4.192, 5.413, 4.605, 2.216, 1.0 }
 
 /* ---- zram ------------------------------------------------------------- */
 /* [V] lz4 README benchmark (Core i7-9700K, Silesia corpus): LZ4 default

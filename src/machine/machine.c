@@ -92,7 +92,13 @@ static void machine_defaults(struct sr_machine *m)
 	m->dram_rd_remote = DEF_DRAM_RD_REMOTE;
 	m->dram_wr_local = DEF_DRAM_WR_LOCAL;
 	m->dram_wr_remote = DEF_DRAM_WR_REMOTE;
-	m->event_cpu_ns = DEF_EVENT_CPU_NS;
+	m->reclaim_ns = DEF_RECLAIM_NS;
+	m->reclaim_page_ns = DEF_RECLAIM_PAGE_NS;
+	m->fault_ns = DEF_FAULT_NS;
+	m->swap_lock_ns = DEF_SWAP_LOCK_NS;
+	m->swap_slot_ns = DEF_SWAP_SLOT_NS;
+	m->lru_lock_ns = DEF_LRU_LOCK_NS;
+	m->lru_refault_ns = DEF_LRU_REFAULT_NS;
 	m->remote_submit_ns = DEF_REMOTE_SUBMIT_NS;
 }
 
@@ -397,8 +403,9 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 	static const char *const mkeys[] = { "read_local_gb_s", "read_remote_gb_s",
 		"write_local_gb_s", "write_remote_gb_s", NULL };
 	static const double mscale[] = { GBS, GBS, GBS, GBS };
-	static const char *const ckeys[] = { "event_ns", "remote_submit_ns", NULL };
-	static const double cscale[] = { 1, 1 };
+	static const char *const ckeys[] = { "reclaim_ns", "reclaim_page_ns", "fault_ns",
+		"swap_lock_ns", "swap_slot_ns", "lru_lock_ns", "lru_refault_ns", "remote_submit_ns", NULL };
+	static const double cscale[] = { 1, 1, 1, 1, 1, 1, 1, 1 };
 	struct pctx p = { origin, diag };
 	struct sr_machine *m;
 	json_error_t jerr;
@@ -450,8 +457,15 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 		double *idst[] = { &m->link_bw, &m->link_lat_ns };
 		double *mdst[] = { &m->dram_rd_local, &m->dram_rd_remote, &m->dram_wr_local,
 				   &m->dram_wr_remote };
-		double *cdst[] = { &m->event_cpu_ns, &m->remote_submit_ns };
+		double *cdst[] = { &m->reclaim_ns, &m->reclaim_page_ns, &m->fault_ns,
+				   &m->swap_lock_ns, &m->swap_slot_ns, &m->lru_lock_ns, &m->lru_refault_ns,
+				   &m->remote_submit_ns };
 
+		v = json_object_get(root, "cpu");
+		if (json_is_object(v) && json_object_get(v, "event_ns")) {
+			bad(&p, "cpu.event_ns: the one per-event constant is gone; the kernel's paths are reclaim_ns, reclaim_page_ns, fault_ns, swap_lock_ns, swap_slot_ns, lru_lock_ns and lru_refault_ns (docs/MACHINE.md)");
+			goto out;
+		}
 		if (parse_section(&p, root, "interconnect", ikeys, iscale, idst) ||
 		    parse_section(&p, root, "memory", mkeys, mscale, mdst) ||
 		    parse_section(&p, root, "cpu", ckeys, cscale, cdst))
@@ -582,6 +596,13 @@ static double factor(uint64_t *x, double rel)
 	return exp(u * log1p(rel));
 }
 
+unsigned sr_machine_fitted(const struct sr_machine *m)
+{
+	return (m->swap_lock_ns == DEF_SWAP_LOCK_NS ? SR_FIT_SWAP_LOCK : 0) |
+	       (m->lru_lock_ns == DEF_LRU_LOCK_NS ? SR_FIT_LRU_LOCK : 0) |
+	       (m->lru_refault_ns == DEF_LRU_REFAULT_NS ? SR_FIT_LRU_REFAULT : 0);
+}
+
 enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double rel,
 			       struct sr_machine **out)
 {
@@ -602,8 +623,14 @@ enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double
 	c->dram_rd_remote *= factor(&x, rel);
 	c->dram_wr_local *= factor(&x, rel);
 	c->dram_wr_remote *= factor(&x, rel);
-	c->event_cpu_ns *= factor(&x, rel);
+	c->reclaim_ns *= factor(&x, rel);
 	c->remote_submit_ns *= factor(&x, rel);
+	c->reclaim_page_ns *= factor(&x, rel);
+	c->fault_ns *= factor(&x, rel);
+	c->swap_lock_ns *= factor(&x, rel);
+	c->swap_slot_ns *= factor(&x, rel);
+	c->lru_lock_ns *= factor(&x, rel);
+	c->lru_refault_ns *= factor(&x, rel);
 	for (cls = 0; cls < 5; cls++)
 		for (k = 0; k < 16; k++)
 			f[cls][k] = factor(&x, rel);

@@ -11,6 +11,11 @@
  *         choose swap device according to numa node", a2468cc9bfdf), and
  *         automatic priorities from -2 with -1 on the device's own node;
  *         before it one global list, automatic priorities -1, -2, ...
+ *         Also 4.14: a huge page is swapped out whole, not split after
+ *         its slots are allocated (Huang Ying, "mm, THP, swap: delay
+ *         splitting THP after swapped out", bd4c82c22c36; 4.13 split it
+ *         once in the swap cache, 38d8b4e6bdc8, and before that split it
+ *         first): the replay's LRU lock then takes it as one folio.
  *   6.15  the slots cache removed (Kairui Song, "mm, swap: remove swap slot
  *         cache", 0ff67f990bd4): each CPU allocates from a current cluster
  *         per order (1b7e90020eb7) and walks the list for a new one when it
@@ -59,6 +64,7 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 		  SR_PRIO_ALL_EQUAL;
 	k->alloc = !since(k, 4, 11) ? SR_ALLOC_DIRECT : !since(k, 6, 15) ? SR_ALLOC_SLOTS_CACHE :
 		   SR_ALLOC_CLUSTER;
+	k->thp_swap_whole = since(k, 4, 14);
 	return SR_OK;
 }
 

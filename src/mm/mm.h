@@ -63,6 +63,9 @@ struct sr_mm {
 	uint64_t *cache_vec;       /* the same for CPUs below cache_n: no hashing */
 	size_t cache_n;
 	uint64_t cache_refills, direct_allocs;
+	uint32_t ev_slots;         /* slots the last sr_mm_alloc_out() took under the
+				    * device's si->lock: 0 (from the cache), the
+				    * refill's, or the direct allocation's */
 
 	/* policy.c */
 	int policy_error;          /* the policy chose a node or device that does not exist */
@@ -162,6 +165,7 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
 		uint64_t *v = &mm->cache_vec[key];
 
 		(*v)--;
+		mm->ev_slots = 0;
 		return (int)(*v >> 32) - 1;
 	}
 	return sr_mm_alloc_out_slow(mm, e);

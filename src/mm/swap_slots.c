@@ -82,6 +82,9 @@ static int refill(struct sr_mm *mm, const struct sr_event *e, uint64_t *v, uint3
 	sr_mm_take(mm, d, n);
 	*v = ((uint64_t)(d + 1) << 32) | n;
 	mm->cache_refills++;
+	/* One si->lock hold for the batch (get_swap_pages(64, ...) up to
+	 * 6.14; a new cluster from the device's lists from 6.15). */
+	mm->ev_slots = (uint32_t)n;
 	return d;
 }
 
@@ -139,6 +142,7 @@ int sr_mm_alloc_out_slow(struct sr_mm *mm, const struct sr_event *e)
 	struct sr_alloc_req req;
 	int d;
 
+	mm->ev_slots = 0;
 	if (mm->alloc == SR_ALLOC_CLUSTER) {
 		d = cluster_alloc(mm, e);
 		if (d >= 0)
@@ -168,6 +172,9 @@ int sr_mm_alloc_out_slow(struct sr_mm *mm, const struct sr_event *e)
 	if (d >= 0) {
 		sr_mm_take(mm, d, e->nr_pages);
 		mm->direct_allocs++;
+		/* get_swap_pages(1, ...): si->lock for one slot, or for a
+		 * whole cluster taken at once by a huge page. */
+		mm->ev_slots = e->nr_pages;
 	}
 	return d;
 }

@@ -85,9 +85,11 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	sr_hw_memo_init(&r->memo, r->m);
 	r->pol = calloc((size_t)n, sizeof(*r->pol));
 	r->choice = calloc((size_t)n, sizeof(*r->choice));
+	r->lkslots = calloc((size_t)n, sizeof(*r->lkslots));
 	if ((!r->ordered && sr_window_init(&r->win, opts->reorder_window ?
 					   opts->reorder_window : DEFAULT_REORDER)) ||
-	    !r->pol || !r->choice || sr_swap_lists_build(&r->lists, r->m, r->kernel.prio)) {
+	    !r->pol || !r->choice || !r->lkslots ||
+	    sr_swap_lists_build(&r->lists, r->m, r->kernel.prio)) {
 		err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
@@ -163,6 +165,7 @@ void sr_replay_free(struct sr_replay *r)
 	sr_swap_lists_free(&r->lists);
 	free(r->pol);
 	free(r->choice);
+	free(r->lkslots);
 	sr_window_free(&r->win);
 	sr_hw_memo_free(&r->memo);
 	free(r->tasks);
@@ -265,8 +268,8 @@ static void task_count(struct task_stat *t, const struct sr_event *e, double sta
 }
 
 /* Simulation p plays event e on device dv, its task ti ready at start. */
-static int play(struct sr_replay *r, struct pol *p, const struct sr_event *e, int dv, long ti,
-		double start)
+static int play(struct sr_replay *r, struct pol *p, const struct sr_event *e, int dv,
+		const struct sr_hw_ev *x, long ti, double start)
 {
 	double resume, done;
 
@@ -281,7 +284,7 @@ static int play(struct sr_replay *r, struct pol *p, const struct sr_event *e, in
 		p->res.swapins++;
 		p->res.pages_in += e->nr_pages;
 	}
-	if (sr_hw_play(&p->hw, &r->memo, e, dv, start, &resume, &done))
+	if (sr_hw_play(&p->hw, &r->memo, e, dv, x, start, &resume, &done))
 		return -1;
 	if (e->op == SR_OP_IN)
 		sr_hist_add(&p->res.swapin_lat, done - start);
@@ -314,6 +317,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	uint64_t key = 0;
 	long ti;
 	double gap;
+	struct sr_hw_ev x;
 	int fresh, k, part = 0, bad = 0, nomem;
 
 	ti = sr_replay_task(r, e->pid, &fresh);
@@ -352,8 +356,9 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		struct pol *p = &r->pol[k];
 
 		r->choice[k] = place(p, k, e, sc);
+		r->lkslots[k] = e->op == SR_OP_OUT ? p->mm.ev_slots : 0;
 		/* Its lead (never after it) has decided already. */
-		part |= r->choice[k] != r->choice[p->lead];
+		part |= !sr_replay_same(r, k, p->lead);
 		bad |= p->mm.policy_error;
 	}
 	if (SR_UNLIKELY(bad))
@@ -362,13 +367,23 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	 * simulation with gets its own, before this event is played. */
 	if (part && sr_replay_split(r))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	/* Then each simulation plays the event on the device chosen. */
+	/* Then each simulation plays the event on the device chosen, on the
+	 * event's CPU (a task without one has its own). */
+	x.cpu = (e->flags & SR_EV_HAS_CPU) ? (int)(e->cpu % (uint32_t)r->m->nr_cpus) : -1;
+	x.task = ti;
+	/* A huge page is swapped out whole from 4.14 on (one folio on the LRU
+	 * lock); before, it is split into its pages after its slots were
+	 * allocated (4.13) or before (docs/MODEL.md, L2).  A huge page
+	 * swapped in is one folio. */
+	x.lru = e->op == SR_OP_OUT && !r->kernel.thp_swap_whole ? e->nr_pages : 1;
 	for (k = 0; k < r->np; k++) {
 		struct pol *p = &r->pol[k];
 
 		if (p->lead != k)
 			continue;
-		if (play(r, p, e, r->choice[k], ti, fresh ? (double)e->ts_ns : p->clock[ti] + gap))
+		x.slots = r->lkslots[k];
+		if (play(r, p, e, r->choice[k], &x, ti,
+			 fresh ? (double)e->ts_ns : p->clock[ti] + gap))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	}
 	if (e->op == SR_OP_OUT) {

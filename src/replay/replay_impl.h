@@ -73,6 +73,7 @@ struct sr_replay {
 	uint64_t last_ts;
 	uint64_t fed;              /* events fed so far, for messages */
 	int *choice;               /* per policy, device chosen for this event */
+	uint32_t *lkslots;         /* ... and slots it took under si->lock (sr_mm.ev_slots) */
 	int nlead;                 /* policies with a simulation of their own */
 
 	struct sr_result result;
@@ -96,6 +97,13 @@ static inline long sr_replay_task(struct sr_replay *r, uint32_t pid, int *fresh)
 		return (long)r->task_vec[pid] - 1;
 	}
 	return sr_replay_task_slow(r, pid, fresh);
+}
+
+/* Whether policies a and b decided alike for this event: the same device,
+ * the same locks. */
+static inline int sr_replay_same(const struct sr_replay *r, int a, int b)
+{
+	return r->choice[a] == r->choice[b] && r->lkslots[a] == r->lkslots[b];
 }
 
 /* shared.c: part the policies whose choice (r->choice) differs from their

@@ -5,7 +5,8 @@
  * the events alone, never on simulated time; what follows from the
  * decisions (the calendars of devices and links, the tasks' clocks, the
  * counters and the latency histogram: the simulation) depends only on the
- * devices chosen.  So policies that have chosen the same device for every
+ * devices chosen and the locks taken (a refill of the slots cache takes the
+ * device's si->lock).  So policies that have decided alike for every
  * event so far have the same simulation, and only one of them needs to
  * play it: all policies start sharing the simulation of the first, and a
  * policy whose choice differs from that of the one it shares with (its
@@ -54,12 +55,12 @@ int sr_replay_split(struct sr_replay *r)
 		struct pol *p = &r->pol[k];
 		int g = p->lead;
 
-		if (g == k || r->choice[k] == r->choice[g])
+		if (g == k || sr_replay_same(r, k, g))
 			continue;
 		/* A policy that has just parted from the same lead with the
 		 * same choice has the same simulation. */
 		for (j = 0; j < k; j++)
-			if (from[j] == g && r->choice[j] == r->choice[k])
+			if (from[j] == g && sr_replay_same(r, j, k))
 				break;
 		if (j < k) {
 			p->lead = j;

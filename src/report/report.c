@@ -106,6 +106,8 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			l.mean, l.p50, l.p90, l.p99, l.max);
 		fprintf(f, "     \"swapout_lat_mean_ns\": %.0f, \"stale_requests\": %" PRIu64 ",\n",
 			round(p->swapout_lat_mean_ns), p->stale_requests);
+		fprintf(f, "     \"waits_ns\": {\"cpu\": %.0f, \"si_lock\": %.0f, \"lru_lock\": %.0f},\n",
+			round(p->wait_cpu_ns), round(p->wait_si_lock_ns), round(p->wait_lru_lock_ns));
 		if (p->unc.variants)
 			fprintf(f, "     \"uncertainty\": {\"variants\": %d, \"range_pct\": %.0f, "
 				   "\"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %d},\n",
@@ -320,6 +322,8 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		if (p->task)
 			fprintf(f, "per-task throughput, summed over %zu tasks: swap-in %.0f KiB/s, swap-out %.0f KiB/s\n",
 				p->nr_tasks, p->task_swapin_kib_s_sum, p->task_swapout_kib_s_sum);
+		fprintf(f, "tasks waited (summed): %.6f s for a CPU, %.6f s for si->lock, %.6f s for the LRU lock\n",
+			p->wait_cpu_ns / 1e9, p->wait_si_lock_ns / 1e9, p->wait_lru_lock_ns / 1e9);
 		if (p->stale_requests)
 			fprintf(f, "requests %" PRIu64 " more than 82 ms behind the latest on their resource "
 				   "(their task's clock behind the others'): served without contention\n",

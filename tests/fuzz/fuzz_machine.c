@@ -75,7 +75,13 @@ static void check_machine(const struct sr_machine *m, const uint8_t *data, size_
 	POS(m->dram_rd_remote);
 	POS(m->dram_wr_local);
 	POS(m->dram_wr_remote);
-	POS(m->event_cpu_ns);
+	POS(m->reclaim_ns);
+	POS(m->reclaim_page_ns);
+	POS(m->fault_ns);
+	POS(m->swap_lock_ns);
+	POS(m->swap_slot_ns);
+	POS(m->lru_lock_ns);
+	POS(m->lru_refault_ns);
 	POS(m->remote_submit_ns);
 	FUZZ_CHECK(m->nr_devices >= 1 && m->nr_devices <= SR_MACHINE_MAX_DEVICES);
 	for (i = 0; i < m->nr_devices; i++) {

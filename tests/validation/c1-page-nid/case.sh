@@ -13,19 +13,28 @@ GEN="gen swap-w-rand --tasks=32 --size=64M --limit=1G"
 "$SR" a.swt.zst -m 2s-pmem2 -p reclaimer-nid,page-nid-strict -f json >pmem.json
 d=$(pnum pmem.json page-nid-strict delta_pct)
 need "$d" "page-nid-strict delta_pct"
-row pmem_page_node_delta delta_pct -17.29 "$d"
 
-# The vmstat of the same run: swap-out of 4,211,460 kB/s in its busiest
-# second (YmETEHnK/FiNbLO7@ziqianlu-desk1).  While the machine's CPU cost is
-# the constant fitted to that second (docs/MODEL.md, "The fitted
-# constant"; `swapreplay machines` says "(fitted)"), this is no check.
-po=$(pnum pmem.json reclaimer-nid pages_out)
-ms=$(pnum pmem.json reclaimer-nid makespan_ns)
-need "$po" "reclaimer-nid pages_out"
-need "$ms" "reclaimer-nid makespan_ns"
+# The fitted constant lru_refault_ns is fitted to the delta above
+# (tests/validation/fit.sh): while the machine says so, that row is no
+# check.
 fitted=
-"$SR" machines 2s-pmem2 | grep -q '^CPU:.*fitted' && fitted="fitted to this figure: not a check"
-row pmem_vmstat_so_peak kb_s 4211460 "$(kbs "$po" "$ms")" $fitted
+"$SR" machines 2s-pmem2 | grep -q 'refault.*(fitted)' && fitted="fitted to this figure: not a check"
+row pmem_page_node_delta delta_pct -17.29 "$d" $fitted
+
+# The check on it: the vmstat of the PMem run (YmETEHnK/FiNbLO7@ziqianlu-
+# desk1), so + si averaged over the 25 steady seconds it shows,
+# 11:46:11-11:46:35: 1,307,727 kB/s.  Which of the two runs it is the
+# post does not say: both are set against it, one of the rows is moot.
+for p in reclaimer-nid:pmem0 page-nid-strict:pmem1; do
+	pol=${p%:*}
+	po=$(pnum pmem.json "$pol" pages_out)
+	pi=$(pnum pmem.json "$pol" pages_in)
+	ms=$(pnum pmem.json "$pol" makespan_ns)
+	need "$po" "$pol pages_out"
+	need "$pi" "$pol pages_in"
+	need "$ms" "$pol makespan_ns"
+	row "pmem_vmstat_steady_if_${p#*:}" kb_s 1307727 "$(kbs "$((po + pi))" "$ms")"
+done
 
 # NVMe row: one NVMe on node 0; tasks on node 0 with memory on node 1 (the
 # device on the reclaimer's node) against tasks on node 1 with memory on
