@@ -12,6 +12,7 @@ int cal_init(struct cal *c)
 	c->lo = 0;
 	c->work_ns = 0;
 	c->stale = 0;
+	c->run_lo = c->run_hi = 0;
 	if (!c->used || !c->skip) {
 		free(c->used);
 		free(c->skip);
@@ -46,6 +47,8 @@ int cal_copy(struct cal *dst, const struct cal *src)
 	dst->lo = src->lo;
 	dst->work_ns = src->work_ns;
 	dst->stale = src->stale;
+	dst->run_lo = src->run_lo;
+	dst->run_hi = src->run_hi;
 	return 0;
 }
 
@@ -64,6 +67,10 @@ static void cal_slide(struct cal *c, int64_t b)
 		}
 	}
 	c->lo = nlo;
+	if (c->run_hi <= nlo)
+		c->run_lo = c->run_hi = 0;
+	else if (c->run_lo < nlo)
+		c->run_lo = nlo;
 }
 
 /*
@@ -94,7 +101,10 @@ static int64_t cal_first_free(struct cal *c, int64_t b)
 __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, double s, double w)
 {
 	double left = w, done;
+	int64_t b0 = b;
 
+	if (b >= c->run_lo && b < c->run_hi)
+		b = c->run_hi;
 	for (;;) {
 		double *u, room;
 
@@ -112,6 +122,12 @@ __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, doub
 		left -= room;
 		*u = CAL_BUCKET_NS;
 		b++;
+	}
+	/* Every bucket from b0 to b is full now but maybe b itself (b0 is
+	 * inside the window: cal_reserve() moved an older start to it). */
+	if (b0 >= c->lo) {
+		c->run_lo = b0;
+		c->run_hi = c->used[b & (CAL_BUCKETS - 1)] >= CAL_BUCKET_NS ? b + 1 : b;
 	}
 	done = (double)b * CAL_BUCKET_NS + c->used[b & (CAL_BUCKETS - 1)];
 	return done > s + w ? done : s + w;

@@ -33,6 +33,11 @@ struct cal {
 	int64_t lo;      /* bucket number of the window's oldest bucket */
 	double work_ns;  /* all work ever reserved */
 	uint64_t stale;  /* requests that started before the window */
+	/* Buckets [run_lo, run_hi) are full: the backlog the last slow-path
+	 * request went through.  A request that starts inside it begins at
+	 * run_hi at once, so that a saturated resource costs the same
+	 * whatever its backlog. */
+	int64_t run_lo, run_hi;
 };
 
 /* Allocate the buckets: 0, or -1 out of memory (c left empty). */

@@ -42,6 +42,34 @@ static void calendar_stale(void)
 	cal_free(&c);
 }
 
+/* A saturated resource: requests that start inside its backlog are served
+ * at its end, whatever the backlog's length, as the scan of full buckets
+ * would serve them. */
+static void calendar_backlog(void)
+{
+	struct cal c;
+	double end = 0;
+	int i, ok = 1;
+
+	memset(&c, 0, sizeof(c));
+	CHECK(cal_init(&c) == 0);
+	/* 20000 requests of 7 us, each at a time already inside the backlog
+	 * (0 to 20 ms): they queue one behind the other. */
+	for (i = 0; i < 20000; i++) {
+		double f = cal_reserve(&c, (double)i * 1000.0, 7000);
+
+		ok &= fabs(f - (double)(i + 1) * 7000) < 1e-6;
+		end = f;
+	}
+	CHECK(ok);
+	CHECK(end == 140e6);
+	CHECK(c.run_hi > c.run_lo);
+	/* A gap left before the backlog is still found. */
+	CHECK(cal_reserve(&c, 140e6 + 50000, 1000) == 140e6 + 51000);
+	CHECK(cal_reserve(&c, 139e6, 1000) == 140e6 + 1000);
+	cal_free(&c);
+}
+
 /* The mean of sr_hw_read_wait() over many reads with the device's write
  * backlog at `backlog` writes, limits recent/idle. */
 static double mean_wait(const struct sr_device *dev, double backlog, unsigned recent,
@@ -119,5 +147,6 @@ void suite_calendar(void)
 {
 	TEST(calendar_queues);
 	TEST(calendar_stale);
+	TEST(calendar_backlog);
 	TEST(flash_read_waits);
 }
