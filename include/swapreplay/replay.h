@@ -42,6 +42,22 @@ struct sr_kernel {
 	int thp_swap_whole;       /* a huge page is swapped out without being split */
 };
 
+/* Swap-in readahead (docs/MODEL.md, "Readahead and the swap cache"). */
+enum sr_ra_mode {
+	SR_RA_AUTO = 0, /* the kernel's choice: by offset (cluster) before 4.14 or with
+			 * a rotational device swapped on; else by virtual address
+			 * (VMA), which is not modelled: none */
+	SR_RA_OFF,      /* every swap-in reads its own folio */
+	SR_RA_CLUSTER,  /* by swap offset (swap_cluster_readahead()) */
+};
+
+struct sr_readahead_opts {
+	enum sr_ra_mode mode;
+	unsigned page_cluster;    /* the window is at most 2^page_cluster slots (3) */
+	int fixed_window;         /* 1: always 2^page_cluster (before 3.14) */
+	int holes_stop;           /* 1: stop at a free slot (before 3.4); 0: skip it */
+};
+
 /* The kernel modelled when none is named. */
 #define SR_KERNEL_DEFAULT "6.6"
 
@@ -129,6 +145,9 @@ struct sr_policy_result {
 	 * for a CPU another task had, for a device's si->lock, for the LRU
 	 * lock of a node. */
 	double wait_cpu_ns, wait_si_lock_ns, wait_lru_lock_ns;
+	/* Readahead: pages read ahead into the swap cache, and swap-ins that
+	 * found their page there (minor faults: no I/O). */
+	uint64_t readahead_pages, swapcache_hits;
 	double swapout_lat_mean_ns;
 	struct sr_hist swapin_lat;
 	int nr_devices;
@@ -200,6 +219,15 @@ enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
  * reports them per process.  Before the first event only: SR_ERR_INVAL
  * after it.
  */
+/* Readahead as o says (before the first event; default: SR_RA_AUTO,
+ * page-cluster 3, adaptive, skipping holes).  SR_ERR_INVAL with a message
+ * for a page-cluster above 31. */
+enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahead_opts *o,
+				    struct sr_diag *d);
+/* What the replay does for readahead, resolved against its kernel and
+ * machine: "cluster, page-cluster 3, adaptive window" or "off: ...". */
+const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, size_t n);
+
 enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *diag);
 
 /* Replay n more events.  A node or device the machine lacks is SR_ERR_MACHINE. */

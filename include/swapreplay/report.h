@@ -29,6 +29,8 @@ struct sr_report_info {
 	const char *machine_origin; /* "preset", "file PATH", "trace header", "default preset" */
 	int slots_cache;
 	const struct sr_kernel *kernel; /* the kernel generation modelled */
+	const char *readahead;      /* sr_replay_readahead_describe(), or NULL */
+	int readahead_on;           /* readahead is modelled in this replay */
 };
 
 /* Write the report; SR_ERR_IO if the stream reports an error. */

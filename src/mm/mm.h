@@ -67,6 +67,13 @@ struct sr_mm {
 				    * device's si->lock: 0 (from the cache), the
 				    * refill's, or the direct allocation's */
 
+	/* swap_state.c: readahead's window (sr_ra_window()) */
+	struct sr_ra {
+		unsigned hits;         /* pages read ahead that faults found since */
+		uint64_t prev_offset;  /* the fault that last had no hit */
+		unsigned prev_win;     /* the last window, pages */
+	} ra;
+
 	/* policy.c */
 	int policy_error;          /* the policy chose a node or device that does not exist */
 	char policy_msg[192];      /* ... what it chose, for the message */
@@ -170,5 +177,14 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
 	}
 	return sr_mm_alloc_out_slow(mm, e);
 }
+
+/*
+ * swap_state.c: the pages of the readahead window for a fault at offset
+ * (a power of two, 1 = no readahead): swapin_nr_pages() with the adaptive
+ * window, or 2^page_cluster with fixed.  The caller reads the window
+ * [offset & ~(pages - 1), offset | (pages - 1)] and counts the faults that
+ * find pages read ahead in ra->hits.
+ */
+unsigned sr_ra_window(struct sr_ra *ra, uint64_t offset, unsigned page_cluster, int fixed);
 
 #endif /* SR_MM_MM_H */

@@ -199,6 +199,8 @@ enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 	mm->m = m;
 	mm->lists = lists;
 	mm->alloc = alloc;
+	/* swap_state.c: swapin_readahead_hits starts at 4 (ATOMIC_INIT(4)). */
+	mm->ra.hits = 4;
 	mm->env.machine = m;
 	mm->env.peek = env_peek;
 	mm->env.advance = env_advance;

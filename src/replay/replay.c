@@ -12,6 +12,7 @@
  * does not grow with the length of the trace.  docs/MODEL.md is the
  * reference for what is modelled and how.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,32 @@ static enum sr_alloc_mode alloc_mode(const struct sr_replay *r)
 	if (r->kernel.alloc == SR_ALLOC_SLOTS_CACHE && !r->slots_cache)
 		return SR_ALLOC_DIRECT;
 	return r->kernel.alloc;
+}
+
+/* The machine has a rotational swap device (the kernel then keeps cluster
+ * readahead for all: swap_use_vma_readahead(), nr_rotate_swap). */
+static int has_hdd(const struct sr_machine *m)
+{
+	int i;
+
+	for (i = 0; i < m->nr_devices; i++)
+		if (m->dev[i].cls == SR_DEV_HDD)
+			return 1;
+	return 0;
+}
+
+/* What SR_RA_AUTO means for this kernel and machine: VMA readahead (4.14
+ * on, ec560175c0b6) unless a rotational device is swapped on (Huang Ying,
+ * "mm, swap: Don't use VMA based swap readahead if HDD is used as swap",
+ * 4.14); VMA readahead is not modelled, so none then. */
+static void ra_resolve(struct sr_replay *r)
+{
+	r->ra_mode = r->ra.mode;
+	if (r->ra_mode == SR_RA_AUTO)
+		r->ra_mode = (r->kernel.major < 4 || (r->kernel.major == 4 && r->kernel.minor < 14) ||
+			      has_hdd(r->m)) ? SR_RA_CLUSTER : SR_RA_OFF;
+	if (r->ra.page_cluster == 0)
+		r->ra_mode = SR_RA_OFF;
 }
 
 static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag *d)
@@ -74,11 +101,14 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	r->m = opts->machine;
 	r->ordered = opts->ordered;
+	r->ra.mode = SR_RA_AUTO;
+	r->ra.page_cluster = 3;
 	r->slots_cache = opts->slots_cache;
 	if (sr_kernel_parse(SR_KERNEL_DEFAULT, &r->kernel, d)) {
 		free(r);
 		return SR_ERR_INVAL;
 	}
+	ra_resolve(r);
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
 	sr_slotmap_init(&r->slots, n);
@@ -86,9 +116,12 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	r->pol = calloc((size_t)n, sizeof(*r->pol));
 	r->choice = calloc((size_t)n, sizeof(*r->choice));
 	r->lkslots = calloc((size_t)n, sizeof(*r->lkslots));
+	r->ra_hit = calloc((size_t)n, sizeof(*r->ra_hit));
+	r->ra_n = calloc((size_t)n, sizeof(*r->ra_n));
+	r->ra_lo = calloc((size_t)n, sizeof(*r->ra_lo));
 	if ((!r->ordered && sr_window_init(&r->win, opts->reorder_window ?
 					   opts->reorder_window : DEFAULT_REORDER)) ||
-	    !r->pol || !r->choice || !r->lkslots ||
+	    !r->pol || !r->choice || !r->lkslots || !r->ra_hit || !r->ra_n || !r->ra_lo ||
 	    sr_swap_lists_build(&r->lists, r->m, r->kernel.prio)) {
 		err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		goto fail;
@@ -142,7 +175,39 @@ enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
 		r->pol[i].mm.alloc = alloc_mode(r);
 		sr_hw_set_write_limits(&r->pol[i].hw, &wbt);
 	}
+	ra_resolve(r);
 	return SR_OK;
+}
+
+enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahead_opts *o,
+				    struct sr_diag *d)
+{
+	sr_diag_clear(d);
+	if (r->fed || r->ntasks)
+		return sr_diag_set(d, SR_ERR_INVAL, "readahead is chosen before the first event");
+	if (o->page_cluster > 31)
+		return sr_diag_set(d, SR_ERR_INVAL, "page-cluster %u: at most 31 (page_cluster_max)",
+				   o->page_cluster);
+	r->ra = *o;
+	ra_resolve(r);
+	return SR_OK;
+}
+
+const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, size_t n)
+{
+	if (r->ra_mode == SR_RA_CLUSTER)
+		snprintf(buf, n, "cluster (by swap offset), page-cluster %u, %s window, %s holes%s",
+			 r->ra.page_cluster, r->ra.fixed_window ? "fixed" : "adaptive",
+			 r->ra.holes_stop ? "stopping at" : "skipping",
+			 r->kernel.major > 4 || (r->kernel.major == 4 && r->kernel.minor >= 15) ?
+			 "; none on pmem and zram (synchronous devices)" : "");
+	else if (r->ra.mode == SR_RA_OFF)
+		snprintf(buf, n, "off");
+	else if (r->ra.page_cluster == 0)
+		snprintf(buf, n, "off (page-cluster 0)");
+	else
+		snprintf(buf, n, "off: the kernel's choice here, by virtual address (VMA), is not modelled");
+	return buf;
 }
 
 enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *d)
@@ -166,6 +231,9 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->pol);
 	free(r->choice);
 	free(r->lkslots);
+	free(r->ra_hit);
+	free(r->ra_n);
+	free(r->ra_lo);
 	sr_window_free(&r->win);
 	sr_hw_memo_free(&r->memo);
 	free(r->tasks);
@@ -205,6 +273,7 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 	}
 	sc->nr_pages = (uint16_t)e->nr_pages;
 	sc->left = (uint16_t)e->nr_pages;
+	sc->cached = 0;
 	return sc;
 }
 
@@ -242,6 +311,94 @@ static int place(struct pol *p, int k, const struct sr_event *e, struct slot_cel
 	return dv;
 }
 
+/*
+ * Readahead's decision for policy k's swap-in e of the page in cell sc
+ * (key, on device dv): a page the policy read ahead is found in its swap
+ * cache (r->ra_hit[k]); else the window around the recorded offset
+ * (src/mm/swap_state.c) reads, with the page, every other page of it the
+ * policy put on the same device that is swapped out and not cached yet,
+ * as one request from r->ra_lo[k] of r->ra_n[k] pages.  Positions are the
+ * recorded offsets (the replay does not move slots on a device).  Only
+ * order-0 pages are read ahead.  Synchronous devices (pmem, zram) skip the
+ * swap cache and readahead from 4.15 (0bcac06f27d7, aa8d22a11da9).
+ */
+static void readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
+		      struct slot_cell *sc, uint64_t key, int dv)
+{
+	const uint32_t bit = 1u << k;
+	uint64_t off = key & ((1ull << 48) - 1), lo, hi, o, first = off, mask;
+	uint32_t n = 0;
+	unsigned win;
+
+	r->ra_hit[k] = 0;
+	r->ra_n[k] = 0;
+	r->ra_lo[k] = 0;
+	if (r->ra_mode != SR_RA_CLUSTER || !sc || dv < 0)
+		return;
+	if (sc->cached & bit) {
+		sc->cached &= ~bit;
+		r->ra_hit[k] = 1;
+		p->mm.ra.hits++;
+		p->res.swapcache_hits++;
+		return;
+	}
+	if (e->nr_pages != 1 || sc->nr_pages != 1 ||
+	    (sr_dev_class_memlike(r->m->dev[dv].cls) &&
+	     (r->kernel.major > 4 || (r->kernel.major == 4 && r->kernel.minor >= 15))))
+		return;
+	win = sr_ra_window(&p->mm.ra, off, r->ra.page_cluster, r->ra.fixed_window);
+	if (win <= 1)
+		return;
+	mask = win - 1;
+	lo = off & ~mask;
+	hi = off | mask;
+	if (!lo)
+		lo = 1; /* slot 0 is the swap header */
+	for (o = lo; o <= hi; o++) {
+		struct slot_chunk *ch;
+		struct slot_cell *c2;
+
+		if (o == off)
+			continue;
+		c2 = sr_slotmap_cell(&r->slots, (key & ~((1ull << 48) - 1)) | o, 0, &ch);
+		if (!c2 || c2->nr_pages != 1 || c2->dev[k] != dv || (c2->cached & bit)) {
+			/* A hole: before 3.4 the run around the fault ends here. */
+			if (r->ra.holes_stop) {
+				if (o < off) {
+					n = 0;
+					first = off;
+					continue;
+				}
+				break;
+			}
+			continue;
+		}
+		if (o < first)
+			first = o;
+		n++;
+	}
+	/* Mark what is read (the holes rule decided the span above). */
+	if (n) {
+		uint32_t m = 0;
+
+		for (o = first; o <= hi && m < n; o++) {
+			struct slot_chunk *ch;
+			struct slot_cell *c2;
+
+			if (o == off)
+				continue;
+			c2 = sr_slotmap_cell(&r->slots, (key & ~((1ull << 48) - 1)) | o, 0, &ch);
+			if (c2 && c2->nr_pages == 1 && c2->dev[k] == dv && !(c2->cached & bit)) {
+				c2->cached |= bit;
+				m++;
+			}
+		}
+	}
+	r->ra_n[k] = n;
+	r->ra_lo[k] = first;
+	p->res.readahead_pages += n;
+}
+
 /* A task's figures (--per-task): its event e began at start, its I/O was
  * done at done and the task could go on at resume. */
 static void task_count(struct task_stat *t, const struct sr_event *e, double start, double done,
@@ -267,11 +424,13 @@ static void task_count(struct task_stat *t, const struct sr_event *e, double sta
 	}
 }
 
-/* Simulation p plays event e on device dv, its task ti ready at start. */
-static int play(struct sr_replay *r, struct pol *p, const struct sr_event *e, int dv,
+/* Simulation p (policy k's) plays event e on device dv, its task ti ready
+ * at start. */
+static int play(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e, int dv,
 		const struct sr_hw_ev *x, long ti, double start)
 {
 	double resume, done;
+	int rc;
 
 	if (dv < 0) {
 		p->clock[ti] = start;
@@ -284,7 +443,21 @@ static int play(struct sr_replay *r, struct pol *p, const struct sr_event *e, in
 		p->res.swapins++;
 		p->res.pages_in += e->nr_pages;
 	}
-	if (sr_hw_play(&p->hw, &r->memo, e, dv, x, start, &resume, &done))
+	if (e->op == SR_OP_IN && r->ra_hit[k]) {
+		/* A minor fault: the page is in the swap cache. */
+		done = resume = sr_hw_cpu(&p->hw, x->cpu, x->task, start, r->m->fault_ns);
+		rc = done < 0;
+	} else if (e->op == SR_OP_IN && r->ra_n[k]) {
+		/* The fault's page and the window's, one read. */
+		struct sr_event big = *e;
+
+		big.nr_pages = e->nr_pages + r->ra_n[k];
+		big.offset = r->ra_lo[k];
+		rc = sr_hw_play(&p->hw, &r->memo, &big, dv, x, start, &resume, &done);
+	} else {
+		rc = sr_hw_play(&p->hw, &r->memo, e, dv, x, start, &resume, &done);
+	}
+	if (rc)
 		return -1;
 	if (e->op == SR_OP_IN)
 		sr_hist_add(&p->res.swapin_lat, done - start);
@@ -357,6 +530,13 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 
 		r->choice[k] = place(p, k, e, sc);
 		r->lkslots[k] = e->op == SR_OP_OUT ? p->mm.ev_slots : 0;
+		if (e->op == SR_OP_IN)
+			readahead(r, p, k, e, sc, key, r->choice[k]);
+		else {
+			r->ra_hit[k] = 0;
+			r->ra_n[k] = 0;
+			r->ra_lo[k] = 0;
+		}
 		/* Its lead (never after it) has decided already. */
 		part |= !sr_replay_same(r, k, p->lead);
 		bad |= p->mm.policy_error;
@@ -382,7 +562,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		if (p->lead != k)
 			continue;
 		x.slots = r->lkslots[k];
-		if (play(r, p, e, r->choice[k], &x, ti,
+		if (play(r, p, k, e, r->choice[k], &x, ti,
 			 fresh ? (double)e->ts_ns : p->clock[ti] + gap))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	}

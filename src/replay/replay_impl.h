@@ -74,6 +74,14 @@ struct sr_replay {
 	uint64_t fed;              /* events fed so far, for messages */
 	int *choice;               /* per policy, device chosen for this event */
 	uint32_t *lkslots;         /* ... and slots it took under si->lock (sr_mm.ev_slots) */
+	/* ... and for a swap-in, readahead's decision (swap_state.c): the page
+	 * found in the swap cache, or the pages read with it and the first
+	 * offset of the read. */
+	uint8_t *ra_hit;
+	uint32_t *ra_n;
+	uint64_t *ra_lo;
+	struct sr_readahead_opts ra;  /* as asked */
+	enum sr_ra_mode ra_mode;      /* resolved against the kernel and machine */
 	int nlead;                 /* policies with a simulation of their own */
 
 	struct sr_result result;
@@ -103,7 +111,8 @@ static inline long sr_replay_task(struct sr_replay *r, uint32_t pid, int *fresh)
  * the same locks. */
 static inline int sr_replay_same(const struct sr_replay *r, int a, int b)
 {
-	return r->choice[a] == r->choice[b] && r->lkslots[a] == r->lkslots[b];
+	return r->choice[a] == r->choice[b] && r->lkslots[a] == r->lkslots[b] &&
+	       r->ra_hit[a] == r->ra_hit[b] && r->ra_n[a] == r->ra_n[b] && r->ra_lo[a] == r->ra_lo[b];
 }
 
 /* shared.c: part the policies whose choice (r->choice) differs from their

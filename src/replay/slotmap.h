@@ -24,6 +24,8 @@
 struct slot_cell {
 	uint16_t nr_pages;  /* recorded folio size; 0: the cell is free */
 	uint16_t left;      /* pages not yet swapped in */
+	uint32_t cached;    /* per policy (bit k): its page is in that policy's
+			     * swap cache, read ahead (SR_MAX_POLICIES is 32) */
 	int16_t dev[];      /* per policy: the device it was put on, -1 none */
 };
 

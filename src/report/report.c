@@ -79,6 +79,10 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 	fprintf(f, "},\n  \"options\": {\"slots_cache\": %s", in->slots_cache ? "true" : "false");
 	if (in->kernel)
 		fprintf(f, ", \"kernel\": \"%u.%u\"", in->kernel->major, in->kernel->minor);
+	if (in->readahead) {
+		fprintf(f, ", \"readahead\": ");
+		sr_report_json_string(f, in->readahead);
+	}
 	fprintf(f, "},\n");
 	fprintf(f, "  \"baseline\": ");
 	sr_report_json_string(f, res->policy[res->baseline].name);
@@ -108,6 +112,8 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			round(p->swapout_lat_mean_ns), p->stale_requests);
 		fprintf(f, "     \"waits_ns\": {\"cpu\": %.0f, \"si_lock\": %.0f, \"lru_lock\": %.0f},\n",
 			round(p->wait_cpu_ns), round(p->wait_si_lock_ns), round(p->wait_lru_lock_ns));
+		fprintf(f, "     \"readahead_pages\": %" PRIu64 ", \"swapcache_hits\": %" PRIu64 ",\n",
+			p->readahead_pages, p->swapcache_hits);
 		if (p->unc.variants)
 			fprintf(f, "     \"uncertainty\": {\"variants\": %d, \"range_pct\": %.0f, "
 				   "\"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %d},\n",
@@ -276,6 +282,8 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 
 		fprintf(f, "kernel:      %s\n", sr_kernel_describe(in->kernel, kd, sizeof(kd)));
 	}
+	if (in->readahead)
+		fprintf(f, "readahead:   %s\n", in->readahead);
 	if (!in->kernel || in->kernel->alloc == SR_ALLOC_SLOTS_CACHE)
 		fprintf(f, "slots cache: %s\n", in->slots_cache ? "on (per-CPU, kernels 4.11-6.14)"
 							      : "off (every allocation walks a node list)");
@@ -324,6 +332,12 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 				p->nr_tasks, p->task_swapin_kib_s_sum, p->task_swapout_kib_s_sum);
 		fprintf(f, "tasks waited (summed): %.6f s for a CPU, %.6f s for si->lock, %.6f s for the LRU lock\n",
 			p->wait_cpu_ns / 1e9, p->wait_si_lock_ns / 1e9, p->wait_lru_lock_ns / 1e9);
+		if (in->readahead_on)
+			fprintf(f, "readahead: %" PRIu64 " pages read ahead; %" PRIu64 " swap-ins found "
+				   "their page in the swap cache (%.1f %% of the pages read ahead)\n",
+				p->readahead_pages, p->swapcache_hits,
+				p->readahead_pages ? 100.0 * (double)p->swapcache_hits /
+						     (double)p->readahead_pages : 0.0);
 		if (p->stale_requests)
 			fprintf(f, "requests %" PRIu64 " more than 82 ms behind the latest on their resource "
 				   "(their task's clock behind the others'): served without contention\n",

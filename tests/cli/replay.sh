@@ -207,6 +207,65 @@ else
 	fail swapin-not-behind-later-writes "$(cat gen.err run.err | head -3)"
 fi
 
+# Readahead by swap offset (docs/MODEL.md, "Readahead and the swap
+# cache"): the tasks of gen swapin read their pages back in the order they
+# were swapped out, so the window's pages are the next faults': nearly all
+# read ahead are used, and those swap-ins are minor faults.
+if $CSR push.swt.zst -m 2s-nvme2 -p reclaimer-nid --readahead=cluster -f json >ra.json 2>run.err &&
+	$CSR push.swt.zst -m 2s-nvme2 -p reclaimer-nid --readahead=off -f json >ra0.json 2>>run.err &&
+	$CSR push.swt.zst -m 2s-nvme2 -p reclaimer-nid --readahead=cluster --page-cluster=0 -f json >ra00.json 2>>run.err &&
+	$CSR push.swt.zst -m 2s-pmem2 -p reclaimer-nid --readahead=cluster -f json >rap.json 2>>run.err &&
+	$CSR push.swt.zst -m 2s-pmem2 -p reclaimer-nid --readahead=cluster --kernel=4.14 -f json >rap414.json 2>>run.err; then
+	rp=$(jnum ra.json reclaimer-nid readahead_pages)
+	rh=$(jnum ra.json reclaimer-nid swapcache_hits)
+	rd=$(awk '/"name": "nvme0"/ { match($0, /"reads": [0-9]+/); print substr($0, RSTART + 9, RLENGTH - 9); exit }' ra.json)
+	rd0=$(awk '/"name": "nvme0"/ { match($0, /"reads": [0-9]+/); print substr($0, RSTART + 9, RLENGTH - 9); exit }' ra0.json)
+	m1=$(jnum ra.json reclaimer-nid mean)
+	m0=$(jnum ra0.json reclaimer-nid mean)
+	if awk -v p="$rp" -v h="$rh" -v rd="$rd" -v rd0="$rd0" -v a="$m1" -v b="$m0" 'BEGIN {
+			exit !(p > 100000 && h >= 0.99 * p && h <= p && rd + p == rd0 && a < b / 2) }'; then
+		ok readahead-sequential-hits
+	else
+		fail readahead-sequential-hits "read ahead $rp, hits $rh, reads $rd against $rd0 without, mean $m1 against $m0 ns"
+	fi
+	if [ "$(jnum ra0.json reclaimer-nid readahead_pages)" = 0 ] &&
+		[ "$(jnum ra00.json reclaimer-nid readahead_pages)" = 0 ] &&
+		[ "$(jnum rap.json reclaimer-nid readahead_pages)" = 0 ] &&
+		[ "$(jnum rap414.json reclaimer-nid readahead_pages)" -gt 100000 ]; then
+		ok readahead-off-page-cluster-0-and-synchronous-devices
+	else
+		fail readahead-off-page-cluster-0-and-synchronous-devices "read ahead: off $(jnum ra0.json reclaimer-nid readahead_pages), page-cluster 0 $(jnum ra00.json reclaimer-nid readahead_pages), pmem 6.6 $(jnum rap.json reclaimer-nid readahead_pages), pmem 4.14 $(jnum rap414.json reclaimer-nid readahead_pages)"
+	fi
+else
+	fail readahead "$(head -3 run.err)"
+fi
+# Random swap-ins: the adaptive window shrinks to the fault alone, a fixed
+# one keeps reading 8 and wastes most of them; stopping at holes reads no
+# more than skipping them.
+if [ -f cal.swt.zst ] &&
+	$CSR cal.swt.zst -m 2s-nvme2 -p reclaimer-nid --readahead=cluster -f json >rr.json 2>run.err &&
+	$CSR cal.swt.zst -m 2s-nvme2 -p reclaimer-nid --readahead=cluster --readahead-window=fixed -f json >rrf.json 2>>run.err &&
+	$CSR cal.swt.zst -m 2s-nvme2 -p reclaimer-nid --readahead=cluster --readahead-window=fixed --readahead-holes=stop -f json >rrs.json 2>>run.err; then
+	a=$(jnum rr.json reclaimer-nid readahead_pages)
+	f=$(jnum rrf.json reclaimer-nid readahead_pages)
+	fh=$(jnum rrf.json reclaimer-nid swapcache_hits)
+	st=$(jnum rrs.json reclaimer-nid readahead_pages)
+	if awk -v a="$a" -v f="$f" -v fh="$fh" -v st="$st" 'BEGIN {
+			exit !(a * 20 < f && fh < f / 2 && st <= f) }'; then
+		ok readahead-random-adaptive-fixed-holes
+	else
+		fail readahead-random-adaptive-fixed-holes "read ahead adaptive $a, fixed $f (hits $fh), fixed stopping at holes $st"
+	fi
+elif [ -f cal.swt.zst ]; then
+	fail readahead-random "$(head -3 run.err)"
+fi
+expect_error readahead-bad-mode 2 "readahead takes auto, off or cluster, not 'vma' \\(VMA readahead is not modelled yet\\)" \
+	$SR_BIN push.swt.zst --readahead=vma
+expect_error readahead-bad-page-cluster 2 "page-cluster takes 0 to 31, not '32'" \
+	$SR_BIN push.swt.zst --page-cluster=32
+expect_error readahead-bad-holes 2 "readahead-holes takes skip or stop, not 'read'" \
+	$SR_BIN push.swt.zst --readahead-holes=read
+
 # ---- degenerate cases ------------------------------------------------------
 
 # A small workload of the same kind (2694 swap-outs, 1176 swap-ins).

@@ -16,6 +16,7 @@ void suite_bigmem(void);
 void suite_hist(void);
 void suite_sweep(void);
 void suite_calendar(void);
+void suite_readahead(void);
 
 int main(void)
 {
@@ -30,5 +31,6 @@ int main(void)
 	suite_hist();
 	suite_sweep();
 	suite_calendar();
+	suite_readahead();
 	return test_failed ? 1 : 0;
 }
