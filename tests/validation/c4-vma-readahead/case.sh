@@ -4,7 +4,7 @@
 # Cluster-based (before) against VMA-based (after) readahead.
 CASE=C4
 . "$V/lib.sh"
-N="not modelled: readahead"
+N="not modelled: VMA readahead"
 row v4_throughput_delta delta_pct 19.87 - $N
 row v4_cluster_throughput kb_s 345413 - $N
 row v4_vma_throughput kb_s 414029 - $N
