@@ -56,6 +56,8 @@ struct sr_readahead_opts {
 	unsigned page_cluster;    /* the window is at most 2^page_cluster slots (3) */
 	int fixed_window;         /* 1: always 2^page_cluster (before 3.14) */
 	int holes_stop;           /* 1: stop at a free slot (before 3.4); 0: skip it */
+	uint64_t memory_pages;    /* the workload's memory; 0: unknown, pages read
+				   * ahead are kept until used */
 };
 
 /* The kernel modelled when none is named. */
@@ -148,6 +150,7 @@ struct sr_policy_result {
 	/* Readahead: pages read ahead into the swap cache, and swap-ins that
 	 * found their page there (minor faults: no I/O). */
 	uint64_t readahead_pages, swapcache_hits;
+	uint64_t readahead_dropped;    /* ... reclaimed unused (with a memory size) */
 	double swapout_lat_mean_ns;
 	struct sr_hist swapin_lat;
 	int nr_devices;

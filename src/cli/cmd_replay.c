@@ -19,7 +19,7 @@
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
        O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_RA, O_PAGE_CLUSTER,
-       O_RA_WINDOW, O_RA_HOLES };
+       O_RA_WINDOW, O_RA_HOLES, O_MEMORY };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -39,6 +39,7 @@ static const struct cli_opt opts[] = {
 	{ "page-cluster", 0, CLI_ARG, O_PAGE_CLUSTER },
 	{ "readahead-window", 0, CLI_ARG, O_RA_WINDOW },
 	{ "readahead-holes", 0, CLI_ARG, O_RA_HOLES },
+	{ "memory", 0, CLI_ARG, O_MEMORY },
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -132,7 +133,7 @@ static int cli_replay(int argc, char **argv)
 	enum sr_err err;
 	int id, rc = EXIT_OK, i, per_task = 0, slots_given = 0;
 	struct sr_kernel kern;
-	struct sr_readahead_opts ra = { SR_RA_AUTO, 3, 0, 0 };
+	struct sr_readahead_opts ra = { SR_RA_AUTO, 3, 0, 0, 0 };
 	uint64_t u64;
 	char rad[192];
 
@@ -259,6 +260,14 @@ static int cli_replay(int argc, char **argv)
 				goto out;
 			}
 			ra.holes_stop = !strcmp(val, "stop");
+			break;
+		case O_MEMORY:
+			if (cli_parse_size(val, &u64) || u64 < 4096) {
+				rc = cli_usage("replay", "--memory takes a size of at least 4K (K, M, G, T: powers of 1024), not '%s'",
+					       val);
+				goto out;
+			}
+			ra.memory_pages = u64 / 4096;
 			break;
 		default:
 			rc = cli_vmstat_opt("replay", id, val, &ro);
@@ -483,6 +492,10 @@ const struct cli_cmd cmd_replay = {
 	"  --readahead-window=W  adaptive (default, 3.14 on) or fixed (2^N every time)\n"
 	"  --readahead-holes=H   skip free slots in the window (default, 3.4 on) or\n"
 	"                        stop at them (the run of used slots around the fault)\n"
+	"  --memory=BYTES        the workload's memory (its cgroup limit): a page read\n"
+	"                        ahead and not used before reclaim has taken the\n"
+	"                        inactive list's worth of pages is reclaimed (default:\n"
+	"                        unknown, kept until used)\n"
 	"  -f, --format=FMT      text (default), json, csv or markdown (a table to\n"
 	"                        paste into a patch review)\n"
 	"  -o, --output=FILE     write the report to FILE (whole or not at all)\n"

@@ -187,4 +187,9 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
  */
 unsigned sr_ra_window(struct sr_ra *ra, uint64_t offset, unsigned page_cluster, int fixed);
 
+/* vmscan.c: the pages the inactive anon list holds in a memory of
+ * memory_pages: how many pages reclaim takes before a page nobody touches
+ * is reclaimed. */
+uint64_t sr_inactive_pages(uint64_t memory_pages);
+
 #endif /* SR_MM_MM_H */

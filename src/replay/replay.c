@@ -12,6 +12,7 @@
  * does not grow with the length of the trace.  docs/MODEL.md is the
  * reference for what is modelled and how.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,53 @@ static void ra_resolve(struct sr_replay *r)
 			      has_hdd(r->m)) ? SR_RA_CLUSTER : SR_RA_OFF;
 	if (r->ra.page_cluster == 0)
 		r->ra_mode = SR_RA_OFF;
+	r->ra_life = r->ra.memory_pages ? sr_inactive_pages(r->ra.memory_pages) : 0;
+	if (r->ra.memory_pages && !r->ra_life)
+		r->ra_life = 1;
+}
+
+/* Remember that policy p read ahead the page of key; 0, or -1 out of
+ * memory. */
+static int raq_push(struct pol *p, uint64_t key, uint32_t gen)
+{
+	if (p->raq_len == p->raq_cap) {
+		size_t n = p->raq_cap ? 2 * p->raq_cap : 1024, i;
+		struct ra_ent *q = malloc(n * sizeof(*q));
+
+		if (!q)
+			return -1;
+		for (i = 0; i < p->raq_len; i++)
+			q[i] = p->raq[(p->raq_head + i) % p->raq_cap];
+		free(p->raq);
+		p->raq = q;
+		p->raq_cap = n;
+		p->raq_head = 0;
+	}
+	p->raq[(p->raq_head + p->raq_len) % p->raq_cap] = (struct ra_ent){ key, p->ra_clock, gen };
+	p->raq_len++;
+	return 0;
+}
+
+/* Policy p (bit k) swapped n pages out: reclaim's clock moves, and the
+ * pages it read ahead longer ago than the inactive list lasts, and never
+ * used, are reclaimed from its swap cache. */
+static void ra_reclaim(struct sr_replay *r, struct pol *p, int k, uint32_t n)
+{
+	const uint32_t bit = 1u << k;
+
+	p->ra_clock += n;
+	while (p->raq_len && p->raq[p->raq_head].at + r->ra_life <= p->ra_clock) {
+		struct slot_chunk *ch;
+		struct slot_cell *c = sr_slotmap_cell(&r->slots, p->raq[p->raq_head].key, 0, &ch);
+
+		/* Unless it was used, and its slot holds another page now. */
+		if (c && c->nr_pages && c->gen == p->raq[p->raq_head].gen && (c->cached & bit)) {
+			c->cached &= ~bit;
+			p->res.readahead_dropped++;
+		}
+		p->raq_head = (p->raq_head + 1) % p->raq_cap;
+		p->raq_len--;
+	}
 }
 
 static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag *d)
@@ -80,6 +128,7 @@ static void pol_free(struct pol *p)
 	free(p->ts);
 	free(p->res.link);
 	free(p->res.task);
+	free(p->raq);
 }
 
 enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *opts,
@@ -195,12 +244,17 @@ enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahe
 
 const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, size_t n)
 {
+	char mem[96] = "; pages read ahead kept until used (no --memory)";
+
+	if (r->ra_life)
+		snprintf(mem, sizeof(mem), "; unused pages read ahead reclaimed after %" PRIu64
+			 " pages (the inactive list)", r->ra_life);
 	if (r->ra_mode == SR_RA_CLUSTER)
-		snprintf(buf, n, "cluster (by swap offset), page-cluster %u, %s window, %s holes%s",
+		snprintf(buf, n, "cluster (by swap offset), page-cluster %u, %s window, %s holes%s%s",
 			 r->ra.page_cluster, r->ra.fixed_window ? "fixed" : "adaptive",
 			 r->ra.holes_stop ? "stopping at" : "skipping",
 			 r->kernel.major > 4 || (r->kernel.major == 4 && r->kernel.minor >= 15) ?
-			 "; none on pmem and zram (synchronous devices)" : "");
+			 "; none on pmem and zram (synchronous devices)" : "", mem);
 	else if (r->ra.mode == SR_RA_OFF)
 		snprintf(buf, n, "off");
 	else if (r->ra.page_cluster == 0)
@@ -274,6 +328,7 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 	sc->nr_pages = (uint16_t)e->nr_pages;
 	sc->left = (uint16_t)e->nr_pages;
 	sc->cached = 0;
+	sc->gen = ++r->cell_gen;
 	return sc;
 }
 
@@ -322,8 +377,8 @@ static int place(struct pol *p, int k, const struct sr_event *e, struct slot_cel
  * order-0 pages are read ahead.  Synchronous devices (pmem, zram) skip the
  * swap cache and readahead from 4.15 (0bcac06f27d7, aa8d22a11da9).
  */
-static void readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
-		      struct slot_cell *sc, uint64_t key, int dv)
+static int readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
+		     struct slot_cell *sc, uint64_t key, int dv)
 {
 	const uint32_t bit = 1u << k;
 	uint64_t off = key & ((1ull << 48) - 1), lo, hi, o, first = off, mask;
@@ -334,21 +389,21 @@ static void readahead(struct sr_replay *r, struct pol *p, int k, const struct sr
 	r->ra_n[k] = 0;
 	r->ra_lo[k] = 0;
 	if (r->ra_mode != SR_RA_CLUSTER || !sc || dv < 0)
-		return;
+		return 0;
 	if (sc->cached & bit) {
 		sc->cached &= ~bit;
 		r->ra_hit[k] = 1;
 		p->mm.ra.hits++;
 		p->res.swapcache_hits++;
-		return;
+		return 0;
 	}
 	if (e->nr_pages != 1 || sc->nr_pages != 1 ||
 	    (sr_dev_class_memlike(r->m->dev[dv].cls) &&
 	     (r->kernel.major > 4 || (r->kernel.major == 4 && r->kernel.minor >= 15))))
-		return;
+		return 0;
 	win = sr_ra_window(&p->mm.ra, off, r->ra.page_cluster, r->ra.fixed_window);
 	if (win <= 1)
-		return;
+		return 0;
 	mask = win - 1;
 	lo = off & ~mask;
 	hi = off | mask;
@@ -391,12 +446,15 @@ static void readahead(struct sr_replay *r, struct pol *p, int k, const struct sr
 			if (c2 && c2->nr_pages == 1 && c2->dev[k] == dv && !(c2->cached & bit)) {
 				c2->cached |= bit;
 				m++;
+				if (r->ra_life && raq_push(p, (key & ~((1ull << 48) - 1)) | o, c2->gen))
+					return -1;
 			}
 		}
 	}
 	r->ra_n[k] = n;
 	r->ra_lo[k] = first;
 	p->res.readahead_pages += n;
+	return 0;
 }
 
 /* A task's figures (--per-task): its event e began at start, its I/O was
@@ -530,12 +588,15 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 
 		r->choice[k] = place(p, k, e, sc);
 		r->lkslots[k] = e->op == SR_OP_OUT ? p->mm.ev_slots : 0;
-		if (e->op == SR_OP_IN)
-			readahead(r, p, k, e, sc, key, r->choice[k]);
-		else {
+		if (e->op == SR_OP_IN) {
+			if (readahead(r, p, k, e, sc, key, r->choice[k]))
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		} else {
 			r->ra_hit[k] = 0;
 			r->ra_n[k] = 0;
 			r->ra_lo[k] = 0;
+			if (r->ra_life)
+				ra_reclaim(r, p, k, e->nr_pages);
 		}
 		/* Its lead (never after it) has decided already. */
 		part |= !sr_replay_same(r, k, p->lead);

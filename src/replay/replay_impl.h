@@ -39,6 +39,13 @@ struct pol {
 	struct sr_policy_result res;
 	double swapout_lat_sum;
 	double end;
+	/* The pages this policy read ahead, oldest first, with the count of
+	 * pages swapped out when each was read (reclaim's clock): with a
+	 * memory size, those still unused when reclaim has taken the
+	 * inactive list's worth since are reclaimed (docs/MODEL.md). */
+	struct ra_ent { uint64_t key, at; uint32_t gen; } *raq;
+	size_t raq_head, raq_len, raq_cap;
+	uint64_t ra_clock;
 	/*
 	 * The policy whose simulation this one shares (itself when it has its
 	 * own): shared.c.
@@ -82,6 +89,9 @@ struct sr_replay {
 	uint64_t *ra_lo;
 	struct sr_readahead_opts ra;  /* as asked */
 	enum sr_ra_mode ra_mode;      /* resolved against the kernel and machine */
+	uint32_t cell_gen;            /* swap-outs into recorded slots, for slot_cell.gen */
+	uint64_t ra_life;             /* pages reclaimed before an unused page read
+				       * ahead is: the inactive list; 0: never */
 	int nlead;                 /* policies with a simulation of their own */
 
 	struct sr_result result;

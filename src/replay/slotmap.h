@@ -26,6 +26,8 @@ struct slot_cell {
 	uint16_t left;      /* pages not yet swapped in */
 	uint32_t cached;    /* per policy (bit k): its page is in that policy's
 			     * swap cache, read ahead (SR_MAX_POLICIES is 32) */
+	uint32_t gen;       /* which swap-out into this slot it is (a replay-wide
+			     * count): readahead's queue names cells by it */
 	int16_t dev[];      /* per policy: the device it was put on, -1 none */
 };
 

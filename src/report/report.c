@@ -112,8 +112,9 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			round(p->swapout_lat_mean_ns), p->stale_requests);
 		fprintf(f, "     \"waits_ns\": {\"cpu\": %.0f, \"si_lock\": %.0f, \"lru_lock\": %.0f},\n",
 			round(p->wait_cpu_ns), round(p->wait_si_lock_ns), round(p->wait_lru_lock_ns));
-		fprintf(f, "     \"readahead_pages\": %" PRIu64 ", \"swapcache_hits\": %" PRIu64 ",\n",
-			p->readahead_pages, p->swapcache_hits);
+		fprintf(f, "     \"readahead_pages\": %" PRIu64 ", \"swapcache_hits\": %" PRIu64
+			", \"readahead_dropped\": %" PRIu64 ",\n",
+			p->readahead_pages, p->swapcache_hits, p->readahead_dropped);
 		if (p->unc.variants)
 			fprintf(f, "     \"uncertainty\": {\"variants\": %d, \"range_pct\": %.0f, "
 				   "\"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %d},\n",
@@ -334,10 +335,12 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 			p->wait_cpu_ns / 1e9, p->wait_si_lock_ns / 1e9, p->wait_lru_lock_ns / 1e9);
 		if (in->readahead_on)
 			fprintf(f, "readahead: %" PRIu64 " pages read ahead; %" PRIu64 " swap-ins found "
-				   "their page in the swap cache (%.1f %% of the pages read ahead)\n",
+				   "their page in the swap cache (%.1f %% of the pages read ahead), %"
+				   PRIu64 " reclaimed unused\n",
 				p->readahead_pages, p->swapcache_hits,
 				p->readahead_pages ? 100.0 * (double)p->swapcache_hits /
-						     (double)p->readahead_pages : 0.0);
+						     (double)p->readahead_pages : 0.0,
+				p->readahead_dropped);
 		if (p->stale_requests)
 			fprintf(f, "requests %" PRIu64 " more than 82 ms behind the latest on their resource "
 				   "(their task's clock behind the others'): served without contention\n",

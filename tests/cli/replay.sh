@@ -259,6 +259,26 @@ if [ -f cal.swt.zst ] &&
 elif [ -f cal.swt.zst ]; then
 	fail readahead-random "$(head -3 run.err)"
 fi
+# With the workload's memory known (1 GiB, the generator's limit), pages
+# read ahead and unused when reclaim has taken the inactive list's worth
+# (half of it under 1 GiB: 131072 pages) are reclaimed: fewer hits, and
+# pages read again.
+if [ -f rrf.json ] &&
+	$CSR cal.swt.zst -m 2s-nvme2 -p reclaimer-nid --readahead=cluster --readahead-window=fixed --memory=1G -f json >rrm.json 2>run.err; then
+	dr=$(jnum rrm.json reclaimer-nid readahead_dropped)
+	hm=$(jnum rrm.json reclaimer-nid swapcache_hits)
+	h0=$(jnum rrf.json reclaimer-nid swapcache_hits)
+	d0=$(jnum rrf.json reclaimer-nid readahead_dropped)
+	if awk -v dr="$dr" -v hm="$hm" -v h0="$h0" -v d0="$d0" 'BEGIN { exit !(d0 == 0 && dr > 1000 && hm < h0) }'; then
+		ok readahead-memory-reclaims-unused
+	else
+		fail readahead-memory-reclaims-unused "dropped $dr (without --memory $d0), hits $hm against $h0"
+	fi
+elif [ -f rrf.json ]; then
+	fail readahead-memory "$(head -3 run.err)"
+fi
+expect_error readahead-bad-memory 2 "memory takes a size of at least 4K" \
+	$SR_BIN push.swt.zst --memory=100
 expect_error readahead-bad-mode 2 "readahead takes auto, off or cluster, not 'vma' \\(VMA readahead is not modelled yet\\)" \
 	$SR_BIN push.swt.zst --readahead=vma
 expect_error readahead-bad-page-cluster 2 "page-cluster takes 0 to 31, not '32'" \
