@@ -188,7 +188,7 @@ static inline double sr_hw_lock(struct sr_hw *h, struct cal *l, int kind, double
  * Inline: it runs for every event of every simulation, and its one
  * caller (the replay loop) is its only user.
  */
-static inline int sr_hw_play(struct sr_hw *h, struct sr_hw_memo *memo, const struct sr_event *e,
+static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, struct sr_hw_memo *memo, const struct sr_event *e,
 			     int dv, const struct sr_hw_ev *x, double start, double *resume,
 			     double *done)
 {
