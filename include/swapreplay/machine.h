@@ -95,6 +95,8 @@ struct sr_machine {
 	double reclaim_page_ns; /* ... and per 4 KiB page of it */
 	double fault_ns;        /* a swap-in fault, per folio */
 	double swap_lock_ns;    /* a device's si->lock held to allocate slots, per acquisition */
+	double swap_lock_other_ns; /* ... by the other swap-map updates, per hold (before 4.11) */
+	double swap_cache_lock_ns; /* a device's swap cache tree lock, per hold (before 4.11) */
 	double swap_slot_ns;    /* ... and per slot taken under it */
 	double lru_lock_ns;     /* a node's LRU lock held by reclaim, per page reclaimed */
 	double lru_refault_ns;  /* ... and by a swap-in (a refault), per page */
@@ -131,7 +133,7 @@ void sr_machine_free(struct sr_machine *m);
  */
 /* Which of the model's fitted constants (docs/MODEL.md, "CPU and locks:
  * the fit") m keeps at their fitted values: SR_FIT_* bits. */
-enum { SR_FIT_SWAP_LOCK = 1, SR_FIT_LRU_LOCK = 2, SR_FIT_LRU_REFAULT = 4 };
+enum { SR_FIT_SWAP_LOCK = 1, SR_FIT_LRU_LOCK = 2, SR_FIT_LRU_REFAULT = 4, SR_FIT_SWAP_CACHE_LOCK = 8 };
 unsigned sr_machine_fitted(const struct sr_machine *m);
 
 enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double rel,

@@ -40,6 +40,8 @@ struct sr_kernel {
 	enum sr_prio_rule prio;
 	enum sr_alloc_mode alloc;
 	int thp_swap_whole;       /* a huge page is swapped out without being split */
+	int device_locks;         /* before 4.11: no cluster locks, one swap cache tree
+				   * lock per device */
 };
 
 /* Swap-in readahead (docs/MODEL.md, "Readahead and the swap cache"). */
@@ -146,7 +148,7 @@ struct sr_policy_result {
 	/* Time the tasks waited, summed over them (docs/MODEL.md, E1, L1-L2):
 	 * for a CPU another task had, for a device's si->lock, for the LRU
 	 * lock of a node. */
-	double wait_cpu_ns, wait_si_lock_ns, wait_lru_lock_ns;
+	double wait_cpu_ns, wait_si_lock_ns, wait_lru_lock_ns, wait_swap_cache_lock_ns;
 	/* Readahead: pages read ahead into the swap cache, and swap-ins that
 	 * found their page there (minor faults: no I/O). */
 	uint64_t readahead_pages, swapcache_hits;

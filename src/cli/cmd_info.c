@@ -57,10 +57,13 @@ static void show(const struct sr_machine *m)
 	       m->reclaim_ns, m->reclaim_page_ns, m->fault_ns, m->remote_submit_ns);
 	fit = sr_machine_fitted(m);
 	printf("locks:         si->lock %.0f ns per allocation%s + %.0f ns per slot;\n"
-	       "               LRU %.0f ns per page reclaimed%s, %.0f ns per page swapped in (a refault)%s\n",
+	       "               LRU %.0f ns per page reclaimed%s, %.0f ns per page swapped in (a refault)%s;\n"
+	       "               before 4.11: si->lock %.0f ns per other swap-map update, swap cache\n"
+	       "               tree lock %.0f ns per hold%s\n",
 	       m->swap_lock_ns, fit & SR_FIT_SWAP_LOCK ? " (fitted)" : "", m->swap_slot_ns,
 	       m->lru_lock_ns, fit & SR_FIT_LRU_LOCK ? " (fitted)" : "", m->lru_refault_ns,
-	       fit & SR_FIT_LRU_REFAULT ? " (fitted)" : "");
+	       fit & SR_FIT_LRU_REFAULT ? " (fitted)" : "", m->swap_lock_other_ns,
+	       m->swap_cache_lock_ns, fit & SR_FIT_SWAP_CACHE_LOCK ? " (fitted)" : "");
 	for (i = 0; i < m->nr_devices; i++) {
 		const struct sr_device *d = &m->dev[i];
 

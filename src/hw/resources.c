@@ -36,10 +36,12 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->cpucal = calloc((size_t)m->nr_cpus, sizeof(*h->cpucal));
 	h->cpu_owner = malloc((size_t)m->nr_cpus * sizeof(*h->cpu_owner));
 	h->swaplock = calloc((size_t)m->nr_devices, sizeof(*h->swaplock));
+	h->treelock = calloc((size_t)m->nr_devices, sizeof(*h->treelock));
 	h->lrulock = calloc((size_t)m->nr_nodes, sizeof(*h->lrulock));
 	h->mix = calloc(2 * (size_t)m->nr_devices, sizeof(*h->mix));
 	if (!h->hdd_next || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev ||
-	    !h->rdcal || !h->wr_end || !h->rd_last || !h->cpucal || !h->cpu_owner || !h->swaplock ||
+	    !h->rdcal || !h->wr_end || !h->rd_last || !h->cpucal || !h->cpu_owner ||
+	    !h->swaplock || !h->treelock ||
 	    !h->lrulock || !h->mix)
 		return -1;
 	for (i = 0; i < m->nr_devices; i++) {
@@ -71,6 +73,8 @@ void sr_hw_free(struct sr_hw *h)
 			cal_free(&h->rdcal[i]);
 		for (i = 0; h->swaplock && i < h->m->nr_devices; i++)
 			cal_free(&h->swaplock[i]);
+		for (i = 0; h->treelock && i < h->m->nr_devices; i++)
+			cal_free(&h->treelock[i]);
 		n = h->m->nr_nodes * h->m->nr_nodes;
 		for (i = 0; h->linkcal && i < n; i++)
 			cal_free(&h->linkcal[i]);
@@ -85,6 +89,7 @@ void sr_hw_free(struct sr_hw *h)
 	free(h->cpucal);
 	free(h->cpu_owner);
 	free(h->swaplock);
+	free(h->treelock);
 	free(h->lrulock);
 	free(h->mix);
 	free(h->hdd_next);
@@ -125,7 +130,8 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 		if (cal_copy(&dst->linkcal[i], &src->linkcal[i]))
 			return -1;
 	for (i = 0; i < m->nr_devices; i++)
-		if (cal_copy(&dst->swaplock[i], &src->swaplock[i]))
+		if (cal_copy(&dst->swaplock[i], &src->swaplock[i]) ||
+		    cal_copy(&dst->treelock[i], &src->treelock[i]))
 			return -1;
 	for (i = 0; i < m->nr_nodes; i++)
 		if (cal_copy(&dst->lrulock[i], &src->lrulock[i]))
@@ -143,8 +149,13 @@ uint64_t sr_hw_stale(const struct sr_hw *h)
 	int i;
 
 	for (i = 0; i < m->nr_devices; i++)
-		n += h->devcal[i].stale + h->rdcal[i].stale;
+		n += h->devcal[i].stale + h->rdcal[i].stale + h->swaplock[i].stale +
+		     h->treelock[i].stale;
 	for (i = 0; i < m->nr_nodes * m->nr_nodes; i++)
 		n += h->linkcal[i].stale;
+	for (i = 0; i < m->nr_nodes; i++)
+		n += h->lrulock[i].stale;
+	for (i = 0; i < m->nr_cpus; i++)
+		n += h->cpucal[i].stale;
 	return n;
 }

@@ -45,9 +45,11 @@ struct sr_hw {
 	struct cal *cpucal;        /* per CPU of the machine, once two tasks use it */
 	long *cpu_owner;           /* per CPU: the one task that used it, -1 none, -2 several */
 	struct cal *swaplock;      /* per device: its si->lock */
+	struct cal *treelock;      /* per device: its swap cache's tree lock (before 4.11) */
 	struct cal *lrulock;       /* per node: the LRU lock of its memory */
 	double *mix;               /* per device: recent read and write bytes (P3) */
-	double wait_ns[3];         /* time tasks waited: SR_WAIT_CPU, _SWAP_LOCK, _LRU_LOCK */
+	double wait_ns[4];         /* time tasks waited: SR_WAIT_CPU, _SWAP_LOCK, _LRU_LOCK,
+				    * _SWAP_CACHE_LOCK */
 	uint64_t *link_bytes;      /* [from * nr_nodes + to] */
 	uint64_t *hdd_next;        /* per device: offset that would continue it */
 	struct sr_dev_result *dev; /* per device: requests, bytes, busy time */
@@ -60,7 +62,7 @@ struct sr_hw {
 	uint64_t rng;              /* the draws of (D3), from a fixed seed */
 };
 
-enum { SR_WAIT_CPU, SR_WAIT_SWAP_LOCK, SR_WAIT_LRU_LOCK };
+enum { SR_WAIT_CPU, SR_WAIT_SWAP_LOCK, SR_WAIT_LRU_LOCK, SR_WAIT_SWAP_CACHE_LOCK };
 
 /* [E] The requests over which a PMem device's mix of reads and writes is
  * taken (P3): 64, the swap I/O of one slots-cache batch. */
@@ -75,6 +77,8 @@ struct sr_hw_ev {
 	int cpu;           /* the machine's CPU, or -1: the task's own, never shared */
 	long task;         /* the replay's task (>= 0) */
 	uint32_t slots;    /* slots taken under si->lock at this event; 0: not taken */
+	uint8_t si_other;  /* other si->lock holds (before 4.11) */
+	uint8_t tree;      /* swap cache tree lock holds (before 4.11) */
 	uint32_t lru;      /* pages through the LRU lock one by one: 1 for a folio
 			    * handled whole, nr_pages for a huge page split first */
 };
@@ -235,6 +239,12 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 	if (x->slots && s >= 0)
 		s = sr_hw_lock(h, &h->swaplock[dv], SR_WAIT_SWAP_LOCK, s,
 			       m->swap_lock_ns + (double)x->slots * m->swap_slot_ns);
+	if (x->si_other && s >= 0)
+		s = sr_hw_lock(h, &h->swaplock[dv], SR_WAIT_SWAP_LOCK, s,
+			       (double)x->si_other * m->swap_lock_other_ns);
+	if (x->tree && s >= 0)
+		s = sr_hw_lock(h, &h->treelock[dv], SR_WAIT_SWAP_CACHE_LOCK, s,
+			       (double)x->tree * m->swap_cache_lock_ns);
 	if (s >= 0)
 		s = sr_hw_lock(h, &h->lrulock[e->page_nid], SR_WAIT_LRU_LOCK, s,
 			       (double)x->lru * (e->op == SR_OP_OUT ? m->lru_lock_ns : m->lru_refault_ns));

@@ -85,6 +85,23 @@
  * arithmetic second by second (docs/MODEL.md).
  */
 #define DEF_SWAP_LOCK_NS 1936.0
+/*
+ * Before 4.11 (the C2 series added the cluster locks and split the swap
+ * cache into 64 MB trunks): a device's si->lock is also taken by the other
+ * updates of its swap map, 3 per page (swap_duplicate() at unmap,
+ * page_swapcount() in try_to_free_swap(), swapcache_free() at
+ * __remove_mapping(), read in 4.9), and its one swap cache radix tree lock
+ * twice (add_to_swap_cache(), __delete_from_swap_cache()).  C2's vanilla
+ * profile shows the four si->lock callers at equal shares (7.0 +- 0.1 %
+ * each) with get_swap_page() at 1.95 us: [D] the others at most
+ * (1 / 357k pages/s - 1.951 us) / 3 = 0.28 us
+ * (docs/research/cpu-lock-model.md, 4.3); that bound is the figure.
+ * [F] the tree lock, fitted on C2's vanilla row (1,428,002 kB/s) with it
+ * (tests/validation/fit.sh): 1,400 ns, as the profile's arithmetic gives
+ * (2 holds per page at 357k pages/s: 1.40 us).
+ */
+#define DEF_SWAP_LOCK_OTHER_NS 280.0
+#define DEF_SWAP_CACHE_LOCK_NS 1400.0
 #define DEF_SWAP_SLOT_NS 15.0
 #define DEF_LRU_LOCK_NS 938.0
 #define DEF_LRU_REFAULT_NS 4828.0

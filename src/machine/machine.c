@@ -96,6 +96,8 @@ static void machine_defaults(struct sr_machine *m)
 	m->reclaim_page_ns = DEF_RECLAIM_PAGE_NS;
 	m->fault_ns = DEF_FAULT_NS;
 	m->swap_lock_ns = DEF_SWAP_LOCK_NS;
+	m->swap_lock_other_ns = DEF_SWAP_LOCK_OTHER_NS;
+	m->swap_cache_lock_ns = DEF_SWAP_CACHE_LOCK_NS;
 	m->swap_slot_ns = DEF_SWAP_SLOT_NS;
 	m->lru_lock_ns = DEF_LRU_LOCK_NS;
 	m->lru_refault_ns = DEF_LRU_REFAULT_NS;
@@ -404,8 +406,9 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 		"write_local_gb_s", "write_remote_gb_s", NULL };
 	static const double mscale[] = { GBS, GBS, GBS, GBS };
 	static const char *const ckeys[] = { "reclaim_ns", "reclaim_page_ns", "fault_ns",
-		"swap_lock_ns", "swap_slot_ns", "lru_lock_ns", "lru_refault_ns", "remote_submit_ns", NULL };
-	static const double cscale[] = { 1, 1, 1, 1, 1, 1, 1, 1 };
+		"swap_lock_ns", "swap_slot_ns", "lru_lock_ns", "lru_refault_ns", "swap_lock_other_ns",
+		"swap_cache_lock_ns", "remote_submit_ns", NULL };
+	static const double cscale[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 	struct pctx p = { origin, diag };
 	struct sr_machine *m;
 	json_error_t jerr;
@@ -459,11 +462,12 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 				   &m->dram_wr_remote };
 		double *cdst[] = { &m->reclaim_ns, &m->reclaim_page_ns, &m->fault_ns,
 				   &m->swap_lock_ns, &m->swap_slot_ns, &m->lru_lock_ns, &m->lru_refault_ns,
+				   &m->swap_lock_other_ns, &m->swap_cache_lock_ns,
 				   &m->remote_submit_ns };
 
 		v = json_object_get(root, "cpu");
 		if (json_is_object(v) && json_object_get(v, "event_ns")) {
-			bad(&p, "cpu.event_ns: the one per-event constant is gone; the kernel's paths are reclaim_ns, reclaim_page_ns, fault_ns, swap_lock_ns, swap_slot_ns, lru_lock_ns and lru_refault_ns (docs/MACHINE.md)");
+			bad(&p, "cpu.event_ns: the one per-event constant is gone; the kernel's paths are reclaim_ns, reclaim_page_ns, fault_ns, swap_lock_ns, swap_slot_ns, lru_lock_ns, lru_refault_ns, swap_lock_other_ns and swap_cache_lock_ns (docs/MACHINE.md)");
 			goto out;
 		}
 		if (parse_section(&p, root, "interconnect", ikeys, iscale, idst) ||
@@ -600,7 +604,8 @@ unsigned sr_machine_fitted(const struct sr_machine *m)
 {
 	return (m->swap_lock_ns == DEF_SWAP_LOCK_NS ? SR_FIT_SWAP_LOCK : 0) |
 	       (m->lru_lock_ns == DEF_LRU_LOCK_NS ? SR_FIT_LRU_LOCK : 0) |
-	       (m->lru_refault_ns == DEF_LRU_REFAULT_NS ? SR_FIT_LRU_REFAULT : 0);
+	       (m->lru_refault_ns == DEF_LRU_REFAULT_NS ? SR_FIT_LRU_REFAULT : 0) |
+	       (m->swap_cache_lock_ns == DEF_SWAP_CACHE_LOCK_NS ? SR_FIT_SWAP_CACHE_LOCK : 0);
 }
 
 enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double rel,
@@ -628,6 +633,8 @@ enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double
 	c->reclaim_page_ns *= factor(&x, rel);
 	c->fault_ns *= factor(&x, rel);
 	c->swap_lock_ns *= factor(&x, rel);
+	c->swap_lock_other_ns *= factor(&x, rel);
+	c->swap_cache_lock_ns *= factor(&x, rel);
 	c->swap_slot_ns *= factor(&x, rel);
 	c->lru_lock_ns *= factor(&x, rel);
 	c->lru_refault_ns *= factor(&x, rel);

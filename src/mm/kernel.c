@@ -7,6 +7,10 @@
  *   4.11  per-CPU swap slots cache (Tim Chen, "mm/swap: Regular page swap
  *         optimizations", commit 67afa38e012e): order-0 slots come 64 at a
  *         time (swap_slots.c); before it, every allocation walks the list.
+ *         The same series added the per-cluster locks and split the swap
+ *         cache into 64 MB trunks: before 4.11 the swap-map updates take
+ *         the device's si->lock and the swap cache one tree lock per
+ *         device (docs/MODEL.md, L1).
  *   4.14  per-node priority lists swap_avail_heads[] (Aaron Lu, "swap:
  *         choose swap device according to numa node", a2468cc9bfdf), and
  *         automatic priorities from -2 with -1 on the device's own node;
@@ -65,6 +69,7 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 	k->alloc = !since(k, 4, 11) ? SR_ALLOC_DIRECT : !since(k, 6, 15) ? SR_ALLOC_SLOTS_CACHE :
 		   SR_ALLOC_CLUSTER;
 	k->thp_swap_whole = since(k, 4, 14);
+	k->device_locks = !since(k, 4, 11);
 	return SR_OK;
 }
 

@@ -617,6 +617,10 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	 * allocated (4.13) or before (docs/MODEL.md, L2).  A huge page
 	 * swapped in is one folio. */
 	x.lru = e->op == SR_OP_OUT && !r->kernel.thp_swap_whole ? e->nr_pages : 1;
+	/* Before 4.11: the swap-map updates under si->lock and the swap
+	 * cache's tree lock, per page (docs/MODEL.md, L1). */
+	x.si_other = r->kernel.device_locks ? 3 : 0;
+	x.tree = r->kernel.device_locks ? 2 : 0;
 	for (k = 0; k < r->np; k++) {
 		struct pol *p = &r->pol[k];
 

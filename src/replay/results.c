@@ -33,6 +33,7 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	o->wait_cpu_ns = p->hw.wait_ns[SR_WAIT_CPU];
 	o->wait_si_lock_ns = p->hw.wait_ns[SR_WAIT_SWAP_LOCK];
 	o->wait_lru_lock_ns = p->hw.wait_ns[SR_WAIT_LRU_LOCK];
+	o->wait_swap_cache_lock_ns = p->hw.wait_ns[SR_WAIT_SWAP_CACHE_LOCK];
 	o->makespan_ns = span > 0 ? span : 0;
 	bytes = (double)(o->pages_in + o->pages_out) * SR_PAGE_SIZE;
 	o->throughput_kib_s = span > 0 ? bytes / 1024.0 / (span / 1e9) : 0;

@@ -110,8 +110,10 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			l.mean, l.p50, l.p90, l.p99, l.max);
 		fprintf(f, "     \"swapout_lat_mean_ns\": %.0f, \"stale_requests\": %" PRIu64 ",\n",
 			round(p->swapout_lat_mean_ns), p->stale_requests);
-		fprintf(f, "     \"waits_ns\": {\"cpu\": %.0f, \"si_lock\": %.0f, \"lru_lock\": %.0f},\n",
-			round(p->wait_cpu_ns), round(p->wait_si_lock_ns), round(p->wait_lru_lock_ns));
+		fprintf(f, "     \"waits_ns\": {\"cpu\": %.0f, \"si_lock\": %.0f, \"lru_lock\": %.0f, "
+			   "\"swap_cache_lock\": %.0f},\n",
+			round(p->wait_cpu_ns), round(p->wait_si_lock_ns), round(p->wait_lru_lock_ns),
+			round(p->wait_swap_cache_lock_ns));
 		fprintf(f, "     \"readahead_pages\": %" PRIu64 ", \"swapcache_hits\": %" PRIu64
 			", \"readahead_dropped\": %" PRIu64 ",\n",
 			p->readahead_pages, p->swapcache_hits, p->readahead_dropped);
@@ -331,8 +333,11 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		if (p->task)
 			fprintf(f, "per-task throughput, summed over %zu tasks: swap-in %.0f KiB/s, swap-out %.0f KiB/s\n",
 				p->nr_tasks, p->task_swapin_kib_s_sum, p->task_swapout_kib_s_sum);
-		fprintf(f, "tasks waited (summed): %.6f s for a CPU, %.6f s for si->lock, %.6f s for the LRU lock\n",
+		fprintf(f, "tasks waited (summed): %.6f s for a CPU, %.6f s for si->lock, %.6f s for the LRU lock",
 			p->wait_cpu_ns / 1e9, p->wait_si_lock_ns / 1e9, p->wait_lru_lock_ns / 1e9);
+		if (p->wait_swap_cache_lock_ns > 0)
+			fprintf(f, ", %.6f s for the swap cache lock", p->wait_swap_cache_lock_ns / 1e9);
+		fputc('\n', f);
 		if (in->readahead_on)
 			fprintf(f, "readahead: %" PRIu64 " pages read ahead; %" PRIu64 " swap-ins found "
 				   "their page in the swap cache (%.1f %% of the pages read ahead), %"

@@ -82,6 +82,8 @@ static void check_machine(const struct sr_machine *m, const uint8_t *data, size_
 	POS(m->swap_slot_ns);
 	POS(m->lru_lock_ns);
 	POS(m->lru_refault_ns);
+	POS(m->swap_lock_other_ns);
+	POS(m->swap_cache_lock_ns);
 	POS(m->remote_submit_ns);
 	FUZZ_CHECK(m->nr_devices >= 1 && m->nr_devices <= SR_MACHINE_MAX_DEVICES);
 	for (i = 0; i < m->nr_devices; i++) {

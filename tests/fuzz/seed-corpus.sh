@@ -119,7 +119,7 @@ cat > "$S/every-key.json" <<'EOF'
  "distance": [[10, 21, 31], [21, 10, 21], [31, 21, 10]],
  "interconnect": {"bw_gb_s": 20.5, "latency_ns": 70, "source": "s"},
  "memory": {"read_local_gb_s": 7, "read_remote_gb_s": 4, "write_local_gb_s": 4.5, "write_remote_gb_s": 2},
- "cpu": {"reclaim_ns": 1000, "reclaim_page_ns": 2000, "fault_ns": 1500, "swap_lock_ns": 1900, "swap_slot_ns": 10, "lru_lock_ns": 900, "lru_refault_ns": 4000, "remote_submit_ns": 100},
+ "cpu": {"reclaim_ns": 1000, "reclaim_page_ns": 2000, "fault_ns": 1500, "swap_lock_ns": 1900, "swap_slot_ns": 10, "lru_lock_ns": 900, "lru_refault_ns": 4000, "swap_lock_other_ns": 250, "swap_cache_lock_ns": 1300, "remote_submit_ns": 100},
  "devices": [
   {"name": "n", "class": "nvme", "node": 0, "priority": 5, "size_pages": 4096, "read_lat_us": 80, "write_lat_us": 20, "read_iops": 400000, "write_iops": 30000, "read_bw_gb_s": 3, "write_bw_gb_s": 1, "sources": ["x"]},
   {"name": "s", "class": "ssd", "node": -1, "priority": "auto", "size_gib": 0.5},

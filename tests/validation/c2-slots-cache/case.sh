@@ -40,5 +40,14 @@ row slots_off_1-3_so kb_s 2050097 "$(kbs "$p_off" "$m_off")" $f1
 row slots_on_1-9_so kb_s 4170746 "$(kbs "$p_on" "$m_on")" $f2
 # The 4.9 lock set (one swap cache tree per device, si->lock for every
 # slot, no cluster lock) is not in the model.
-row vanilla_so kb_s 1428002 - "not modelled: kernel <= 4.10 locks"
-row cluster_lock_1-2_so kb_s 1481704 - "not modelled: kernel <= 4.10 locks"
+# Vanilla (4.9-rc8): before 4.11, no cluster locks and one swap cache tree
+# lock per device; that lock's hold is fitted on this row.
+"$SR" seq.swt.zst -m "$M" -p reclaimer-nid --kernel=4.10 -f json >van.json
+p_v=$(pnum van.json reclaimer-nid pages_out)
+m_v=$(pnum van.json reclaimer-nid makespan_ns)
+need "$p_v" "pages_out (vanilla)"
+need "$m_v" "makespan_ns (vanilla)"
+f4=
+"$SR" machines "$M" | grep -q 'tree lock.*(fitted)' && f4="fitted to this figure: not a check"
+row vanilla_so kb_s 1428002 "$(kbs "$p_v" "$m_v")" $f4
+row cluster_lock_1-2_so kb_s 1481704 - "not modelled: patches 1-2 alone are no kernel release"
