@@ -224,6 +224,15 @@ enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
  * reports them per process.  Before the first event only: SR_ERR_INVAL
  * after it.
  */
+/* The default readahead settings: auto, page-cluster 3, adaptive, skip. */
+void sr_readahead_default(struct sr_readahead_opts *o);
+/* o as one string, "auto;page-cluster=3;window=adaptive;holes=skip;
+ * memory=0" (memory in pages): what a sweep's rows record. */
+const char *sr_readahead_format(const struct sr_readahead_opts *o, char *buf, size_t n);
+/* Parse that string back (every key required, in that order); SR_ERR_INVAL
+ * with a message. */
+enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struct sr_diag *d);
+
 /* Readahead as o says (before the first event; default: SR_RA_AUTO,
  * page-cluster 3, adaptive, skipping holes).  SR_ERR_INVAL with a message
  * for a page-cluster above 31. */

@@ -67,6 +67,9 @@ struct sr_sweep_opts {
 	/* The kernel generation, as --kernel: "MAJOR.MINOR"; NULL:
 	 * SR_KERNEL_DEFAULT (sr_replay_set_kernel()). */
 	const char *kernel;
+	/* Readahead, as sr_readahead_format() writes it; NULL: the defaults
+	 * (sr_readahead_default()). */
+	const char *readahead;
 	enum sr_format input_format;  /* of every trace; SR_FMT_AUTO: detected */
 	uint64_t max_errors;          /* as sr_read_opts.max_errors; at most 2^63 - 1 */
 	enum sr_sweep_fmt format;     /* of the rows */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "readahead_opts.h"
 #include "vmstat_opts.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/outfile.h"
@@ -18,8 +19,7 @@
 #define MAX_VARIANTS 200
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
-       O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_RA, O_PAGE_CLUSTER,
-       O_RA_WINDOW, O_RA_HOLES, O_MEMORY };
+       O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -35,11 +35,7 @@ static const struct cli_opt opts[] = {
 	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
 	{ "per-task", 0, CLI_NOARG, O_PER_TASK },
 	{ "kernel", 0, CLI_ARG, O_KERNEL },
-	{ "readahead", 0, CLI_ARG, O_RA },
-	{ "page-cluster", 0, CLI_ARG, O_PAGE_CLUSTER },
-	{ "readahead-window", 0, CLI_ARG, O_RA_WINDOW },
-	{ "readahead-holes", 0, CLI_ARG, O_RA_HOLES },
-	{ "memory", 0, CLI_ARG, O_MEMORY },
+	CLI_RA_OPTS,
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -133,11 +129,11 @@ static int cli_replay(int argc, char **argv)
 	enum sr_err err;
 	int id, rc = EXIT_OK, i, per_task = 0, slots_given = 0;
 	struct sr_kernel kern;
-	struct sr_readahead_opts ra = { SR_RA_AUTO, 3, 0, 0, 0 };
-	uint64_t u64;
+	struct sr_readahead_opts ra;
 	char rad[192];
 
 	sr_kernel_parse(SR_KERNEL_DEFAULT, &kern, NULL);
+	sr_readahead_default(&ra);
 	cli_parser_init(&p, argc, argv, opts);
 	while ((id = cli_next(&p, &val)) != -1) {
 		switch (id) {
@@ -226,51 +222,10 @@ static int cli_replay(int argc, char **argv)
 			if (rc)
 				goto out;
 			break;
-		case O_RA:
-			if (!strcmp(val, "auto"))
-				ra.mode = SR_RA_AUTO;
-			else if (!strcmp(val, "off"))
-				ra.mode = SR_RA_OFF;
-			else if (!strcmp(val, "cluster"))
-				ra.mode = SR_RA_CLUSTER;
-			else {
-				rc = cli_usage("replay", "--readahead takes auto, off or cluster, not '%s'%s",
-					       val, !strcmp(val, "vma") ?
-					       " (VMA readahead is not modelled yet)" : "");
-				goto out;
-			}
-			break;
-		case O_PAGE_CLUSTER:
-			if (cli_parse_u64(val, 31, &u64)) {
-				rc = cli_usage("replay", "--page-cluster takes 0 to 31, not '%s'", val);
-				goto out;
-			}
-			ra.page_cluster = (unsigned)u64;
-			break;
-		case O_RA_WINDOW:
-			if (strcmp(val, "adaptive") && strcmp(val, "fixed")) {
-				rc = cli_usage("replay", "--readahead-window takes adaptive or fixed, not '%s'", val);
-				goto out;
-			}
-			ra.fixed_window = !strcmp(val, "fixed");
-			break;
-		case O_RA_HOLES:
-			if (strcmp(val, "skip") && strcmp(val, "stop")) {
-				rc = cli_usage("replay", "--readahead-holes takes skip or stop, not '%s'", val);
-				goto out;
-			}
-			ra.holes_stop = !strcmp(val, "stop");
-			break;
-		case O_MEMORY:
-			if (cli_parse_size(val, &u64) || u64 < 4096) {
-				rc = cli_usage("replay", "--memory takes a size of at least 4K (K, M, G, T: powers of 1024), not '%s'",
-					       val);
-				goto out;
-			}
-			ra.memory_pages = u64 / 4096;
-			break;
 		default:
-			rc = cli_vmstat_opt("replay", id, val, &ro);
+			rc = cli_ra_opt("replay", id, val, &ra);
+			if (rc == 1)
+				rc = cli_vmstat_opt("replay", id, val, &ro);
 			if (rc)
 				goto out;
 			break;
@@ -481,21 +436,7 @@ const struct cli_cmd cmd_replay = {
 	"  --slots-cache=on|off  on kernels 4.11-6.14: model the per-CPU swap slots\n"
 	"                        cache (on, default) or allocate every slot by a\n"
 	"                        list walk (off)\n"
-	"  --readahead=MODE      swap-in readahead: auto (default: the kernel's\n"
-	"                        choice; by virtual address from 4.14 unless an hdd\n"
-	"                        is swapped on, which is not modelled: none), off,\n"
-	"                        or cluster (by swap offset: the window around the\n"
-	"                        fault's recorded offset is read into the swap cache;\n"
-	"                        none on pmem and zram from 4.15)\n"
-	"  --page-cluster=N      readahead window of at most 2^N slots (default 3;\n"
-	"                        0: no readahead)\n"
-	"  --readahead-window=W  adaptive (default, 3.14 on) or fixed (2^N every time)\n"
-	"  --readahead-holes=H   skip free slots in the window (default, 3.4 on) or\n"
-	"                        stop at them (the run of used slots around the fault)\n"
-	"  --memory=BYTES        the workload's memory (its cgroup limit): a page read\n"
-	"                        ahead and not used before reclaim has taken the\n"
-	"                        inactive list's worth of pages is reclaimed (default:\n"
-	"                        unknown, kept until used)\n"
+	CLI_RA_HELP
 	"  -f, --format=FMT      text (default), json, csv or markdown (a table to\n"
 	"                        paste into a patch review)\n"
 	"  -o, --output=FILE     write the report to FILE (whole or not at all)\n"

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "readahead_opts.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/policy.h"
 #include "swapreplay/replay.h"
@@ -39,6 +40,7 @@ static const struct cli_opt opts[] = {
 	{ "input-format", 0, CLI_ARG, O_INFMT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
 	{ "every-file", 0, CLI_NOARG, O_EVERY },
+	CLI_RA_OPTS,
 	{ NULL, 0, 0, 0 },
 };
 
@@ -164,6 +166,8 @@ static int run(int argc, char **argv)
 	/* Options a plan holds: given with --run-index or --shard, refused. */
 	int slots_given = 0;
 	struct sr_kernel kern;
+	struct sr_readahead_opts ra;
+	char ras[128];
 	const char *plan_opt = NULL;
 	struct sr_diag d;
 	enum sr_err e;
@@ -184,6 +188,7 @@ static int run(int argc, char **argv)
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
 	sr_kernel_parse(SR_KERNEL_DEFAULT, &kern, NULL);
+	sr_readahead_default(&ra);
 	memset(&so, 0, sizeof(so));
 	so.slots_cache = 1;
 	so.input_format = SR_FMT_AUTO;
@@ -302,6 +307,17 @@ static int run(int argc, char **argv)
 				goto out;
 			}
 			plan_opt = "--max-errors";
+			break;
+		default:
+			rc = cli_ra_opt("sweep", id, val, &ra);
+			if (rc == 1) {
+				rc = cli_usage("sweep", "unexpected option");
+				goto out;
+			}
+			if (rc)
+				goto out;
+			so.readahead = sr_readahead_format(&ra, ras, sizeof(ras));
+			plan_opt = "--readahead";
 			break;
 		}
 	}
@@ -480,6 +496,8 @@ const struct cli_cmd cmd_sweep = {
 	"  --baseline=NAME       default reclaimer-nid, always replayed\n"
 	"  --kernel=VERSION      as for replay (default " SR_KERNEL_DEFAULT ")\n"
 	"  --slots-cache=on|off  as for replay\n"
+	"  --readahead=MODE, --page-cluster=N, --readahead-window=W,\n"
+	"  --readahead-holes=H, --memory=BYTES   as for replay\n"
 	"  -j, --jobs=N          units replayed at once, on threads (default: CPUs)\n"
 	"  -o, --output=FILE     append rows to FILE, one whole row per write (default\n"
 	"                        and '-': standard output); an existing FILE needs --resume\n"
@@ -497,7 +515,8 @@ const struct cli_cmd cmd_sweep = {
 	"  --shard=I/N           run the units whose number is I modulo N (0/1: all)\n"
 	"  --input-format=FMT, --max-errors=N   as for replay (N below 2^63)\n"
 	"  (--run-index and --shard take the policies, machines, baseline, slots cache,\n"
-	"  input format and max errors from the plan, and refuse them as options)\n"
+	"  kernel, readahead, input format and max errors from the plan, and refuse\n"
+	"  them as options)\n"
 	"\n"
 	"Rows (docs/SWEEP.md): the unit, what the row is the result of (tool_version,\n"
 	"trace, trace_hash, machine, machine_hash, policy, policy_hash, baseline, the\n"

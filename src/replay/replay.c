@@ -150,8 +150,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	r->m = opts->machine;
 	r->ordered = opts->ordered;
-	r->ra.mode = SR_RA_AUTO;
-	r->ra.page_cluster = 3;
+	sr_readahead_default(&r->ra);
 	r->slots_cache = opts->slots_cache;
 	if (sr_kernel_parse(SR_KERNEL_DEFAULT, &r->kernel, d)) {
 		free(r);
@@ -225,6 +224,50 @@ enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
 		sr_hw_set_write_limits(&r->pol[i].hw, &wbt);
 	}
 	ra_resolve(r);
+	return SR_OK;
+}
+
+void sr_readahead_default(struct sr_readahead_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = SR_RA_AUTO;
+	o->page_cluster = 3;
+}
+
+static const char *const ra_modes[] = { "auto", "off", "cluster" };
+
+const char *sr_readahead_format(const struct sr_readahead_opts *o, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s;page-cluster=%u;window=%s;holes=%s;memory=%" PRIu64,
+		 ra_modes[o->mode <= SR_RA_CLUSTER ? o->mode : 0], o->page_cluster,
+		 o->fixed_window ? "fixed" : "adaptive", o->holes_stop ? "stop" : "skip",
+		 o->memory_pages);
+	return buf;
+}
+
+enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struct sr_diag *d)
+{
+	char mode[16], win[16], holes[16];
+	unsigned pc;
+	uint64_t mem;
+	int m, used = 0;
+
+	sr_readahead_default(o);
+	if (sscanf(s, "%15[a-z];page-cluster=%u;window=%15[a-z];holes=%15[a-z];memory=%" SCNu64 "%n",
+		   mode, &pc, win, holes, &mem, &used) != 5 || s[used] || pc > 31 ||
+	    (strcmp(win, "adaptive") && strcmp(win, "fixed")) ||
+	    (strcmp(holes, "skip") && strcmp(holes, "stop")))
+		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': expected MODE;page-cluster=N;"
+				   "window=adaptive|fixed;holes=skip|stop;memory=PAGES", s);
+	for (m = 0; m < 3 && strcmp(mode, ra_modes[m]); m++)
+		;
+	if (m == 3)
+		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': mode auto, off or cluster", s);
+	o->mode = (enum sr_ra_mode)m;
+	o->page_cluster = pc;
+	o->fixed_window = !strcmp(win, "fixed");
+	o->holes_stop = !strcmp(holes, "stop");
+	o->memory_pages = mem;
 	return SR_OK;
 }
 

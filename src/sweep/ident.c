@@ -46,6 +46,7 @@ const struct sr_id_field sr_id_fields[SR_ID_COUNT] = {
 	[SR_ID_BASELINE_HASH] = { "baseline_hash", SR_IDK_STR, SR_IDS_RUN },
 	[SR_ID_SLOTS] = { "slots_cache", SR_IDK_BOOL, SR_IDS_RUN },
 	[SR_ID_KERNEL] = { "kernel", SR_IDK_STR, SR_IDS_RUN },
+	[SR_ID_RA] = { "readahead", SR_IDK_STR, SR_IDS_RUN },
 	[SR_ID_REORDER] = { "reorder_window", SR_IDK_INT, SR_IDS_RUN },
 	[SR_ID_UNC] = { "uncertainty", SR_IDK_INT, SR_IDS_RUN },
 	[SR_ID_INFMT] = { "input_format", SR_IDK_STR, SR_IDS_RUN },
@@ -61,7 +62,7 @@ static int set(char **v, const char *x)
 
 int sr_ident_run(struct sr_sweep *s)
 {
-	char num[4][24];
+	char num[4][24], ra[128];
 	int rc = 0;
 
 	snprintf(num[0], sizeof(num[0]), "%u", (unsigned)SR_SWEEP_REORDER);
@@ -73,6 +74,7 @@ int sr_ident_run(struct sr_sweep *s)
 	rc |= set(&s->run_v[SR_ID_SLOTS], s->slots_cache ? "on" : "off");
 	snprintf(num[3], sizeof(num[3]), "%u.%u", s->kernel.major, s->kernel.minor);
 	rc |= set(&s->run_v[SR_ID_KERNEL], num[3]);
+	rc |= set(&s->run_v[SR_ID_RA], sr_readahead_format(&s->ra, ra, sizeof(ra)));
 	rc |= set(&s->run_v[SR_ID_REORDER], num[0]);
 	rc |= set(&s->run_v[SR_ID_UNC], num[1]);
 	rc |= set(&s->run_v[SR_ID_INFMT], sr_format_name(s->ro.format));

@@ -427,6 +427,8 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 		p->slots_cache = !sr_id_eq(run[SR_ID_SLOTS], "off");
 		if (!run[SR_ID_KERNEL] || sr_kernel_parse(run[SR_ID_KERNEL], &p->kernel, NULL))
 			return "its kernel is not a kernel version such as 6.6";
+		if (!run[SR_ID_RA] || sr_readahead_parse(run[SR_ID_RA], &p->ra, NULL))
+			return "its readahead is not as sr_readahead_format() writes it (auto;page-cluster=3;...)";
 		if (!run[SR_ID_INFMT] || sr_format_parse(run[SR_ID_INFMT], &p->infmt))
 			return "its input_format is not one of auto, csv, jsonl, swt, vmstat";
 		if (!run[SR_ID_MAXERR] || sr_parse_u64(run[SR_ID_MAXERR], strlen(run[SR_ID_MAXERR]),
@@ -548,6 +550,7 @@ enum sr_err sr_sweep_open_plan(struct sr_sweep **out, const char *path,
 	s->nunits = s->plan.n;
 	s->slots_cache = s->plan.slots_cache;
 	s->kernel = s->plan.kernel;
+	s->ra = s->plan.ra;
 	s->ro.format = s->plan.infmt;
 	s->ro.max_errors = s->plan.max_errors;
 	s->pname = calloc(s->plan.np, sizeof(*s->pname));

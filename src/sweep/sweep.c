@@ -128,6 +128,12 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 	err = sr_kernel_parse(opts->kernel ? opts->kernel : SR_KERNEL_DEFAULT, &s->kernel, d);
 	if (err)
 		goto fail;
+	sr_readahead_default(&s->ra);
+	if (opts->readahead) {
+		err = sr_readahead_parse(opts->readahead, &s->ra, d);
+		if (err)
+			goto fail;
+	}
 	for (k = 0; k < ninputs; k++) {
 		err = sr_sweep_expand(&s->traces, &s->skipped, inputs[k], opts->every_file, d);
 		if (err)

@@ -74,6 +74,7 @@ enum sr_id {
 	SR_ID_BASELINE_HASH, /* run: ... and as SR_ID_POLICY_HASH */
 	SR_ID_SLOTS,         /* run: the slots cache */
 	SR_ID_KERNEL,        /* run: the kernel generation */
+	SR_ID_RA,            /* run: readahead (sr_readahead_format()) */
 	SR_ID_REORDER,       /* run: the reorder window */
 	SR_ID_UNC,           /* run: uncertainty variants */
 	SR_ID_INFMT,         /* run: the input format */
@@ -240,6 +241,7 @@ struct sr_plan {
 	char *run_v[SR_ID_COUNT];      /* the run fields as written */
 	int slots_cache;
 	struct sr_kernel kernel;
+	struct sr_readahead_opts ra;
 	enum sr_format infmt;
 	uint64_t max_errors;
 };
@@ -264,6 +266,7 @@ struct sr_sweep {
 	size_t bl;                  /* the baseline's index in policies */
 	int slots_cache;
 	struct sr_kernel kernel;    /* the kernel generation replayed */
+	struct sr_readahead_opts ra; /* the readahead replayed */
 	struct sr_read_opts ro;
 	enum sr_sweep_fmt fmt;
 	size_t nunits;

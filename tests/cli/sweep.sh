@@ -130,7 +130,7 @@ $SR sweep tr/t1.swt.zst -m 2s-pmem2 -p all -q -o all.jsonl
 row=$(grep '"trace": "tr/sub/bad.csv"' j1.jsonl | head -1)
 for f in '"tool_version": "' '"trace_hash": "fnv1a64:' '"machine": "2s-pmem2", "machine_hash": "fnv1a64:' \
 	'"policy": "reclaimer-nid", "policy_hash": null, "baseline": "reclaimer-nid", "baseline_hash": null' \
-	'"slots_cache": true, "kernel": "6.6", "reorder_window": 65536, "uncertainty": 0, "input_format": "auto", "max_errors": 0' \
+	'"slots_cache": true, "kernel": "6.6", "readahead": "auto;page-cluster=3;window=adaptive;holes=skip;memory=0", "reorder_window": 65536, "uncertainty": 0, "input_format": "auto", "max_errors": 0' \
 	'"schema": "swapreplay-sweep/2"}'; do
 	case $row in *"$f"*) ;; *) echo "FAIL sweep: an error row lacks $f: $row"; row= ;; esac
 done
@@ -190,6 +190,30 @@ $SR sweep grow -m 2s-pmem2 --kernel=6.19 -p reclaimer-nid,page-nid-strict -o gk.
 	[ "$(grep -c '"moved_out_pct": 0.000' gk.jsonl)" -eq "$(wc -l <gk.jsonl)" ] &&
 	echo "ok sweep: --kernel=6.19 rows say so, and with one list no policy moves a page" ||
 	echo "FAIL sweep: --kernel=6.19: $(head -c 300 gk.jsonl)"
+# ... and with other readahead settings; a sweep's readahead is the
+# replay's (same figures), and a plan carries it to --run-index.
+$SR sweep grow -m 2s-pmem2 --readahead=cluster -o g.jsonl -q --resume 2>err.txt
+[ $? -eq 2 ] && grep -q 'g.jsonl:1: a row made with other options than this run.s (readahead auto;page-cluster=3;window=adaptive;holes=skip;memory=0, not cluster;page-cluster=3;window=adaptive;holes=skip;memory=0)' err.txt &&
+	cmp -s g.jsonl gkeep.jsonl && echo "ok sweep: --resume with another --readahead is refused, naming it" ||
+	echo "FAIL sweep: resume with another readahead: $(cat err.txt)"
+$SR gen swapin --tasks=2 --size=1M --limit=2M -o ra.csv 2>/dev/null
+$SR sweep ra.csv -m 2s-nvme2 -p reclaimer-nid --readahead=cluster --readahead-window=fixed --memory=1G -q -o ra.jsonl 2>/dev/null
+$SR ra.csv -m 2s-nvme2 -p reclaimer-nid --readahead=cluster --readahead-window=fixed --memory=1G -f json >ra.json 2>/dev/null
+rt=$(sed -n 's/.*"throughput_kib_s": \([0-9.]*\).*/\1/p' ra.jsonl)
+rr=$(sed -n 's/.*"throughput_kib_s": \([0-9.]*\).*/\1/p' ra.json | head -1)
+[ -n "$rt" ] && [ "$rt" = "$rr" ] &&
+	grep -q '"readahead": "cluster;page-cluster=3;window=fixed;holes=skip;memory=262144"' ra.jsonl &&
+	echo "ok sweep: --readahead rows say so, with the replay's figures" ||
+	echo "FAIL sweep: --readahead: sweep $rt, replay $rr; $(head -c 400 ra.jsonl)"
+$SR sweep ra.csv -m 2s-nvme2 -p reclaimer-nid --readahead=cluster --page-cluster=2 --plan=ra.plan -q 2>/dev/null &&
+	$SR sweep --run-index=0 ra.plan -q -o rap.jsonl 2>/dev/null &&
+	grep -q '"readahead": "cluster;page-cluster=2;window=adaptive;holes=skip;memory=0"' rap.jsonl &&
+	echo "ok sweep: a plan carries the readahead settings" ||
+	echo "FAIL sweep: plan readahead: $(head -c 300 rap.jsonl 2>&1)"
+$SR sweep --run-index=0 ra.plan --page-cluster=4 -q -o rap2.jsonl 2>err.txt
+[ $? -eq 2 ] && grep -q -- '--readahead cannot be given with --run-index or --shard' err.txt &&
+	echo "ok sweep: readahead options with --run-index are refused" ||
+	echo "FAIL sweep: readahead with --run-index: $(cat err.txt)"
 $SR sweep grow -m 2s-nvme2 -o g.jsonl -q --resume 2>err.txt
 [ $? -eq 2 ] && grep -q 'g.jsonl:1: a row of grow/1.csv on machine 2s-pmem2 (fnv1a64:[0-9a-f]*), which this run does not replay it on' err.txt &&
 	cmp -s g.jsonl gkeep.jsonl && echo "ok sweep: --resume on another machine is refused, naming it" ||

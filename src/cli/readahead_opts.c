@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* --readahead and its settings (readahead_opts.h). */
+#include <string.h>
+
+#include "readahead_opts.h"
+
+int cli_ra_opt(const char *cmd, int id, const char *val, struct sr_readahead_opts *ra)
+{
+	uint64_t u;
+
+	switch (id) {
+	case CLI_RA_OPT_BASE:
+		if (!strcmp(val, "auto"))
+			ra->mode = SR_RA_AUTO;
+		else if (!strcmp(val, "off"))
+			ra->mode = SR_RA_OFF;
+		else if (!strcmp(val, "cluster"))
+			ra->mode = SR_RA_CLUSTER;
+		else
+			return cli_usage(cmd, "--readahead takes auto, off or cluster, not '%s'%s", val,
+					 !strcmp(val, "vma") ? " (VMA readahead is not modelled yet)" : "");
+		return 0;
+	case CLI_RA_OPT_BASE + 1:
+		if (cli_parse_u64(val, 31, &u))
+			return cli_usage(cmd, "--page-cluster takes 0 to 31, not '%s'", val);
+		ra->page_cluster = (unsigned)u;
+		return 0;
+	case CLI_RA_OPT_BASE + 2:
+		if (strcmp(val, "adaptive") && strcmp(val, "fixed"))
+			return cli_usage(cmd, "--readahead-window takes adaptive or fixed, not '%s'", val);
+		ra->fixed_window = !strcmp(val, "fixed");
+		return 0;
+	case CLI_RA_OPT_BASE + 3:
+		if (strcmp(val, "skip") && strcmp(val, "stop"))
+			return cli_usage(cmd, "--readahead-holes takes skip or stop, not '%s'", val);
+		ra->holes_stop = !strcmp(val, "stop");
+		return 0;
+	case CLI_RA_OPT_BASE + 4:
+		if (cli_parse_size(val, &u) || u < 4096)
+			return cli_usage(cmd, "--memory takes a size of at least 4K (K, M, G, T: powers "
+					 "of 1024), not '%s'", val);
+		ra->memory_pages = u / 4096;
+		return 0;
+	}
+	return 1;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The readahead options of replay and sweep (docs/MODEL.md, "Readahead and
+ * the swap cache"): --readahead, --page-cluster, --readahead-window,
+ * --readahead-holes, --memory.  A command adds CLI_RA_OPTS to its option
+ * table, passes every id to cli_ra_opt() and its help gets CLI_RA_HELP.
+ */
+#ifndef SR_CLI_READAHEAD_OPTS_H
+#define SR_CLI_READAHEAD_OPTS_H
+
+#include "cli.h"
+
+#define CLI_RA_OPT_BASE 950
+#define CLI_RA_OPTS \
+	{ "readahead", 0, CLI_ARG, CLI_RA_OPT_BASE }, \
+	{ "page-cluster", 0, CLI_ARG, CLI_RA_OPT_BASE + 1 }, \
+	{ "readahead-window", 0, CLI_ARG, CLI_RA_OPT_BASE + 2 }, \
+	{ "readahead-holes", 0, CLI_ARG, CLI_RA_OPT_BASE + 3 }, \
+	{ "memory", 0, CLI_ARG, CLI_RA_OPT_BASE + 4 }
+
+#define CLI_RA_HELP \
+	"  --readahead=MODE      swap-in readahead: auto (default: the kernel's\n" \
+	"                        choice; by virtual address from 4.14 unless an hdd\n" \
+	"                        is swapped on, which is not modelled: none), off,\n" \
+	"                        or cluster (by swap offset: the window around the\n" \
+	"                        fault's recorded offset is read into the swap cache;\n" \
+	"                        none on pmem and zram from 4.15)\n" \
+	"  --page-cluster=N      readahead window of at most 2^N slots (default 3;\n" \
+	"                        0: no readahead)\n" \
+	"  --readahead-window=W  adaptive (default, 3.14 on) or fixed (2^N every time)\n" \
+	"  --readahead-holes=H   skip free slots in the window (default, 3.4 on) or\n" \
+	"                        stop at them (the run of used slots around the fault)\n" \
+	"  --memory=BYTES        the workload's memory (its cgroup limit): a page read\n" \
+	"                        ahead and not used before reclaim has taken the\n" \
+	"                        inactive list's worth of pages is reclaimed (default:\n" \
+	"                        unknown, kept until used)\n"
+
+/* Returns 1 if id is not one of these options, 0 when handled (into *ra),
+ * or EXIT_USAGE after printing the error. */
+int cli_ra_opt(const char *cmd, int id, const char *val, struct sr_readahead_opts *ra);
+
+#endif /* SR_CLI_READAHEAD_OPTS_H */
