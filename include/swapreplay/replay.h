@@ -53,6 +53,11 @@ enum sr_ra_mode {
 	SR_RA_CLUSTER,  /* by swap offset (swap_cluster_readahead()) */
 };
 
+/* The largest page-cluster modelled: windows of 2^10 slots (the kernel
+ * allows 31, page_cluster_max; the replay looks at every slot of the
+ * window). */
+#define SR_RA_MAX_PAGE_CLUSTER 10
+
 struct sr_readahead_opts {
 	enum sr_ra_mode mode;
 	unsigned page_cluster;    /* the window is at most 2^page_cluster slots (3) */

@@ -21,8 +21,10 @@ int cli_ra_opt(const char *cmd, int id, const char *val, struct sr_readahead_opt
 					 !strcmp(val, "vma") ? " (VMA readahead is not modelled yet)" : "");
 		return 0;
 	case CLI_RA_OPT_BASE + 1:
-		if (cli_parse_u64(val, 31, &u))
-			return cli_usage(cmd, "--page-cluster takes 0 to 31, not '%s'", val);
+		if (cli_parse_u64(val, SR_RA_MAX_PAGE_CLUSTER, &u))
+			return cli_usage(cmd, "--page-cluster takes 0 to %d, not '%s' (windows of more "
+					 "than %u slots are not modelled; the kernel allows 31)",
+					 SR_RA_MAX_PAGE_CLUSTER, val, 1u << SR_RA_MAX_PAGE_CLUSTER);
 		ra->page_cluster = (unsigned)u;
 		return 0;
 	case CLI_RA_OPT_BASE + 2:

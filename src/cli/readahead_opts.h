@@ -26,7 +26,7 @@
 	"                        fault's recorded offset is read into the swap cache;\n" \
 	"                        none on pmem and zram from 4.15)\n" \
 	"  --page-cluster=N      readahead window of at most 2^N slots (default 3;\n" \
-	"                        0: no readahead)\n" \
+	"                        0: no readahead; at most 10)\n" \
 	"  --readahead-window=W  adaptive (default, 3.14 on) or fixed (2^N every time)\n" \
 	"  --readahead-holes=H   skip free slots in the window (default, 3.4 on) or\n" \
 	"                        stop at them (the run of used slots around the fault)\n" \

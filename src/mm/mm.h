@@ -187,6 +187,17 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
  */
 unsigned sr_ra_window(struct sr_ra *ra, uint64_t offset, unsigned page_cluster, int fixed);
 
+/*
+ * swap_state.c: the slots of the window of `pages` (a power of two) around
+ * a fault at off that readahead reads, in order, into out (room for
+ * pages - 1): every slot `can(ctx, o)` says holds a page to read, free ones
+ * skipped (3.4 on), or with holes_stop only the run of such slots around
+ * off (before).  Their count.  The caller (the replay, gen) says what a
+ * slot holds; this is the kernel's walk of swap_cluster_readahead().
+ */
+unsigned sr_ra_span(uint64_t off, unsigned pages, int holes_stop,
+		    int (*can)(void *ctx, uint64_t o), void *ctx, uint64_t *out);
+
 /* vmscan.c: the pages the inactive anon list holds in a memory of
  * memory_pages: how many pages reclaim takes before a page nobody touches
  * is reclaimed. */

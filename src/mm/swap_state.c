@@ -59,3 +59,32 @@ unsigned sr_ra_window(struct sr_ra *ra, uint64_t offset, unsigned page_cluster, 
 	ra->prev_win = pages;
 	return pages;
 }
+
+unsigned sr_ra_span(uint64_t off, unsigned pages, int holes_stop,
+		    int (*can)(void *ctx, uint64_t o), void *ctx, uint64_t *out)
+{
+	uint64_t mask = (uint64_t)pages - 1, lo = off & ~mask, hi = off | mask, o;
+	unsigned n = 0;
+
+	if (pages <= 1)
+		return 0;
+	if (!lo)
+		lo = 1; /* slot 0 is the swap header */
+	for (o = lo; o <= hi; o++) {
+		if (o == off)
+			continue;
+		if (!can(ctx, o)) {
+			/* A hole: before 3.4 the run around the fault ends here. */
+			if (holes_stop) {
+				if (o < off) {
+					n = 0;
+					continue;
+				}
+				break;
+			}
+			continue;
+		}
+		out[n++] = o;
+	}
+	return n;
+}

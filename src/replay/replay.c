@@ -254,7 +254,7 @@ enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struc
 
 	sr_readahead_default(o);
 	if (sscanf(s, "%15[a-z];page-cluster=%u;window=%15[a-z];holes=%15[a-z];memory=%" SCNu64 "%n",
-		   mode, &pc, win, holes, &mem, &used) != 5 || s[used] || pc > 31 ||
+		   mode, &pc, win, holes, &mem, &used) != 5 || s[used] || pc > SR_RA_MAX_PAGE_CLUSTER ||
 	    (strcmp(win, "adaptive") && strcmp(win, "fixed")) ||
 	    (strcmp(holes, "skip") && strcmp(holes, "stop")))
 		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': expected MODE;page-cluster=N;"
@@ -277,9 +277,10 @@ enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahe
 	sr_diag_clear(d);
 	if (r->fed || r->ntasks)
 		return sr_diag_set(d, SR_ERR_INVAL, "readahead is chosen before the first event");
-	if (o->page_cluster > 31)
-		return sr_diag_set(d, SR_ERR_INVAL, "page-cluster %u: at most 31 (page_cluster_max)",
-				   o->page_cluster);
+	if (o->page_cluster > SR_RA_MAX_PAGE_CLUSTER)
+		return sr_diag_set(d, SR_ERR_INVAL, "page-cluster %u: at most %d here (windows of %u "
+				   "slots; the kernel allows 31)", o->page_cluster,
+				   SR_RA_MAX_PAGE_CLUSTER, 1u << SR_RA_MAX_PAGE_CLUSTER);
 	r->ra = *o;
 	ra_resolve(r);
 	return SR_OK;
@@ -420,12 +421,31 @@ static int place(struct pol *p, int k, const struct sr_event *e, struct slot_cel
  * order-0 pages are read ahead.  Synchronous devices (pmem, zram) skip the
  * swap cache and readahead from 4.15 (0bcac06f27d7, aa8d22a11da9).
  */
+/* sr_ra_span()'s question for policy k's readahead on device dv: does
+ * slot o (of the fault's recorded device, hi) hold a page to read? */
+struct ra_ctx {
+	struct sr_replay *r;
+	int k, dv;
+	uint64_t hi;
+};
+
+static int ra_can(void *ctx, uint64_t o)
+{
+	struct ra_ctx *c = ctx;
+	struct slot_chunk *ch;
+	struct slot_cell *c2 = sr_slotmap_cell(&c->r->slots, c->hi | o, 0, &ch);
+
+	return c2 && c2->nr_pages == 1 && c2->dev[c->k] == c->dv && !(c2->cached & (1u << c->k));
+}
+
 static int readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
 		     struct slot_cell *sc, uint64_t key, int dv)
 {
 	const uint32_t bit = 1u << k;
-	uint64_t off = key & ((1ull << 48) - 1), lo, hi, o, first = off, mask;
-	uint32_t n = 0;
+	uint64_t off = key & ((1ull << 48) - 1), first = off;
+	uint64_t offs[(1u << SR_RA_MAX_PAGE_CLUSTER) - 1];
+	struct ra_ctx ctx;
+	uint32_t n = 0, i;
 	unsigned win;
 
 	r->ra_hit[k] = 0;
@@ -445,54 +465,20 @@ static int readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_
 	     (r->kernel.major > 4 || (r->kernel.major == 4 && r->kernel.minor >= 15))))
 		return 0;
 	win = sr_ra_window(&p->mm.ra, off, r->ra.page_cluster, r->ra.fixed_window);
-	if (win <= 1)
-		return 0;
-	mask = win - 1;
-	lo = off & ~mask;
-	hi = off | mask;
-	if (!lo)
-		lo = 1; /* slot 0 is the swap header */
-	for (o = lo; o <= hi; o++) {
+	ctx.r = r;
+	ctx.k = k;
+	ctx.dv = dv;
+	ctx.hi = key & ~((1ull << 48) - 1);
+	n = sr_ra_span(off, win, r->ra.holes_stop, ra_can, &ctx, offs);
+	for (i = 0; i < n; i++) {
 		struct slot_chunk *ch;
-		struct slot_cell *c2;
+		struct slot_cell *c2 = sr_slotmap_cell(&r->slots, ctx.hi | offs[i], 0, &ch);
 
-		if (o == off)
-			continue;
-		c2 = sr_slotmap_cell(&r->slots, (key & ~((1ull << 48) - 1)) | o, 0, &ch);
-		if (!c2 || c2->nr_pages != 1 || c2->dev[k] != dv || (c2->cached & bit)) {
-			/* A hole: before 3.4 the run around the fault ends here. */
-			if (r->ra.holes_stop) {
-				if (o < off) {
-					n = 0;
-					first = off;
-					continue;
-				}
-				break;
-			}
-			continue;
-		}
-		if (o < first)
-			first = o;
-		n++;
-	}
-	/* Mark what is read (the holes rule decided the span above). */
-	if (n) {
-		uint32_t m = 0;
-
-		for (o = first; o <= hi && m < n; o++) {
-			struct slot_chunk *ch;
-			struct slot_cell *c2;
-
-			if (o == off)
-				continue;
-			c2 = sr_slotmap_cell(&r->slots, (key & ~((1ull << 48) - 1)) | o, 0, &ch);
-			if (c2 && c2->nr_pages == 1 && c2->dev[k] == dv && !(c2->cached & bit)) {
-				c2->cached |= bit;
-				m++;
-				if (r->ra_life && raq_push(p, (key & ~((1ull << 48) - 1)) | o, c2->gen))
-					return -1;
-			}
-		}
+		c2->cached |= bit;
+		if (offs[i] < first)
+			first = offs[i];
+		if (r->ra_life && raq_push(p, ctx.hi | offs[i], c2->gen))
+			return -1;
 	}
 	r->ra_n[k] = n;
 	r->ra_lo[k] = first;

@@ -281,8 +281,8 @@ expect_error readahead-bad-memory 2 "memory takes a size of at least 4K" \
 	$SR_BIN push.swt.zst --memory=100
 expect_error readahead-bad-mode 2 "readahead takes auto, off or cluster, not 'vma' \\(VMA readahead is not modelled yet\\)" \
 	$SR_BIN push.swt.zst --readahead=vma
-expect_error readahead-bad-page-cluster 2 "page-cluster takes 0 to 31, not '32'" \
-	$SR_BIN push.swt.zst --page-cluster=32
+expect_error readahead-bad-page-cluster 2 "page-cluster takes 0 to 10, not '11'" \
+	$SR_BIN push.swt.zst --page-cluster=11
 expect_error readahead-bad-holes 2 "readahead-holes takes skip or stop, not 'read'" \
 	$SR_BIN push.swt.zst --readahead-holes=read
 
