@@ -99,6 +99,7 @@
 
 #include "swapreplay/error.h"
 #include "swapreplay/event.h"
+#include "swapreplay/replay.h"
 
 enum sr_gen_workload {
 	SR_GEN_SWAP_W_RAND = 0,
@@ -154,6 +155,13 @@ struct sr_gen_params {
 				 * mapped by huge pages, 0 to 1; default 0.
 				 * Above 0 the limit must hold a huge page */
 	enum sr_gen_thp_swapin thp_swapin; /* default SR_GEN_THP_IN_WHOLE */
+	/* Swap-in readahead in the closed loop (SR_RA_CLUSTER; SR_RA_AUTO and
+	 * SR_RA_OFF: none, the default): the kernel's window, by the same
+	 * code as the replay's (src/mm/swap_state.c), on the generator's own
+	 * slots; pages read ahead are resident and take memory, and a fault
+	 * that finds one is a swap-in with no read.  memory_pages is not
+	 * used: the limit is the memory. */
+	struct sr_readahead_opts ra;
 };
 
 /* "whole", "split". */
@@ -182,6 +190,9 @@ struct sr_gen_stats {
 	uint64_t resident_max;  /* the most ever resident (<= limit_pages) */
 	uint64_t swapped;       /* pages in swap now */
 	uint64_t slots_max;     /* swap slots ever used: the largest offset + 1 */
+	uint64_t ra_pages;      /* pages read ahead (with readahead) */
+	uint64_t ra_hits;       /* swap-ins that found their page read ahead */
+	uint64_t ra_dropped;    /* pages read ahead and reclaimed unused */
 };
 
 struct sr_gen;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "readahead_opts.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/gen.h"
 #include "swapreplay/trace.h"
@@ -34,6 +35,7 @@ static const struct cli_opt opts[] = {
 	{ "machine", 'm', CLI_ARG, O_MACHINE },
 	{ "thp", 0, CLI_ARG, O_THP },
 	{ "thp-swapin", 0, CLI_ARG, O_THP_SWAPIN },
+	CLI_RA_OPTS,
 	{ NULL, 0, 0, 0 },
 };
 
@@ -176,6 +178,15 @@ static int run(int argc, char **argv)
 			if (sr_gen_thp_swapin_parse(val, &gp.thp_swapin))
 				return cli_usage("gen", "--thp-swapin takes whole or split, not '%s'", val);
 			break;
+		default:
+			if (id == CLI_RA_OPT_BASE + 4)
+				return cli_usage("gen", "--memory is the replay's: gen's memory is --limit");
+			rc = cli_ra_opt("gen", id, val, &gp.ra);
+			if (rc == 1)
+				return cli_usage("gen", "unexpected option");
+			if (!rc && id == CLI_RA_OPT_BASE && gp.ra.mode == SR_RA_AUTO)
+				return cli_usage("gen", "--readahead takes off or cluster here (gen models no kernel's choice)");
+			break;
 		}
 	}
 	if (rc)
@@ -313,6 +324,15 @@ const struct cli_cmd cmd_gen = {
 	"                        default: one event of 512 pages) or split (split at\n"
 	"                        its first touch, then swapped in as 4 KiB pages, as\n"
 	"                        mainline kernels' swap-in faults do for a PMD THP)\n"
+	"  --readahead=off|cluster  swap-in readahead in the simulation (default off):\n"
+	"                        a fault on a swapped-out page also brings in the\n"
+	"                        window of slots around its slot, as the replay's\n"
+	"                        --readahead=cluster reads it (the same code); those\n"
+	"                        pages are resident and take memory under the limit,\n"
+	"                        a touch of one is a swap-in (recorded) with no read,\n"
+	"                        and one reclaimed untouched keeps its slot, with no\n"
+	"                        swap-out.  --page-cluster, --readahead-window and\n"
+	"                        --readahead-holes as for replay\n"
 	"\n"
 	"Each task has a clock from 0 that each access advances (see --access-ns);\n"
 	"tasks interleave in clock order.  A first touch makes a page\n"

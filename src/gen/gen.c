@@ -21,11 +21,14 @@
 #include <string.h>
 
 #include "common/internal.h"
+#include "mm/mm.h"
 #include "swapreplay/gen.h"
 
 #define NIL UINT32_MAX
 
-enum { PG_UNTOUCHED = 0, PG_RESIDENT = 1, PG_SWAPPED = 2, PG_MASK = 3,
+/* PG_CACHED: read ahead into the swap cache: resident, on the LRU list,
+ * holding its slot, not yet touched. */
+enum { PG_UNTOUCHED = 0, PG_RESIDENT = 1, PG_SWAPPED = 2, PG_CACHED = 3, PG_MASK = 3,
        PG_HUGE = 4 };
 
 #define HP SR_GEN_HPAGE_PAGES
@@ -59,6 +62,9 @@ struct sr_gen {
 	unsigned char *state;  /* PG_* per page */
 	uint32_t *prev, *next; /* LRU links per page (resident pages) */
 	uint32_t *slot;        /* swap slot per page (swapped pages) */
+	uint32_t *owner;       /* with readahead: per slot, the page in it, or NIL */
+	uint32_t nowner;
+	struct sr_ra ra;       /* readahead's window (src/mm/swap_state.c) */
 	uint32_t lru_head, lru_tail;
 	uint32_t *free_slots;  /* LIFO stack of freed base slots */
 	uint32_t nfree;
@@ -147,6 +153,7 @@ void sr_gen_params_init(struct sr_gen_params *p)
 	p->seed = 1;
 	p->thp = 0;
 	p->thp_swapin = SR_GEN_THP_IN_WHOLE;
+	sr_readahead_default(&p->ra);
 }
 
 /* ---- PRNG: splitmix64 seeds xoshiro256** (Blackman and Vigna) --------- */
@@ -339,14 +346,35 @@ static inline uint32_t huge_head(const struct actor *a, uint32_t pg)
 	return a->base + ((pg - a->base) & ~(HP - 1));
 }
 
-/* Direct reclaim by a: the least recently used entry goes to swap. */
+static void set_owner(struct sr_gen *g, uint32_t sl, uint32_t n, uint32_t pg)
+{
+	uint32_t k;
+
+	if (!g->owner)
+		return;
+	for (k = 0; k < n && sl + k < g->nowner; k++)
+		g->owner[sl + k] = pg == NIL ? NIL : pg + k;
+}
+
+/* Direct reclaim by a: the least recently used entry goes to swap; a page
+ * read ahead and never touched is clean: it leaves memory and keeps its
+ * slot, with no write. */
 static void evict(struct sr_gen *g, const struct actor *a)
 {
-	uint32_t v = g->lru_head;
+	uint32_t v = g->lru_head, sl, n;
 	int huge = (g->state[v] & PG_HUGE) != 0;
-	uint32_t n = huge ? HP : 1;
-	uint32_t sl = huge ? alloc_huge_slots(g) : alloc_base_slot(g);
 
+	if ((g->state[v] & PG_MASK) == PG_CACHED) {
+		lru_del(g, v);
+		g->state[v] = (unsigned char)((g->state[v] & ~PG_MASK) | PG_SWAPPED);
+		g->st.resident--;
+		g->st.swapped++;
+		g->st.ra_dropped++;
+		return;
+	}
+	n = huge ? HP : 1;
+	sl = huge ? alloc_huge_slots(g) : alloc_base_slot(g);
+	set_owner(g, sl, 1, v);
 	lru_del(g, v);
 	g->state[v] = (unsigned char)((g->state[v] & ~PG_MASK) | PG_SWAPPED);
 	g->slot[v] = sl;
@@ -366,7 +394,42 @@ static void split(struct sr_gen *g, uint32_t head)
 		g->state[head + k] = PG_SWAPPED;
 		g->slot[head + k] = sl + k;
 	}
+	set_owner(g, sl, HP, head);
 	g->st.thp_splits++;
+}
+
+/* sr_ra_span()'s question: does slot o hold a base page in swap? */
+static int ra_can(void *ctx, uint64_t o)
+{
+	const struct sr_gen *g = ctx;
+	uint32_t q;
+
+	if (o >= g->nowner || (q = g->owner[o]) == NIL)
+		return 0;
+	return g->state[q] == PG_SWAPPED;
+}
+
+/* Readahead around the fault at slot off, by a: the window's pages come
+ * into memory as read ahead (the kernel's swap_cluster_readahead()). */
+static void read_ahead(struct sr_gen *g, const struct actor *a, uint32_t off)
+{
+	uint64_t offs[(1u << SR_RA_MAX_PAGE_CLUSTER) - 1];
+	unsigned win = sr_ra_window(&g->ra, off, g->p.ra.page_cluster, g->p.ra.fixed_window);
+	unsigned n = sr_ra_span(off, win, g->p.ra.holes_stop, ra_can, g, offs), i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t q = g->owner[offs[i]];
+
+		if (g->state[q] != PG_SWAPPED)
+			continue; /* reclaimed for an earlier one of the window */
+		while (g->st.resident + 1 > g->limit)
+			evict(g, a);
+		g->state[q] = PG_CACHED;
+		lru_add_tail(g, q);
+		g->st.resident++;
+		g->st.swapped--;
+		g->st.ra_pages++;
+	}
 }
 
 /* Task a accesses page pg at its clock. */
@@ -393,11 +456,27 @@ static void touch(struct sr_gen *g, const struct actor *a, uint32_t pg)
 		lru_add_tail(g, pg);
 		return;
 	}
+	if (s == PG_CACHED) {
+		/* Read ahead: a swap-in that finds its page in the swap cache
+		 * (the trace records it; the replay finds it read ahead). */
+		emit(g, a, SR_OP_IN, g->slot[pg], 1);
+		set_owner(g, g->slot[pg], 1, NIL);
+		g->free_slots[g->nfree++] = g->slot[pg];
+		g->st.swap_ins++;
+		g->st.pages_in++;
+		g->st.ra_hits++;
+		g->ra.hits++;
+		g->state[pg] = PG_RESIDENT;
+		lru_del(g, pg);
+		lru_add_tail(g, pg);
+		return;
+	}
 	/* pg is about to become resident: direct reclaim by a first. */
 	while (g->st.resident + need > g->limit)
 		evict(g, a);
 	if (s == PG_SWAPPED) {
 		emit(g, a, SR_OP_IN, g->slot[pg], need);
+		set_owner(g, g->slot[pg], 1, NIL);
 		if (need == HP)
 			free_huge_slots(g, g->slot[pg]);
 		else
@@ -411,6 +490,8 @@ static void touch(struct sr_gen *g, const struct actor *a, uint32_t pg)
 	g->state[pg] = (unsigned char)((g->state[pg] & ~PG_MASK) | PG_RESIDENT);
 	lru_add_tail(g, pg);
 	g->st.resident += need;
+	if (s == PG_SWAPPED && need == 1 && g->owner)
+		read_ahead(g, a, g->slot[pg]);
 	if (g->st.resident > g->st.resident_max)
 		g->st.resident_max = g->st.resident;
 }
@@ -427,7 +508,13 @@ static void free_region(struct sr_gen *g, const struct actor *a)
 		if ((s & PG_MASK) == PG_RESIDENT) {
 			lru_del(g, pg);
 			g->st.resident -= n;
+		} else if ((s & PG_MASK) == PG_CACHED) {
+			lru_del(g, pg);
+			g->st.resident--;
+			set_owner(g, g->slot[pg], 1, NIL);
+			g->free_slots[g->nfree++] = g->slot[pg];
 		} else if ((s & PG_MASK) == PG_SWAPPED) {
+			set_owner(g, g->slot[pg], 1, NIL);
 			if (n == HP)
 				free_huge_slots(g, g->slot[pg]);
 			else
@@ -681,8 +768,17 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 	g->free_clusters = malloc((npages / HP + 2) * sizeof(*g->free_clusters));
 	g->actors = calloc(g->nactors, sizeof(*g->actors));
 	g->heap = malloc(g->nactors * sizeof(*g->heap));
+	if (p->ra.mode == SR_RA_CLUSTER && p->ra.page_cluster > 0) {
+		/* Slots go up to the clusters ever taken, one per 512 pages and
+		 * two more. */
+		g->nowner = (uint32_t)((npages / HP + 3) * HP);
+		g->owner = malloc((size_t)g->nowner * sizeof(*g->owner));
+		if (g->owner)
+			memset(g->owner, 0xff, (size_t)g->nowner * sizeof(*g->owner));
+		g->ra.hits = 4; /* the kernel's swapin_readahead_hits starts at 4 */
+	}
 	if (!g->state || !g->prev || !g->next || !g->slot || !g->free_slots ||
-	    !g->free_clusters || !g->actors || !g->heap) {
+	    !g->free_clusters || !g->actors || !g->heap || (g->nowner && !g->owner)) {
 		sr_gen_free(g);
 		return sr_diag_set(d, SR_ERR_NOMEM,
 				   "out of memory for %" PRIu64 " simulated pages (%" PRIu64 " MiB)",
@@ -729,6 +825,7 @@ void sr_gen_free(struct sr_gen *g)
 	free(g->prev);
 	free(g->next);
 	free(g->slot);
+	free(g->owner);
 	free(g->free_slots);
 	free(g->free_clusters);
 	free(g->actors);

@@ -277,6 +277,33 @@ if [ -f rrf.json ] &&
 elif [ -f rrf.json ]; then
 	fail readahead-memory "$(head -3 run.err)"
 fi
+# gen's closed loop: pages read ahead take memory, so on random touches a
+# fixed window pushes the working set out (more swap-outs and swap-ins
+# than without); the same options give the same bytes; every swap-in of
+# the trace replays to a swap-out.
+if $SR_BIN gen swap-w-rand --tasks=1 --size=8M --limit=7M --accesses=20000 --cpu-node=0 --mem-node=0 \
+		-o gl0.csv 2>gen.err &&
+	$SR_BIN gen swap-w-rand --tasks=1 --size=8M --limit=7M --accesses=20000 --cpu-node=0 --mem-node=0 \
+		--readahead=cluster --readahead-window=fixed -o gl1.csv 2>>gen.err &&
+	$SR_BIN gen swap-w-rand --tasks=1 --size=8M --limit=7M --accesses=20000 --cpu-node=0 --mem-node=0 \
+		--readahead=cluster --readahead-window=fixed -o gl2.csv 2>>gen.err &&
+	$SR gl1.csv -m 2s-nvme2 -p reclaimer-nid --readahead=cluster --readahead-window=fixed -f json >gl1.json 2>run.err; then
+	o0=$(grep -c ',out,' gl0.csv)
+	o1=$(grep -c ',out,' gl1.csv)
+	if [ "$o1" -gt $((o0 * 3 / 2)) ] && cmp -s gl1.csv gl2.csv &&
+		[ "$(jnum gl1.json reclaimer-nid unmatched_swapins)" = 0 ] &&
+		[ "$(jnum gl1.json reclaimer-nid swapcache_hits)" -gt 0 ]; then
+		ok gen-readahead-closed-loop
+	else
+		fail gen-readahead-closed-loop "swap-outs $o1 with readahead against $o0 without; unmatched $(jnum gl1.json reclaimer-nid unmatched_swapins), hits $(jnum gl1.json reclaimer-nid swapcache_hits)"
+	fi
+else
+	fail gen-readahead-closed-loop "$(cat gen.err run.err | head -3)"
+fi
+expect_error gen-readahead-no-memory 2 "memory is the replay's: gen's memory is --limit" \
+	$SR_BIN gen swap-w-rand -o x.csv --readahead=cluster --memory=1G
+expect_error gen-readahead-no-auto 2 "readahead takes off or cluster here" \
+	$SR_BIN gen swap-w-rand -o x.csv --readahead=auto
 expect_error readahead-bad-memory 2 "memory takes a size of at least 4K" \
 	$SR_BIN push.swt.zst --memory=100
 expect_error readahead-bad-mode 2 "readahead takes auto, off or cluster, not 'vma' \\(VMA readahead is not modelled yet\\)" \
