@@ -113,6 +113,7 @@ struct sr_dev_result {
 	char name[32];
 	uint64_t reads, writes;        /* I/O requests */
 	uint64_t read_bytes, write_bytes;
+	uint64_t readahead_pages;      /* pages read ahead, in those reads */
 	double busy_ns;                /* device (or media) time used */
 	double util;                   /* busy_ns / makespan */
 };

@@ -541,6 +541,7 @@ static int play(struct sr_replay *r, struct pol *p, int k, const struct sr_event
 		big.nr_pages = e->nr_pages + r->ra_n[k];
 		big.offset = r->ra_lo[k];
 		rc = sr_hw_play(&p->hw, &r->memo, &big, dv, x, start, &resume, &done);
+		p->hw.dev[dv].readahead_pages += r->ra_n[k];
 	} else {
 		rc = sr_hw_play(&p->hw, &r->memo, e, dv, x, start, &resume, &done);
 	}

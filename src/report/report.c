@@ -150,8 +150,9 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			sr_report_json_string(f, d->name);
 			fprintf(f, ", \"reads\": %" PRIu64 ", \"writes\": %" PRIu64
 				", \"read_bytes\": %" PRIu64 ", \"write_bytes\": %" PRIu64
-				", \"utilization\": %.4f}",
-				d->reads, d->writes, d->read_bytes, d->write_bytes, d->util);
+				", \"pages_read_ahead\": %" PRIu64 ", \"utilization\": %.4f}",
+				d->reads, d->writes, d->read_bytes, d->write_bytes, d->readahead_pages,
+				d->util);
 		}
 		fprintf(f, "],\n     \"links\": [");
 		for (i = 0; i < p->nr_links; i++) {
@@ -346,6 +347,12 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 				p->readahead_pages ? 100.0 * (double)p->swapcache_hits /
 						     (double)p->readahead_pages : 0.0,
 				p->readahead_dropped);
+		if (in->readahead_on) {
+			fprintf(f, "read ahead per device:");
+			for (i = 0; i < p->nr_devices; i++)
+				fprintf(f, " %s %" PRIu64 " pages%s", p->dev[i].name,
+					p->dev[i].readahead_pages, i + 1 < p->nr_devices ? "," : "\n");
+		}
 		if (p->stale_requests)
 			fprintf(f, "requests %" PRIu64 " more than 82 ms behind the latest on their resource "
 				   "(their task's clock behind the others'): served without contention\n",
