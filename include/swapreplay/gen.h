@@ -105,6 +105,8 @@ enum sr_gen_workload {
 	SR_GEN_SWAP_W_RAND = 0,
 	SR_GEN_SWAP_W_SEQ = 1,
 	SR_GEN_SWAPIN = 2,
+	SR_GEN_KBUILD = 3,  /* tasks arriving jobs at a time, each touching its
+			     * region at random, then exiting (a make -jN) */
 };
 
 /* "swap-w-rand", "swap-w-seq", "swapin". */
@@ -138,7 +140,8 @@ enum sr_gen_thp_swapin {
 
 struct sr_gen_params {
 	enum sr_gen_workload workload;
-	uint32_t tasks;         /* >= 1; default 32 */
+	uint32_t tasks;         /* >= 1; default 32 (kbuild: all the tasks run) */
+	uint32_t jobs;          /* kbuild: tasks running at once, >= 1; default 4 */
 	uint64_t size;          /* bytes per task, whole pages; default 64 MiB */
 	uint64_t limit;         /* bytes, whole pages; default 1 GiB */
 	uint64_t accesses;      /* per task (swap-w-*); 0 = 2 x pages per task.

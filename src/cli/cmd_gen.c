@@ -13,7 +13,7 @@
 #define BATCH 4096
 
 enum {
-	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_SIZE, O_LIMIT, O_ACCESSES,
+	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_JOBS, O_SIZE, O_LIMIT, O_ACCESSES,
 	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED, O_MACHINE,
 	O_THP, O_THP_SWAPIN,
 };
@@ -23,6 +23,7 @@ static const struct cli_opt opts[] = {
 	{ "to", 0, CLI_ARG, O_TO },
 	{ "zstd", 0, CLI_OPTARG, O_ZSTD },
 	{ "tasks", 0, CLI_ARG, O_TASKS },
+	{ "jobs", 'j', CLI_ARG, O_JOBS },
 	{ "size", 0, CLI_ARG, O_SIZE },
 	{ "limit", 0, CLI_ARG, O_LIMIT },
 	{ "accesses", 0, CLI_ARG, O_ACCESSES },
@@ -139,6 +140,9 @@ static int run(int argc, char **argv)
 		case O_TASKS:
 			rc = u32("tasks", val, &gp.tasks);
 			break;
+		case O_JOBS:
+			rc = u32("jobs", val, &gp.jobs);
+			break;
 		case O_SIZE:
 			rc = bytes("size", val, &gp.size);
 			break;
@@ -192,9 +196,9 @@ static int run(int argc, char **argv)
 	if (rc)
 		return rc;
 	if (!workload)
-		return cli_usage("gen", "needs a workload: swap-w-rand, swap-w-seq or swapin");
+		return cli_usage("gen", "needs a workload: swap-w-rand, swap-w-seq, swapin or kbuild");
 	if (sr_gen_workload_parse(workload, &gp.workload))
-		return cli_usage("gen", "unknown workload '%s'; the workloads are swap-w-rand, swap-w-seq and swapin",
+		return cli_usage("gen", "unknown workload '%s'; the workloads are swap-w-rand, swap-w-seq, swapin and kbuild",
 				 workload);
 	if (!out)
 		return cli_usage("gen", "needs an output file: -o FILE ('-' for standard output)");
@@ -286,6 +290,10 @@ const struct cli_cmd cmd_gen = {
 	"  swapin       the tasks fill their regions; a pusher task (pid 999)\n"
 	"               allocates --limit bytes, pushing their pages out, and\n"
 	"               exits; the tasks then read all their pages back in order\n"
+	"  kbuild       a make -jN: --jobs tasks run at once, each touching random\n"
+	"               pages of its own region --accesses times and exiting (its\n"
+	"               memory and swap slots freed), the next task starting in\n"
+	"               its place, until --tasks have run; pressure grows with N\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output=FILE     the trace to write (required)\n"
@@ -294,11 +302,12 @@ const struct cli_cmd cmd_gen = {
 	"  --zstd[=LEVEL]        compress with zstd (level 1-19, default 3); a FILE\n"
 	"                        ending in .zst is compressed at level 3 anyway\n"
 	"  --tasks=N             tasks, pids 1000..1000+N-1 (default 32)\n"
+	"  -j, --jobs=N          kbuild: tasks running at once (default 4)\n"
 	"  --size=BYTES          each task's region (default 64M); K, M, G, T are\n"
 	"                        powers of 1024; a whole number of 4 KiB pages\n"
 	"  --limit=BYTES         memory limit (default 1G); swap-w-*: must be below\n"
 	"                        tasks x size; swapin: what the pusher allocates\n"
-	"  --accesses=N          page accesses per task, swap-w-* only\n"
+	"  --accesses=N          page accesses per task, swap-w-* and kbuild only\n"
 	"                        (default: 2 x the pages of its region)\n"
 	"  --cpu-node=N          node of the tasks' CPUs (default 0)\n"
 	"  --mem-node=N          node of their memory (default 1)\n"

@@ -74,6 +74,7 @@ struct sr_gen {
 	uint32_t base_next, base_end; /* the base pages' current cluster */
 	struct actor *actors;  /* the tasks, then the pusher (swapin) */
 	uint32_t nactors;
+	uint32_t next_task;    /* kbuild: the next task to start */
 	uint32_t *heap;        /* actor indices, min-heap on (clock, pid) */
 	uint32_t nheap;
 	enum phase phase;
@@ -88,6 +89,7 @@ static const char *const workload_names[] = {
 	[SR_GEN_SWAP_W_RAND] = "swap-w-rand",
 	[SR_GEN_SWAP_W_SEQ] = "swap-w-seq",
 	[SR_GEN_SWAPIN] = "swapin",
+	[SR_GEN_KBUILD] = "kbuild",
 };
 
 #define NWORKLOADS (sizeof(workload_names) / sizeof(workload_names[0]))
@@ -142,6 +144,7 @@ void sr_gen_params_init(struct sr_gen_params *p)
 	memset(p, 0, sizeof(*p));
 	p->workload = SR_GEN_SWAP_W_RAND;
 	p->tasks = 32;
+	p->jobs = 4;
 	p->size = 64ull << 20;
 	p->limit = 1ull << 30;
 	p->accesses = 0;
@@ -598,8 +601,18 @@ static int step(struct sr_gen *g)
 	a->clock += g->p.exp_time ? think_time(a->rng, g->p.access_ns) : g->p.access_ns;
 	if (a->clock > g->tmax)
 		g->tmax = a->clock;
-	if (--a->left == 0)
+	if (--a->left == 0) {
 		g->heap[0] = g->heap[--g->nheap];
+		heap_down(g, 0);
+		if (g->p.workload == SR_GEN_KBUILD) {
+			/* The job exits (its memory and swap freed: holes) and
+			 * the next one starts in its place. */
+			free_region(g, a);
+			if (g->next_task < g->p.tasks)
+				start(g, g->next_task++, a->clock, g->p.accesses);
+		}
+		return 1;
+	}
 	heap_down(g, 0);
 	return 1;
 }
@@ -735,14 +748,23 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 				   push ? u64_text(p->limit, buf, sizeof(buf)) : "");
 	task_pages = ppt * p->tasks;
 	npages = task_pages + push;
-	if (p->workload != SR_GEN_SWAPIN && limit >= task_pages)
+	if (p->workload == SR_GEN_KBUILD && (p->jobs < 1 || p->jobs > p->tasks))
+		return sr_diag_set(d, SR_ERR_INVAL, "kbuild: jobs %" PRIu32 " must be 1 to the tasks (%" PRIu32 ")",
+				   p->jobs, p->tasks);
+	if (p->workload == SR_GEN_KBUILD && limit >= (uint64_t)p->jobs * ppt)
+		return sr_diag_set(d, SR_ERR_INVAL,
+				   "limit %" PRIu64 " bytes is not below the running jobs' memory "
+				   "(%" PRIu32 " x %" PRIu64 " bytes): nothing would be swapped out",
+				   p->limit, p->jobs, p->size);
+	if (p->workload != SR_GEN_SWAPIN && p->workload != SR_GEN_KBUILD && limit >= task_pages)
 		return sr_diag_set(d, SR_ERR_INVAL,
 				   "limit %" PRIu64 " bytes is not below the tasks' memory "
 				   "(%" PRIu32 " x %" PRIu64 " = %" PRIu64 " bytes): nothing would be swapped out",
 				   p->limit, p->tasks, p->size, task_pages * SR_PAGE_SIZE);
 	accesses = p->accesses ? p->accesses : 2 * ppt;
 	/* The longest clock: a task's accesses, or swapin's three phases. */
-	steps = p->workload == SR_GEN_SWAPIN ? 2 * ppt + limit : accesses;
+	steps = p->workload == SR_GEN_SWAPIN ? 2 * ppt + limit :
+		p->workload == SR_GEN_KBUILD ? accesses * ((p->tasks + p->jobs - 1) / p->jobs) : accesses;
 	if (steps > (uint64_t)INT64_MAX / 40 / p->access_ns)
 		return sr_diag_set(d, SR_ERR_LIMIT,
 				   "the trace would last past 2^63-1 ns: give fewer accesses or a shorter access time");
@@ -798,7 +820,8 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 		a->cpu = p->cpu_node * p->cpus_per_node + k % p->cpus_per_node;
 		a->base = (uint32_t)(i < p->tasks ? i * ppt : task_pages);
 		a->pages = (uint32_t)(i < p->tasks ? ppt : limit);
-		a->random = p->workload == SR_GEN_SWAP_W_RAND && i < p->tasks;
+		a->random = (p->workload == SR_GEN_SWAP_W_RAND || p->workload == SR_GEN_KBUILD) &&
+			    i < p->tasks;
 		for (j = 0; j < 4; j++)
 			a->rng[j] = splitmix64(&sm);
 		if (i < p->tasks && p->thp > 0)
@@ -808,6 +831,11 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 		g->phase = PH_FILL;
 		for (i = 0; i < p->tasks; i++)
 			start(g, i, 0, ppt);
+	} else if (p->workload == SR_GEN_KBUILD) {
+		g->phase = PH_RUN;
+		for (i = 0; i < p->jobs; i++)
+			start(g, i, 0, accesses);
+		g->next_task = p->jobs;
 	} else {
 		g->phase = PH_RUN;
 		for (i = 0; i < p->tasks; i++)

@@ -300,6 +300,28 @@ if $SR_BIN gen swap-w-rand --tasks=1 --size=8M --limit=7M --accesses=20000 --cpu
 else
 	fail gen-readahead-closed-loop "$(cat gen.err run.err | head -3)"
 fi
+# gen kbuild: jobs arrive N at a time and exit, freeing their swap (so a
+# later swap-out reuses slots); every swap-in is matched, and there are
+# more swap-outs with more jobs at once.
+if $SR_BIN gen kbuild --tasks=24 --jobs=8 --size=1M --limit=6M --cpu-node=0 --mem-node=0 -o kb8.csv 2>gen.err &&
+	$SR_BIN gen kbuild --tasks=24 --jobs=12 --size=1M --limit=6M --cpu-node=0 --mem-node=0 -o kb12.csv 2>>gen.err &&
+	$SR kb12.csv -m 2s-nvme2 -p reclaimer-nid -f json >kb12.json 2>run.err; then
+	o8=$(grep -c ',out,' kb8.csv)
+	o12=$(grep -c ',out,' kb12.csv)
+	p12=$(awk -F, 'NR > 1 { print $3 }' kb12.csv | sort -u | wc -l)
+	if [ "$o8" -gt 0 ] && [ "$o12" -gt "$o8" ] && [ "$p12" -le 24 ] && [ "$p12" -gt 12 ] &&
+		[ "$(jnum kb12.json reclaimer-nid unmatched_swapins)" = 0 ]; then
+		ok gen-kbuild
+	else
+		fail gen-kbuild "swap-outs $o8 (-j8) and $o12 (-j12), $p12 tasks seen, unmatched $(jnum kb12.json reclaimer-nid unmatched_swapins)"
+	fi
+else
+	fail gen-kbuild "$(cat gen.err run.err | head -3)"
+fi
+expect_error gen-kbuild-jobs 2 "kbuild: jobs 30 must be 1 to the tasks \\(24\\)" \
+	$SR_BIN gen kbuild --tasks=24 --jobs=30 --size=1M --limit=6M -o x.csv
+expect_error gen-kbuild-no-pressure 2 "not below the running jobs' memory" \
+	$SR_BIN gen kbuild --tasks=24 --jobs=4 --size=1M --limit=6M -o x.csv
 expect_error gen-readahead-no-memory 2 "memory is the replay's: gen's memory is --limit" \
 	$SR_BIN gen swap-w-rand -o x.csv --readahead=cluster --memory=1G
 expect_error gen-readahead-no-auto 2 "readahead takes off or cluster here" \
