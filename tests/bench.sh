@@ -138,6 +138,11 @@ echo "== replay of the 10M binary trace, $P, median of $RUNS =="
 # the first event: two simulations.
 replay_bench "2s-pmem2 (the three policies agree: one simulation)" "-m 2s-pmem2"
 replay_bench "2s-pmem2 --slots-cache=off (page-nid parts: two simulations)" "-m 2s-pmem2 --slots-cache=off"
+# Readahead (docs/MODEL.md, "Readahead and the swap cache"): off, as the
+# default kernel has it on NVMe, against cluster readahead with the
+# trace's memory (the generator's 1 GiB), on the same trace.
+replay_bench "2s-nvme2, readahead off (the default here)" "-m 2s-nvme2"
+replay_bench "2s-nvme2 --readahead=cluster --memory=1G" "-m 2s-nvme2 --readahead=cluster --memory=1G"
 ref2
 echo "targets: one pass <= 1.5x zstd -dc, >= 2.5x faster than three runs"
 a=$(peak "$SR $D/e1m.swt.zst -m 2s-pmem2 -p $P -f csv"); b=$(peak "$SR $D/e10m.swt.zst -m 2s-pmem2 -p $P -f csv")

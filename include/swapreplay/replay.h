@@ -42,6 +42,10 @@ struct sr_kernel {
 	int thp_swap_whole;       /* a huge page is swapped out without being split */
 	int device_locks;         /* before 4.11: no cluster locks, one swap cache tree
 				   * lock per device */
+	int vma_readahead;        /* 4.14 on: readahead by virtual address unless an
+				   * hdd is swapped on */
+	int sync_bypass;          /* 4.15 on: synchronous devices skip the swap cache
+				   * and readahead */
 };
 
 /* Swap-in readahead (docs/MODEL.md, "Readahead and the swap cache"). */

@@ -20,6 +20,12 @@
  *         splitting THP after swapped out", bd4c82c22c36; 4.13 split it
  *         once in the swap cache, 38d8b4e6bdc8, and before that split it
  *         first): the replay's LRU lock then takes it as one folio.
+ *   4.14  also: VMA readahead (Huang Ying, ec560175c0b6), the default
+ *         unless an hdd is swapped on (swap_use_vma_readahead()).
+ *   4.15  synchronous devices (pmem, brd, zram) skip the swap cache and
+ *         readahead for single-user pages (Minchan Kim, 0bcac06f27d7,
+ *         aa8d22a11da9); the 7.0 swap table series keeps readahead off for
+ *         them.
  *   6.15  the slots cache removed (Kairui Song, "mm, swap: remove swap slot
  *         cache", 0ff67f990bd4): each CPU allocates from a current cluster
  *         per order (1b7e90020eb7) and walks the list for a new one when it
@@ -32,8 +38,9 @@
  *         mm tree's merge window, not from a tag.
  *
  * Kernels before 4.0 are refused; later releases than 6.19 behave as 6.19
- * here (what changed after it, the 7.0 swap table, is on the swap-in path,
- * which is not modelled).
+ * here: what 7.0 changed, the swap table (every swap-in through the swap
+ * cache, the bypass of 4.15 gone), keeps readahead off for synchronous
+ * devices, which is what the model does with them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +77,8 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 		   SR_ALLOC_CLUSTER;
 	k->thp_swap_whole = since(k, 4, 14);
 	k->device_locks = !since(k, 4, 11);
+	k->vma_readahead = since(k, 4, 14);
+	k->sync_bypass = since(k, 4, 15);
 	return SR_OK;
 }
 

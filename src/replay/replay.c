@@ -53,8 +53,7 @@ static void ra_resolve(struct sr_replay *r)
 {
 	r->ra_mode = r->ra.mode;
 	if (r->ra_mode == SR_RA_AUTO)
-		r->ra_mode = (r->kernel.major < 4 || (r->kernel.major == 4 && r->kernel.minor < 14) ||
-			      has_hdd(r->m)) ? SR_RA_CLUSTER : SR_RA_OFF;
+		r->ra_mode = !r->kernel.vma_readahead || has_hdd(r->m) ? SR_RA_CLUSTER : SR_RA_OFF;
 	if (r->ra.page_cluster == 0)
 		r->ra_mode = SR_RA_OFF;
 	r->ra_life = r->ra.memory_pages ? sr_inactive_pages(r->ra.memory_pages) : 0;
@@ -297,8 +296,8 @@ const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, s
 		snprintf(buf, n, "cluster (by swap offset), page-cluster %u, %s window, %s holes%s%s",
 			 r->ra.page_cluster, r->ra.fixed_window ? "fixed" : "adaptive",
 			 r->ra.holes_stop ? "stopping at" : "skipping",
-			 r->kernel.major > 4 || (r->kernel.major == 4 && r->kernel.minor >= 15) ?
-			 "; none on pmem and zram (synchronous devices)" : "", mem);
+			 r->kernel.sync_bypass ? "; none on pmem and zram (synchronous devices)" : "",
+			 mem);
 	else if (r->ra.mode == SR_RA_OFF)
 		snprintf(buf, n, "off");
 	else if (r->ra.page_cluster == 0)
@@ -461,8 +460,7 @@ static int readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_
 		return 0;
 	}
 	if (e->nr_pages != 1 || sc->nr_pages != 1 ||
-	    (sr_dev_class_memlike(r->m->dev[dv].cls) &&
-	     (r->kernel.major > 4 || (r->kernel.major == 4 && r->kernel.minor >= 15))))
+	    (sr_dev_class_memlike(r->m->dev[dv].cls) && r->kernel.sync_bypass))
 		return 0;
 	win = sr_ra_window(&p->mm.ra, off, r->ra.page_cluster, r->ra.fixed_window);
 	ctx.r = r;
