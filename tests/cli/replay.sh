@@ -322,6 +322,11 @@ expect_error gen-kbuild-jobs 2 "kbuild: jobs 30 must be 1 to the tasks \\(24\\)"
 	$SR_BIN gen kbuild --tasks=24 --jobs=30 --size=1M --limit=6M -o x.csv
 expect_error gen-kbuild-no-pressure 2 "not below the running jobs' memory" \
 	$SR_BIN gen kbuild --tasks=24 --jobs=4 --size=1M --limit=6M -o x.csv
+# A machine description of earlier versions, with the one CPU constant:
+# refused, naming the figures that replaced it.
+printf '{"nodes":[{"cpus":2}],"cpu":{"event_ns":24000},"devices":[{"name":"d","class":"nvme"}]}' >ev.json
+expect_error machine-event-ns-refused 3 "cpu.event_ns: the one per-event constant is gone; the kernel's paths are reclaim_ns" \
+	$SR_BIN machines ev.json
 expect_error gen-readahead-no-memory 2 "memory is the replay's: gen's memory is --limit" \
 	$SR_BIN gen swap-w-rand -o x.csv --readahead=cluster --memory=1G
 expect_error gen-readahead-no-auto 2 "readahead takes off or cluster here" \

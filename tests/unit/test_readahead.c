@@ -36,7 +36,36 @@ static void window_adaptive(void)
 	CHECK(sr_ra_window(&ra, 1, 4, 1) == 16);
 }
 
+/* The sweep's one-string form of the settings, both ways. */
+static void settings_round_trip(void)
+{
+	struct sr_readahead_opts o, back;
+	struct sr_diag d;
+	char buf[128];
+
+	sr_readahead_default(&o);
+	CHECK(!strcmp(sr_readahead_format(&o, buf, sizeof(buf)),
+		      "auto;page-cluster=3;window=adaptive;holes=skip;memory=0"));
+	o.mode = SR_RA_CLUSTER;
+	o.page_cluster = 4;
+	o.fixed_window = 1;
+	o.holes_stop = 1;
+	o.memory_pages = 262144;
+	sr_readahead_format(&o, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "cluster;page-cluster=4;window=fixed;holes=stop;memory=262144"));
+	CHECK(sr_readahead_parse(buf, &back, &d) == SR_OK);
+	CHECK(back.mode == SR_RA_CLUSTER && back.page_cluster == 4 && back.fixed_window &&
+	      back.holes_stop && back.memory_pages == 262144);
+	CHECK(sr_readahead_parse("cluster;page-cluster=11;window=fixed;holes=stop;memory=0", &back,
+				 &d) == SR_ERR_INVAL);
+	CHECK(sr_readahead_parse("vma;page-cluster=3;window=adaptive;holes=skip;memory=0", &back,
+				 &d) == SR_ERR_INVAL);
+	CHECK(sr_readahead_parse("auto;page-cluster=3;window=adaptive;holes=skip;memory=0x", &back,
+				 &d) == SR_ERR_INVAL);
+}
+
 void suite_readahead(void)
 {
 	TEST(window_adaptive);
+	TEST(settings_round_trip);
 }
