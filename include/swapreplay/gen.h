@@ -142,6 +142,11 @@ struct sr_gen_params {
 	enum sr_gen_workload workload;
 	uint32_t tasks;         /* >= 1; default 32 (kbuild: all the tasks run) */
 	uint32_t jobs;          /* kbuild: tasks running at once, >= 1; default 4 */
+	/* swap-w-seq: this many more tasks at once, writing random pages of
+	 * regions of random_size bytes (C4's mix of sequential and random
+	 * swappers); default 0 */
+	uint32_t random_tasks;
+	uint64_t random_size;
 	uint64_t size;          /* bytes per task, whole pages; default 64 MiB */
 	uint64_t limit;         /* bytes, whole pages; default 1 GiB */
 	uint64_t accesses;      /* per task (swap-w-*); 0 = 2 x pages per task.

@@ -13,7 +13,7 @@
 #define BATCH 4096
 
 enum {
-	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_JOBS, O_SIZE, O_LIMIT, O_ACCESSES,
+	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_JOBS, O_RTASKS, O_RSIZE, O_SIZE, O_LIMIT, O_ACCESSES,
 	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED, O_MACHINE,
 	O_THP, O_THP_SWAPIN,
 };
@@ -24,6 +24,8 @@ static const struct cli_opt opts[] = {
 	{ "zstd", 0, CLI_OPTARG, O_ZSTD },
 	{ "tasks", 0, CLI_ARG, O_TASKS },
 	{ "jobs", 'j', CLI_ARG, O_JOBS },
+	{ "random-tasks", 0, CLI_ARG, O_RTASKS },
+	{ "random-size", 0, CLI_ARG, O_RSIZE },
 	{ "size", 0, CLI_ARG, O_SIZE },
 	{ "limit", 0, CLI_ARG, O_LIMIT },
 	{ "accesses", 0, CLI_ARG, O_ACCESSES },
@@ -145,6 +147,12 @@ static int run(int argc, char **argv)
 			break;
 		case O_SIZE:
 			rc = bytes("size", val, &gp.size);
+			break;
+		case O_RTASKS:
+			rc = u32("random-tasks", val, &gp.random_tasks);
+			break;
+		case O_RSIZE:
+			rc = bytes("random-size", val, &gp.random_size);
 			break;
 		case O_LIMIT:
 			rc = bytes("limit", val, &gp.limit);
@@ -303,6 +311,11 @@ const struct cli_cmd cmd_gen = {
 	"                        ending in .zst is compressed at level 3 anyway\n"
 	"  --tasks=N             tasks, pids 1000..1000+N-1 (default 32)\n"
 	"  -j, --jobs=N          kbuild: tasks running at once (default 4)\n"
+	"  --random-tasks=M      swap-w-seq: M more tasks at once writing random pages\n"
+	"                        of their own regions of --random-size bytes (pids\n"
+	"                        after the sequential ones): a mix of sequential and\n"
+	"                        random swappers, as in VMA readahead's measurement\n"
+	"  --random-size=BYTES   their regions (required with --random-tasks)\n"
 	"  --size=BYTES          each task's region (default 64M); K, M, G, T are\n"
 	"                        powers of 1024; a whole number of 4 KiB pages\n"
 	"  --limit=BYTES         memory limit (default 1G); swap-w-*: must be below\n"

@@ -724,7 +724,7 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 			struct sr_diag *d)
 {
 	struct sr_gen *g;
-	uint64_t ppt, task_pages, limit, push, npages, accesses, steps;
+	uint64_t ppt, task_pages, limit, push, npages, accesses, steps, rppt = 0;
 	uint64_t sm;
 	uint32_t i;
 	enum sr_err err;
@@ -746,7 +746,19 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 				   "2^28 simulated pages (1 TiB)",
 				   p->tasks, p->size, push ? " + a limit of " : "",
 				   push ? u64_text(p->limit, buf, sizeof(buf)) : "");
-	task_pages = ppt * p->tasks;
+	if (p->random_tasks) {
+		if (p->workload != SR_GEN_SWAP_W_SEQ)
+			return sr_diag_set(d, SR_ERR_INVAL, "random tasks are for swap-w-seq (a mix of sequential and random swappers)");
+		err = check_bytes("random-size", p->random_size, d);
+		if (err)
+			return err;
+		rppt = p->random_size / SR_PAGE_SIZE;
+		if (rppt > SR_GEN_MAX_PAGES || p->random_tasks > SR_GEN_MAX_PAGES ||
+		    ppt * p->tasks + rppt * p->random_tasks > SR_GEN_MAX_PAGES)
+			return sr_diag_set(d, SR_ERR_LIMIT, "the tasks' regions are over the generator's "
+					   "2^28 simulated pages (1 TiB)");
+	}
+	task_pages = ppt * p->tasks + rppt * p->random_tasks;
 	npages = task_pages + push;
 	if (p->workload == SR_GEN_KBUILD && (p->jobs < 1 || p->jobs > p->tasks))
 		return sr_diag_set(d, SR_ERR_INVAL, "kbuild: jobs %" PRIu32 " must be 1 to the tasks (%" PRIu32 ")",
@@ -777,7 +789,7 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 	g->ppt = (uint32_t)ppt;
 	g->npages = (uint32_t)npages;
 	g->limit = (uint32_t)limit;
-	g->nactors = p->tasks + (push ? 1 : 0);
+	g->nactors = p->tasks + p->random_tasks + (push ? 1 : 0);
 	g->state = calloc(npages, 1);
 	g->prev = malloc(npages * sizeof(*g->prev));
 	g->next = malloc(npages * sizeof(*g->next));
@@ -813,15 +825,25 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 	sm = p->seed;
 	for (i = 0; i < g->nactors; i++) {
 		struct actor *a = &g->actors[i];
-		uint32_t k = i < p->tasks ? i : p->tasks; /* the pusher: "task N" */
+		uint32_t nt = p->tasks + p->random_tasks;
+		uint32_t k = i < nt ? i : nt; /* the pusher: "task N" */
 		int j;
 
-		a->pid = i < p->tasks ? SR_GEN_FIRST_PID + i : SR_GEN_PUSHER_PID;
+		a->pid = i < nt ? SR_GEN_FIRST_PID + i : SR_GEN_PUSHER_PID;
 		a->cpu = p->cpu_node * p->cpus_per_node + k % p->cpus_per_node;
-		a->base = (uint32_t)(i < p->tasks ? i * ppt : task_pages);
-		a->pages = (uint32_t)(i < p->tasks ? ppt : limit);
-		a->random = (p->workload == SR_GEN_SWAP_W_RAND || p->workload == SR_GEN_KBUILD) &&
-			    i < p->tasks;
+		if (i < p->tasks) {
+			a->base = (uint32_t)(i * ppt);
+			a->pages = (uint32_t)ppt;
+		} else if (i < nt) {
+			/* swap-w-seq's random tasks, after the sequential ones */
+			a->base = (uint32_t)(p->tasks * ppt + (i - p->tasks) * rppt);
+			a->pages = (uint32_t)rppt;
+		} else {
+			a->base = (uint32_t)task_pages;
+			a->pages = (uint32_t)limit;
+		}
+		a->random = ((p->workload == SR_GEN_SWAP_W_RAND || p->workload == SR_GEN_KBUILD) &&
+			     i < p->tasks) || (i >= p->tasks && i < nt);
 		for (j = 0; j < 4; j++)
 			a->rng[j] = splitmix64(&sm);
 		if (i < p->tasks && p->thp > 0)
@@ -838,7 +860,7 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 		g->next_task = p->jobs;
 	} else {
 		g->phase = PH_RUN;
-		for (i = 0; i < p->tasks; i++)
+		for (i = 0; i < p->tasks + p->random_tasks; i++)
 			start(g, i, 0, accesses);
 	}
 	*out = g;

@@ -318,6 +318,20 @@ if $SR_BIN gen kbuild --tasks=24 --jobs=8 --size=1M --limit=6M --cpu-node=0 --me
 else
 	fail gen-kbuild "$(cat gen.err run.err | head -3)"
 fi
+# swap-w-seq with random tasks: both kinds at once, pids after the
+# sequential tasks', the random ones touching only their own regions.
+if $SR_BIN gen swap-w-seq --tasks=2 --size=4M --random-tasks=3 --random-size=2M --limit=8M -o mix.csv 2>gen.err; then
+	np=$(awk -F, 'NR > 1 { print $3 }' mix.csv | sort -u | tr '\n' ' ')
+	if [ "$np" = "1000 1001 1002 1003 1004 " ]; then
+		ok gen-seq-with-random-tasks
+	else
+		fail gen-seq-with-random-tasks "pids $np"
+	fi
+else
+	fail gen-seq-with-random-tasks "$(head -3 gen.err)"
+fi
+expect_error gen-random-tasks-seq-only 2 "random tasks are for swap-w-seq" \
+	$SR_BIN gen swap-w-rand --random-tasks=2 --random-size=1M -o x.csv
 expect_error gen-kbuild-jobs 2 "kbuild: jobs 30 must be 1 to the tasks \\(24\\)" \
 	$SR_BIN gen kbuild --tasks=24 --jobs=30 --size=1M --limit=6M -o x.csv
 expect_error gen-kbuild-no-pressure 2 "not below the running jobs' memory" \
