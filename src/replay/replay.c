@@ -12,8 +12,6 @@
  * does not grow with the length of the trace.  docs/MODEL.md is the
  * reference for what is modelled and how.
  */
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,78 +29,6 @@ static enum sr_alloc_mode alloc_mode(const struct sr_replay *r)
 	if (r->kernel.alloc == SR_ALLOC_SLOTS_CACHE && !r->slots_cache)
 		return SR_ALLOC_DIRECT;
 	return r->kernel.alloc;
-}
-
-/* The machine has a rotational swap device (the kernel then keeps cluster
- * readahead for all: swap_use_vma_readahead(), nr_rotate_swap). */
-static int has_hdd(const struct sr_machine *m)
-{
-	int i;
-
-	for (i = 0; i < m->nr_devices; i++)
-		if (m->dev[i].cls == SR_DEV_HDD)
-			return 1;
-	return 0;
-}
-
-/* What SR_RA_AUTO means for this kernel and machine: VMA readahead (4.14
- * on, ec560175c0b6) unless a rotational device is swapped on (Huang Ying,
- * "mm, swap: Don't use VMA based swap readahead if HDD is used as swap",
- * 4.14); VMA readahead is not modelled, so none then. */
-static void ra_resolve(struct sr_replay *r)
-{
-	r->ra_mode = r->ra.mode;
-	if (r->ra_mode == SR_RA_AUTO)
-		r->ra_mode = !r->kernel.vma_readahead || has_hdd(r->m) ? SR_RA_CLUSTER : SR_RA_OFF;
-	if (r->ra.page_cluster == 0)
-		r->ra_mode = SR_RA_OFF;
-	r->ra_life = r->ra.memory_pages ? sr_inactive_pages(r->ra.memory_pages) : 0;
-	if (r->ra.memory_pages && !r->ra_life)
-		r->ra_life = 1;
-}
-
-/* Remember that policy p read ahead the page of key; 0, or -1 out of
- * memory. */
-static int raq_push(struct pol *p, uint64_t key, uint32_t gen)
-{
-	if (p->raq_len == p->raq_cap) {
-		size_t n = p->raq_cap ? 2 * p->raq_cap : 1024, i;
-		struct ra_ent *q = malloc(n * sizeof(*q));
-
-		if (!q)
-			return -1;
-		for (i = 0; i < p->raq_len; i++)
-			q[i] = p->raq[(p->raq_head + i) % p->raq_cap];
-		free(p->raq);
-		p->raq = q;
-		p->raq_cap = n;
-		p->raq_head = 0;
-	}
-	p->raq[(p->raq_head + p->raq_len) % p->raq_cap] = (struct ra_ent){ key, p->ra_clock, gen };
-	p->raq_len++;
-	return 0;
-}
-
-/* Policy p (bit k) swapped n pages out: reclaim's clock moves, and the
- * pages it read ahead longer ago than the inactive list lasts, and never
- * used, are reclaimed from its swap cache. */
-static void ra_reclaim(struct sr_replay *r, struct pol *p, int k, uint32_t n)
-{
-	const uint32_t bit = 1u << k;
-
-	p->ra_clock += n;
-	while (p->raq_len && p->raq[p->raq_head].at + r->ra_life <= p->ra_clock) {
-		struct slot_chunk *ch;
-		struct slot_cell *c = sr_slotmap_cell(&r->slots, p->raq[p->raq_head].key, 0, &ch);
-
-		/* Unless it was used, and its slot holds another page now. */
-		if (c && c->nr_pages && c->gen == p->raq[p->raq_head].gen && (c->cached & bit)) {
-			c->cached &= ~bit;
-			p->res.readahead_dropped++;
-		}
-		p->raq_head = (p->raq_head + 1) % p->raq_cap;
-		p->raq_len--;
-	}
 }
 
 static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag *d)
@@ -155,7 +81,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 		free(r);
 		return SR_ERR_INVAL;
 	}
-	ra_resolve(r);
+	sr_replay_ra_resolve(r);
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
 	sr_slotmap_init(&r->slots, n);
@@ -222,90 +148,10 @@ enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
 		r->pol[i].mm.alloc = alloc_mode(r);
 		sr_hw_set_write_limits(&r->pol[i].hw, &wbt);
 	}
-	ra_resolve(r);
+	sr_replay_ra_resolve(r);
 	return SR_OK;
 }
 
-void sr_readahead_default(struct sr_readahead_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->mode = SR_RA_AUTO;
-	o->page_cluster = 3;
-}
-
-static const char *const ra_modes[] = { "auto", "off", "cluster" };
-
-const char *sr_readahead_format(const struct sr_readahead_opts *o, char *buf, size_t n)
-{
-	snprintf(buf, n, "%s;page-cluster=%u;window=%s;holes=%s;memory=%" PRIu64,
-		 ra_modes[o->mode <= SR_RA_CLUSTER ? o->mode : 0], o->page_cluster,
-		 o->fixed_window ? "fixed" : "adaptive", o->holes_stop ? "stop" : "skip",
-		 o->memory_pages);
-	return buf;
-}
-
-enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struct sr_diag *d)
-{
-	char mode[16], win[16], holes[16];
-	unsigned pc;
-	uint64_t mem;
-	int m, used = 0;
-
-	sr_readahead_default(o);
-	if (sscanf(s, "%15[a-z];page-cluster=%u;window=%15[a-z];holes=%15[a-z];memory=%" SCNu64 "%n",
-		   mode, &pc, win, holes, &mem, &used) != 5 || s[used] || pc > SR_RA_MAX_PAGE_CLUSTER ||
-	    (strcmp(win, "adaptive") && strcmp(win, "fixed")) ||
-	    (strcmp(holes, "skip") && strcmp(holes, "stop")))
-		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': expected MODE;page-cluster=N;"
-				   "window=adaptive|fixed;holes=skip|stop;memory=PAGES", s);
-	for (m = 0; m < 3 && strcmp(mode, ra_modes[m]); m++)
-		;
-	if (m == 3)
-		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': mode auto, off or cluster", s);
-	o->mode = (enum sr_ra_mode)m;
-	o->page_cluster = pc;
-	o->fixed_window = !strcmp(win, "fixed");
-	o->holes_stop = !strcmp(holes, "stop");
-	o->memory_pages = mem;
-	return SR_OK;
-}
-
-enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahead_opts *o,
-				    struct sr_diag *d)
-{
-	sr_diag_clear(d);
-	if (r->fed || r->ntasks)
-		return sr_diag_set(d, SR_ERR_INVAL, "readahead is chosen before the first event");
-	if (o->page_cluster > SR_RA_MAX_PAGE_CLUSTER)
-		return sr_diag_set(d, SR_ERR_INVAL, "page-cluster %u: at most %d here (windows of %u "
-				   "slots; the kernel allows 31)", o->page_cluster,
-				   SR_RA_MAX_PAGE_CLUSTER, 1u << SR_RA_MAX_PAGE_CLUSTER);
-	r->ra = *o;
-	ra_resolve(r);
-	return SR_OK;
-}
-
-const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, size_t n)
-{
-	char mem[96] = "; pages read ahead kept until used (no --memory)";
-
-	if (r->ra_life)
-		snprintf(mem, sizeof(mem), "; unused pages read ahead reclaimed after %" PRIu64
-			 " pages (the inactive list)", r->ra_life);
-	if (r->ra_mode == SR_RA_CLUSTER)
-		snprintf(buf, n, "cluster (by swap offset), page-cluster %u, %s window, %s holes%s%s",
-			 r->ra.page_cluster, r->ra.fixed_window ? "fixed" : "adaptive",
-			 r->ra.holes_stop ? "stopping at" : "skipping",
-			 r->kernel.sync_bypass ? "; none on pmem and zram (synchronous devices)" : "",
-			 mem);
-	else if (r->ra.mode == SR_RA_OFF)
-		snprintf(buf, n, "off");
-	else if (r->ra.page_cluster == 0)
-		snprintf(buf, n, "off (page-cluster 0)");
-	else
-		snprintf(buf, n, "off: the kernel's choice here, by virtual address (VMA), is not modelled");
-	return buf;
-}
 
 enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *d)
 {
@@ -409,80 +255,6 @@ static int place(struct pol *p, int k, const struct sr_event *e, struct slot_cel
 	return dv;
 }
 
-/*
- * Readahead's decision for policy k's swap-in e of the page in cell sc
- * (key, on device dv): a page the policy read ahead is found in its swap
- * cache (r->ra_hit[k]); else the window around the recorded offset
- * (src/mm/swap_state.c) reads, with the page, every other page of it the
- * policy put on the same device that is swapped out and not cached yet,
- * as one request from r->ra_lo[k] of r->ra_n[k] pages.  Positions are the
- * recorded offsets (the replay does not move slots on a device).  Only
- * order-0 pages are read ahead.  Synchronous devices (pmem, zram) skip the
- * swap cache and readahead from 4.15 (0bcac06f27d7, aa8d22a11da9).
- */
-/* sr_ra_span()'s question for policy k's readahead on device dv: does
- * slot o (of the fault's recorded device, hi) hold a page to read? */
-struct ra_ctx {
-	struct sr_replay *r;
-	int k, dv;
-	uint64_t hi;
-};
-
-static int ra_can(void *ctx, uint64_t o)
-{
-	struct ra_ctx *c = ctx;
-	struct slot_chunk *ch;
-	struct slot_cell *c2 = sr_slotmap_cell(&c->r->slots, c->hi | o, 0, &ch);
-
-	return c2 && c2->nr_pages == 1 && c2->dev[c->k] == c->dv && !(c2->cached & (1u << c->k));
-}
-
-static int readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
-		     struct slot_cell *sc, uint64_t key, int dv)
-{
-	const uint32_t bit = 1u << k;
-	uint64_t off = key & ((1ull << 48) - 1), first = off;
-	uint64_t offs[(1u << SR_RA_MAX_PAGE_CLUSTER) - 1];
-	struct ra_ctx ctx;
-	uint32_t n = 0, i;
-	unsigned win;
-
-	r->ra_hit[k] = 0;
-	r->ra_n[k] = 0;
-	r->ra_lo[k] = 0;
-	if (r->ra_mode != SR_RA_CLUSTER || !sc || dv < 0)
-		return 0;
-	if (sc->cached & bit) {
-		sc->cached &= ~bit;
-		r->ra_hit[k] = 1;
-		p->mm.ra.hits++;
-		p->res.swapcache_hits++;
-		return 0;
-	}
-	if (e->nr_pages != 1 || sc->nr_pages != 1 ||
-	    (sr_dev_class_memlike(r->m->dev[dv].cls) && r->kernel.sync_bypass))
-		return 0;
-	win = sr_ra_window(&p->mm.ra, off, r->ra.page_cluster, r->ra.fixed_window);
-	ctx.r = r;
-	ctx.k = k;
-	ctx.dv = dv;
-	ctx.hi = key & ~((1ull << 48) - 1);
-	n = sr_ra_span(off, win, r->ra.holes_stop, ra_can, &ctx, offs);
-	for (i = 0; i < n; i++) {
-		struct slot_chunk *ch;
-		struct slot_cell *c2 = sr_slotmap_cell(&r->slots, ctx.hi | offs[i], 0, &ch);
-
-		c2->cached |= bit;
-		if (offs[i] < first)
-			first = offs[i];
-		if (r->ra_life && raq_push(p, ctx.hi | offs[i], c2->gen))
-			return -1;
-	}
-	r->ra_n[k] = n;
-	r->ra_lo[k] = first;
-	p->res.readahead_pages += n;
-	return 0;
-}
 
 /* A task's figures (--per-task): its event e began at start, its I/O was
  * done at done and the task could go on at resume. */
@@ -617,14 +389,14 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		r->choice[k] = place(p, k, e, sc);
 		r->lkslots[k] = e->op == SR_OP_OUT ? p->mm.ev_slots : 0;
 		if (e->op == SR_OP_IN) {
-			if (readahead(r, p, k, e, sc, key, r->choice[k]))
+			if (sr_replay_readahead(r, p, k, e, sc, key, r->choice[k]))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		} else {
 			r->ra_hit[k] = 0;
 			r->ra_n[k] = 0;
 			r->ra_lo[k] = 0;
 			if (r->ra_life)
-				ra_reclaim(r, p, k, e->nr_pages);
+				sr_replay_ra_reclaim(r, p, k, e->nr_pages);
 		}
 		/* Its lead (never after it) has decided already. */
 		part |= !sr_replay_same(r, k, p->lead);

@@ -132,4 +132,17 @@ int sr_replay_split(struct sr_replay *r);
  * lead's to its followers). */
 void sr_replay_sim_results(struct pol *dst, const struct pol *src);
 
+/* swapcache.c: readahead and the swap cache (docs/MODEL.md). */
+/* What SR_RA_AUTO means for r's kernel and machine, and how long pages
+ * read ahead last with a memory size. */
+void sr_replay_ra_resolve(struct sr_replay *r);
+/* Policy p (bit k) swapped n pages out: reclaim takes back what it read
+ * ahead long enough ago and did not use. */
+void sr_replay_ra_reclaim(struct sr_replay *r, struct pol *p, int k, uint32_t n);
+/* Readahead's decision for policy p's swap-in e of the page in cell sc
+ * (key) on device dv, in r->ra_hit[k], r->ra_n[k], r->ra_lo[k]; 0, or -1
+ * out of memory. */
+int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
+			struct slot_cell *sc, uint64_t key, int dv);
+
 #endif /* SR_REPLAY_IMPL_H */
