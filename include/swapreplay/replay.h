@@ -234,6 +234,9 @@ enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
  * reports them per process.  Before the first event only: SR_ERR_INVAL
  * after it.
  */
+/* "auto", "off", "cluster" into *m; SR_ERR_INVAL for anything else. */
+enum sr_err sr_ra_mode_parse(const char *s, enum sr_ra_mode *m);
+
 /* The default readahead settings: auto, page-cluster 3, adaptive, skip. */
 void sr_readahead_default(struct sr_readahead_opts *o);
 /* o as one string, "auto;page-cluster=3;window=adaptive;holes=skip;

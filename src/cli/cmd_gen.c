@@ -191,12 +191,12 @@ static int run(int argc, char **argv)
 				return cli_usage("gen", "--thp-swapin takes whole or split, not '%s'", val);
 			break;
 		default:
-			if (id == CLI_RA_OPT_BASE + 4)
+			if (id == CLI_RA_OPT_MEMORY)
 				return cli_usage("gen", "--memory is the replay's: gen's memory is --limit");
 			rc = cli_ra_opt("gen", id, val, &gp.ra);
 			if (rc == 1)
 				return cli_usage("gen", "unexpected option");
-			if (!rc && id == CLI_RA_OPT_BASE && gp.ra.mode == SR_RA_AUTO)
+			if (!rc && id == CLI_RA_OPT_MODE && gp.ra.mode == SR_RA_AUTO)
 				return cli_usage("gen", "--readahead takes off or cluster here (gen models no kernel's choice)");
 			break;
 		}

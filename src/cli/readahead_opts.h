@@ -10,13 +10,16 @@
 
 #include "cli.h"
 
-#define CLI_RA_OPT_BASE 950
+enum {
+	CLI_RA_OPT_MODE = 950, CLI_RA_OPT_PAGE_CLUSTER, CLI_RA_OPT_WINDOW, CLI_RA_OPT_HOLES,
+	CLI_RA_OPT_MEMORY,
+};
 #define CLI_RA_OPTS \
-	{ "readahead", 0, CLI_ARG, CLI_RA_OPT_BASE }, \
-	{ "page-cluster", 0, CLI_ARG, CLI_RA_OPT_BASE + 1 }, \
-	{ "readahead-window", 0, CLI_ARG, CLI_RA_OPT_BASE + 2 }, \
-	{ "readahead-holes", 0, CLI_ARG, CLI_RA_OPT_BASE + 3 }, \
-	{ "memory", 0, CLI_ARG, CLI_RA_OPT_BASE + 4 }
+	{ "readahead", 0, CLI_ARG, CLI_RA_OPT_MODE }, \
+	{ "page-cluster", 0, CLI_ARG, CLI_RA_OPT_PAGE_CLUSTER }, \
+	{ "readahead-window", 0, CLI_ARG, CLI_RA_OPT_WINDOW }, \
+	{ "readahead-holes", 0, CLI_ARG, CLI_RA_OPT_HOLES }, \
+	{ "memory", 0, CLI_ARG, CLI_RA_OPT_MEMORY }
 
 #define CLI_RA_HELP \
 	"  --readahead=MODE      swap-in readahead: auto (default: the kernel's\n" \

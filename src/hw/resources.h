@@ -70,8 +70,9 @@ enum { SR_WAIT_CPU, SR_WAIT_SWAP_LOCK, SR_WAIT_LRU_LOCK, SR_WAIT_SWAP_CACHE_LOCK
 
 /*
  * What the kernel's decision for one event takes besides the event's own
- * work (src/mm/ says it): the CPU it runs on, and the slots it allocated
- * under the device's si->lock.
+ * work (src/mm/ and the replay say it): the CPU and task it runs on, the
+ * slots it allocated under the device's si->lock, and the other lock
+ * holds of its kernel generation.
  */
 struct sr_hw_ev {
 	int cpu;           /* the machine's CPU, or -1: the task's own, never shared */
@@ -89,12 +90,6 @@ struct sr_hw_ev {
 int sr_hw_init(struct sr_hw *h, const struct sr_machine *m);
 /* The swap writes a device may have in flight (src/block/blk-wbt.h). */
 void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l);
-
-/* The seed of every simulation's draws (reports are reproducible). */
-#define SR_HW_SEED 0x5357415052504c59ull /* "SWAPRPLY" */
-
-/* A SATA device's queue: NCQ's 32 tags (libata ATA_MAX_QUEUE). */
-#define SR_HW_NCQ_DEPTH 32u
 /* Free h (a zeroed one too). */
 void sr_hw_free(struct sr_hw *h);
 /* The counters of src (devices, links) into dst. */
@@ -103,6 +98,12 @@ void sr_hw_copy_counters(struct sr_hw *dst, const struct sr_hw *src);
 int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src);
 /* Requests h's calendars served before their window (calendar.h). */
 uint64_t sr_hw_stale(const struct sr_hw *h);
+
+/* The seed of every simulation's draws (reports are reproducible). */
+#define SR_HW_SEED 0x5357415052504c59ull /* "SWAPRPLY" */
+
+/* A SATA device's queue: NCQ's 32 tags (libata ATA_MAX_QUEUE). */
+#define SR_HW_NCQ_DEPTH 32u
 
 /* A uniform draw in [0, 1) from h's generator (splitmix64). */
 static inline double sr_hw_draw(struct sr_hw *h)

@@ -96,6 +96,18 @@ void sr_readahead_default(struct sr_readahead_opts *o)
 
 static const char *const ra_modes[] = { "auto", "off", "cluster" };
 
+enum sr_err sr_ra_mode_parse(const char *s, enum sr_ra_mode *m)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!strcmp(s, ra_modes[i])) {
+			*m = (enum sr_ra_mode)i;
+			return SR_OK;
+		}
+	return SR_ERR_INVAL;
+}
+
 const char *sr_readahead_format(const struct sr_readahead_opts *o, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s;page-cluster=%u;window=%s;holes=%s;memory=%" PRIu64,
@@ -110,7 +122,7 @@ enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struc
 	char mode[16], win[16], holes[16];
 	unsigned pc;
 	uint64_t mem;
-	int m, used = 0;
+	int used = 0;
 
 	sr_readahead_default(o);
 	if (sscanf(s, "%15[a-z];page-cluster=%u;window=%15[a-z];holes=%15[a-z];memory=%" SCNu64 "%n",
@@ -119,11 +131,8 @@ enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struc
 	    (strcmp(holes, "skip") && strcmp(holes, "stop")))
 		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': expected MODE;page-cluster=N;"
 				   "window=adaptive|fixed;holes=skip|stop;memory=PAGES", s);
-	for (m = 0; m < 3 && strcmp(mode, ra_modes[m]); m++)
-		;
-	if (m == 3)
+	if (sr_ra_mode_parse(mode, &o->mode))
 		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': mode auto, off or cluster", s);
-	o->mode = (enum sr_ra_mode)m;
 	o->page_cluster = pc;
 	o->fixed_window = !strcmp(win, "fixed");
 	o->holes_stop = !strcmp(holes, "stop");
