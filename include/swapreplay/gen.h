@@ -99,6 +99,7 @@
 
 #include "swapreplay/error.h"
 #include "swapreplay/event.h"
+#include "swapreplay/machine.h"
 #include "swapreplay/replay.h"
 
 enum sr_gen_workload {
@@ -170,6 +171,13 @@ struct sr_gen_params {
 	 * that finds one is a swap-in with no read.  memory_pages is not
 	 * used: the limit is the memory. */
 	struct sr_readahead_opts ra;
+	/* Where the swap slots are: the kernel's allocator of this version
+	 * (NULL: SR_KERNEL_DEFAULT) on this machine (NULL: the default preset,
+	 * SR_MACHINE_DEFAULT), its devices chosen by the kernel's own policy
+	 * (reclaimer-nid) from cpu_node: the replay of the trace on the same
+	 * machine and kernel finds the same slots. */
+	const char *kernel;
+	const struct sr_machine *machine;
 };
 
 /* "whole", "split". */
@@ -217,11 +225,12 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 
 /*
  * Produce up to cap (>= 1) events into evs, in nondecreasing ts_ns order;
- * *n gets how many, 0 at the end.  All memory is allocated by sr_gen_open(), so this
- * cannot fail: it returns SR_OK.
+ * *n gets how many, 0 at the end.  SR_OK, or once the events before it
+ * are handed out: SR_ERR_LIMIT when the machine's swap devices fill up
+ * (the kernel would have nowhere to swap), SR_ERR_NOMEM out of memory.
  */
 enum sr_err sr_gen_next(struct sr_gen *g, struct sr_event *evs, size_t cap,
-			size_t *n);
+			size_t *n, struct sr_diag *diag);
 
 const struct sr_gen_stats *sr_gen_stats(const struct sr_gen *g);
 

@@ -46,6 +46,10 @@ struct sr_kernel {
 				   * hdd is swapped on */
 	int sync_bypass;          /* 4.15 on: synchronous devices skip the swap cache
 				   * and readahead */
+	int thp_swap;             /* 4.13 on: huge folios get a whole cluster; clusters
+				   * of 512 slots, not 256 */
+	int slot_orders;          /* 6.12 on: nonfull and frag cluster lists per order */
+	int hdd_clusters;         /* 6.14 on: rotational devices allocate by cluster */
 };
 
 /* Swap-in readahead (docs/MODEL.md, "Readahead and the swap cache"). */

@@ -15,7 +15,7 @@
 enum {
 	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_JOBS, O_RTASKS, O_RSIZE, O_SIZE, O_LIMIT, O_ACCESSES,
 	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED, O_MACHINE,
-	O_THP, O_THP_SWAPIN,
+	O_KERNEL, O_THP, O_THP_SWAPIN,
 };
 
 static const struct cli_opt opts[] = {
@@ -36,6 +36,7 @@ static const struct cli_opt opts[] = {
 	{ "seed", 0, CLI_ARG, O_SEED },
 	{ "fixed-time", 0, CLI_NOARG, O_FIXED },
 	{ "machine", 'm', CLI_ARG, O_MACHINE },
+	{ "kernel", 0, CLI_ARG, O_KERNEL },
 	{ "thp", 0, CLI_ARG, O_THP },
 	{ "thp-swapin", 0, CLI_ARG, O_THP_SWAPIN },
 	CLI_RA_OPTS,
@@ -183,6 +184,14 @@ static int run(int argc, char **argv)
 		case O_MACHINE:
 			machine = val;
 			break;
+		case O_KERNEL: {
+			struct sr_kernel k;
+
+			if (sr_kernel_parse(val, &k, &d))
+				return cli_usage("gen", "%s", d.msg);
+			gp.kernel = val;
+			break;
+		}
 		case O_THP:
 			rc = share("thp", val, &gp.thp);
 			break;
@@ -214,8 +223,6 @@ static int run(int argc, char **argv)
 		return EXIT_USAGE;
 
 	if (machine) {
-		if (wo.format != SR_FMT_SWT)
-			return cli_usage("gen", "--machine is recorded only in the binary format (.swt)");
 		err = sr_machine_load(&m, machine, &d);
 		if (err)
 			return cli_diag(&d);
@@ -225,7 +232,10 @@ static int run(int argc, char **argv)
 			sr_machine_free(m);
 			return EXIT_USAGE;
 		}
-		wo.machine_json = m->json;
+		/* Recorded where the format has a header for it (.swt). */
+		if (wo.format == SR_FMT_SWT)
+			wo.machine_json = m->json;
+		gp.machine = m;
 	}
 	{
 		const char *in[1] = { machine };
@@ -260,7 +270,13 @@ static int run(int argc, char **argv)
 	for (;;) {
 		size_t n;
 
-		sr_gen_next(g, evs, BATCH, &n);
+		enum sr_err gerr = sr_gen_next(g, evs, BATCH, &n, &d);
+
+		if (gerr) {
+			sr_writer_abort(w);
+			rc = cli_diag(&d);
+			goto out;
+		}
 		if (!n)
 			break;
 		err = sr_writer_write(w, evs, n, &d);
@@ -331,9 +347,12 @@ const struct cli_cmd cmd_gen = {
 	"                        each access takes an exponentially distributed time\n"
 	"                        of that mean, so that tasks drift apart as real ones do\n"
 	"  --fixed-time          every access takes exactly --access-ns instead\n"
-	"  -m, --machine=M       record machine M (a preset or a description file) in\n"
-	"                        the header of a binary (.swt) output: the replay's\n"
-	"                        default machine for this trace\n"
+	"  -m, --machine=M       the machine (a preset or a description file) whose\n"
+	"                        swap devices the slots are on (default: the replay's\n"
+	"                        default preset); recorded in the header of a binary\n"
+	"                        (.swt) output, the replay's machine for this trace\n"
+	"  --kernel=VERSION      the kernel whose allocator gives the slots, MAJOR.MINOR\n"
+	"                        (default " SR_KERNEL_DEFAULT ")\n"
 	"  --seed=N              PRNG seed (default 1)\n"
 	"  --thp=SHARE           share of each task's region, in aligned 2 MiB units,\n"
 	"                        mapped by transparent huge pages (0 to 1, default 0;\n"
@@ -361,9 +380,13 @@ const struct cli_cmd cmd_gen = {
 	"resident without an event; an access to a swapped-out page is a swap-in by\n"
 	"that task.  A page becoming resident over the limit first swaps out the\n"
 	"least recently used page of any task: a swap-out by the same task, at the\n"
-	"same time.  Swap slots are reused last-freed first (whole clusters for huge\n"
-	"pages); a swap-in carries its swap-out's offset and frees it.  Events have\n"
-	"dev 0, nr_pages 1 (512 for a huge page), and lat_ns 0:\n"
+	"same time.  Swap slots are the kernel's: the replay's model of its slot\n"
+	"allocator and of its choice of device (reclaimer-nid, from --cpu-node) on\n"
+	"the machine, for --kernel (docs/MODEL.md, \"Slots\"); a swap-in carries its\n"
+	"swap-out's device and offset and frees them.  A huge page with no free\n"
+	"cluster is split and swapped out as its 512 pages, as the kernel does.  The\n"
+	"generation stops with an error if the machine's swap fills up.  Events\n"
+	"have nr_pages 1 (512 for a huge page) and lat_ns 0:\n"
 	"I/O time is not modelled, the clocks count compute time only, and a replay\n"
 	"takes the gaps between a task's events as its compute time.  In swapin the\n"
 	"pusher starts when the last task has filled its region and the tasks resume\n"

@@ -6,11 +6,14 @@
  * Every simulated page has an index (task i's pages first, i * pages per
  * task onwards, then the pusher's) into flat arrays: its state, its links in
  * the LRU list (doubly linked through prev/next, NIL-terminated, head = the
- * least recently used) and its swap slot while swapped out.  Free swap slots
- * are a LIFO stack, free whole clusters (huge pages) another.  Every step is
- * O(1) (O(512) when a huge page needs room or is split) but the choice of the
- * next task, which is O(log tasks) from a binary min-heap keyed by
- * (clock, pid).
+ * least recently used) and its swap slot while swapped out.  The slots
+ * come from the kernel's allocator (src/mm/, an sr_mm of the generator's
+ * own with the kernel's policy, reclaimer-nid, on the machine given or the
+ * default one), so that the trace's devices and offsets are those the
+ * replay's own kernel would give on that machine.  Every step is O(1)
+ * (O(512) when a huge page needs room or is split; a new cluster's search
+ * as the kernel's) but the choice of the next task, which is O(log tasks)
+ * from a binary min-heap keyed by (clock, pid).
  *
  * A huge page is its first page (the head): only the head is on the LRU
  * list and holds the state and the slot; every page of it carries PG_HUGE.
@@ -62,16 +65,17 @@ struct sr_gen {
 	unsigned char *state;  /* PG_* per page */
 	uint32_t *prev, *next; /* LRU links per page (resident pages) */
 	uint32_t *slot;        /* swap slot per page (swapped pages) */
-	uint32_t *owner;       /* with readahead: per slot, the page in it, or NIL */
-	uint32_t nowner;
+	uint16_t *dev;         /* ... and its device */
+	struct sr_u64map owner; /* with readahead: (device << 32 | slot) -> page */
+	int readahead;         /* cluster readahead in the loop */
 	struct sr_ra ra;       /* readahead's window (src/mm/swap_state.c) */
 	uint32_t lru_head, lru_tail;
-	uint32_t *free_slots;  /* LIFO stack of freed base slots */
-	uint32_t nfree;
-	uint32_t *free_clusters; /* LIFO stack of freed whole clusters (huge) */
-	uint32_t nfreec;
-	uint32_t next_cluster; /* the lowest cluster never used */
-	uint32_t base_next, base_end; /* the base pages' current cluster */
+	struct sr_machine *own_m;    /* the default machine, if none was given */
+	const struct sr_machine *m;
+	struct sr_kernel kernel;
+	struct sr_swap_lists lists;
+	struct sr_mm mm;       /* the kernel's slots (src/mm/) */
+	enum sr_err err;       /* the swap devices filled up (SR_ERR_LIMIT), or memory */
 	struct actor *actors;  /* the tasks, then the pusher (swapin) */
 	uint32_t nactors;
 	uint32_t next_task;    /* kbuild: the next task to start */
@@ -79,9 +83,10 @@ struct sr_gen {
 	uint32_t nheap;
 	enum phase phase;
 	uint64_t tmax;         /* the latest clock reached */
-	/* Produced by the last step, not yet handed out: up to 512 swap-outs
-	 * to make room for a huge page, and its swap-in. */
-	struct sr_event pend[HP + 1];
+	/* Produced by the last step, not yet handed out: up to 1023 swap-outs
+	 * to make room for a huge page (511 pages, then a huge page split into
+	 * its 512), and its swap-in. */
+	struct sr_event pend[2 * HP];
 	unsigned npend, pend_i;
 };
 
@@ -278,7 +283,7 @@ static void heap_push(struct sr_gen *g, uint32_t a)
 
 /* ---- the simulation --------------------------------------------------- */
 
-static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op,
+static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op, int dev,
 		 uint32_t slot, uint32_t nr)
 {
 	struct sr_event *e = &g->pend[g->npend++];
@@ -290,7 +295,7 @@ static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op,
 	e->cpu = a->cpu;
 	e->cpu_nid = (uint16_t)g->p.cpu_node;
 	e->page_nid = (uint16_t)g->p.mem_node;
-	e->dev = 0;
+	e->dev = (uint16_t)dev;
 	e->offset = slot;
 	e->nr_pages = nr;
 	e->lat_ns = 0;
@@ -305,40 +310,44 @@ static void note_slots(struct sr_gen *g, uint32_t end)
 		g->st.slots_max = end;
 }
 
-/* A whole free cluster's first slot: the last freed, else a new one. */
-static uint32_t take_cluster(struct sr_gen *g)
+/* Slots for n pages swapped out by a, from the kernel's allocator
+ * (folio_alloc_swap(), src/mm/swap_slots.c): 0 with *dev and *off (or
+ * SR_SLOT_SPLIT: the huge page's pages got theirs one by one, in
+ * g->mm.split_off), or -1 with g->err set. */
+static int alloc_slots(struct sr_gen *g, const struct actor *a, uint32_t n, int *dev,
+		       uint32_t *off)
 {
-	uint32_t c = g->nfreec ? g->free_clusters[--g->nfreec] : g->next_cluster++;
+	struct sr_event e;
+	int d;
 
-	return c * HP;
-}
-
-static uint32_t alloc_base_slot(struct sr_gen *g)
-{
-	uint32_t sl;
-
-	if (g->nfree)
-		return g->free_slots[--g->nfree];
-	if (g->base_next == g->base_end) {
-		g->base_next = take_cluster(g);
-		g->base_end = g->base_next + HP;
+	sr_event_init(&e);
+	e.ts_ns = a->clock;
+	e.op = SR_OP_OUT;
+	e.pid = a->pid;
+	e.cpu = a->cpu;
+	e.cpu_nid = (uint16_t)g->p.cpu_node;
+	e.page_nid = (uint16_t)g->p.mem_node;
+	e.nr_pages = n;
+	e.flags = SR_EV_HAS_CPU;
+	d = sr_mm_alloc_out(&g->mm, &e);
+	if (g->mm.nomem) {
+		g->err = SR_ERR_NOMEM;
+		return -1;
 	}
-	sl = g->base_next++;
-	note_slots(g, sl + 1);
-	return sl;
+	if (d < 0) {
+		g->err = SR_ERR_LIMIT;
+		return -1;
+	}
+	*dev = d;
+	*off = g->mm.ev_off;
+	if (*off != SR_SLOT_SPLIT)
+		note_slots(g, *off + n);
+	return 0;
 }
 
-static uint32_t alloc_huge_slots(struct sr_gen *g)
+static void free_slots(struct sr_gen *g, uint32_t pg, uint32_t n)
 {
-	uint32_t sl = take_cluster(g);
-
-	note_slots(g, sl + HP);
-	return sl;
-}
-
-static void free_huge_slots(struct sr_gen *g, uint32_t sl)
-{
-	g->free_clusters[g->nfreec++] = sl / HP;
+	sr_mm_free_slots(&g->mm, g->dev[pg], g->slot[pg], NULL, n);
 }
 
 /* ---- the simulation, continued ---------------------------------------- */
@@ -349,14 +358,22 @@ static inline uint32_t huge_head(const struct actor *a, uint32_t pg)
 	return a->base + ((pg - a->base) & ~(HP - 1));
 }
 
-static void set_owner(struct sr_gen *g, uint32_t sl, uint32_t n, uint32_t pg)
+/* With readahead: slot sl of device dv holds page pg (NIL: none now). */
+static void set_owner(struct sr_gen *g, int dv, uint32_t sl, uint32_t pg)
 {
-	uint32_t k;
+	uint64_t key = (uint64_t)(uint32_t)dv << 32 | sl, *v;
 
-	if (!g->owner)
+	if (!g->readahead)
 		return;
-	for (k = 0; k < n && sl + k < g->nowner; k++)
-		g->owner[sl + k] = pg == NIL ? NIL : pg + k;
+	if (pg == NIL) {
+		sr_u64map_del(&g->owner, key);
+		return;
+	}
+	v = sr_u64map_put(&g->owner, key, NULL);
+	if (!v)
+		g->err = SR_ERR_NOMEM;
+	else
+		*v = pg;
 }
 
 /* Direct reclaim by a: the least recently used entry goes to swap; a page
@@ -364,8 +381,8 @@ static void set_owner(struct sr_gen *g, uint32_t sl, uint32_t n, uint32_t pg)
  * slot, with no write. */
 static void evict(struct sr_gen *g, const struct actor *a)
 {
-	uint32_t v = g->lru_head, sl, n;
-	int huge = (g->state[v] & PG_HUGE) != 0;
+	uint32_t v = g->lru_head, sl, n, k;
+	int huge = (g->state[v] & PG_HUGE) != 0, dv;
 
 	if ((g->state[v] & PG_MASK) == PG_CACHED) {
 		lru_del(g, v);
@@ -376,54 +393,99 @@ static void evict(struct sr_gen *g, const struct actor *a)
 		return;
 	}
 	n = huge ? HP : 1;
-	sl = huge ? alloc_huge_slots(g) : alloc_base_slot(g);
-	set_owner(g, sl, 1, v);
+	if (alloc_slots(g, a, n, &dv, &sl)) {
+		/* Swap is full: the generation stops with g->err.  The page
+		 * leaves the LRU list so that reclaim does not loop. */
+		lru_del(g, v);
+		g->st.resident -= n;
+		g->state[v] &= (unsigned char)~PG_MASK;
+		return;
+	}
 	lru_del(g, v);
+	if (sl == SR_SLOT_SPLIT) {
+		/* No free cluster for it: the kernel splits the huge page and
+		 * swaps its pages out one by one. */
+		for (k = 0; k < HP; k++) {
+			g->state[v + k] = PG_SWAPPED;
+			g->slot[v + k] = g->mm.split_off[k];
+			g->dev[v + k] = (uint16_t)dv;
+			set_owner(g, dv, g->mm.split_off[k], v + k);
+			note_slots(g, g->mm.split_off[k] + 1);
+			emit(g, a, SR_OP_OUT, dv, g->mm.split_off[k], 1);
+		}
+		g->st.resident -= HP;
+		g->st.swapped += HP;
+		g->st.swap_outs += HP;
+		g->st.pages_out += HP;
+		g->st.thp_splits++;
+		return;
+	}
+	set_owner(g, dv, sl, v);
 	g->state[v] = (unsigned char)((g->state[v] & ~PG_MASK) | PG_SWAPPED);
 	g->slot[v] = sl;
+	g->dev[v] = (uint16_t)dv;
 	g->st.resident -= n;
 	g->st.swapped += n;
 	g->st.swap_outs++;
 	g->st.pages_out += n;
-	emit(g, a, SR_OP_OUT, sl, n);
+	emit(g, a, SR_OP_OUT, dv, sl, n);
 }
 
 /* The swapped-out huge page at head becomes 512 base pages in its slots. */
 static void split(struct sr_gen *g, uint32_t head)
 {
 	uint32_t sl = g->slot[head], k;
+	int dv = g->dev[head];
 
 	for (k = 0; k < HP; k++) {
 		g->state[head + k] = PG_SWAPPED;
 		g->slot[head + k] = sl + k;
+		g->dev[head + k] = (uint16_t)dv;
+		set_owner(g, dv, sl + k, head + k);
 	}
-	set_owner(g, sl, HP, head);
 	g->st.thp_splits++;
 }
+
+/* The page in slot o of device dv, or NIL. */
+static uint32_t owner_of(const struct sr_gen *g, int dv, uint64_t o)
+{
+	const uint64_t *v = sr_u64map_get(&g->owner, (uint64_t)(uint32_t)dv << 32 | (uint32_t)o);
+
+	return v ? (uint32_t)*v : NIL;
+}
+
+struct ra_ctx {
+	const struct sr_gen *g;
+	int dv;
+};
 
 /* sr_ra_span()'s question: does slot o hold a base page in swap? */
 static int ra_can(void *ctx, uint64_t o)
 {
-	const struct sr_gen *g = ctx;
-	uint32_t q;
+	const struct ra_ctx *c = ctx;
+	uint32_t q = owner_of(c->g, c->dv, o);
 
-	if (o >= g->nowner || (q = g->owner[o]) == NIL)
-		return 0;
-	return g->state[q] == PG_SWAPPED;
+	return q != NIL && c->g->state[q] == PG_SWAPPED;
 }
 
-/* Readahead around the fault at slot off, by a: the window's pages come
- * into memory as read ahead (the kernel's swap_cluster_readahead()). */
-static void read_ahead(struct sr_gen *g, const struct actor *a, uint32_t off)
+/* Readahead around the fault at slot off of device dv, by a: the window's
+ * pages come into memory as read ahead (the kernel's
+ * swap_cluster_readahead()); none on a synchronous device from 4.15, as in
+ * the replay. */
+static void read_ahead(struct sr_gen *g, const struct actor *a, int dv, uint32_t off)
 {
 	uint64_t offs[(1u << SR_RA_MAX_PAGE_CLUSTER) - 1];
-	unsigned win = sr_ra_window(&g->ra, off, g->p.ra.page_cluster, g->p.ra.fixed_window);
-	unsigned n = sr_ra_span(off, win, g->p.ra.holes_stop, ra_can, g, offs), i;
+	struct ra_ctx ctx = { g, dv };
+	unsigned win, n, i;
 
+	if (sr_dev_class_memlike(g->m->dev[dv].cls) && g->kernel.sync_bypass)
+		return;
+	win = sr_ra_window(&g->ra, off, g->p.ra.page_cluster, g->p.ra.fixed_window);
+	n = sr_ra_span(off, win, g->p.ra.holes_stop, ra_can, &ctx, offs);
 	for (i = 0; i < n; i++) {
-		uint32_t q = g->owner[offs[i]];
+		uint32_t q = owner_of(g, dv, offs[i]);
 
-		if (g->state[q] != PG_SWAPPED)
+		if (q == NIL || g->state[q] != PG_SWAPPED)
 			continue; /* reclaimed for an earlier one of the window */
 		while (g->st.resident + 1 > g->limit)
 			evict(g, a);
@@ -462,9 +524,9 @@ static void touch(struct sr_gen *g, const struct actor *a, uint32_t pg)
 	if (s == PG_CACHED) {
 		/* Read ahead: a swap-in that finds its page in the swap cache
 		 * (the trace records it; the replay finds it read ahead). */
-		emit(g, a, SR_OP_IN, g->slot[pg], 1);
-		set_owner(g, g->slot[pg], 1, NIL);
-		g->free_slots[g->nfree++] = g->slot[pg];
+		emit(g, a, SR_OP_IN, g->dev[pg], g->slot[pg], 1);
+		set_owner(g, g->dev[pg], g->slot[pg], NIL);
+		free_slots(g, pg, 1);
 		g->st.swap_ins++;
 		g->st.pages_in++;
 		g->st.ra_hits++;
@@ -478,12 +540,9 @@ static void touch(struct sr_gen *g, const struct actor *a, uint32_t pg)
 	while (g->st.resident + need > g->limit)
 		evict(g, a);
 	if (s == PG_SWAPPED) {
-		emit(g, a, SR_OP_IN, g->slot[pg], need);
-		set_owner(g, g->slot[pg], 1, NIL);
-		if (need == HP)
-			free_huge_slots(g, g->slot[pg]);
-		else
-			g->free_slots[g->nfree++] = g->slot[pg];
+		emit(g, a, SR_OP_IN, g->dev[pg], g->slot[pg], need);
+		set_owner(g, g->dev[pg], g->slot[pg], NIL);
+		free_slots(g, pg, need);
 		g->st.swapped -= need;
 		g->st.swap_ins++;
 		g->st.pages_in += need;
@@ -493,8 +552,8 @@ static void touch(struct sr_gen *g, const struct actor *a, uint32_t pg)
 	g->state[pg] = (unsigned char)((g->state[pg] & ~PG_MASK) | PG_RESIDENT);
 	lru_add_tail(g, pg);
 	g->st.resident += need;
-	if (s == PG_SWAPPED && need == 1 && g->owner)
-		read_ahead(g, a, g->slot[pg]);
+	if (s == PG_SWAPPED && need == 1 && g->readahead)
+		read_ahead(g, a, g->dev[pg], g->slot[pg]);
 	if (g->st.resident > g->st.resident_max)
 		g->st.resident_max = g->st.resident;
 }
@@ -514,14 +573,11 @@ static void free_region(struct sr_gen *g, const struct actor *a)
 		} else if ((s & PG_MASK) == PG_CACHED) {
 			lru_del(g, pg);
 			g->st.resident--;
-			set_owner(g, g->slot[pg], 1, NIL);
-			g->free_slots[g->nfree++] = g->slot[pg];
+			set_owner(g, g->dev[pg], g->slot[pg], NIL);
+			free_slots(g, pg, 1);
 		} else if ((s & PG_MASK) == PG_SWAPPED) {
-			set_owner(g, g->slot[pg], 1, NIL);
-			if (n == HP)
-				free_huge_slots(g, g->slot[pg]);
-			else
-				g->free_slots[g->nfree++] = g->slot[pg];
+			set_owner(g, g->dev[pg], g->slot[pg], NIL);
+			free_slots(g, pg, n);
 			g->st.swapped -= n;
 		} else {
 			continue;
@@ -618,7 +674,7 @@ static int step(struct sr_gen *g)
 }
 
 enum sr_err sr_gen_next(struct sr_gen *g, struct sr_event *evs, size_t cap,
-			size_t *n)
+			size_t *n, struct sr_diag *d)
 {
 	size_t k = 0;
 
@@ -628,10 +684,16 @@ enum sr_err sr_gen_next(struct sr_gen *g, struct sr_event *evs, size_t cap,
 			continue;
 		}
 		g->npend = g->pend_i = 0;
+		if (g->err)
+			break;
 		if (g->phase == PH_DONE || !step(g))
 			break;
 	}
 	*n = k;
+	if (g->err && g->pend_i >= g->npend && k < cap)
+		return sr_diag_set(d, g->err, g->err == SR_ERR_NOMEM ? "out of memory" :
+				   "the swap devices of machine %s are full: give a machine with "
+				   "more swap, or a workload that swaps less", g->m->name);
 	return SR_OK;
 }
 
@@ -714,6 +776,36 @@ static void mark_huge(struct sr_gen *g, const struct actor *a)
 	}
 }
 
+/* The kernel's slot allocation for the trace: machine p->machine (or the
+ * default preset), kernel p->kernel (or the default), the kernel's own
+ * policy; positions laid out. */
+static enum sr_err setup_mm(struct sr_gen *g, const struct sr_gen_params *p, struct sr_diag *d)
+{
+	enum sr_err err;
+
+	err = sr_kernel_parse(p->kernel ? p->kernel : SR_KERNEL_DEFAULT, &g->kernel, d);
+	if (err)
+		return err;
+	g->m = p->machine;
+	if (!g->m) {
+		err = sr_machine_load(&g->own_m, SR_MACHINE_DEFAULT, d);
+		if (err)
+			return err;
+		g->m = g->own_m;
+	}
+	if (p->cpu_node >= (uint32_t)g->m->nr_nodes || p->mem_node >= (uint32_t)g->m->nr_nodes)
+		return sr_diag_set(d, SR_ERR_INVAL, "machine %s has %d node(s): the cpu and memory "
+				   "nodes must be below", g->m->name, g->m->nr_nodes);
+	if (sr_swap_lists_build(&g->lists, g->m, g->kernel.prio))
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	err = sr_mm_init(&g->mm, g->m, &g->lists, g->kernel.alloc, d);
+	if (!err)
+		err = sr_mm_set_slots(&g->mm, &g->kernel, 1, d);
+	if (!err)
+		err = sr_mm_load_policy(&g->mm, "reclaimer-nid", d);
+	return err;
+}
+
 static const char *u64_text(uint64_t v, char *buf, size_t size)
 {
 	snprintf(buf, size, "%" PRIu64 " bytes", v);
@@ -794,29 +886,24 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 	g->prev = malloc(npages * sizeof(*g->prev));
 	g->next = malloc(npages * sizeof(*g->next));
 	g->slot = malloc(npages * sizeof(*g->slot));
-	/* Freed base slots: with huge pages, those of base pages swapped out
-	 * (at most npages at once, plus a cluster) and of split ones (each
-	 * page at most once).  Free clusters: at most one per unit and one. */
-	g->free_slots = malloc((p->thp > 0 ? 2 * npages + HP : npages) *
-			       sizeof(*g->free_slots));
-	g->free_clusters = malloc((npages / HP + 2) * sizeof(*g->free_clusters));
+	g->dev = malloc(npages * sizeof(*g->dev));
 	g->actors = calloc(g->nactors, sizeof(*g->actors));
 	g->heap = malloc(g->nactors * sizeof(*g->heap));
+	sr_u64map_init(&g->owner);
 	if (p->ra.mode == SR_RA_CLUSTER && p->ra.page_cluster > 0) {
-		/* Slots go up to the clusters ever taken, one per 512 pages and
-		 * two more. */
-		g->nowner = (uint32_t)((npages / HP + 3) * HP);
-		g->owner = malloc((size_t)g->nowner * sizeof(*g->owner));
-		if (g->owner)
-			memset(g->owner, 0xff, (size_t)g->nowner * sizeof(*g->owner));
+		g->readahead = 1;
 		g->ra.hits = 4; /* the kernel's swapin_readahead_hits starts at 4 */
 	}
-	if (!g->state || !g->prev || !g->next || !g->slot || !g->free_slots ||
-	    !g->free_clusters || !g->actors || !g->heap || (g->nowner && !g->owner)) {
+	if (!g->state || !g->prev || !g->next || !g->slot || !g->dev || !g->actors || !g->heap) {
 		sr_gen_free(g);
 		return sr_diag_set(d, SR_ERR_NOMEM,
 				   "out of memory for %" PRIu64 " simulated pages (%" PRIu64 " MiB)",
-				   npages, (npages * 17) >> 20);
+				   npages, (npages * 19) >> 20);
+	}
+	err = setup_mm(g, p, d);
+	if (err) {
+		sr_gen_free(g);
+		return err;
 	}
 	g->lru_head = g->lru_tail = NIL;
 	g->st.pages_total = npages;
@@ -871,13 +958,15 @@ void sr_gen_free(struct sr_gen *g)
 {
 	if (!g)
 		return;
+	sr_mm_free(&g->mm);
+	sr_swap_lists_free(&g->lists);
+	sr_machine_free(g->own_m);
 	free(g->state);
 	free(g->prev);
 	free(g->next);
 	free(g->slot);
-	free(g->owner);
-	free(g->free_slots);
-	free(g->free_clusters);
+	free(g->dev);
+	sr_u64map_free(&g->owner);
 	free(g->actors);
 	free(g->heap);
 	free(g);

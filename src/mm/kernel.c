@@ -11,6 +11,10 @@
  *         cache into 64 MB trunks: before 4.11 the swap-map updates take
  *         the device's si->lock and the swap cache one tree lock per
  *         device (docs/MODEL.md, L1).
+ *   4.13  THP swap (Huang Ying, "mm, THP, swap: support to reclaim swap
+ *         space for THP swapped out" and its series, CONFIG_THP_SWAP):
+ *         SWAPFILE_CLUSTER becomes HPAGE_PMD_NR (512 slots, 256 before) and
+ *         a huge folio takes a free cluster whole (swapfile.c, "Slots").
  *   4.14  per-node priority lists swap_avail_heads[] (Aaron Lu, "swap:
  *         choose swap device according to numa node", a2468cc9bfdf), and
  *         automatic priorities from -2 with -1 on the device's own node;
@@ -26,6 +30,12 @@
  *         readahead for single-user pages (Minchan Kim, 0bcac06f27d7,
  *         aa8d22a11da9); the 7.0 swap table series keeps readahead off for
  *         them.
+ *   6.12  the cluster allocator per folio order: nonfull and frag lists
+ *         per order (Chris Li and Kairui Song, "mm: swap: mTHP swap
+ *         allocator base on swap cluster order").
+ *   6.14  rotational devices allocate by cluster too, one current cluster
+ *         per device ("mm, swap: remove old allocation path for HDD",
+ *         7277433096f6); before, they scan for slots in order.
  *   6.15  the slots cache removed (Kairui Song, "mm, swap: remove swap slot
  *         cache", 0ff67f990bd4): each CPU allocates from a current cluster
  *         per order (1b7e90020eb7) and walks the list for a new one when it
@@ -79,6 +89,9 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 	k->device_locks = !since(k, 4, 11);
 	k->vma_readahead = since(k, 4, 14);
 	k->sync_bypass = since(k, 4, 15);
+	k->thp_swap = since(k, 4, 13);
+	k->slot_orders = since(k, 6, 12);
+	k->hdd_clusters = since(k, 6, 14);
 	return SR_OK;
 }
 

@@ -43,6 +43,98 @@ int sr_swap_lists_build(struct sr_swap_lists *l, const struct sr_machine *m,
 			enum sr_prio_rule rule);
 void sr_swap_lists_free(struct sr_swap_lists *l);
 
+/* ---- swapfile.c: the slots of one device -------------------------------- */
+
+/*
+ * Where on a device each swap-out goes (docs/MODEL.md, "Slots"): the
+ * kernel's allocator of mm/swapfile.c by generation, one per policy and
+ * device.  A cluster is SWAPFILE_CLUSTER aligned slots; only clusters in
+ * use have a record (their bitmap and list links): the free ones are the
+ * free list, never-used clusters in the kernel's interleaved order and then
+ * freed ones, oldest first.
+ */
+enum sr_slot_alloc {
+	SR_SLOTS_SCAN,     /* scan_swap_map_slots() without clusters: a rotational
+			    * device before 6.14 */
+	SR_SLOTS_CLUSTERS, /* free clusters to a per-CPU current cluster, else a
+			    * scan for a free slot (3.12 to 6.11, non-rotational) */
+	SR_SLOTS_ORDERS,   /* and the nonfull and frag lists per order (6.12 on;
+			    * rotational devices from 6.14, one current cluster) */
+};
+
+#define SR_SLOT_ORDERS 10       /* orders 0 to 9 (PMD_ORDER on x86-64) */
+#define SR_SLOT_SPLIT UINT32_MAX /* a folio whose slots are not contiguous */
+#define SR_SLOT_NONE (UINT32_MAX - 1) /* no positions laid out (sr_mm.positions) */
+
+struct sr_cluster {
+	uint32_t idx;              /* the cluster's number on the device */
+	uint16_t count;            /* slots in use (with those past the end) */
+	uint8_t order;             /* the folio order it serves (6.12 on) */
+	uint8_t list;              /* which list it is on (swapfile.c) */
+	uint32_t prev, next;       /* list links: record handles, or none */
+	uint64_t map[8];           /* slots in use, a bit each */
+};
+
+struct sr_swap_dev {
+	uint32_t nslots;           /* slots (at most 2^32 - 1) */
+	uint32_t csize;            /* SWAPFILE_CLUSTER: 512 or 256 */
+	uint32_t ncl;              /* clusters */
+	uint32_t cols;             /* SWAP_CLUSTER_COLS of the free list's order */
+	enum sr_slot_alloc how;
+	int one_cluster;           /* one current cluster for the device (hdd, 6.14 on) */
+	uint32_t init_k, init_i;   /* the next never-used cluster: column, row */
+	uint32_t *fifo;            /* freed clusters, oldest first (a ring) */
+	size_t fifo_head, fifo_len, fifo_cap;
+	uint32_t **ix;             /* cluster number -> record handle + 1: blocks of
+				    * 1024 clusters, made when first used */
+	struct sr_cluster *rec;    /* the records; free ones chained through next */
+	uint32_t nrec, caprec, free_rec;
+	uint64_t *full;            /* a bit per cluster: every slot in use */
+	uint32_t head[2][SR_SLOT_ORDERS], tail[2][SR_SLOT_ORDERS]; /* nonfull, frag */
+	struct sr_u64map pcp;      /* (CPU key, order) -> its current cluster */
+	uint64_t one_pcp[SR_SLOT_ORDERS]; /* one_cluster's, per order */
+	uint32_t cluster_next, cluster_nr; /* the scan's position and countdown */
+	uint64_t inuse;            /* slots handed out */
+};
+
+/*
+ * A current cluster as a number: 0 none, else the cluster number + 1 in
+ * the low 32 bits and the slot within it to go on from in bits 32-47.
+ */
+static inline uint64_t sr_pcp_make(uint32_t idx, uint32_t next)
+{
+	return (uint64_t)(idx + 1) | (uint64_t)next << 32;
+}
+
+/* Set sd up for a device of size_pages slots (slot 0 is the header) with
+ * clusters of csize: 0, or -1 out of memory. */
+int sr_swapdev_init(struct sr_swap_dev *sd, uint64_t size_pages, uint32_t csize,
+		    enum sr_slot_alloc how, int one_cluster);
+void sr_swapdev_free(struct sr_swap_dev *sd);
+/*
+ * 2^order aligned slots for a folio: in the current cluster *pcp (NULL:
+ * the device's own for cpu_key, or its one cluster), and when that has
+ * none and may_new, in a cluster from the device's lists as the kernel's
+ * generation takes one (*pcp then names it).  0 with *off, or -1: no such
+ * run (the kernel then splits the folio) or out of memory (*nomem).
+ */
+int sr_swapdev_get(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order, uint64_t *pcp,
+		   int may_new, uint32_t *off, int *nomem);
+/* The device's current cluster of cpu_key for order (for
+ * sr_swapdev_get()); NULL out of memory. */
+uint64_t *sr_swapdev_pcp(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order);
+/* Free n slots from off. */
+void sr_swapdev_put(struct sr_swap_dev *sd, uint32_t off, uint32_t n);
+/* Whether slot off is in use. */
+int sr_swapdev_used(const struct sr_swap_dev *sd, uint32_t off);
+
+/* A CPU's slots cache (swap_slots.c): slots off[cur] to off[nr - 1] of
+ * device dev1 - 1 are its to hand out. */
+struct sr_slots_cache {
+	uint32_t dev1, cur, nr;
+	uint32_t off[64];          /* SWAP_SLOTS_CACHE_SIZE */
+};
+
 /* ---- the state of one policy's kernel --------------------------------- */
 
 struct sr_mm {
@@ -55,17 +147,29 @@ struct sr_mm {
 	uint64_t free_total;
 	int taking;                /* sr_mm_choose() will take slots: turns may move */
 
+	/* swapfile.c: where the slots are, per device */
+	struct sr_swap_dev *sdev;
+	int positions;             /* slots are laid out (else counted only) */
+	int thp_swap;              /* huge folios keep their slots together (4.13 on) */
+
 	/* swap_slots.c */
 	enum sr_alloc_mode alloc;  /* how order-0 slots are handed out */
 	int cache_active;          /* the slots cache is on (check_cache_active()) */
-	struct sr_u64map cache;    /* CPU key -> (dev + 1) << 32 | slots left; with
-				    * SR_ALLOC_CLUSTER, (CPU key, order) too */
-	uint64_t *cache_vec;       /* the same for CPUs below cache_n: no hashing */
+	struct sr_slots_cache *cache_vec; /* per CPU key below cache_n: no hashing */
 	size_t cache_n;
-	uint64_t cache_refills, direct_allocs;
+	struct sr_u64map cache;    /* larger CPU keys -> index + 1 in cache_pool */
+	struct sr_slots_cache *cache_pool;
+	size_t pool_n, pool_cap;
+	struct sr_u64map pcpu;     /* SR_ALLOC_CLUSTER: (CPU key, order) -> (device
+				    * + 1) << 48 | its current cluster (sr_pcp_make()) */
+	uint64_t cache_refills, direct_allocs, splits;
 	uint32_t ev_slots;         /* slots the last sr_mm_alloc_out() took under the
 				    * device's si->lock: 0 (from the cache), the
 				    * refill's, or the direct allocation's */
+	uint32_t ev_off;           /* ... the folio's first slot, or SR_SLOT_SPLIT
+				    * (its pages' slots in split_off[]) */
+	uint32_t split_off[SR_MAX_NR_PAGES];
+	int nomem;                 /* an allocation ran out of memory: stop */
 
 	/* swap_state.c: readahead's window (sr_ra_window()) */
 	struct sr_ra {
@@ -92,6 +196,11 @@ struct sr_mm {
 enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 		       const struct sr_swap_lists *lists, enum sr_alloc_mode alloc,
 		       struct sr_diag *d);
+/* Lay out each device's slots as kernel k allocates them (swapfile.c), or
+ * with !positions count them only (ev_off is then SR_SLOT_NONE); before
+ * the first allocation.  SR_OK or SR_ERR_NOMEM. */
+enum sr_err sr_mm_set_slots(struct sr_mm *mm, const struct sr_kernel *k, int positions,
+			    struct sr_diag *d);
 /* Load the policy named by spec (policy.c).  On failure no policy is held. */
 enum sr_err sr_mm_load_policy(struct sr_mm *mm, const char *spec, struct sr_diag *d);
 /* Finish and unload the policy, if any (policy.c). */
@@ -120,6 +229,24 @@ static inline void sr_mm_put(struct sr_mm *mm, int d, uint64_t n)
 		n = mm->used[d];
 	mm->used[d] -= n;
 	mm->free_total += n;
+}
+
+/* Free the n slots from off on device d (swap_free()); off SR_SLOT_SPLIT:
+ * the slots split[0] to split[n - 1]. */
+static inline void sr_mm_free_slots(struct sr_mm *mm, int d, uint32_t off, const uint32_t *split,
+				    uint32_t n)
+{
+	uint32_t i;
+
+	sr_mm_put(mm, d, n);
+	if (off == SR_SLOT_NONE)
+		return;
+	if (off != SR_SLOT_SPLIT) {
+		sr_swapdev_put(&mm->sdev[d], off, n);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		sr_swapdev_put(&mm->sdev[d], split[i], 1);
 }
 
 /*
@@ -160,7 +287,7 @@ int sr_mm_alloc_out_slow(struct sr_mm *mm, const struct sr_event *e);
 
 /* Allocate swap for swap-out e (folio_alloc_swap()): from the CPU's slots
  * cache or directly (also when the cache cannot be had: out of memory).
- * The device, or -1 (swap full).  The common case, a slot from a cache
+ * The device, or -1 (swap full); where on it in ev_off (and split_off[]).  The common case, a slot from a cache
  * that stays on, is inline. */
 static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
 {
@@ -168,12 +295,13 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
 
 	if (SR_LIKELY(mm->alloc == SR_ALLOC_SLOTS_CACHE && mm->cache_active && e->nr_pages == 1 &&
 		      mm->free_total >= SR_SLOTS_CACHE_DEACTIVATE * (uint64_t)mm->m->nr_cpus &&
-		      key < mm->cache_n && (mm->cache_vec[key] & 0xffffffffu))) {
-		uint64_t *v = &mm->cache_vec[key];
+		      key < mm->cache_n && mm->cache_vec[key].cur < mm->cache_vec[key].nr)) {
+		struct sr_slots_cache *c = &mm->cache_vec[key];
 
-		(*v)--;
 		mm->ev_slots = 0;
-		return (int)(*v >> 32) - 1;
+		mm->ev_off = mm->positions ? c->off[c->cur] : SR_SLOT_NONE;
+		c->cur++;
+		return (int)c->dev1 - 1;
 	}
 	return sr_mm_alloc_out_slow(mm, e);
 }

@@ -15,12 +15,14 @@
 #include "mm/mm.h"
 
 /* The constants (SR_SLOTS_CACHE_*) are in mm.h, with the inline common
- * case. */
+ * case.  Where on a device the slots are is swapfile.c's (sr_swapdev_get());
+ * this file says which device, and when. */
 
 /* The slots cache of the event's CPU; NULL on ENOMEM. */
-static uint64_t *cache_slot(struct sr_mm *mm, const struct sr_event *e)
+static struct sr_slots_cache *cache_slot(struct sr_mm *mm, const struct sr_event *e)
 {
-	uint64_t key = sr_mm_cpu_key(e);
+	uint64_t key = sr_mm_cpu_key(e), *v;
+	int added = 0;
 
 	if (key < 65536) {
 		if (key >= mm->cache_n &&
@@ -29,7 +31,36 @@ static uint64_t *cache_slot(struct sr_mm *mm, const struct sr_event *e)
 			return NULL;
 		return &mm->cache_vec[key];
 	}
-	return sr_u64map_put(&mm->cache, key, NULL);
+	v = sr_u64map_put(&mm->cache, key, &added);
+	if (!v)
+		return NULL;
+	if (added) {
+		if (sr_grow_zeroed((void **)&mm->cache_pool, &mm->pool_cap, mm->pool_n + 1,
+				   sizeof(*mm->cache_pool), 16)) {
+			sr_u64map_del(&mm->cache, key);
+			return NULL;
+		}
+		*v = ++mm->pool_n;
+	}
+	return &mm->cache_pool[*v - 1];
+}
+
+/* Give back what a CPU's cache holds. */
+static void cache_drop(struct sr_mm *mm, struct sr_slots_cache *c)
+{
+	if (!mm->positions && c->cur < c->nr)
+		sr_mm_put(mm, (int)c->dev1 - 1, c->nr - c->cur);
+	while (mm->positions && c->cur < c->nr)
+		sr_mm_free_slots(mm, (int)c->dev1 - 1, c->off[c->cur++], NULL, 1);
+	c->cur = c->nr = 0;
+}
+
+/* Hand out the next slot of CPU cache c. */
+static int cache_pop(struct sr_mm *mm, struct sr_slots_cache *c)
+{
+	mm->ev_off = mm->positions ? c->off[c->cur] : SR_SLOT_NONE;
+	c->cur++;
+	return (int)c->dev1 - 1;
 }
 
 /* Turn the slots cache off (returning the cached slots) or on, as
@@ -40,20 +71,10 @@ static void cache_check(struct sr_mm *mm)
 	size_t i;
 
 	if (mm->cache_active && mm->free_total < SR_SLOTS_CACHE_DEACTIVATE * cpus) {
-		for (i = 0; i < mm->cache.cap + mm->cache_n; i++) {
-			uint64_t *v;
-
-			if (i < mm->cache_n) {
-				v = &mm->cache_vec[i];
-			} else {
-				if (mm->cache.ent[i - mm->cache_n].key == SR_U64MAP_EMPTY)
-					continue;
-				v = &mm->cache.ent[i - mm->cache_n].val;
-			}
-			if (*v >> 32)
-				sr_mm_put(mm, (int)(*v >> 32) - 1, *v & 0xffffffffu);
-			*v = 0;
-		}
+		for (i = 0; i < mm->cache_n; i++)
+			cache_drop(mm, &mm->cache_vec[i]);
+		for (i = 0; i < mm->pool_n; i++)
+			cache_drop(mm, &mm->cache_pool[i]);
 		mm->cache_active = 0;
 	} else if (!mm->cache_active && mm->free_total > SR_SLOTS_CACHE_ACTIVATE * cpus) {
 		mm->cache_active = 1;
@@ -61,79 +82,181 @@ static void cache_check(struct sr_mm *mm)
 }
 
 /*
- * Give the CPU's batch *v a new device: ask the policy (via_cache = 1)
- * for one with room for need slots, and take up to batch of its slots
- * at once.  The device, or -1 (*v unchanged) if none has room.
+ * refill_swap_slots_cache(): ask the policy (via_cache = 1) for a device
+ * with room, and take up to 64 of its slots at once, as get_swap_pages(64)
+ * does from the refilling CPU's current cluster (swapfile.c).  The device,
+ * or -1 (c empty) if none has room.
  */
-static int refill(struct sr_mm *mm, const struct sr_event *e, uint64_t *v, uint32_t need,
-		  uint64_t batch)
+static int refill(struct sr_mm *mm, const struct sr_event *e, struct sr_slots_cache *c)
 {
 	struct sr_alloc_req req;
-	uint64_t n;
-	int d;
+	uint64_t n, key = sr_mm_cpu_key(e);
+	uint32_t got = 0;
+	int d, nomem = 0;
 
 	sr_mm_alloc_req(e, 1, &req);
-	d = sr_mm_choose(mm, &req, need, 1);
+	d = sr_mm_choose(mm, &req, 1, 1);
 	if (d < 0)
 		return -1;
 	n = sr_mm_dev_free(mm, d);
-	if (n > batch)
-		n = batch;
-	sr_mm_take(mm, d, n);
-	*v = ((uint64_t)(d + 1) << 32) | n;
+	if (n > SR_SLOTS_CACHE_SIZE)
+		n = SR_SLOTS_CACHE_SIZE;
+	if (!mm->positions) {
+		got = (uint32_t)n;
+	} else {
+		uint64_t *pcp = sr_swapdev_pcp(&mm->sdev[d], key, 0);
+
+		if (!pcp) {
+			mm->nomem = 1;
+			return -1;
+		}
+		while (got < n &&
+		       !sr_swapdev_get(&mm->sdev[d], key, 0, pcp, 1, &c->off[got], &nomem))
+			got++;
+		mm->nomem |= nomem;
+	}
+	sr_mm_take(mm, d, got);
+	c->dev1 = (uint32_t)d + 1;
+	c->cur = 0;
+	c->nr = got;
 	mm->cache_refills++;
-	/* One si->lock hold for the batch (get_swap_pages(64, ...) up to
-	 * 6.14; a new cluster from the device's lists from 6.15). */
+	/* One si->lock hold for the batch (get_swap_pages(64, ...)). */
 	mm->ev_slots = (uint32_t)n;
-	return d;
+	return got ? d : -1;
+}
+
+/*
+ * The slots of e's folio on device d (mm->ev_off): 2^order together from
+ * the current cluster *pcp (NULL: the device's own for the CPU), or split
+ * into its pages where the folio cannot have them together: a kernel
+ * before 4.13 (no THP swap), a rotational device before 6.14, no free
+ * cluster of its order (the kernel then splits the folio and swaps its
+ * pages out one by one).  0, or -1 out of memory.  The caller has checked
+ * that d has room for them.
+ */
+static int place_folio(struct sr_mm *mm, const struct sr_event *e, int d, uint64_t *pcp)
+{
+	uint32_t n = e->nr_pages, i;
+	uint64_t key = sr_mm_cpu_key(e);
+	int nomem = 0;
+
+	if (!mm->positions) {
+		mm->ev_off = SR_SLOT_NONE;
+		return 0;
+	}
+	if (!(n & (n - 1)) && (n == 1 || mm->thp_swap) &&
+	    !sr_swapdev_get(&mm->sdev[d], key, (unsigned)__builtin_ctz(n), pcp, 1, &mm->ev_off,
+			    &nomem))
+		return 0;
+	if (nomem || n == 1)
+		goto fail;
+	for (i = 0; i < n; i++)
+		if (sr_swapdev_get(&mm->sdev[d], key, 0, NULL, 1, &mm->split_off[i], &nomem)) {
+			while (i--)
+				sr_swapdev_put(&mm->sdev[d], mm->split_off[i], 1);
+			goto fail;
+		}
+	mm->ev_off = SR_SLOT_SPLIT;
+	mm->splits++;
+	return 0;
+fail:
+	/* The count said d had room: only memory can fail here. */
+	mm->nomem = 1;
+	return -1;
 }
 
 /* 512: SWAPFILE_CLUSTER with CONFIG_THP_SWAP (HPAGE_PMD_NR on x86-64). */
 #define CLUSTER_SLOTS SR_MAX_NR_PAGES
 
-/* The current cluster of e's CPU for e's folio order; NULL on ENOMEM. */
-static uint64_t *cluster_slot(struct sr_mm *mm, const struct sr_event *e)
+/*
+ * cluster_alloc() without positions: the CPU's cluster is 512 slots taken
+ * at once and handed out in turn; *v is (device + 1) << 48 | slots left.
+ * What the old cluster has left is fewer slots than the folio needs (a
+ * device's last, partial cluster): it goes back.  The same device choices
+ * as with positions while clusters are used whole.
+ */
+static int cluster_alloc_counted(struct sr_mm *mm, const struct sr_event *e, uint64_t *v)
 {
-	int order = __builtin_ctz(e->nr_pages);
+	struct sr_alloc_req req;
+	uint32_t nr = e->nr_pages;
+	uint64_t n;
+	int d;
 
-	if (order == 0)
-		return cache_slot(mm, e);
-	/* Orders above 0 by (CPU, order), apart from the order-0 keys. */
-	return sr_u64map_put(&mm->cache, (1ull << 62) | sr_mm_cpu_key(e) << 4 | (uint64_t)order,
-			     NULL);
+	mm->ev_off = SR_SLOT_NONE;
+	if ((*v & 0xffffffffu) >= nr) {
+		*v -= nr;
+		return (int)(*v >> 48) - 1;
+	}
+	if (*v >> 48)
+		sr_mm_put(mm, (int)(*v >> 48) - 1, *v & 0xffffffffu);
+	*v = 0;
+	sr_mm_alloc_req(e, 1, &req);
+	d = sr_mm_choose(mm, &req, nr, 1);
+	if (d < 0)
+		return -1;
+	n = sr_mm_dev_free(mm, d);
+	if (n > CLUSTER_SLOTS)
+		n = CLUSTER_SLOTS;
+	sr_mm_take(mm, d, n);
+	*v = (uint64_t)(d + 1) << 48 | (n - nr);
+	mm->cache_refills++;
+	mm->ev_slots = (uint32_t)n;
+	return d;
 }
 
 /*
  * v6.15 and later (folio_alloc_swap() -> swap_alloc_fast()): the folio's
  * slots come from its CPU's current cluster of its order
- * (percpu_swap_cluster, 1b7e90020eb7); when that is used up,
- * swap_alloc_slow() walks the list (the policy says whose) for a new
- * cluster of the device it finds: devices of equal priority take turns
- * per cluster, not per 64 slots (C6).  The cluster is taken whole, as the
- * slots cache took its 64, and its slots are handed out in turn.  -1: no
- * device had room (the caller then allocates directly).
+ * (percpu_swap_cluster, 1b7e90020eb7), on whichever device that is; when it
+ * is used up, swap_alloc_slow() walks the list (the policy says whose) and
+ * takes a cluster of the device it finds: devices of equal priority take
+ * turns per cluster, not per 64 slots (C6).  A rotational device is never
+ * a CPU's current one ("allocations on a HDD device are still globally
+ * serialized"): each allocation there walks.  -1: no device had room (the
+ * caller then allocates directly).
  */
 static int cluster_alloc(struct sr_mm *mm, const struct sr_event *e)
 {
-	uint64_t *v = cluster_slot(mm, e);
-	int d;
+	uint32_t nr = e->nr_pages;
+	unsigned order = (unsigned)__builtin_ctz(nr);
+	uint64_t *v = sr_u64map_put(&mm->pcpu, sr_mm_cpu_key(e) << 4 | order, NULL), pcp = 0, n;
+	struct sr_alloc_req req;
+	int d, nomem = 0;
 
-	if (!v)
+	if (!v) {
+		mm->nomem = 1;
 		return -1;
-	if ((*v & 0xffffffffu) >= e->nr_pages) {
-		*v -= e->nr_pages;
-		return (int)(*v >> 32) - 1;
 	}
-	/* What the old cluster has left is fewer slots than the folio needs
-	 * (a device's last, partial cluster): it goes back. */
-	if (*v >> 32)
-		sr_mm_put(mm, (int)(*v >> 32) - 1, *v & 0xffffffffu);
-	*v = 0;
-	/* The walk found a device with room for the folio, so the cluster
-	 * taken holds it. */
-	d = refill(mm, e, v, e->nr_pages, CLUSTER_SLOTS);
-	if (d >= 0)
-		*v -= e->nr_pages;
+	if (nr & (nr - 1))
+		return -1;
+	if (!mm->positions)
+		return cluster_alloc_counted(mm, e, v);
+	if (*v >> 48) {
+		d = (int)(*v >> 48) - 1;
+		pcp = *v & ((1ull << 48) - 1);
+		if (sr_mm_dev_free(mm, d) >= nr &&
+		    !sr_swapdev_get(&mm->sdev[d], 0, order, &pcp, 0, &mm->ev_off, &nomem)) {
+			*v = pcp ? (uint64_t)(d + 1) << 48 | pcp : 0;
+			sr_mm_take(mm, d, nr);
+			return d;
+		}
+		*v = 0;
+	}
+	sr_mm_alloc_req(e, 1, &req);
+	d = sr_mm_choose(mm, &req, nr, 1);
+	if (d < 0)
+		return -1;
+	n = sr_mm_dev_free(mm, d);
+	pcp = 0;
+	if (place_folio(mm, e, d, &pcp))
+		return -1;
+	/* The pointer still holds: nothing was added to pcpu since. */
+	if (pcp && mm->ev_off != SR_SLOT_SPLIT && mm->m->dev[d].cls != SR_DEV_HDD)
+		*v = (uint64_t)(d + 1) << 48 | pcp;
+	sr_mm_take(mm, d, nr);
+	mm->cache_refills++;
+	/* One si->lock hold for the new cluster. */
+	mm->ev_slots = (uint32_t)(n < CLUSTER_SLOTS ? n : CLUSTER_SLOTS);
 	return d;
 }
 
@@ -145,31 +268,30 @@ int sr_mm_alloc_out_slow(struct sr_mm *mm, const struct sr_event *e)
 	mm->ev_slots = 0;
 	if (mm->alloc == SR_ALLOC_CLUSTER) {
 		d = cluster_alloc(mm, e);
-		if (d >= 0)
+		if (d >= 0 || mm->nomem)
 			return d;
 	} else if (mm->alloc == SR_ALLOC_SLOTS_CACHE) {
 		cache_check(mm);
 		if (mm->cache_active && e->nr_pages == 1) {
-			uint64_t *v = cache_slot(mm, e);
+			struct sr_slots_cache *c = cache_slot(mm, e);
 
-			if (SR_LIKELY(v && (*v & 0xffffffffu))) {
-				/* The common case: a slot from the CPU's cache. */
-				(*v)--;
-				return (int)(*v >> 32) - 1;
-			}
+			if (SR_LIKELY(c && c->cur < c->nr))
+				return cache_pop(mm, c); /* the common case */
 			/* refill_swap_slots_cache(): up to 64 slots of one
 			 * device, from the refilling CPU's walk. */
-			if (v)
-				refill(mm, e, v, 1, SR_SLOTS_CACHE_SIZE);
-			if (v && (*v & 0xffffffffu)) {
-				(*v)--;
-				return (int)(*v >> 32) - 1;
-			}
+			if (c)
+				refill(mm, e, c);
+			if (c && c->cur < c->nr)
+				return cache_pop(mm, c);
+			if (mm->nomem)
+				return -1;
 		}
 	}
 	sr_mm_alloc_req(e, 0, &req);
 	d = sr_mm_choose(mm, &req, e->nr_pages, 1);
 	if (d >= 0) {
+		if (place_folio(mm, e, d, NULL))
+			return -1;
 		sr_mm_take(mm, d, e->nr_pages);
 		mm->direct_allocs++;
 		/* get_swap_pages(1, ...): si->lock for one slot, or for a

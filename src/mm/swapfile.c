@@ -4,8 +4,8 @@
  * swap_avail_heads[], from v4.14 "swap: choose swap device according to
  * numa node" to v6.18; one list before and after: every node's list is then
  * the same, src/mm/kernel.c), the walk get_swap_pages() makes of one of
- * them, and the devices' fullness.  Positions of slots on a device are not modelled:
- * fullness is counted.
+ * them, the devices' fullness, and where on each device its slots are
+ * (the allocator: "The slots of one device" below).
  *
  * Priorities (_enable_swap_info() and swap_avail_heads in mm/swapfile.c,
  * v4.14 to v6.18): a device swapped on without a priority gets -2, -3, ...
@@ -194,6 +194,7 @@ enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 		       const struct sr_swap_lists *lists, enum sr_alloc_mode alloc,
 		       struct sr_diag *d)
 {
+	struct sr_kernel k;
 	int i;
 
 	mm->m = m;
@@ -206,21 +207,703 @@ enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 	mm->env.advance = env_advance;
 	mm->env.core = mm;
 	sr_u64map_init(&mm->cache);
+	sr_u64map_init(&mm->pcpu);
 	mm->cache_active = 1;
 	mm->rr = calloc((size_t)m->nr_nodes * m->nr_devices, sizeof(*mm->rr));
 	mm->used = calloc((size_t)m->nr_devices, sizeof(*mm->used));
-	if (!mm->rr || !mm->used)
+	mm->sdev = calloc((size_t)m->nr_devices, sizeof(*mm->sdev));
+	if (!mm->rr || !mm->used || !mm->sdev)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	for (i = 0; i < m->nr_devices; i++)
 		mm->free_total += m->dev[i].size_pages;
+	if (sr_kernel_parse(SR_KERNEL_DEFAULT, &k, d))
+		return SR_ERR_INVAL;
+	return sr_mm_set_slots(mm, &k, 0, d);
+}
+
+enum sr_err sr_mm_set_slots(struct sr_mm *mm, const struct sr_kernel *k, int positions,
+			    struct sr_diag *d)
+{
+	const struct sr_machine *m = mm->m;
+	int i;
+
+	mm->thp_swap = k->thp_swap;
+	mm->positions = positions;
+	for (i = 0; i < m->nr_devices; i++) {
+		int hdd = m->dev[i].cls == SR_DEV_HDD;
+		enum sr_slot_alloc how = hdd && !k->hdd_clusters ? SR_SLOTS_SCAN :
+					 k->slot_orders || hdd ? SR_SLOTS_ORDERS : SR_SLOTS_CLUSTERS;
+
+		sr_swapdev_free(&mm->sdev[i]);
+		if (!positions)
+			continue;
+		/* size_pages slots to swap to, and the header before them. */
+		if (sr_swapdev_init(&mm->sdev[i], m->dev[i].size_pages + 1, k->thp_swap ? 512 : 256,
+				    how, hdd))
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	}
 	return SR_OK;
 }
 
 void sr_mm_free(struct sr_mm *mm)
 {
+	int i;
+
 	sr_mm_unload_policy(mm);
+	for (i = 0; mm->sdev && i < mm->m->nr_devices; i++)
+		sr_swapdev_free(&mm->sdev[i]);
+	free(mm->sdev);
 	free(mm->rr);
 	free(mm->used);
 	free(mm->cache_vec);
+	free(mm->cache_pool);
 	sr_u64map_free(&mm->cache);
+	sr_u64map_free(&mm->pcpu);
+}
+
+/* ---- the slots of one device ---------------------------------------------
+ *
+ * The kernel's slot allocator (mm/swapfile.c), per device, by generation
+ * (sr_swapdev_init()'s how, chosen in swap_slots.c from the kernel and the
+ * device's class):
+ *
+ * - SR_SLOTS_SCAN, a rotational device before 6.14 (scan_swap_map_slots()
+ *   with no cluster_info; "mm, swap: remove old allocation path for HDD",
+ *   7277433096f6, ended it): slots in order from cluster_next; every
+ *   SWAPFILE_CLUSTER allocations the lowest run of SWAPFILE_CLUSTER free
+ *   slots is looked for and allocation goes on from there ("to minimize the
+ *   span of allocated swap"); none, or fewer free slots than a cluster:
+ *   the next free slot.  Large folios are refused (the kernel splits them).
+ * - SR_SLOTS_CLUSTERS, a non-rotational device up to 6.11
+ *   (scan_swap_map_try_ssd_cluster(), Shaohua Li's "swap: make cluster
+ *   allocation per-cpu", ebc2a1a69111, 3.12): each CPU has a current
+ *   cluster and takes its slots in order; used up, the free list's head;
+ *   no free cluster: the next free slot from cluster_next (one scan
+ *   position per device here; per CPU from 5.8 in the kernel).  A huge
+ *   folio takes the free list's head whole (swap_alloc_cluster(), 4.13) or
+ *   fails.
+ * - SR_SLOTS_ORDERS, 6.12 on ("mm: swap: mTHP swap allocator base on swap
+ *   cluster order", Chris Li and Kairui Song; rotational devices too from
+ *   6.14, with one current cluster for the device): cluster_alloc_swap_entry()
+ *   per order: the CPU's current cluster, then the free list's head, then
+ *   (below PMD order) the nonfull list of the order, each cluster tried
+ *   moving to the frag list, then the frag list in turn; order 0 last takes
+ *   from the frag and nonfull lists of larger orders.  A freed slot puts
+ *   its cluster back at the nonfull list's tail (dec_cluster_info_page()).
+ *
+ * In all three, a cluster whose last slot is freed goes to the free list's
+ * tail (free_cluster()): clusters are reused oldest-freed first.  The free
+ * list starts in the order setup_clusters() gives it, column by column of
+ * SWAP_CLUSTER_COLS (max(64 B of cluster infos, 64 MB of swap cache) = 32
+ * with 512-slot clusters, 64 with 256: "mm, swap: split swap cache into 64MB
+ * trunks", 4b3ef9daa4fc, 4.11), so that clusters handed out one after the
+ * other are 64 MB apart; from the first column (the kernel before 6.14
+ * started at a random one, for wear levelling).  Slot 0 is the header;
+ * slots past the device's end fill its last cluster.
+ *
+ * Approximated: the scan's run of free slots is looked for cluster by
+ * cluster from slot 0 (the kernel starts at lowest_bit: the same run); a
+ * CPU whose current cluster was freed takes a new one (the kernel too,
+ * scan_swap_map_ssd_cluster_conflict(), unless it is the list's head);
+ * discards, and 6.12's reclaim of full clusters' swap-cache-only slots, are
+ * not modelled.
+ */
+
+enum { CL_NONE, CL_NONFULL, CL_FRAG };
+#define NOREC UINT32_MAX
+
+static inline void bm_set(uint64_t *bm, uint32_t i)
+{
+	bm[i / 64] |= 1ull << (i % 64);
+}
+
+static inline void bm_clr(uint64_t *bm, uint32_t i)
+{
+	bm[i / 64] &= ~(1ull << (i % 64));
+}
+
+static inline int bm_test(const uint64_t *bm, uint32_t i)
+{
+	return (bm[i / 64] >> (i % 64)) & 1;
+}
+
+/* The first i in [from, n) whose bit is clear, or n. */
+static uint32_t bm_next_zero(const uint64_t *bm, uint32_t from, uint32_t n)
+{
+	uint32_t w = from / 64;
+	uint64_t x;
+
+	if (from >= n)
+		return n;
+	x = ~bm[w] & (~0ull << (from % 64));
+	for (;;) {
+		if (x) {
+			uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(x);
+
+			return i < n ? i : n;
+		}
+		if (++w >= (n + 63) / 64)
+			return n;
+		x = ~bm[w];
+	}
+}
+
+#define IX_BITS 10
+
+static inline struct sr_cluster *rec_at(const struct sr_swap_dev *sd, uint32_t idx, uint32_t *h)
+{
+	const uint32_t *b = sd->ix[idx >> IX_BITS];
+	uint32_t v;
+
+	if (!b || !(v = b[idx & ((1u << IX_BITS) - 1)]))
+		return NULL;
+	*h = v - 1;
+	return &sd->rec[*h];
+}
+
+/* Whether cluster idx has a record. */
+static inline int has_rec(const struct sr_swap_dev *sd, uint32_t idx)
+{
+	const uint32_t *b = sd->ix[idx >> IX_BITS];
+
+	return b && b[idx & ((1u << IX_BITS) - 1)];
+}
+
+/* The handle cell of cluster idx, its block made if need be; NULL out of
+ * memory. */
+static uint32_t *ix_cell(struct sr_swap_dev *sd, uint32_t idx)
+{
+	uint32_t **b = &sd->ix[idx >> IX_BITS];
+
+	if (!*b && !(*b = calloc(1u << IX_BITS, sizeof(**b))))
+		return NULL;
+	return &(*b)[idx & ((1u << IX_BITS) - 1)];
+}
+
+/* Mark slots [s, s + n) of c in use (or free, !on); the count of those
+ * that changed. */
+static uint32_t run_mark(struct sr_cluster *c, uint32_t s, uint32_t n, int on)
+{
+	uint32_t changed = 0, i;
+
+	if (n == 1) {
+		uint64_t bit = 1ull << (s % 64), *w = &c->map[s / 64];
+
+		if (!(*w & bit) == !on)
+			return 0;
+		*w ^= bit;
+		return 1;
+	}
+	for (i = s; i < s + n;) {
+		uint32_t w = i / 64, b = i % 64, k = n - (i - s) < 64 - b ? n - (i - s) : 64 - b;
+		uint64_t mask = (k == 64 ? ~0ull : ((1ull << k) - 1)) << b;
+		uint64_t flip = on ? mask & ~c->map[w] : mask & c->map[w];
+
+		changed += (uint32_t)__builtin_popcountll(flip);
+		c->map[w] ^= flip;
+		i += k;
+	}
+	return changed;
+}
+
+static int run_free(const struct sr_cluster *c, uint32_t s, uint32_t n)
+{
+	uint32_t w;
+
+	if (n < 64)
+		return !((c->map[s / 64] >> (s % 64)) & ((1ull << n) - 1));
+	for (w = s / 64; w < (s + n) / 64; w++)
+		if (c->map[w])
+			return 0;
+	return 1;
+}
+
+/* The first aligned run of n (a power of two) free slots of c at or after
+ * slot from, or csize. */
+static uint32_t run_find(const struct sr_swap_dev *sd, const struct sr_cluster *c, uint32_t from,
+			 uint32_t n)
+{
+	uint32_t s;
+
+	if (n == 1)
+		return bm_next_zero(c->map, from, sd->csize);
+	for (s = (from + n - 1) & ~(n - 1); s + n <= sd->csize; s += n)
+		if (run_free(c, s, n))
+			return s;
+	return sd->csize;
+}
+
+static void list_unlink(struct sr_swap_dev *sd, uint32_t h)
+{
+	struct sr_cluster *c = &sd->rec[h];
+	int l = c->list - 1;
+
+	if (c->list == CL_NONE)
+		return;
+	if (c->prev != NOREC)
+		sd->rec[c->prev].next = c->next;
+	else
+		sd->head[l][c->order] = c->next;
+	if (c->next != NOREC)
+		sd->rec[c->next].prev = c->prev;
+	else
+		sd->tail[l][c->order] = c->prev;
+	c->prev = c->next = NOREC;
+	c->list = CL_NONE;
+}
+
+static void list_tail(struct sr_swap_dev *sd, uint32_t h, int list)
+{
+	struct sr_cluster *c = &sd->rec[h];
+	int l = list - 1;
+
+	list_unlink(sd, h);
+	c->list = (uint8_t)list;
+	c->prev = sd->tail[l][c->order];
+	c->next = NOREC;
+	if (c->prev != NOREC)
+		sd->rec[c->prev].next = h;
+	else
+		sd->head[l][c->order] = h;
+	sd->tail[l][c->order] = h;
+}
+
+/* A record for cluster idx, which was free (or never used); NOREC out of
+ * memory.  Its slots past the device's end, and slot 0, are in use. */
+static uint32_t rec_new(struct sr_swap_dev *sd, uint32_t idx, unsigned order)
+{
+	uint32_t *v, h, first = idx * sd->csize;
+	struct sr_cluster *c;
+
+	if (sd->free_rec != NOREC) {
+		h = sd->free_rec;
+		sd->free_rec = sd->rec[h].next;
+	} else {
+		if (sd->nrec == sd->caprec) {
+			uint32_t n = sd->caprec ? 2 * sd->caprec : 64;
+			struct sr_cluster *r = realloc(sd->rec, (size_t)n * sizeof(*r));
+
+			if (!r)
+				return NOREC;
+			sd->rec = r;
+			sd->caprec = n;
+		}
+		h = sd->nrec++;
+	}
+	v = ix_cell(sd, idx);
+	if (!v) {
+		sd->rec[h].next = sd->free_rec;
+		sd->free_rec = h;
+		return NOREC;
+	}
+	*v = h + 1;
+	c = &sd->rec[h];
+	memset(c, 0, sizeof(*c));
+	c->idx = idx;
+	c->order = (uint8_t)order;
+	c->prev = c->next = NOREC;
+	if (idx == 0)
+		c->count = (uint16_t)run_mark(c, 0, 1, 1);
+	if ((uint64_t)first + sd->csize > sd->nslots)
+		c->count = (uint16_t)(c->count + run_mark(c, sd->nslots - first,
+							  first + sd->csize - sd->nslots, 1));
+	return h;
+}
+
+/* Cluster h's last slot was freed: to the free list's tail. */
+static void rec_release(struct sr_swap_dev *sd, uint32_t h)
+{
+	uint32_t idx = sd->rec[h].idx;
+
+	list_unlink(sd, h);
+	sd->ix[idx >> IX_BITS][idx & ((1u << IX_BITS) - 1)] = 0;
+	bm_clr(sd->full, idx);
+	sd->rec[h].next = sd->free_rec;
+	sd->free_rec = h;
+	if (sd->fifo_len == sd->fifo_cap) {
+		size_t n = sd->fifo_cap ? 2 * sd->fifo_cap : 64, i;
+		uint32_t *q = malloc(n * sizeof(*q));
+
+		if (!q)
+			return; /* the cluster is lost to the free list, not to the scan */
+		for (i = 0; i < sd->fifo_len; i++)
+			q[i] = sd->fifo[(sd->fifo_head + i) % sd->fifo_cap];
+		free(sd->fifo);
+		sd->fifo = q;
+		sd->fifo_cap = n;
+		sd->fifo_head = 0;
+	}
+	sd->fifo[(sd->fifo_head + sd->fifo_len) % sd->fifo_cap] = idx;
+	sd->fifo_len++;
+}
+
+/* The free list's head (taken off it), or NOREC if it is empty. */
+static uint32_t free_head(struct sr_swap_dev *sd)
+{
+	uint32_t rows = (sd->ncl + sd->cols - 1) / sd->cols;
+
+	while (sd->init_k < sd->cols) {
+		uint32_t idx = sd->init_i * sd->cols + sd->init_k;
+
+		if (++sd->init_i == rows) {
+			sd->init_i = 0;
+			sd->init_k++;
+		}
+		if (idx < sd->ncl && !has_rec(sd, idx))
+			return idx;
+	}
+	while (sd->fifo_len) {
+		uint32_t idx = sd->fifo[sd->fifo_head];
+
+		sd->fifo_head = (sd->fifo_head + 1) % sd->fifo_cap;
+		sd->fifo_len--;
+		if (!has_rec(sd, idx))
+			return idx;
+	}
+	return NOREC;
+}
+
+int sr_swapdev_init(struct sr_swap_dev *sd, uint64_t size_pages, uint32_t csize,
+		    enum sr_slot_alloc how, int one_cluster)
+{
+	size_t words;
+	int l, o;
+
+	memset(sd, 0, sizeof(*sd));
+	sd->nslots = size_pages < UINT32_MAX ? (uint32_t)size_pages : UINT32_MAX - 1;
+	sd->csize = csize;
+	sd->ncl = (uint32_t)(((uint64_t)sd->nslots + csize - 1) / csize);
+	/* SWAP_CLUSTER_COLS: SWAP_ADDRESS_SPACE_PAGES (2^14) / SWAPFILE_CLUSTER,
+	 * larger than the cluster infos in a cache line. */
+	sd->cols = (1u << 14) / csize;
+	sd->how = how;
+	sd->one_cluster = one_cluster;
+	sd->free_rec = NOREC;
+	for (l = 0; l < 2; l++)
+		for (o = 0; o < SR_SLOT_ORDERS; o++)
+			sd->head[l][o] = sd->tail[l][o] = NOREC;
+	sr_u64map_init(&sd->pcp);
+	words = ((size_t)sd->ncl + 63) / 64;
+	sd->ix = calloc(((size_t)sd->ncl >> IX_BITS) + 1, sizeof(*sd->ix));
+	sd->full = calloc(words, sizeof(*sd->full));
+	if (!sd->ix || !sd->full)
+		return -1;
+	/* setup_clusters(): the header's cluster and a partial last one are
+	 * not free; from 6.12 they start on the order-0 nonfull list. */
+	if (rec_new(sd, 0, 0) == NOREC)
+		return -1;
+	if (how == SR_SLOTS_ORDERS)
+		list_tail(sd, 0, CL_NONFULL);
+	if (sd->nslots % csize && sd->ncl > 1) {
+		uint32_t h = rec_new(sd, sd->ncl - 1, 0);
+
+		if (h == NOREC)
+			return -1;
+		if (how == SR_SLOTS_ORDERS)
+			list_tail(sd, h, CL_NONFULL);
+	}
+	sd->cluster_next = 1;
+	return 0;
+}
+
+void sr_swapdev_free(struct sr_swap_dev *sd)
+{
+	size_t i;
+
+	for (i = 0; sd->ix && i <= (size_t)sd->ncl >> IX_BITS; i++)
+		free(sd->ix[i]);
+	free(sd->ix);
+	free(sd->fifo);
+	free(sd->rec);
+	free(sd->full);
+	sr_u64map_free(&sd->pcp);
+	memset(sd, 0, sizeof(*sd));
+}
+
+int sr_swapdev_used(const struct sr_swap_dev *sd, uint32_t off)
+{
+	uint32_t h;
+	const struct sr_cluster *c;
+
+	if (off >= sd->nslots)
+		return 1;
+	c = rec_at(sd, off / sd->csize, &h);
+	return c && bm_test(c->map, off % sd->csize);
+}
+
+/* Take n slots at slot s of cluster h; its list changes as the kernel's
+ * cluster_alloc_range() moves it. */
+static uint32_t take(struct sr_swap_dev *sd, uint32_t h, uint32_t s, uint32_t n)
+{
+	struct sr_cluster *c = &sd->rec[h];
+
+	c->count = (uint16_t)(c->count + run_mark(c, s, n, 1));
+	if (c->count >= sd->csize) {
+		bm_set(sd->full, c->idx);
+		list_unlink(sd, h);
+	} else if (sd->how == SR_SLOTS_ORDERS && c->list == CL_NONE) {
+		list_tail(sd, h, CL_NONFULL);
+	}
+	return c->idx * sd->csize + s;
+}
+
+/* A run of n in cluster h from slot from; sets *off and the current
+ * cluster. */
+static int try_in(struct sr_swap_dev *sd, uint32_t h, uint32_t from, uint32_t n, uint64_t *pcp,
+		  uint32_t *off)
+{
+	uint32_t s = run_find(sd, &sd->rec[h], from, n), idx = sd->rec[h].idx;
+
+	if (s >= sd->csize)
+		return 0;
+	*off = take(sd, h, s, n);
+	*pcp = s + n < sd->csize ? sr_pcp_make(idx, s + n) : 0;
+	return 1;
+}
+
+/* A new cluster from the free list for order; NOREC if none (or out of
+ * memory: *nomem). */
+static uint32_t new_cluster(struct sr_swap_dev *sd, unsigned order, int *nomem)
+{
+	uint32_t idx = free_head(sd), h;
+
+	if (idx == NOREC)
+		return NOREC;
+	h = rec_new(sd, idx, order);
+	if (h == NOREC)
+		*nomem = 1;
+	return h;
+}
+
+/* The next free slot from slot from on, round the device: the scan
+ * (scan_swap_map_slots()'s "scan:" loop); NOREC if none. */
+static uint32_t scan_free(struct sr_swap_dev *sd, uint32_t from, int *nomem, uint32_t *hp)
+{
+	uint32_t pass, ci = from < sd->nslots ? from / sd->csize : 0;
+	uint32_t s = from < sd->nslots ? from % sd->csize : 0;
+
+	for (pass = 0; pass <= sd->ncl + 1; pass++) {
+		struct sr_cluster *c;
+		uint32_t h, next = bm_next_zero(sd->full, ci, sd->ncl);
+
+		if (next != ci)
+			s = 0;
+		ci = next;
+		if (ci == sd->ncl) {
+			ci = 0;
+			continue;
+		}
+		c = rec_at(sd, ci, &h);
+		if (!c) {
+			h = rec_new(sd, ci, 0);
+			if (h == NOREC) {
+				*nomem = 1;
+				return NOREC;
+			}
+			c = &sd->rec[h];
+		}
+		s = bm_next_zero(c->map, s, sd->csize);
+		if (s < sd->csize) {
+			*hp = h;
+			return s;
+		}
+		ci++;
+		s = 0;
+	}
+	return NOREC;
+}
+
+/* The first run of csize free slots from slot 0 (the scan's search every
+ * SWAPFILE_CLUSTER allocations); NOREC if none. */
+static uint32_t scan_run(const struct sr_swap_dev *sd)
+{
+	uint32_t ci, run = 0, start = 0;
+
+	for (ci = 0; ci < sd->ncl; ci++) {
+		uint32_t h, w;
+		const struct sr_cluster *c = rec_at(sd, ci, &h);
+
+		if (!c) {
+			if (!run)
+				start = ci * sd->csize;
+			run += sd->csize;
+			if (run >= sd->csize)
+				return start;
+			continue;
+		}
+		if (bm_test(sd->full, ci)) {
+			run = 0;
+			continue;
+		}
+		for (w = 0; w < sd->csize / 64; w++) {
+			uint64_t x = c->map[w];
+			uint32_t b;
+
+			if (!x) {
+				if (!run)
+					start = ci * sd->csize + w * 64;
+				run += 64;
+				if (run >= sd->csize)
+					return start;
+				continue;
+			}
+			for (b = 0; b < 64; b++) {
+				if ((x >> b) & 1) {
+					run = 0;
+				} else {
+					if (!run)
+						start = ci * sd->csize + w * 64 + b;
+					if (++run >= sd->csize)
+						return start;
+				}
+			}
+		}
+	}
+	return NOREC;
+}
+
+static int get_scan(struct sr_swap_dev *sd, unsigned order, uint32_t *off, int *nomem)
+{
+	uint32_t h, s, from;
+
+	if (order)
+		return -1; /* no large folios without clusters: split */
+	if (!sd->cluster_nr) {
+		sd->cluster_nr = sd->csize - 1;
+		if ((uint64_t)sd->nslots - sd->inuse >= sd->csize) {
+			uint32_t run = scan_run(sd);
+
+			if (run != NOREC)
+				sd->cluster_next = run;
+		}
+	} else {
+		sd->cluster_nr--;
+	}
+	from = sd->cluster_next < sd->nslots ? sd->cluster_next : 1;
+	s = scan_free(sd, from, nomem, &h);
+	if (s == NOREC)
+		return -1;
+	*off = take(sd, h, s, 1);
+	sd->cluster_next = *off + 1;
+	return 0;
+}
+
+/* 6.12's walk of the nonfull list of order, then of its frag list (each
+ * cluster tried from the nonfull list moves to the frag list). */
+static int get_lists(struct sr_swap_dev *sd, unsigned order, uint64_t *pcp, uint32_t *off)
+{
+	uint32_t n = 1u << order, h, tries, nfrag = 0;
+
+	for (h = sd->head[1][order]; h != NOREC; h = sd->rec[h].next)
+		nfrag++;
+	while ((h = sd->head[0][order]) != NOREC) {
+		list_tail(sd, h, CL_FRAG);
+		nfrag++;
+		if (try_in(sd, h, 0, n, pcp, off))
+			return 0;
+	}
+	for (tries = 0; tries < nfrag && (h = sd->head[1][order]) != NOREC; tries++) {
+		list_tail(sd, h, CL_FRAG);
+		if (try_in(sd, h, 0, n, pcp, off))
+			return 0;
+	}
+	return -1;
+}
+
+uint64_t *sr_swapdev_pcp(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order)
+{
+	return sd->one_cluster ? &sd->one_pcp[order] :
+	       sr_u64map_put(&sd->pcp, cpu_key << 4 | order, NULL);
+}
+
+int sr_swapdev_get(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order, uint64_t *pcp,
+		   int may_new, uint32_t *off, int *nomem)
+{
+	uint32_t n = 1u << order, h, idx;
+	unsigned o;
+
+	*nomem = 0;
+	if (n > sd->csize)
+		return -1;
+	if (sd->how == SR_SLOTS_SCAN) {
+		if (!get_scan(sd, order, off, nomem)) {
+			sd->inuse++;
+			return 0;
+		}
+		return -1;
+	}
+	if (!pcp || sd->one_cluster) {
+		pcp = sr_swapdev_pcp(sd, cpu_key, order);
+		if (!pcp) {
+			*nomem = 1;
+			return -1;
+		}
+	}
+	/* The current cluster, from where it stopped. */
+	if (*pcp) {
+		struct sr_cluster *c = rec_at(sd, (uint32_t)(*pcp & 0xffffffffu) - 1, &h);
+
+		if (c && (sd->how != SR_SLOTS_ORDERS || c->order == order) &&
+		    try_in(sd, h, (uint32_t)(*pcp >> 32) & 0xffff, n, pcp, off))
+			goto done;
+		*pcp = 0;
+	}
+	if (!may_new)
+		return -1;
+	/* The free list's head. */
+	h = new_cluster(sd, order, nomem);
+	if (h != NOREC) {
+		if (try_in(sd, h, 0, n, pcp, off))
+			goto done;
+	} else if (*nomem) {
+		return -1;
+	}
+	if (sd->how == SR_SLOTS_CLUSTERS) {
+		/* No free cluster: a huge folio fails; a page takes the next
+		 * free slot from the scan position. */
+		if (order)
+			return -1;
+		idx = scan_free(sd, sd->cluster_next, nomem, &h);
+		if (idx == NOREC)
+			return -1;
+		*off = take(sd, h, idx, 1);
+		sd->cluster_next = *off + 1;
+		goto done;
+	}
+	if (order < SR_SLOT_ORDERS - 1 && n < sd->csize && !get_lists(sd, order, pcp, off))
+		goto done;
+	if (order == 0) {
+		for (o = 1; o < SR_SLOT_ORDERS; o++) {
+			if (sd->head[1][o] != NOREC && try_in(sd, sd->head[1][o], 0, 1, pcp, off))
+				goto done;
+			if (sd->head[0][o] != NOREC && try_in(sd, sd->head[0][o], 0, 1, pcp, off))
+				goto done;
+		}
+	}
+	return -1;
+done:
+	sd->inuse += n;
+	return 0;
+}
+
+void sr_swapdev_put(struct sr_swap_dev *sd, uint32_t off, uint32_t n)
+{
+	while (n) {
+		uint32_t idx = off / sd->csize, s = off % sd->csize, h;
+		uint32_t k = n < sd->csize - s ? n : sd->csize - s, freed;
+		struct sr_cluster *c = rec_at(sd, idx, &h);
+
+		if (c && off < sd->nslots) {
+			freed = run_mark(c, s, k, 0);
+			c->count = (uint16_t)(c->count - freed);
+			sd->inuse -= freed;
+			bm_clr(sd->full, idx);
+			if (!c->count)
+				rec_release(sd, h);
+			else if (sd->how == SR_SLOTS_ORDERS && c->list != CL_NONFULL && freed)
+				list_tail(sd, h, CL_NONFULL);
+		}
+		off += k;
+		n -= k;
+	}
 }

@@ -45,8 +45,9 @@ static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag 
 	return SR_OK;
 }
 
-static void pol_free(struct pol *p)
+static void pol_free(struct sr_replay *r, struct pol *p)
 {
+	sr_replay_slots_free(r, p);
 	sr_mm_free(&p->mm);
 	sr_hw_free(&p->hw);
 	free(p->clock);
@@ -85,6 +86,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
 	sr_slotmap_init(&r->slots, n);
+	sr_u64map_init(&r->partial);
 	sr_hw_memo_init(&r->memo, r->m);
 	r->pol = calloc((size_t)n, sizeof(*r->pol));
 	r->choice = calloc((size_t)n, sizeof(*r->choice));
@@ -92,7 +94,9 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	r->ra_hit = calloc((size_t)n, sizeof(*r->ra_hit));
 	r->ra_n = calloc((size_t)n, sizeof(*r->ra_n));
 	r->ra_lo = calloc((size_t)n, sizeof(*r->ra_lo));
-	if ((!r->ordered && sr_window_init(&r->win, opts->reorder_window ?
+	r->choff = calloc((size_t)n, sizeof(*r->choff));
+	if (!r->choff ||
+	    (!r->ordered && sr_window_init(&r->win, opts->reorder_window ?
 					   opts->reorder_window : DEFAULT_REORDER)) ||
 	    !r->pol || !r->choice || !r->lkslots || !r->ra_hit || !r->ra_n || !r->ra_lo ||
 	    sr_swap_lists_build(&r->lists, r->m, r->kernel.prio)) {
@@ -117,6 +121,9 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 			r->baseline = i;
 	}
 	r->nlead = 1;
+	err = sr_replay_slots_setup(r, d);
+	if (err)
+		goto fail;
 	if (r->baseline < 0) {
 		err = sr_diag_set(d, SR_ERR_INVAL, "baseline '%s' is not among the policies replayed",
 				  baseline ? baseline : "(none)");
@@ -149,7 +156,7 @@ enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
 		sr_hw_set_write_limits(&r->pol[i].hw, &wbt);
 	}
 	sr_replay_ra_resolve(r);
-	return SR_OK;
+	return sr_replay_slots_setup(r, d);
 }
 
 
@@ -169,7 +176,7 @@ void sr_replay_free(struct sr_replay *r)
 	if (!r)
 		return;
 	for (i = 0; i < r->np; i++)
-		pol_free(&r->pol[i]);
+		pol_free(r, &r->pol[i]);
 	sr_swap_lists_free(&r->lists);
 	free(r->pol);
 	free(r->choice);
@@ -177,6 +184,11 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->ra_hit);
 	free(r->ra_n);
 	free(r->ra_lo);
+	free(r->choff);
+	for (i = 0; i < (int)r->partial.cap; i++)
+		if (r->partial.ent[i].key != SR_U64MAP_EMPTY)
+			free((void *)(uintptr_t)r->partial.ent[i].val);
+	sr_u64map_free(&r->partial);
 	sr_window_free(&r->win);
 	sr_hw_memo_free(&r->memo);
 	free(r->tasks);
@@ -197,7 +209,6 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 {
 	struct slot_chunk *c;
 	struct slot_cell *sc;
-	int k;
 
 	*nomem = 0;
 	if (!sr_slot_key(e, e->offset, key))
@@ -207,13 +218,10 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 		*nomem = 1;
 		return NULL;
 	}
-	if (sc->nr_pages) {
-		for (k = 0; k < r->np; k++)
-			if (sc->dev[k] >= 0)
-				sr_mm_put(&r->pol[k].mm, sc->dev[k], sc->left);
-	} else {
+	if (sc->nr_pages)
+		sr_replay_slot_release(r, sc, *key);
+	else
 		c->live++;
-	}
 	sc->nr_pages = (uint16_t)e->nr_pages;
 	sc->left = (uint16_t)e->nr_pages;
 	sc->cached = 0;
@@ -222,8 +230,10 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 }
 
 /* Where policy p's kernel puts (or finds) the slots of event e; sc is its
- * recorded slot or NULL.  -1: no device. */
-static int place(struct pol *p, int k, const struct sr_event *e, struct slot_cell *sc)
+ * recorded slot (key) or NULL.  -1: no device; -2: out of memory.  A
+ * swap-in's slots were freed already (sr_replay_slot_in()). */
+static int place(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
+		 struct slot_cell *sc, uint64_t key)
 {
 	struct sr_alloc_req req;
 	int dv;
@@ -232,15 +242,13 @@ static int place(struct pol *p, int k, const struct sr_event *e, struct slot_cel
 		p->mm.ops->on_event(p->mm.priv, e);
 	if (e->op == SR_OP_OUT) {
 		dv = sr_mm_alloc_out(&p->mm, e);
-		if (sc)
-			sc->dev[k] = (int16_t)dv;
-		else if (dv >= 0)
-			sr_mm_put(&p->mm, dv, e->nr_pages); /* cannot be matched: not kept */
+		if (SR_UNLIKELY(p->mm.nomem) || sr_replay_slot_out(r, p, k, e, sc, key, dv))
+			return -2;
 		if (dv < 0)
 			p->res.swap_full++;
 		return dv;
 	}
-	dv = sc ? sc->dev[k] : -1;
+	dv = sc ? sc->pos[k].dev : -1;
 	if (!sc) {
 		/* No swap-out in the trace: read it from where this policy
 		 * would put it now. */
@@ -249,8 +257,7 @@ static int place(struct pol *p, int k, const struct sr_event *e, struct slot_cel
 		if (dv < 0)
 			dv = sr_mm_walk(&p->mm, e->cpu_nid, SR_CLASS_ALL, 0, 0);
 		p->res.unmatched_in++;
-	} else if (dv >= 0) {
-		sr_mm_put(&p->mm, dv, e->nr_pages);
+		r->choff[k] = UINT64_MAX;
 	}
 	return dv;
 }
@@ -289,9 +296,18 @@ static int play(struct sr_replay *r, struct pol *p, int k, const struct sr_event
 	double resume, done;
 	int rc;
 
+	struct sr_event at;
+
 	if (dv < 0) {
 		p->clock[ti] = start;
 		return 0;
+	}
+	/* The hardware sees where this policy's slots are (a disk's seeks). */
+	if (r->choff[k] != UINT64_MAX) {
+		at = *e;
+		at.offset = r->choff[k];
+		at.flags |= SR_EV_HAS_OFFSET;
+		e = &at;
 	}
 	if (e->op == SR_OP_OUT) {
 		p->res.swapouts++;
@@ -376,6 +392,8 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 
 	if (e->op == SR_OP_IN) {
 		sc = sr_slotmap_find(&r->slots, e, &key, &chunk);
+		if (sc && sr_replay_slot_in(r, e, sc, key))
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	} else {
 		sc = out_cell(r, e, &key, &nomem);
 		if (nomem)
@@ -386,7 +404,9 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	for (k = 0; k < r->np; k++) {
 		struct pol *p = &r->pol[k];
 
-		r->choice[k] = place(p, k, e, sc);
+		r->choice[k] = place(r, p, k, e, sc, key);
+		if (SR_UNLIKELY(r->choice[k] == -2))
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		r->lkslots[k] = e->op == SR_OP_OUT ? p->mm.ev_slots : 0;
 		if (e->op == SR_OP_IN) {
 			if (sr_replay_readahead(r, p, k, e, sc, key, r->choice[k]))
@@ -440,8 +460,10 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	}
 	if (e->op == SR_OP_IN && sc) {
 		sc->left = sc->left > e->nr_pages ? (uint16_t)(sc->left - e->nr_pages) : 0;
-		if (!sc->left)
+		if (!sc->left) {
+			sr_replay_slot_forget(r, sc, key);
 			sr_slotmap_forget(&r->slots, key, chunk, sc);
+		}
 	}
 	r->result.events++;
 	return SR_OK;

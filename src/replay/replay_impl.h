@@ -44,6 +44,10 @@ struct pol {
 	 * memory size, those still unused when reclaim has taken the
 	 * inactive list's worth since are reclaimed (docs/MODEL.md). */
 	struct ra_ent { uint64_t key, at; uint32_t gen; } *raq;
+	/* slots.c: the slots of folios split into their pages (cell key ->
+	 * uint32_t[nr_pages]); with cluster readahead, the recorded slot in
+	 * each device slot ((device << 32 | slot) -> cell key). */
+	struct sr_u64map split, rev;
 	size_t raq_head, raq_len, raq_cap;
 	uint64_t ra_clock;
 	/*
@@ -90,6 +94,12 @@ struct sr_replay {
 	struct sr_readahead_opts ra;  /* as asked */
 	enum sr_ra_mode ra_mode;      /* resolved against the kernel and machine */
 	uint32_t cell_gen;            /* swap-outs into recorded slots, for slot_cell.gen */
+	/* slots.c: per policy, the device slot of the event's first page
+	 * (UINT64_MAX: none); the page of its folio a swap-in reads first;
+	 * which pages of large folios were read (cell key -> uint64_t[8]). */
+	uint64_t *choff;
+	uint32_t in_page;
+	struct sr_u64map partial;
 	uint64_t ra_life;             /* pages reclaimed before an unused page read
 				       * ahead is: the inactive list; 0: never */
 	int nlead;                 /* policies with a simulation of their own */
@@ -122,6 +132,7 @@ static inline long sr_replay_task(struct sr_replay *r, uint32_t pid, int *fresh)
 static inline int sr_replay_same(const struct sr_replay *r, int a, int b)
 {
 	return r->choice[a] == r->choice[b] && r->lkslots[a] == r->lkslots[b] &&
+	       r->choff[a] == r->choff[b] &&
 	       r->ra_hit[a] == r->ra_hit[b] && r->ra_n[a] == r->ra_n[b] && r->ra_lo[a] == r->ra_lo[b];
 }
 
@@ -131,6 +142,30 @@ int sr_replay_split(struct sr_replay *r);
 /* shared.c: the simulation's results of src into dst (also used to hand a
  * lead's to its followers). */
 void sr_replay_sim_results(struct pol *dst, const struct pol *src);
+
+/* slots.c: each policy's slots (docs/MODEL.md, "Slots"). */
+/* Policy p (k) put swap-out e (its recorded slot sc, key; NULL: none) on
+ * device dv (-1: nowhere) where its mm said: keep it; 0, or -1 out of
+ * memory. */
+int sr_replay_slot_out(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
+		       struct slot_cell *sc, uint64_t key, int dv);
+/* Swap-in e reads pages of the folio in sc (key): every policy frees their
+ * slots; r->choff[] and r->in_page say where the first is.  0, or -1 out
+ * of memory. */
+int sr_replay_slot_in(struct sr_replay *r, const struct sr_event *e, struct slot_cell *sc,
+		      uint64_t key);
+/* The recorded slot sc (key) is reused with pages never read: every
+ * policy frees what it holds for them. */
+void sr_replay_slot_release(struct sr_replay *r, struct slot_cell *sc, uint64_t key);
+/* The folio in sc (key) is all read: drop what was kept aside for it. */
+void sr_replay_slot_forget(struct sr_replay *r, struct slot_cell *sc, uint64_t key);
+/* With cluster readahead: the cell key of the page policy p holds in slot
+ * off of device dv, or UINT64_MAX. */
+uint64_t sr_replay_slot_owner(const struct pol *p, int dv, uint64_t off);
+void sr_replay_slots_free(struct sr_replay *r, struct pol *p);
+/* Set every policy's mm to lay out slots, or count them, as r's kernel,
+ * machine and readahead need (before the first event). */
+enum sr_err sr_replay_slots_setup(struct sr_replay *r, struct sr_diag *d);
 
 /* swapcache.c: readahead and the swap cache (docs/MODEL.md). */
 /* What SR_RA_AUTO means for r's kernel and machine, and how long pages

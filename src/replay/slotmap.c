@@ -9,7 +9,7 @@ void sr_slotmap_init(struct sr_slotmap *sm, int np)
 {
 	memset(sm, 0, sizeof(*sm));
 	sr_u64map_init(&sm->chunk_ix);
-	sm->cell_size = (sizeof(struct slot_cell) + (size_t)np * sizeof(int16_t) + 3) & ~(size_t)3;
+	sm->cell_size = (sizeof(struct slot_cell) + (size_t)np * sizeof(struct slot_pos) + 3) & ~(size_t)3;
 }
 
 void sr_slotmap_free(struct sr_slotmap *sm)

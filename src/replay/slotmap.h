@@ -20,6 +20,15 @@
 #define SLOTMAP_CHUNK_CELLS (1u << SLOTMAP_CHUNK_BITS)
 #define SLOTMAP_CCACHE 512 /* chunks found without hashing */
 
+/* Where one policy put a recorded swap-out: its device (-1 none) and the
+ * first of its slots there (SR_SLOT_SPLIT: the folio's pages are apart,
+ * their slots kept aside, src/replay/slots.c). */
+struct slot_pos {
+	int16_t dev;
+	uint16_t spare;
+	uint32_t off;
+};
+
 /* What the replay keeps of one recorded swap slot in use. */
 struct slot_cell {
 	uint16_t nr_pages;  /* recorded folio size; 0: the cell is free */
@@ -28,7 +37,7 @@ struct slot_cell {
 			     * swap cache, read ahead (SR_MAX_POLICIES is 32) */
 	uint32_t gen;       /* which swap-out into this slot it is (a replay-wide
 			     * count): readahead's queue names cells by it */
-	int16_t dev[];      /* per policy: the device it was put on, -1 none */
+	struct slot_pos pos[]; /* per policy: where it was put */
 };
 
 struct slot_chunk {
@@ -45,7 +54,7 @@ struct sr_slotmap {
 	size_t cell_size;          /* bytes of one cell (struct slot_cell + devs) */
 };
 
-/* An empty map whose cells hold a device for each of np policies. */
+/* An empty map whose cells hold a position for each of np policies. */
 void sr_slotmap_init(struct sr_slotmap *sm, int np);
 void sr_slotmap_free(struct sr_slotmap *sm);
 

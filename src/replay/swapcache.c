@@ -152,7 +152,7 @@ enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahe
 				   SR_RA_MAX_PAGE_CLUSTER, 1u << SR_RA_MAX_PAGE_CLUSTER);
 	r->ra = *o;
 	sr_replay_ra_resolve(r);
-	return SR_OK;
+	return sr_replay_slots_setup(r, d);
 }
 
 const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, size_t n)
@@ -180,41 +180,55 @@ const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, s
 /*
  * Readahead's decision for policy k's swap-in e of the page in cell sc
  * (key, on device dv): a page the policy read ahead is found in its swap
- * cache (r->ra_hit[k]); else the window around the recorded offset
- * (src/mm/swap_state.c) reads, with the page, every other page of it the
- * policy put on the same device that is swapped out and not cached yet,
- * as one request from r->ra_lo[k] of r->ra_n[k] pages.  Positions are the
- * recorded offsets (the replay does not move slots on a device).  Only
+ * cache (r->ra_hit[k]); else the window around the page's slot on that
+ * device (src/mm/swap_state.c; the slot is the policy's, slots.c) reads,
+ * with the page, every other page of the window in swap there and not
+ * cached yet, as one request from r->ra_lo[k] of r->ra_n[k] pages.  Only
  * order-0 pages are read ahead.  Synchronous devices (pmem, zram) skip the
  * swap cache and readahead from 4.15 (0bcac06f27d7, aa8d22a11da9).
  */
 /* sr_ra_span()'s question for policy k's readahead on device dv: does
- * slot o (of the fault's recorded device, hi) hold a page to read? */
+ * slot o hold a page to read? */
 struct ra_ctx {
 	struct sr_replay *r;
+	const struct pol *p;
 	int k, dv;
-	uint64_t hi;
 };
+
+static struct slot_cell *ra_cell(struct ra_ctx *c, uint64_t o, uint64_t *key)
+{
+	struct slot_chunk *ch;
+	struct slot_cell *c2;
+
+	*key = sr_replay_slot_owner(c->p, c->dv, o);
+	if (*key == UINT64_MAX)
+		return NULL;
+	c2 = sr_slotmap_cell(&c->r->slots, *key, 0, &ch);
+	if (!c2 || c2->nr_pages != 1 || c2->pos[c->k].dev != c->dv || c2->pos[c->k].off != o)
+		return NULL;
+	return c2;
+}
 
 static int ra_can(void *ctx, uint64_t o)
 {
 	struct ra_ctx *c = ctx;
-	struct slot_chunk *ch;
-	struct slot_cell *c2 = sr_slotmap_cell(&c->r->slots, c->hi | o, 0, &ch);
+	uint64_t key;
+	const struct slot_cell *c2 = ra_cell(c, o, &key);
 
-	return c2 && c2->nr_pages == 1 && c2->dev[c->k] == c->dv && !(c2->cached & (1u << c->k));
+	return c2 && !(c2->cached & (1u << c->k));
 }
 
 int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
 			struct slot_cell *sc, uint64_t key, int dv)
 {
 	const uint32_t bit = 1u << k;
-	uint64_t off = key & ((1ull << 48) - 1), first = off;
+	uint64_t off = r->choff[k], first = off;
 	uint64_t offs[(1u << SR_RA_MAX_PAGE_CLUSTER) - 1];
 	struct ra_ctx ctx;
 	uint32_t n = 0, i;
 	unsigned win;
 
+	(void)key;
 	r->ra_hit[k] = 0;
 	r->ra_n[k] = 0;
 	r->ra_lo[k] = 0;
@@ -227,23 +241,23 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 		p->res.swapcache_hits++;
 		return 0;
 	}
-	if (e->nr_pages != 1 || sc->nr_pages != 1 ||
+	if (e->nr_pages != 1 || sc->nr_pages != 1 || off == UINT64_MAX ||
 	    (sr_dev_class_memlike(r->m->dev[dv].cls) && r->kernel.sync_bypass))
 		return 0;
 	win = sr_ra_window(&p->mm.ra, off, r->ra.page_cluster, r->ra.fixed_window);
 	ctx.r = r;
+	ctx.p = p;
 	ctx.k = k;
 	ctx.dv = dv;
-	ctx.hi = key & ~((1ull << 48) - 1);
 	n = sr_ra_span(off, win, r->ra.holes_stop, ra_can, &ctx, offs);
 	for (i = 0; i < n; i++) {
-		struct slot_chunk *ch;
-		struct slot_cell *c2 = sr_slotmap_cell(&r->slots, ctx.hi | offs[i], 0, &ch);
+		uint64_t ck;
+		struct slot_cell *c2 = ra_cell(&ctx, offs[i], &ck);
 
 		c2->cached |= bit;
 		if (offs[i] < first)
 			first = offs[i];
-		if (r->ra_life && raq_push(p, ctx.hi | offs[i], c2->gen))
+		if (r->ra_life && raq_push(p, ck, c2->gen))
 			return -1;
 	}
 	r->ra_n[k] = n;

@@ -138,7 +138,7 @@ else
 	fi
 	# 2s-nvme0: the NVMe row, as measured: the tasks and the memory swap
 	# nodes, the one device on node 0 (10574 vs 10567 KB/s, -0.07 %).
-	if $CSR $GEN --cpu-node=1 --mem-node=0 -o cal10.swt.zst 2>gen.err &&
+	if $CSR $GEN --cpu-node=1 --mem-node=0 -m 2s-nvme0 -o cal10.swt.zst 2>gen.err &&
 		$CSR cal.swt.zst -m 2s-nvme0 -p reclaimer-nid -f json >nvme0-a.json 2>run.err &&
 		$CSR cal10.swt.zst -m 2s-nvme0 -p reclaimer-nid -f json >nvme0-b.json 2>>run.err; then
 		within cal-nvme0-device-side-hardly-matters \

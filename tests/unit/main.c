@@ -17,6 +17,7 @@ void suite_hist(void);
 void suite_sweep(void);
 void suite_calendar(void);
 void suite_readahead(void);
+void suite_slots(void);
 
 int main(void)
 {
@@ -32,5 +33,6 @@ int main(void)
 	suite_sweep();
 	suite_calendar();
 	suite_readahead();
+	suite_slots();
 	return test_failed ? 1 : 0;
 }

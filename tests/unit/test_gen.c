@@ -5,17 +5,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/internal.h"
 #include "swapreplay/gen.h"
+#include "swapreplay/machine.h"
 #include "test.h"
 
 #define PG 4096ull
+
+/* The machine the tests' slots are on: 4 nodes, one SSD of 32 clusters of
+ * 512 slots with its header (kernel 6.6: per-CPU clusters taken from the
+ * free list 1, 2, ... 31; cluster 0 holds the header). */
+static struct sr_machine *test_m;
+
+static const char test_machine[] =
+	"{\"schema\": \"swapreplay-machine/1\", \"name\": \"gen-test\",\n"
+	" \"nodes\": [{\"cpus\": 4}, {\"cpus\": 4}, {\"cpus\": 4}, {\"cpus\": 4}],\n"
+	" \"devices\": [{\"name\": \"sda\", \"class\": \"ssd\", \"node\": 0, \"size_pages\": 16383}]}\n";
+
+static void params_init(struct sr_gen_params *p)
+{
+	sr_gen_params_init(p);
+	if (!test_m && sr_machine_parse(&test_m, test_machine, sizeof(test_machine) - 1, "test",
+					NULL))
+		test_m = NULL;
+	p->machine = test_m;
+}
 
 static int same_ev(const struct sr_event *a, const struct sr_event *b)
 {
 	return a->ts_ns == b->ts_ns && a->op == b->op && a->pid == b->pid &&
 	       a->cpu == b->cpu && a->cpu_nid == b->cpu_nid &&
 	       a->page_nid == b->page_nid && a->dev == b->dev &&
-	       a->offset == b->offset && a->nr_pages == b->nr_pages &&
+	       a->nr_pages == b->nr_pages &&
 	       a->lat_ns == b->lat_ns && a->flags == b->flags;
 }
 
@@ -32,7 +53,7 @@ static struct sr_event *gen_all(const struct sr_gen_params *p, size_t cap,
 		return NULL;
 	buf = malloc(cap * sizeof(*buf));
 	for (;;) {
-		if (sr_gen_next(g, buf, cap, &k) || k == 0)
+		if (sr_gen_next(g, buf, cap, &k, NULL) || k == 0)
 			break;
 		if (len + k > size) {
 			size = (len + k) * 2;
@@ -51,7 +72,7 @@ static struct sr_event *gen_all(const struct sr_gen_params *p, size_t cap,
 
 static void small(struct sr_gen_params *p, enum sr_gen_workload w)
 {
-	sr_gen_params_init(p);
+	params_init(p);
 	p->exp_time = 0;
 	p->workload = w;
 	p->tasks = 5;
@@ -115,6 +136,9 @@ static void gen_params(void)
 	BAD(thp, 1.01, SR_ERR_INVAL);
 	BAD(thp, NAN, SR_ERR_INVAL);
 	BAD(thp_swapin, (enum sr_gen_thp_swapin)2, SR_ERR_INVAL);
+	BAD(cpu_node, 2, SR_ERR_INVAL);         /* the default machine has 2 nodes */
+	BAD(kernel, "3.19", SR_ERR_INVAL);
+	BAD(kernel, "six", SR_ERR_INVAL);
 #undef BAD
 	/* With huge pages the limit must hold one. */
 	sr_gen_params_init(&p);
@@ -176,11 +200,12 @@ static void gen_determinism(void)
 static long check_stream(const struct sr_gen_params *p, const struct sr_event *e,
 			 size_t n, const struct sr_gen_stats *st)
 {
-	unsigned char *out = calloc(st->pages_total + 1, 1);
+	struct sr_u64map out;
 	uint64_t outs = 0, ins = 0, prev = 0, open = 0;
 	long bad = 0;
 	size_t i;
 
+	sr_u64map_init(&out);
 	for (i = 0; i < n; i++) {
 		uint32_t k = e[i].pid - SR_GEN_FIRST_PID;
 
@@ -195,19 +220,20 @@ static long check_stream(const struct sr_gen_params *p, const struct sr_event *e
 		bad += e[i].dev != 0 || e[i].nr_pages != 1 || e[i].lat_ns != 0;
 		bad += e[i].flags != (SR_EV_HAS_CPU | SR_EV_HAS_OFFSET);
 		bad += e[i].ts_ns % p->access_ns != 0;
-		/* An offset is never above the pages there are. */
-		if (e[i].offset >= st->pages_total) {
+		/* The slots are on the device: slot 0 is its header. */
+		if (e[i].offset == 0 || (p->machine == test_m && e[i].offset > 16383)) {
 			bad++;
 			continue;
 		}
 		if (e[i].op == SR_OP_OUT) {
-			bad += out[e[i].offset] != 0; /* slot already in use */
-			out[e[i].offset] = 1;
+			int added = 0;
+
+			sr_u64map_put(&out, e[i].offset, &added);
+			bad += !added; /* slot already in use */
 			outs++;
 			open++;
 		} else {
-			bad += out[e[i].offset] != 1; /* no unmatched swap-out */
-			out[e[i].offset] = 0;
+			bad += !sr_u64map_del(&out, e[i].offset); /* no unmatched swap-out */
 			ins++;
 			open--;
 			/* A swap-in is never the first event at its time by another
@@ -222,7 +248,7 @@ static long check_stream(const struct sr_gen_params *p, const struct sr_event *e
 	bad += st->thp_pages != 0 || st->thp_splits != 0;
 	bad += st->resident_max > st->limit_pages;
 	bad += st->resident != st->first_touches + st->swap_ins - st->swap_outs - st->freed;
-	free(out);
+	sr_u64map_free(&out);
 	return bad;
 }
 
@@ -239,7 +265,7 @@ static long check_steps(const struct sr_gen_params *p)
 	do {
 		const struct sr_gen_stats *st = sr_gen_stats(g);
 
-		sr_gen_next(g, &e, 1, &k);
+		sr_gen_next(g, &e, 1, &k, NULL);
 		bad += st->resident > st->limit_pages;
 		bad += st->resident != st->first_touches + st->pages_in - st->pages_out - st->freed;
 	} while (k);
@@ -288,7 +314,7 @@ static void gen_seq_counts(void)
 	/* 2 tasks x 8 pages, limit 12, 16 accesses each: the first pass
 	 * swaps 4 pages out; the second pass misses every page (a cycle of
 	 * 16 through an LRU of 12): 16 swap-ins, each after a swap-out. */
-	sr_gen_params_init(&p);
+	params_init(&p);
 	p.exp_time = 0;
 	p.workload = SR_GEN_SWAP_W_SEQ;
 	p.tasks = 2;
@@ -296,9 +322,12 @@ static void gen_seq_counts(void)
 	p.limit = 12 * PG;
 	e = gen_all(&p, 5, &n, &st);
 	CHECK(n == 36 && st.swap_outs == 20 && st.swap_ins == 16);
-	CHECK(st.swapped == 4 && st.slots_max == 5);
+	/* The kernel's slots (6.6): each task's CPU (0, 1) has its cluster
+	 * from the free list (1, then 2), its slots cache 64 of them in
+	 * order: 10 swap-outs each, 512-521 and 1024-1033. */
+	CHECK(st.swapped == 4 && st.slots_max == 1034);
 	CHECK(e && e[0].op == SR_OP_OUT && e[0].ts_ns == 600 && e[0].pid == 1000 &&
-	      e[0].offset == 0);
+	      e[0].offset == 512 && e[1].pid == 1001 && e[1].offset == 1024);
 	free(e);
 }
 
@@ -311,7 +340,7 @@ static void gen_swapin_counts(void)
 
 	/* The tasks' 2 x 16 pages fit under the limit of 64: the pusher's
 	 * 64 pages push exactly those 32 out, and they all come back. */
-	sr_gen_params_init(&p);
+	params_init(&p);
 	p.exp_time = 0;
 	p.workload = SR_GEN_SWAPIN;
 	p.tasks = 2;
@@ -348,7 +377,7 @@ static void gen_swapin_counts(void)
 static long check_thp_stream(const struct sr_gen_params *p, const struct sr_event *e,
 			     size_t n, const struct sr_gen_stats *st)
 {
-	size_t cap = 3 * (size_t)st->pages_total + 2048, i;
+	size_t cap = 16384, i; /* the test machine's slots */
 	unsigned char *used = calloc(cap, 1);
 	uint64_t outs = 0, ins = 0, pout = 0, pin = 0, open = 0, prev = 0, k;
 	long bad = 0;
@@ -399,7 +428,7 @@ static size_t count_nr(const struct sr_event *e, size_t n, int op, uint32_t nr)
 
 static void gen_thp_whole(void)
 {
-	static const uint64_t want_off[] = { 0, 512, 0, 0, 512, 512, 0, 0, 512 };
+	static const uint64_t want_off[] = { 512, 1024, 512, 1536, 1024, 2048, 1536, 2560, 2048 };
 	static const int want_op[] = { SR_OP_OUT, SR_OP_OUT, SR_OP_IN, SR_OP_OUT, SR_OP_IN,
 				       SR_OP_OUT, SR_OP_IN, SR_OP_OUT, SR_OP_IN };
 	struct sr_gen_params p;
@@ -409,9 +438,10 @@ static void gen_thp_whole(void)
 
 	/* One task, 4 huge pages, room for 3, two passes in order: the 4th
 	 * pushes the 1st out; in the second pass each one swaps in whole after
-	 * pushing out the least recently used, the clusters reused last-freed
-	 * first. */
-	sr_gen_params_init(&p);
+	 * pushing out the least recently used.  Each takes a free cluster
+	 * whole: the free list's never-used ones (1, 2, ...) come before those
+	 * freed, which go to its tail. */
+	params_init(&p);
 	p.exp_time = 0;
 	p.workload = SR_GEN_SWAP_W_SEQ;
 	p.tasks = 1;
@@ -421,7 +451,7 @@ static void gen_thp_whole(void)
 	e = gen_all(&p, 3, &n, &st);
 	CHECK(e && n == 9 && st.swap_outs == 5 && st.swap_ins == 4);
 	CHECK(st.pages_out == 5 * 512 && st.pages_in == 4 * 512 && st.thp_pages == 2048);
-	CHECK(st.thp_splits == 0 && st.swapped == 512 && st.slots_max == 1024);
+	CHECK(st.thp_splits == 0 && st.swapped == 512 && st.slots_max == 3072);
 	for (i = 0; e && i < n && i < 9; i++)
 		bad += e[i].op != want_op[i] || e[i].offset != want_off[i] ||
 		       e[i].nr_pages != 512 || e[i].pid != 1000;
@@ -439,12 +469,12 @@ static void gen_thp_split(void)
 	struct sr_event *e;
 	size_t n;
 
-	/* The same, split at swap-in: the 1st huge page comes back as 512
-	 * base pages after pushing out the 2nd (a new cluster at 512: the
-	 * 1st's is now base slots); the 2nd and 3rd likewise (clusters 1024,
-	 * 1536); the 4th's pages each push out one base page of the 1st,
-	 * into the base slots freed last (1535 down). */
-	sr_gen_params_init(&p);
+	/* The same, split at swap-in: the 1st huge page (cluster 1, 512) comes
+	 * back as 512 base pages after pushing out the 2nd (cluster 2, 1024);
+	 * the 2nd and 3rd likewise (clusters 3 and 4); the 4th's pages (2048
+	 * on) each push out one base page of the 1st, through CPU 0's slots
+	 * cache from its cluster: the next never-used one, 5 (2560-3071). */
+	params_init(&p);
 	p.exp_time = 0;
 	p.workload = SR_GEN_SWAP_W_SEQ;
 	p.tasks = 1;
@@ -456,12 +486,12 @@ static void gen_thp_split(void)
 	CHECK(e && st.swap_outs == 516 && st.swap_ins == 2048 && n == 516 + 2048);
 	CHECK(st.pages_out == 4 * 512 + 512 && st.pages_in == 2048 && st.thp_splits == 4);
 	CHECK(count_nr(e, n, SR_OP_OUT, 512) == 4 && count_nr(e, n, SR_OP_IN, 512) == 0);
-	CHECK(st.swapped == 512 && st.slots_max == 2048);
-	CHECK(e && e[1].op == SR_OP_OUT && e[1].offset == 512 && e[1].nr_pages == 512);
-	CHECK(e && e[2].op == SR_OP_IN && e[2].offset == 0 && e[2].nr_pages == 1);
-	CHECK(e && e[3].op == SR_OP_IN && e[3].offset == 1);
+	CHECK(st.swapped == 512 && st.slots_max == 3072);
+	CHECK(e && e[1].op == SR_OP_OUT && e[1].offset == 1024 && e[1].nr_pages == 512);
+	CHECK(e && e[2].op == SR_OP_IN && e[2].offset == 512 && e[2].nr_pages == 1);
+	CHECK(e && e[3].op == SR_OP_IN && e[3].offset == 513);
 	CHECK(e && e[n - 2].op == SR_OP_OUT && e[n - 2].nr_pages == 1 &&
-	      e[n - 2].offset == 2046 && e[n - 1].offset == 2047);
+	      e[n - 2].offset == 3071 && e[n - 1].offset == 2559);
 	CHECK(e && check_thp_stream(&p, e, n, &st) == 0);
 	free(e);
 }
@@ -480,7 +510,7 @@ static void gen_thp_mixed(void)
 		for (i = 0; i < 3; i++) {
 			/* 3 tasks of 5 units and a tail of 100 pages, half the
 			 * units huge (3 of 5: round(2.5)), under 6 units. */
-			sr_gen_params_init(&p);
+			params_init(&p);
 			p.exp_time = 0;
 			p.workload = ws[i];
 			p.tasks = 3;
@@ -527,7 +557,7 @@ static void gen_thp_mixed(void)
 	e = gen_all(&p, 100, &n, &st);
 	CHECK(e && st.thp_pages == 0 && count_nr(e, n, SR_OP_OUT, 512) == 0);
 	free(e);
-	sr_gen_params_init(&p);
+	params_init(&p);
 	p.tasks = 2;
 	p.size = 10 * 512 * PG;
 	p.limit = 512 * PG;
@@ -699,11 +729,29 @@ static long compare_ref(const struct sr_gen_params *p, size_t cap)
 	size_t na, nb, i;
 	long bad;
 
+	struct sr_u64map slot; /* the reference's slot -> gen's + 1 */
+
 	a = gen_all(p, cap, &na, NULL);
 	b = ref_run(p, &nb);
 	bad = !a || !b || na != nb || na == 0;
-	for (i = 0; !bad && i < na; i++)
+	sr_u64map_init(&slot);
+	for (i = 0; !bad && i < na; i++) {
+		uint64_t *v;
+
 		bad += !same_ev(&a[i], &b[i]);
+		/* The slots differ (the reference's are last-freed first, gen's
+		 * the kernel's), but a swap-in reads what its page's swap-out
+		 * wrote in both. */
+		if (a[i].op == SR_OP_OUT) {
+			v = sr_u64map_put(&slot, b[i].offset, NULL);
+			*v = a[i].offset + 1;
+		} else {
+			v = sr_u64map_get(&slot, b[i].offset);
+			bad += !v || *v != a[i].offset + 1;
+			sr_u64map_del(&slot, b[i].offset);
+		}
+	}
+	sr_u64map_free(&slot);
 	free(a);
 	free(b);
 	return bad;
@@ -734,6 +782,9 @@ static void gen_reference(void)
 
 void suite_gen(void)
 {
+	struct sr_gen_params p;
+
+	params_init(&p); /* the test machine */
 	TEST(gen_params);
 	TEST(gen_determinism);
 	TEST(gen_invariants);
@@ -743,4 +794,6 @@ void suite_gen(void)
 	TEST(gen_thp_whole);
 	TEST(gen_thp_split);
 	TEST(gen_thp_mixed);
+	sr_machine_free(test_m);
+	test_m = NULL;
 }

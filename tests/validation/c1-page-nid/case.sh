@@ -39,7 +39,7 @@ done
 # NVMe row: one NVMe on node 0; tasks on node 0 with memory on node 1 (the
 # device on the reclaimer's node) against tasks on node 1 with memory on
 # node 0 (the device on the page's node).
-"$SR" $GEN --cpu-node=1 --mem-node=0 -o b.swt.zst
+"$SR" $GEN --cpu-node=1 --mem-node=0 -m 2s-nvme0 -o b.swt.zst
 "$SR" a.swt.zst -m 2s-nvme0 -p reclaimer-nid -f json >nvme-a.json
 "$SR" b.swt.zst -m 2s-nvme0 -p reclaimer-nid -f json >nvme-b.json
 ma=$(pnum nvme-a.json reclaimer-nid makespan_ns)

@@ -13,7 +13,7 @@ M=$V/c2-slots-cache/e5v3-ram-pmem.json
 # section 2).  The series is on 4.9-rc8 and was merged in 4.11: --kernel=4.11,
 # its slots cache off for patches 1-3.
 "$SR" gen swap-w-seq --tasks=32 --size=64M --limit=1G --accesses=16384 --access-ns=1200 \
-	--cpu-node=0 --mem-node=0 --cpus-per-node=36 -o seq.swt.zst
+	--cpu-node=0 --mem-node=0 --cpus-per-node=36 -m "$M" --kernel=4.11 -o seq.swt.zst
 "$SR" seq.swt.zst -m "$M" -p reclaimer-nid --kernel=4.11 --slots-cache=off -f json >off.json
 "$SR" seq.swt.zst -m "$M" -p reclaimer-nid --kernel=4.11 --slots-cache=on -f json >on.json
 for s in off on; do

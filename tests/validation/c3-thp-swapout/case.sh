@@ -16,7 +16,8 @@ for t in 0 1; do
 	# folio_zero_user series, 20251027202109.678022-1-ankur.a.arora@
 	# oracle.com): 0.3 us per 4 KiB; kernel 4.13, the commit's.
 	"$SR" gen swap-w-seq --tasks=8 --size=256M --limit=1G --accesses=65536 --access-ns=1500 \
-		--cpu-node=0 --mem-node=0 --cpus-per-node=36 --thp=$t -o thp$t.swt.zst
+		--cpu-node=0 --mem-node=0 --cpus-per-node=36 --thp=$t -m "$M" --kernel=4.13 \
+		-o thp$t.swt.zst
 	"$SR" thp$t.swt.zst -m "$M" -p reclaimer-nid --kernel=4.13 -f json >thp$t.json
 	p=$(pnum thp$t.json reclaimer-nid pages_out)
 	m=$(pnum thp$t.json reclaimer-nid makespan_ns)

@@ -13,7 +13,7 @@ N="not modelled: VMA readahead"
 # and in the replay, on one NVMe.
 "$SR" gen swap-w-seq --tasks=4 --size=200M --random-tasks=8 --random-size=61440K --limit=512M \
 	--accesses=102400 --cpu-node=0 --mem-node=0 --cpus-per-node=36 --access-ns=1200 \
-	--readahead=cluster -o mix.swt.zst
+	--readahead=cluster -m 2s-nvme0 --kernel=4.13 -o mix.swt.zst
 "$SR" mix.swt.zst -m 2s-nvme0 -p reclaimer-nid --kernel=4.13 --readahead=cluster --memory=512M \
 	-f json >mix.json
 mean=$(pnum mix.json reclaimer-nid mean)

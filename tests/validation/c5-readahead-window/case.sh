@@ -23,7 +23,8 @@ for t in seq rand; do
 		# ahead take memory under the limit and push others out), and
 		# the replay of its trace reads what that kernel would read.
 		"$SR" gen $w --tasks=1 --size=125M --limit=115200K --accesses=160000 \
-			--cpu-node=0 --mem-node=0 --readahead=cluster ${v#*:} -o $t-$n.swt.zst
+			--cpu-node=0 --mem-node=0 --readahead=cluster ${v#*:} -m "$M" --kernel=4.9 \
+			-o $t-$n.swt.zst
 		"$SR" $t-$n.swt.zst -m "$M" -p reclaimer-nid --kernel=4.9 --readahead=cluster \
 			--memory=115200K ${v#*:} -f json >$t-$n.json
 		ms=$(pnum $t-$n.json reclaimer-nid makespan_ns)

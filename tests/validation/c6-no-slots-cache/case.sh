@@ -11,9 +11,9 @@ CASE=C6
 M=$V/c2-slots-cache/e5v3-ram-pmem.json
 
 "$SR" gen swap-w-rand --tasks=32 --size=64M --limit=768M --cpu-node=0 --mem-node=0 \
-	--cpus-per-node=36 -o rand.swt.zst
+	--cpus-per-node=36 -m "$M" --kernel=6.14 -o rand.swt.zst
 "$SR" gen swap-w-seq --tasks=32 --size=64M --limit=768M --cpu-node=0 --mem-node=0 \
-	--cpus-per-node=36 --access-ns=1200 -o seq.swt.zst
+	--cpus-per-node=36 --access-ns=1200 -m "$M" --kernel=6.14 -o seq.swt.zst
 for t in rand seq; do
 	for k in 6.14 6.15; do
 		"$SR" $t.swt.zst -m "$M" -p reclaimer-nid --kernel=$k -f json >$t-$k.json

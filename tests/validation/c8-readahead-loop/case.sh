@@ -18,9 +18,10 @@ for w in seq rand; do
 		for v in fixed:--readahead-window=fixed adaptive:; do
 			n=${v%%:*}
 			"$SR" gen swap-w-$w --tasks=1 --size=125M --limit=$l --accesses=160000 \
-				--cpu-node=0 --mem-node=0 -o open.swt.zst
+				--cpu-node=0 --mem-node=0 -m "$M" --kernel=4.9 -o open.swt.zst
 			"$SR" gen swap-w-$w --tasks=1 --size=125M --limit=$l --accesses=160000 \
-				--cpu-node=0 --mem-node=0 --readahead=cluster ${v#*:} -o closed.swt.zst
+				--cpu-node=0 --mem-node=0 --readahead=cluster ${v#*:} -m "$M" --kernel=4.9 \
+				-o closed.swt.zst
 			for o in open closed; do
 				"$SR" $o.swt.zst -m "$M" -p reclaimer-nid --kernel=4.9 --readahead=cluster \
 					--memory=$l ${v#*:} -f json >$o.json

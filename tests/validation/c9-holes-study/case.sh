@@ -15,7 +15,7 @@ for N in 20 24 28 36 40; do
 	for h in skip stop; do
 		"$SR" gen kbuild --tasks=160 --jobs=$N --size=4608K --limit=64M --cpu-node=0 --mem-node=0 \
 			--cpus-per-node=8 --readahead=cluster --readahead-window=fixed --readahead-holes=$h \
-			-o kb.swt.zst
+			-m "$M" --kernel=4.0 -o kb.swt.zst
 		"$SR" kb.swt.zst -m "$M" -p reclaimer-nid --kernel=4.0 --readahead=cluster \
 			--readahead-window=fixed --readahead-holes=$h --memory=64M -f json >kb-$h.json
 		ms=$(pnum kb-$h.json reclaimer-nid makespan_ns)
