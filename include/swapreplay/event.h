@@ -22,11 +22,14 @@ enum sr_op {
 /* Bits of sr_event.flags: which optional fields without a default were given. */
 #define SR_EV_HAS_CPU    0x01u
 #define SR_EV_HAS_OFFSET 0x02u
+#define SR_EV_HAS_VADDR  0x04u
 
 struct sr_event {
 	uint64_t ts_ns;    /* event time, ns, any epoch */
 	uint64_t offset;   /* swap slot offset in pages (if SR_EV_HAS_OFFSET) */
 	uint64_t lat_ns;   /* latency measured when recorded, 0 if unknown */
+	uint64_t vaddr;    /* the page's virtual address in its task (if
+			    * SR_EV_HAS_VADDR): the fault's for a swap-in */
 	uint32_t pid;      /* task, 0 if unknown */
 	uint32_t cpu;      /* CPU that issued the I/O (if SR_EV_HAS_CPU) */
 	int32_t dev;       /* swap device index on the recorded machine, -1 unknown */

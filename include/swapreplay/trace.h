@@ -160,6 +160,9 @@ struct sr_write_opts {
 	enum sr_format format; /* CSV, JSONL or SWT (not AUTO) */
 	int zstd_level;        /* 0: no compression; 1..19: zstd level */
 	const char *machine_json; /* SWT only: embedded in the header, or NULL */
+	int vaddr;             /* the events carry vaddr: CSV gets its column and
+				* SWT is written as version 2 (else version 1,
+				* and vaddr is dropped); JSONL has it anyway */
 };
 
 struct sr_writer;

@@ -23,7 +23,7 @@ static const struct cli_opt opts[] = {
 static int run(int argc, char **argv)
 {
 	struct cli_parser p;
-	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL };
+	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0 };
 	struct sr_pfn_map *map = NULL;
 	struct sr_capture *c = NULL;
 	struct sr_writer *w = NULL;

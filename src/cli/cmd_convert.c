@@ -24,7 +24,7 @@ static int run(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct sr_read_opts ro = { .format = SR_FMT_AUTO, .max_errors = 0, .decompress_thread = 1 };
-	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL };
+	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0 };
 	struct sr_reader *r = NULL;
 	struct sr_writer *w = NULL;
 	struct sr_diag d;
@@ -88,16 +88,23 @@ static int run(int argc, char **argv)
 	}
 	if (wo.format == SR_FMT_SWT)
 		wo.machine_json = sr_reader_machine_json(r);
-	err = sr_writer_open(&w, out, &wo, &d);
-	if (err) {
-		rc = cli_diag(&d);
-		goto out;
-	}
 	for (;;) {
-		size_t n;
+		size_t n, i;
 		enum sr_err werr;
 
 		err = sr_reader_read(r, evs, BATCH, &n, &d);
+		if (!w) {
+			struct sr_diag od;
+
+			/* The output carries addresses if the first events do. */
+			for (i = 0; i < n && !wo.vaddr; i++)
+				wo.vaddr = (evs[i].flags & SR_EV_HAS_VADDR) != 0;
+			werr = sr_writer_open(&w, out, &wo, &od);
+			if (werr) {
+				rc = cli_diag(&od);
+				goto out;
+			}
+		}
 		if (n) {
 			struct sr_diag wd;
 
@@ -133,8 +140,10 @@ const struct cli_cmd cmd_convert = {
 	"\n"
 	"Read the trace IN ('-' for standard input) and write its events to OUT\n"
 	"('-' for standard output).  Converting CSV -> swt -> JSON lines -> CSV gives\n"
-	"back the same events, field for field.  A file OUT appears only when it is\n"
-	"complete; on an error the old OUT, if any, is left as it was.\n"
+	"back the same events, field for field.  The output carries the events'\n"
+	"virtual addresses (vaddr: a CSV column, .swt version 2) if the first ones\n"
+	"have them.  A file OUT appears only when it is complete; on an error the\n"
+	"old OUT, if any, is left as it was.\n"
 	"\n"
 	"Options:\n"
 	"  --to=FORMAT           csv, jsonl or swt; default: from OUT's name\n"

@@ -107,7 +107,7 @@ static int run(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct sr_gen_params gp;
-	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL };
+	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0 };
 	struct sr_machine *m = NULL;
 	const char *machine = NULL;
 	struct sr_gen *g = NULL;
@@ -221,6 +221,7 @@ static int run(int argc, char **argv)
 		return cli_usage("gen", "needs an output file: -o FILE ('-' for standard output)");
 	if (cli_output_format("gen", out, level, &wo))
 		return EXIT_USAGE;
+	wo.vaddr = 1; /* every event has its page's address */
 
 	if (machine) {
 		err = sr_machine_load(&m, machine, &d);

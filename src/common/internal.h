@@ -82,7 +82,7 @@ int sr_parse_u64(const char *s, size_t len, uint64_t max, uint64_t *out);
 /* Field ids, in the canonical column order. */
 enum sr_field {
 	SR_F_TS_NS, SR_F_OP, SR_F_PID, SR_F_CPU, SR_F_CPU_NID, SR_F_PAGE_NID,
-	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS,
+	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS, SR_F_VADDR,
 	SR_F_COUNT
 };
 extern const char *const sr_field_names[SR_F_COUNT];
@@ -105,7 +105,7 @@ static inline int sr_event_valid(const struct sr_event *e)
 
 	return e->op <= SR_OP_IN && e->cpu_nid < SR_MAX_NODES && e->page_nid < SR_MAX_NODES &&
 	       n != 0 && !(n & (n - 1)) && n <= SR_MAX_NR_PAGES && e->dev >= -1 &&
-	       !(e->flags & ~(SR_EV_HAS_CPU | SR_EV_HAS_OFFSET));
+	       !(e->flags & ~(SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR));
 }
 
 /*

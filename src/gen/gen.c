@@ -49,6 +49,7 @@ struct actor {
 	uint64_t left;    /* accesses still to do in this phase */
 	uint64_t rng[4];  /* xoshiro256** state */
 	uint32_t base;    /* first page of the region */
+	uint64_t va;      /* its virtual address */
 	uint32_t pages;   /* pages in the region */
 	uint32_t cursor;  /* next page of a sequential walk, < pages */
 	uint32_t pid;
@@ -60,6 +61,8 @@ struct sr_gen {
 	struct sr_gen_params p;
 	struct sr_gen_stats st;
 	uint32_t ppt;          /* pages per task */
+	uint32_t rppt;         /* pages per random task (swap-w-seq) */
+	uint64_t task_pages;   /* the tasks' pages, before the pusher's */
 	uint32_t npages;       /* all simulated pages */
 	uint32_t limit;        /* resident pages allowed */
 	unsigned char *state;  /* PG_* per page */
@@ -283,8 +286,24 @@ static void heap_push(struct sr_gen *g, uint32_t a)
 
 /* ---- the simulation --------------------------------------------------- */
 
+/* The virtual address of page pg in its task's region (gen.h): regions
+ * from 2^40 on, each 2 MiB aligned, 2 MiB apart. */
+static uint64_t page_va(const struct sr_gen *g, uint32_t pg)
+{
+	uint64_t seq = (uint64_t)g->p.tasks * g->ppt;
+	uint32_t k;
+
+	if (pg < seq)
+		k = (uint32_t)(pg / g->ppt);
+	else if (pg < g->task_pages)
+		k = g->p.tasks + (uint32_t)((pg - seq) / g->rppt);
+	else
+		k = g->nactors - 1;
+	return g->actors[k].va + (uint64_t)(pg - g->actors[k].base) * SR_PAGE_SIZE;
+}
+
 static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op, int dev,
-		 uint32_t slot, uint32_t nr)
+		 uint32_t slot, uint32_t nr, uint32_t pg)
 {
 	struct sr_event *e = &g->pend[g->npend++];
 
@@ -299,7 +318,8 @@ static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op, int dev
 	e->offset = slot;
 	e->nr_pages = nr;
 	e->lat_ns = 0;
-	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET;
+	e->vaddr = page_va(g, pg);
+	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR;
 }
 
 /* ---- swap slots ------------------------------------------------------ */
@@ -411,7 +431,7 @@ static void evict(struct sr_gen *g, const struct actor *a)
 			g->dev[v + k] = (uint16_t)dv;
 			set_owner(g, dv, g->mm.split_off[k], v + k);
 			note_slots(g, g->mm.split_off[k] + 1);
-			emit(g, a, SR_OP_OUT, dv, g->mm.split_off[k], 1);
+			emit(g, a, SR_OP_OUT, dv, g->mm.split_off[k], 1, v + k);
 		}
 		g->st.resident -= HP;
 		g->st.swapped += HP;
@@ -428,7 +448,7 @@ static void evict(struct sr_gen *g, const struct actor *a)
 	g->st.swapped += n;
 	g->st.swap_outs++;
 	g->st.pages_out += n;
-	emit(g, a, SR_OP_OUT, dv, sl, n);
+	emit(g, a, SR_OP_OUT, dv, sl, n, v);
 }
 
 /* The swapped-out huge page at head becomes 512 base pages in its slots. */
@@ -524,7 +544,7 @@ static void touch(struct sr_gen *g, const struct actor *a, uint32_t pg)
 	if (s == PG_CACHED) {
 		/* Read ahead: a swap-in that finds its page in the swap cache
 		 * (the trace records it; the replay finds it read ahead). */
-		emit(g, a, SR_OP_IN, g->dev[pg], g->slot[pg], 1);
+		emit(g, a, SR_OP_IN, g->dev[pg], g->slot[pg], 1, pg);
 		set_owner(g, g->dev[pg], g->slot[pg], NIL);
 		free_slots(g, pg, 1);
 		g->st.swap_ins++;
@@ -540,7 +560,7 @@ static void touch(struct sr_gen *g, const struct actor *a, uint32_t pg)
 	while (g->st.resident + need > g->limit)
 		evict(g, a);
 	if (s == PG_SWAPPED) {
-		emit(g, a, SR_OP_IN, g->dev[pg], g->slot[pg], need);
+		emit(g, a, SR_OP_IN, g->dev[pg], g->slot[pg], need, pg);
 		set_owner(g, g->dev[pg], g->slot[pg], NIL);
 		free_slots(g, pg, need);
 		g->st.swapped -= need;
@@ -817,7 +837,7 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 {
 	struct sr_gen *g;
 	uint64_t ppt, task_pages, limit, push, npages, accesses, steps, rppt = 0;
-	uint64_t sm;
+	uint64_t sm, va;
 	uint32_t i;
 	enum sr_err err;
 	char buf[32];
@@ -879,6 +899,8 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 	g->p = *p;
 	g->p.accesses = accesses;
 	g->ppt = (uint32_t)ppt;
+	g->rppt = (uint32_t)rppt;
+	g->task_pages = task_pages;
 	g->npages = (uint32_t)npages;
 	g->limit = (uint32_t)limit;
 	g->nactors = p->tasks + p->random_tasks + (push ? 1 : 0);
@@ -910,6 +932,7 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 	g->st.limit_pages = limit;
 
 	sm = p->seed;
+	va = 1ull << 40;
 	for (i = 0; i < g->nactors; i++) {
 		struct actor *a = &g->actors[i];
 		uint32_t nt = p->tasks + p->random_tasks;
@@ -929,6 +952,9 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 			a->base = (uint32_t)task_pages;
 			a->pages = (uint32_t)limit;
 		}
+		/* Regions 2 MiB aligned and 2 MiB apart, from 2^40. */
+		a->va = va;
+		va = (va + (uint64_t)a->pages * SR_PAGE_SIZE + (4ull << 20) - 1) & ~((2ull << 20) - 1);
 		a->random = ((p->workload == SR_GEN_SWAP_W_RAND || p->workload == SR_GEN_KBUILD) &&
 			     i < p->tasks) || (i >= p->tasks && i < nt);
 		for (j = 0; j < 4; j++)

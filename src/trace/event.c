@@ -22,6 +22,7 @@ const char *const sr_field_names[SR_F_COUNT] = {
 	[SR_F_OFFSET] = "offset",
 	[SR_F_NR_PAGES] = "nr_pages",
 	[SR_F_LAT_NS] = "lat_ns",
+	[SR_F_VADDR] = "vaddr",
 };
 
 void sr_event_init(struct sr_event *e)
@@ -203,6 +204,10 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 	case SR_F_LAT_NS:
 		e->lat_ns = x;
 		return 0;
+	case SR_F_VADDR:
+		e->vaddr = x;
+		e->flags |= SR_EV_HAS_VADDR;
+		return 0;
 	default:
 		break;
 	}
@@ -234,7 +239,7 @@ int sr_event_check(const struct sr_event *e, char *msg, size_t msz)
 		snprintf(msg, msz, "device index below -1 (dev, %" PRId32 ")", e->dev);
 		return -1;
 	}
-	if (e->flags & ~(SR_EV_HAS_CPU | SR_EV_HAS_OFFSET)) {
+	if (e->flags & ~(SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR)) {
 		snprintf(msg, msz, "unknown flag bits (flags, 0x%02x)", e->flags);
 		return -1;
 	}

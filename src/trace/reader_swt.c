@@ -12,6 +12,7 @@
 
 struct swt_state {
 	uint32_t recsize;
+	unsigned version;
 	uint64_t nrec;     /* records consumed, good or bad */
 };
 
@@ -53,10 +54,10 @@ static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
 	hdrsize = swt_get16(p + SWT_H_HDRSIZE);
 	recsize = swt_get32(p + SWT_H_RECSIZE);
 	mlen = swt_get32(p + SWT_H_MACHLEN);
-	if (version != SWT_VERSION) {
+	if (version < 1 || version > SWT_VERSION) {
 		hdr_error(r, d, SWT_H_VERSION);
 		return sr_diag_set(d, SR_ERR_FORMAT,
-				   "unsupported binary version (version, %u; this build reads %d)",
+				   "unsupported binary version (version, %u; this build reads 1 to %d)",
 				   version, SWT_VERSION);
 	}
 	if (hdrsize < SWT_HEADER_SIZE || hdrsize > SR_SRC_MAX_WANT) {
@@ -64,16 +65,18 @@ static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
 		return sr_diag_set(d, SR_ERR_FORMAT, "bad header size (header_size, %u)",
 				   hdrsize);
 	}
-	if (recsize < SWT_RECORD_SIZE || recsize > SWT_MAX_RECORD) {
+	if (recsize < (version >= 2 ? SWT_RECORD_SIZE_V2 : SWT_RECORD_SIZE) ||
+	    recsize > SWT_MAX_RECORD) {
 		hdr_error(r, d, SWT_H_RECSIZE);
 		return sr_diag_set(d, SR_ERR_FORMAT,
-				   "bad record size (record_size, %u; expected %d to %d)",
-				   recsize, SWT_RECORD_SIZE, SWT_MAX_RECORD);
+				   "bad record size (record_size, %u; expected %d to %d in version %u)",
+				   recsize, version >= 2 ? SWT_RECORD_SIZE_V2 : SWT_RECORD_SIZE,
+				   SWT_MAX_RECORD, version);
 	}
 	if (swt_get32(p + SWT_H_FLAGS)) {
 		hdr_error(r, d, SWT_H_FLAGS);
 		return sr_diag_set(d, SR_ERR_FORMAT,
-				   "unknown header flags (flags, 0x%08x; version 1 has none)",
+				   "unknown header flags (flags, 0x%08x; versions 1 and 2 have none)",
 				   swt_get32(p + SWT_H_FLAGS));
 	}
 	if (mlen > SWT_MAX_MACHINE) {
@@ -118,6 +121,7 @@ static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
 	if (!st)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	st->recsize = recsize;
+	st->version = version;
 	r->priv = st;
 	return SR_OK;
 }
@@ -156,7 +160,13 @@ static enum sr_err swt_next(struct sr_reader *r, struct sr_event *ev, int *eof,
 		return sr_diag_set(d, SR_ERR_FORMAT,
 				   "truncated record (%zu of %u bytes)", n, st->recsize);
 	}
-	swt_decode(p, ev);
+	swt_decode(p, ev, st->version);
+	if (SR_UNLIKELY(st->version < 2 && (ev->flags & SR_EV_HAS_VADDR))) {
+		rec_error(r, st, d);
+		sr_src_skip(r->src, st->recsize);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "unknown flag bits (flags, 0x%02x; vaddr is version 2's)", ev->flags);
+	}
 	if (SR_UNLIKELY(sr_event_check(ev, msg, sizeof(msg)))) {
 		rec_error(r, st, d);
 		sr_src_skip(r->src, st->recsize);
@@ -184,8 +194,9 @@ static enum sr_err swt_next_batch(struct sr_reader *r, struct sr_event *evs, siz
 		return err;
 	want = avail / st->recsize < want ? avail / st->recsize : want;
 	for (i = 0; i < want; i++, p += st->recsize) {
-		swt_decode(p, &evs[i]);
-		if (SR_UNLIKELY(!sr_event_valid(&evs[i])))
+		swt_decode(p, &evs[i], st->version);
+		if (SR_UNLIKELY(!sr_event_valid(&evs[i]) ||
+				(st->version < 2 && (evs[i].flags & SR_EV_HAS_VADDR))))
 			break; /* next() reports it */
 	}
 	st->nrec += i;

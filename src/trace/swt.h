@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The native binary trace format, version 1 (traces/FORMAT.md documents
- * every byte; keep the two in step).  All integers are little endian.
+ * The native binary trace format, versions 1 and 2 (traces/FORMAT.md
+ * documents every byte; keep the two in step).  All integers are little
+ * endian.  Version 2 adds vaddr to the record; the writer writes version 1
+ * for events without addresses.
  */
 #ifndef SR_SWT_H
 #define SR_SWT_H
@@ -15,9 +17,10 @@
  * mangled as text, as PNG's signature does. */
 #define SWT_MAGIC "\x89SWT\r\n\x1a\n"
 #define SWT_MAGIC_LEN 8
-#define SWT_VERSION 1
+#define SWT_VERSION 2          /* the latest; 1 is read too */
 #define SWT_HEADER_SIZE 32     /* fixed header, before the machine JSON */
 #define SWT_RECORD_SIZE 48     /* version-1 record; larger sizes are allowed */
+#define SWT_RECORD_SIZE_V2 56  /* version 2: vaddr after the version-1 fields */
 #define SWT_MAX_RECORD 4096    /* refuse absurd record sizes */
 #define SWT_MAX_MACHINE (1u << 20) /* embedded machine JSON: 1 MiB at most */
 
@@ -26,7 +29,7 @@
 #define SWT_H_HDRSIZE 10       /* u16: bytes before the machine JSON */
 #define SWT_H_RECSIZE 12       /* u32 */
 #define SWT_H_MACHLEN 16       /* u32: machine JSON bytes, 0 = none */
-#define SWT_H_FLAGS 20         /* u32: 0 in version 1 */
+#define SWT_H_FLAGS 20         /* u32: 0 in versions 1 and 2 */
 /* 24..31: reserved, 0 */
 
 /* Record field offsets */
@@ -42,6 +45,7 @@
 #define SWT_R_OP 44            /* u8 */
 #define SWT_R_FLAGS 45         /* u8 */
 /* 46..47: reserved, 0 */
+#define SWT_R_VADDR 48         /* u64, version 2 */
 
 static inline uint16_t swt_get16(const unsigned char *p)
 {
@@ -95,7 +99,8 @@ static inline void swt_encode(unsigned char *p, const struct sr_event *e)
 	p[46] = p[47] = 0;
 }
 
-static inline void swt_decode(const unsigned char *p, struct sr_event *e)
+/* A record of version v (1 or 2); a version-1 record has no vaddr. */
+static inline void swt_decode(const unsigned char *p, struct sr_event *e, unsigned v)
 {
 	e->ts_ns = swt_get64(p + SWT_R_TS);
 	e->offset = swt_get64(p + SWT_R_OFFSET);
@@ -108,6 +113,7 @@ static inline void swt_decode(const unsigned char *p, struct sr_event *e)
 	e->page_nid = swt_get16(p + SWT_R_PAGENID);
 	e->op = p[SWT_R_OP];
 	e->flags = p[SWT_R_FLAGS];
+	e->vaddr = v >= 2 ? swt_get64(p + SWT_R_VADDR) : 0;
 }
 
 #endif /* SR_SWT_H */

@@ -27,6 +27,7 @@ struct sr_writer {
 	size_t zcap;
 	char *buf;  /* formatted, not yet written */
 	size_t len;
+	int vaddr;  /* events carry vaddr: a CSV column, .swt version 2 */
 	char name[256];
 };
 
@@ -98,8 +99,9 @@ static char *put_dev(char *p, int32_t dev)
 	return put_u64(p, (uint64_t)dev);
 }
 
-/* Checklist: the column order is sr_field_names[] (event.c). */
-static char *fmt_csv(char *p, const struct sr_event *e)
+/* Checklist: the column order is sr_field_names[] (event.c); vaddr, the
+ * last, only when the writer carries it. */
+static char *fmt_csv(char *p, const struct sr_event *e, int vaddr)
 {
 	p = put_u64(p, e->ts_ns);
 	p = put_str(p, e->op == SR_OP_IN ? ",in," : ",out,");
@@ -120,6 +122,11 @@ static char *fmt_csv(char *p, const struct sr_event *e)
 	p = put_u64(p, e->nr_pages);
 	*p++ = ',';
 	p = put_u64(p, e->lat_ns);
+	if (vaddr) {
+		*p++ = ',';
+		if (e->flags & SR_EV_HAS_VADDR)
+			p = put_u64(p, e->vaddr);
+	}
 	*p++ = '\n';
 	return p;
 }
@@ -148,6 +155,10 @@ static char *fmt_jsonl(char *p, const struct sr_event *e)
 	p = put_u64(p, e->nr_pages);
 	p = put_str(p, ",\"lat_ns\":");
 	p = put_u64(p, e->lat_ns);
+	if (e->flags & SR_EV_HAS_VADDR) {
+		p = put_str(p, ",\"vaddr\":");
+		p = put_u64(p, e->vaddr);
+	}
 	p = put_str(p, "}\n");
 	return p;
 }
@@ -180,6 +191,7 @@ enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	snprintf(w->name, sizeof(w->name), "%s", path);
 	w->fmt = opts->format;
+	w->vaddr = opts->vaddr;
 	w->buf = malloc(WBUF_SIZE + WBUF_SLACK);
 	if (!w->buf) {
 		err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
@@ -203,7 +215,7 @@ enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 	if (w->fmt == SR_FMT_CSV) {
 		int i;
 
-		for (i = 0; i < SR_F_COUNT; i++) {
+		for (i = 0; i < (w->vaddr ? SR_F_COUNT : SR_F_VADDR); i++) {
 			w->len += (size_t)sprintf(w->buf + w->len, "%s%s", i ? "," : "",
 						  sr_field_names[i]);
 		}
@@ -212,9 +224,11 @@ enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 		unsigned char h[SWT_HEADER_SIZE] = { 0 };
 
 		memcpy(h, SWT_MAGIC, SWT_MAGIC_LEN);
-		swt_put16(h + SWT_H_VERSION, SWT_VERSION);
+		/* Version 1 unless the events carry addresses: what older
+		 * builds read stays theirs to read. */
+		swt_put16(h + SWT_H_VERSION, w->vaddr ? SWT_VERSION : 1);
 		swt_put16(h + SWT_H_HDRSIZE, SWT_HEADER_SIZE);
-		swt_put32(h + SWT_H_RECSIZE, SWT_RECORD_SIZE);
+		swt_put32(h + SWT_H_RECSIZE, w->vaddr ? SWT_RECORD_SIZE_V2 : SWT_RECORD_SIZE);
 		swt_put32(h + SWT_H_MACHLEN, (uint32_t)mlen);
 		memcpy(w->buf, h, sizeof(h));
 		w->len = sizeof(h);
@@ -261,11 +275,11 @@ enum sr_err sr_writer_write(struct sr_writer *w, const struct sr_event *evs,
 
 		switch (w->fmt) {
 		case SR_FMT_CSV:
-			w->len = (size_t)(fmt_csv(w->buf + w->len, e) - w->buf);
+			w->len = (size_t)(fmt_csv(w->buf + w->len, e, w->vaddr) - w->buf);
 			break;
 		case SR_FMT_JSONL:
 			if (e->ts_ns > INT64_MAX || e->offset > INT64_MAX ||
-			    e->lat_ns > INT64_MAX) {
+			    e->lat_ns > INT64_MAX || e->vaddr > INT64_MAX) {
 				sr_diag_file(d, w->name);
 				return sr_diag_set(d, SR_ERR_LIMIT,
 						   "event %zu has a value over 2^63-1, which JSON lines cannot hold",
@@ -275,7 +289,15 @@ enum sr_err sr_writer_write(struct sr_writer *w, const struct sr_event *evs,
 			break;
 		default:
 			swt_encode((unsigned char *)w->buf + w->len, e);
-			w->len += SWT_RECORD_SIZE;
+			if (w->vaddr) {
+				swt_put64((unsigned char *)w->buf + w->len + SWT_R_VADDR,
+					  (e->flags & SR_EV_HAS_VADDR) ? e->vaddr : 0);
+				w->len += SWT_RECORD_SIZE_V2;
+			} else {
+				((unsigned char *)w->buf)[w->len + SWT_R_FLAGS] &=
+					(unsigned char)~SR_EV_HAS_VADDR;
+				w->len += SWT_RECORD_SIZE;
+			}
 			break;
 		}
 		if (w->len >= WBUF_SIZE) {

@@ -218,7 +218,10 @@ static long check_stream(const struct sr_gen_params *p, const struct sr_event *e
 		bad += e[i].cpu != p->cpu_node * p->cpus_per_node + k % p->cpus_per_node;
 		bad += e[i].cpu_nid != p->cpu_node || e[i].page_nid != p->mem_node;
 		bad += e[i].dev != 0 || e[i].nr_pages != 1 || e[i].lat_ns != 0;
-		bad += e[i].flags != (SR_EV_HAS_CPU | SR_EV_HAS_OFFSET);
+		bad += e[i].flags != (SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR);
+		/* Task k's page j is at its region's address, 2 MiB aligned
+		 * from 2^40, plus j pages. */
+		bad += e[i].vaddr < (1ull << 40) || e[i].vaddr % PG != 0;
 		bad += e[i].ts_ns % p->access_ns != 0;
 		/* The slots are on the device: slot 0 is its header. */
 		if (e[i].offset == 0 || (p->machine == test_m && e[i].offset > 16383)) {
@@ -581,7 +584,19 @@ struct ref {
 	size_t nev;
 };
 
-static void ref_emit(struct ref *r, uint32_t k, uint64_t ts, int op, uint64_t off)
+/* Page pg's address: the regions of the tasks (all of ppt pages) and then
+ * the pusher's from 2^40, each rounded up to 2 MiB with 2 MiB between. */
+static uint64_t ref_va(const struct sr_gen_params *p, size_t pg)
+{
+	uint64_t ppt = p->size / PG, mib2 = 2ull << 20;
+	uint64_t stride = (ppt * PG + mib2 + mib2 - 1) / mib2 * mib2;
+	uint64_t k = pg / ppt < p->tasks ? pg / ppt : p->tasks;
+
+	return (1ull << 40) + k * stride + (pg - k * ppt) * PG;
+}
+
+static void ref_emit(struct ref *r, uint32_t k, uint64_t ts, int op, uint64_t off,
+		     size_t pg)
 {
 	struct sr_event *e = &r->ev[r->nev++];
 	const struct sr_gen_params *p = r->p;
@@ -595,7 +610,8 @@ static void ref_emit(struct ref *r, uint32_t k, uint64_t ts, int op, uint64_t of
 	e->page_nid = (uint16_t)p->mem_node;
 	e->dev = 0;
 	e->offset = off;
-	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET;
+	e->vaddr = ref_va(p, pg);
+	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR;
 }
 
 static void ref_touch(struct ref *r, uint32_t k, uint64_t ts, size_t pg, size_t npages)
@@ -614,10 +630,10 @@ static void ref_touch(struct ref *r, uint32_t k, uint64_t ts, size_t pg, size_t 
 		r->state[v] = 2;
 		r->slot[v] = off;
 		r->resident--;
-		ref_emit(r, k, ts, SR_OP_OUT, off);
+		ref_emit(r, k, ts, SR_OP_OUT, off, v);
 	}
 	if (r->state[pg] == 2) {
-		ref_emit(r, k, ts, SR_OP_IN, r->slot[pg]);
+		ref_emit(r, k, ts, SR_OP_IN, r->slot[pg], pg);
 		r->freel[r->nfree++] = r->slot[pg];
 	}
 	if (r->state[pg] != 1)

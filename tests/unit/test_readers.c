@@ -60,7 +60,7 @@ static int same(const struct sr_event *a, const struct sr_event *b)
 static int write_file(const char *path, enum sr_format f, int level,
 		      const struct sr_event *e, size_t n, const char *machine)
 {
-	struct sr_write_opts wo = { f, level, machine };
+	struct sr_write_opts wo = { f, level, machine, 0 };
 	struct sr_writer *w;
 	struct sr_diag d;
 
@@ -144,7 +144,7 @@ static void all_formats(void)
 static void jsonl_limit(void)
 {
 	struct sr_event e;
-	struct sr_write_opts wo = { SR_FMT_JSONL, 0, NULL };
+	struct sr_write_opts wo = { SR_FMT_JSONL, 0, NULL, 0 };
 	struct sr_writer *w;
 	struct sr_diag d;
 	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
