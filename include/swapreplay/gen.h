@@ -164,12 +164,16 @@ struct sr_gen_params {
 				 * mapped by huge pages, 0 to 1; default 0.
 				 * Above 0 the limit must hold a huge page */
 	enum sr_gen_thp_swapin thp_swapin; /* default SR_GEN_THP_IN_WHOLE */
-	/* Swap-in readahead in the closed loop (SR_RA_CLUSTER; SR_RA_AUTO and
-	 * SR_RA_OFF: none, the default): the kernel's window, by the same
-	 * code as the replay's (src/mm/swap_state.c), on the generator's own
-	 * slots; pages read ahead are resident and take memory, and a fault
-	 * that finds one is a swap-in with no read.  memory_pages is not
-	 * used: the limit is the memory. */
+	/* Swap-in readahead in the closed loop (SR_RA_CLUSTER, SR_RA_VMA;
+	 * SR_RA_AUTO and SR_RA_OFF: none, the default): the kernel's window,
+	 * by the same code as the replay's (src/mm/swap_state.c), on the
+	 * kernel's slots (cluster) or the task's addresses, its region being
+	 * one VMA (vma); none on a synchronous device from 4.15; pages read
+	 * ahead are resident and take memory, and a fault that finds one is a
+	 * swap-in with no read.  memory_pages is not used: the limit is the
+	 * memory.  Every event carries its page's address (vaddr): task i's
+	 * region starts 2 MiB aligned, 2 MiB after the previous one's end,
+	 * the first at 2^40. */
 	struct sr_readahead_opts ra;
 	/* Where the swap slots are: the kernel's allocator of this version
 	 * (NULL: SR_KERNEL_DEFAULT) on this machine (NULL: the default preset,

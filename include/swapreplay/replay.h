@@ -55,10 +55,11 @@ struct sr_kernel {
 /* Swap-in readahead (docs/MODEL.md, "Readahead and the swap cache"). */
 enum sr_ra_mode {
 	SR_RA_AUTO = 0, /* the kernel's choice: by offset (cluster) before 4.14 or with
-			 * a rotational device swapped on; else by virtual address
-			 * (VMA), which is not modelled: none */
+			 * a rotational device swapped on; else by virtual address */
 	SR_RA_OFF,      /* every swap-in reads its own folio */
 	SR_RA_CLUSTER,  /* by swap offset (swap_cluster_readahead()) */
+	SR_RA_VMA,      /* by virtual address (swap_vma_readahead()): the events'
+			 * vaddr; a swap-in without one reads nothing ahead */
 };
 
 /* The largest page-cluster modelled: windows of 2^10 slots (the kernel
@@ -258,6 +259,9 @@ enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahe
 /* What the replay does for readahead, resolved against its kernel and
  * machine: "cluster, page-cluster 3, adaptive window" or "off: ...". */
 const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, size_t n);
+/* Whether readahead ran in this replay: by offset, or by virtual address
+ * with swap-ins that had one (after the events). */
+int sr_replay_readahead_active(const struct sr_replay *r);
 
 enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *diag);
 

@@ -206,7 +206,7 @@ static int run(int argc, char **argv)
 			if (rc == 1)
 				return cli_usage("gen", "unexpected option");
 			if (!rc && id == CLI_RA_OPT_MODE && gp.ra.mode == SR_RA_AUTO)
-				return cli_usage("gen", "--readahead takes off or cluster here (gen models no kernel's choice)");
+				return cli_usage("gen", "--readahead takes off, cluster or vma here (gen models no kernel's choice)");
 			break;
 		}
 	}
@@ -366,10 +366,11 @@ const struct cli_cmd cmd_gen = {
 	"                        default: one event of 512 pages) or split (split at\n"
 	"                        its first touch, then swapped in as 4 KiB pages, as\n"
 	"                        mainline kernels' swap-in faults do for a PMD THP)\n"
-	"  --readahead=off|cluster  swap-in readahead in the simulation (default off):\n"
-	"                        a fault on a swapped-out page also brings in the\n"
-	"                        window of slots around its slot, as the replay's\n"
-	"                        --readahead=cluster reads it (the same code); those\n"
+	"  --readahead=off|cluster|vma  swap-in readahead in the simulation (default\n"
+	"                        off): a fault on a swapped-out page also brings in\n"
+	"                        the window of slots around its slot (cluster) or of\n"
+	"                        the task's pages around its address (vma), as the\n"
+	"                        replay's --readahead reads it (the same code); those\n"
 	"                        pages are resident and take memory under the limit,\n"
 	"                        a touch of one is a swap-in (recorded) with no read,\n"
 	"                        and one reclaimed untouched keeps its slot, with no\n"

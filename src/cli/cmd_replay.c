@@ -377,7 +377,7 @@ static int cli_replay(int argc, char **argv)
 	info.slots_cache = rpo.slots_cache && kern.alloc == SR_ALLOC_SLOTS_CACHE;
 	info.kernel = &kern;
 	info.readahead = sr_replay_readahead_describe(rp, rad, sizeof(rad));
-	info.readahead_on = strncmp(rad, "off", 3) != 0;
+	info.readahead_on = sr_replay_readahead_active(rp);
 	err = sr_outfile_open(&of, out, &d);
 	if (err) {
 		rc = cli_diag(&d);

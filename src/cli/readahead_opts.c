@@ -11,8 +11,7 @@ int cli_ra_opt(const char *cmd, int id, const char *val, struct sr_readahead_opt
 	switch (id) {
 	case CLI_RA_OPT_MODE:
 		if (sr_ra_mode_parse(val, &ra->mode))
-			return cli_usage(cmd, "--readahead takes auto, off or cluster, not '%s'%s", val,
-					 !strcmp(val, "vma") ? " (VMA readahead is not modelled yet)" : "");
+			return cli_usage(cmd, "--readahead takes auto, off, cluster or vma, not '%s'", val);
 		return 0;
 	case CLI_RA_OPT_PAGE_CLUSTER:
 		if (cli_parse_u64(val, SR_RA_MAX_PAGE_CLUSTER, &u))

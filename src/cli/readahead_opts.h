@@ -23,16 +23,20 @@ enum {
 
 #define CLI_RA_HELP \
 	"  --readahead=MODE      swap-in readahead: auto (default: the kernel's\n" \
-	"                        choice; by virtual address from 4.14 unless an hdd\n" \
-	"                        is swapped on, which is not modelled: none), off,\n" \
-	"                        or cluster (by swap offset: the window around the\n" \
-	"                        fault's recorded offset is read into the swap cache;\n" \
-	"                        none on pmem and zram from 4.15)\n" \
+	"                        choice: vma from 4.14 unless an hdd is swapped on,\n" \
+	"                        else cluster), off, cluster (by swap offset: the\n" \
+	"                        window around the fault's slot is read into the\n" \
+	"                        swap cache) or vma (by virtual address: the task's\n" \
+	"                        pages around the fault's vaddr; a swap-in without\n" \
+	"                        one reads none ahead); none on pmem and zram from\n" \
+	"                        4.15\n" \
 	"  --page-cluster=N      readahead window of at most 2^N slots (default 3;\n" \
-	"                        0: no readahead; at most 10)\n" \
-	"  --readahead-window=W  adaptive (default, 3.14 on) or fixed (2^N every time)\n" \
-	"  --readahead-holes=H   skip free slots in the window (default, 3.4 on) or\n" \
-	"                        stop at them (the run of used slots around the fault)\n" \
+	"                        0: no readahead; at most 10; vma: at most 2^5)\n" \
+	"  --readahead-window=W  cluster: adaptive (default, 3.14 on) or fixed (2^N\n" \
+	"                        every time)\n" \
+	"  --readahead-holes=H   cluster: skip free slots in the window (default, 3.4\n" \
+	"                        on) or stop at them (the run of used slots around\n" \
+	"                        the fault)\n" \
 	"  --memory=BYTES        the workload's memory (its cgroup limit): a page read\n" \
 	"                        ahead and not used before reclaim has taken the\n" \
 	"                        inactive list's worth of pages is reclaimed (default:\n" \

@@ -50,6 +50,7 @@ struct actor {
 	uint64_t rng[4];  /* xoshiro256** state */
 	uint32_t base;    /* first page of the region */
 	uint64_t va;      /* its virtual address */
+	struct sr_vma_ra vra; /* VMA readahead's state of the region (one VMA) */
 	uint32_t pages;   /* pages in the region */
 	uint32_t cursor;  /* next page of a sequential walk, < pages */
 	uint32_t pid;
@@ -70,7 +71,7 @@ struct sr_gen {
 	uint32_t *slot;        /* swap slot per page (swapped pages) */
 	uint16_t *dev;         /* ... and its device */
 	struct sr_u64map owner; /* with readahead: (device << 32 | slot) -> page */
-	int readahead;         /* cluster readahead in the loop */
+	int readahead;         /* readahead in the loop: cluster or vma */
 	struct sr_ra ra;       /* readahead's window (src/mm/swap_state.c) */
 	uint32_t lru_head, lru_tail;
 	struct sr_machine *own_m;    /* the default machine, if none was given */
@@ -383,7 +384,7 @@ static void set_owner(struct sr_gen *g, int dv, uint32_t sl, uint32_t pg)
 {
 	uint64_t key = (uint64_t)(uint32_t)dv << 32 | sl, *v;
 
-	if (!g->readahead)
+	if (g->readahead != SR_RA_CLUSTER)
 		return;
 	if (pg == NIL) {
 		sr_u64map_del(&g->owner, key);
@@ -517,8 +518,40 @@ static void read_ahead(struct sr_gen *g, const struct actor *a, int dv, uint32_t
 	}
 }
 
+/* VMA readahead for a's fault at page pg (the kernel's
+ * swap_vma_readahead()): the window of a's virtual pages around it, within
+ * its region (its one VMA) and the 2 MiB around the fault; every page of
+ * it in swap comes into memory as read ahead, whatever its device. */
+static void read_ahead_vma(struct sr_gen *g, struct actor *a, uint32_t pg)
+{
+	uint64_t vpn = page_va(g, pg) >> 12, first = a->va >> 12, lo, hi, x;
+
+	if (sr_dev_class_memlike(g->m->dev[g->dev[pg]].cls) && g->kernel.sync_bypass)
+		return;
+	sr_vma_ra_window(&a->vra, vpn, g->p.ra.page_cluster, &lo, &hi);
+	if (lo < first)
+		lo = first;
+	if (hi > first + a->pages)
+		hi = first + a->pages;
+	for (x = lo; x < hi; x++) {
+		uint32_t q = a->base + (uint32_t)(x - first);
+
+		if (x == vpn || g->state[q] != PG_SWAPPED)
+			continue;
+		while (g->st.resident + 1 > g->limit)
+			evict(g, a);
+		if (g->state[q] != PG_SWAPPED)
+			continue; /* reclaimed for an earlier one of the window */
+		g->state[q] = PG_CACHED;
+		lru_add_tail(g, q);
+		g->st.resident++;
+		g->st.swapped--;
+		g->st.ra_pages++;
+	}
+}
+
 /* Task a accesses page pg at its clock. */
-static void touch(struct sr_gen *g, const struct actor *a, uint32_t pg)
+static void touch(struct sr_gen *g, struct actor *a, uint32_t pg)
 {
 	unsigned char s;
 	uint32_t need = 1;
@@ -550,7 +583,10 @@ static void touch(struct sr_gen *g, const struct actor *a, uint32_t pg)
 		g->st.swap_ins++;
 		g->st.pages_in++;
 		g->st.ra_hits++;
-		g->ra.hits++;
+		if (g->readahead == SR_RA_VMA)
+			sr_vma_ra_hit(&a->vra, page_va(g, pg) >> 12, 1);
+		else
+			g->ra.hits++;
 		g->state[pg] = PG_RESIDENT;
 		lru_del(g, pg);
 		lru_add_tail(g, pg);
@@ -572,8 +608,10 @@ static void touch(struct sr_gen *g, const struct actor *a, uint32_t pg)
 	g->state[pg] = (unsigned char)((g->state[pg] & ~PG_MASK) | PG_RESIDENT);
 	lru_add_tail(g, pg);
 	g->st.resident += need;
-	if (s == PG_SWAPPED && need == 1 && g->readahead)
+	if (s == PG_SWAPPED && need == 1 && g->readahead == SR_RA_CLUSTER)
 		read_ahead(g, a, g->dev[pg], g->slot[pg]);
+	else if (s == PG_SWAPPED && need == 1 && g->readahead == SR_RA_VMA)
+		read_ahead_vma(g, a, pg);
 	if (g->st.resident > g->st.resident_max)
 		g->st.resident_max = g->st.resident;
 }
@@ -912,8 +950,8 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 	g->actors = calloc(g->nactors, sizeof(*g->actors));
 	g->heap = malloc(g->nactors * sizeof(*g->heap));
 	sr_u64map_init(&g->owner);
-	if (p->ra.mode == SR_RA_CLUSTER && p->ra.page_cluster > 0) {
-		g->readahead = 1;
+	if ((p->ra.mode == SR_RA_CLUSTER || p->ra.mode == SR_RA_VMA) && p->ra.page_cluster > 0) {
+		g->readahead = p->ra.mode;
 		g->ra.hits = 4; /* the kernel's swapin_readahead_hits starts at 4 */
 	}
 	if (!g->state || !g->prev || !g->next || !g->slot || !g->dev || !g->actors || !g->heap) {
@@ -954,6 +992,7 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 		}
 		/* Regions 2 MiB aligned and 2 MiB apart, from 2^40. */
 		a->va = va;
+		sr_vma_ra_init(&a->vra);
 		va = (va + (uint64_t)a->pages * SR_PAGE_SIZE + (4ull << 20) - 1) & ~((2ull << 20) - 1);
 		a->random = ((p->workload == SR_GEN_SWAP_W_RAND || p->workload == SR_GEN_KBUILD) &&
 			     i < p->tasks) || (i >= p->tasks && i < nt);

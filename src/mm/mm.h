@@ -315,6 +315,25 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
  */
 unsigned sr_ra_window(struct sr_ra *ra, uint64_t offset, unsigned page_cluster, int fixed);
 
+/* swap_state.c: a VMA's readahead state (swap_readahead_info). */
+struct sr_vma_ra {
+	uint64_t prev_vpn;         /* the last fault's virtual page */
+	uint8_t win, hits;
+};
+
+/* A VMA that never faulted: 4 hits. */
+void sr_vma_ra_init(struct sr_vma_ra *ra);
+/*
+ * swap_state.c: VMA readahead's window for a fault at virtual page vpn:
+ * the pages [*lo, *hi) to read (the fault's among them), within the 2 MiB
+ * around it; its size before clamping (1: none).  Updates ra.
+ */
+unsigned sr_vma_ra_window(struct sr_vma_ra *ra, uint64_t vpn, unsigned page_cluster,
+			  uint64_t *lo, uint64_t *hi);
+/* A fault at vpn found its page in the swap cache (read_ahead: a page
+ * readahead brought in). */
+void sr_vma_ra_hit(struct sr_vma_ra *ra, uint64_t vpn, int read_ahead);
+
 /*
  * swap_state.c: the slots of the window of `pages` (a power of two) around
  * a fault at off that readahead reads, in order, into out (room for

@@ -22,25 +22,39 @@
  *   around the fault).
  *
  * The kernel keeps one window for the whole system (swapin_readahead_hits
- * and prev_offset are globals); so does each policy here.  Which slots
- * hold what is the replay's (src/replay/slotmap.h): this file computes the
- * window only.
+ * and prev_offset are globals); so does each policy here.
+ *
+ * Swap-in readahead by virtual address (VMA readahead: Huang Ying, "mm,
+ * swap: VMA based swap readahead", 20170807054038.1843-4-ying.huang@intel.com,
+ * ec560175c0b6, 4.14; swap_vma_ra_win() and swap_vma_readahead(), read in
+ * 6.1 and 6.12):
+ *
+ * - The state is the VMA's swap_readahead_info: the last fault's address,
+ *   its window and the hits since (at most 63); a VMA that never faulted
+ *   counts 4 hits (GET_SWAP_RA_VAL()).
+ * - The window: the same heuristic with virtual page numbers, at most
+ *   2^min(page_cluster, 5) pages (SWAP_RA_ORDER_CEILING); the address and
+ *   window are stored and the hits cleared at every readahead.  A fault
+ *   one page after the last reads forward [f, f + win), one page before
+ *   backward [f - win + 1, f], else around it [f - (win - 1) / 2, ...);
+ *   clamped to the VMA and to the 2 MiB (PMD) around the fault.
+ * - A fault that finds its page in the swap cache records its address,
+ *   and one hit if the page was read ahead (swap_cache_get_folio()).
+ *
+ * Which slots hold what is the replay's (src/replay/slotmap.h) or gen's:
+ * this file computes the windows only.
  */
 #include "mm/mm.h"
 
-unsigned sr_ra_window(struct sr_ra *ra, uint64_t offset, unsigned page_cluster, int fixed)
+/* __swapin_nr_pages(): the pages for a fault at cur after one at prev,
+ * with hits since. */
+static unsigned nr_pages(uint64_t prev, uint64_t cur, unsigned hits, unsigned max_pages,
+			 unsigned prev_win)
 {
-	unsigned max_pages = 1u << page_cluster, pages, last_ra, hits;
+	unsigned pages = hits + 2, last_ra;
 
-	if (max_pages <= 1)
-		return 1;
-	if (fixed)
-		return max_pages;
-	hits = ra->hits;
-	ra->hits = 0;
-	pages = hits + 2;
 	if (pages == 2) {
-		if (offset != ra->prev_offset + 1 && offset + 1 != ra->prev_offset)
+		if (cur != prev + 1 && cur + 1 != prev)
 			pages = 1;
 	} else {
 		unsigned roundup = 4;
@@ -51,13 +65,74 @@ unsigned sr_ra_window(struct sr_ra *ra, uint64_t offset, unsigned page_cluster, 
 	}
 	if (pages > max_pages)
 		pages = max_pages;
-	last_ra = ra->prev_win / 2;
+	last_ra = prev_win / 2;
 	if (pages < last_ra)
 		pages = last_ra;
+	return pages;
+}
+
+unsigned sr_ra_window(struct sr_ra *ra, uint64_t offset, unsigned page_cluster, int fixed)
+{
+	unsigned max_pages = 1u << page_cluster, pages, hits;
+
+	if (max_pages <= 1)
+		return 1;
+	if (fixed)
+		return max_pages;
+	hits = ra->hits;
+	ra->hits = 0;
+	pages = nr_pages(ra->prev_offset, offset, hits, max_pages, ra->prev_win);
 	if (!hits)
 		ra->prev_offset = offset;
 	ra->prev_win = pages;
 	return pages;
+}
+
+void sr_vma_ra_init(struct sr_vma_ra *ra)
+{
+	ra->prev_vpn = 0;
+	ra->win = 0;
+	ra->hits = 4;
+}
+
+unsigned sr_vma_ra_window(struct sr_vma_ra *ra, uint64_t vpn, unsigned page_cluster,
+			  uint64_t *lo, uint64_t *hi)
+{
+	unsigned max_win = 1u << (page_cluster < 5 ? page_cluster : 5), win;
+	uint64_t prev = ra->prev_vpn, pmd = vpn & ~(uint64_t)511, l, r;
+
+	*lo = vpn;
+	*hi = vpn + 1;
+	if (max_win == 1)
+		return 1;
+	win = nr_pages(prev, vpn, ra->hits, max_win, ra->win);
+	ra->prev_vpn = vpn;
+	ra->win = (uint8_t)win;
+	ra->hits = 0;
+	if (win == 1)
+		return 1;
+	if (vpn == prev + 1) {
+		l = vpn;
+		r = vpn + win;
+	} else if (prev == vpn + 1) {
+		l = vpn + 1 >= win ? vpn + 1 - win : 0;
+		r = vpn + 1;
+	} else {
+		unsigned left = (win - 1) / 2;
+
+		l = vpn >= left ? vpn - left : 0;
+		r = l + win;
+	}
+	*lo = l > pmd ? l : pmd;
+	*hi = r < pmd + 512 ? r : pmd + 512;
+	return win;
+}
+
+void sr_vma_ra_hit(struct sr_vma_ra *ra, uint64_t vpn, int read_ahead)
+{
+	ra->prev_vpn = vpn;
+	if (read_ahead && ra->hits < 63)
+		ra->hits++;
 }
 
 unsigned sr_ra_span(uint64_t off, unsigned pages, int holes_stop,

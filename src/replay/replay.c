@@ -55,6 +55,7 @@ static void pol_free(struct sr_replay *r, struct pol *p)
 	free(p->res.link);
 	free(p->res.task);
 	free(p->raq);
+	sr_u64map_free(&p->vra);
 }
 
 enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *opts,
@@ -87,6 +88,8 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	sr_u64map_init(&r->task_ix);
 	sr_slotmap_init(&r->slots, n);
 	sr_u64map_init(&r->partial);
+	sr_u64map_init(&r->pte);
+	sr_u64map_init(&r->pte_of);
 	sr_hw_memo_init(&r->memo, r->m);
 	r->pol = calloc((size_t)n, sizeof(*r->pol));
 	r->choice = calloc((size_t)n, sizeof(*r->choice));
@@ -189,6 +192,8 @@ void sr_replay_free(struct sr_replay *r)
 		if (r->partial.ent[i].key != SR_U64MAP_EMPTY)
 			free((void *)(uintptr_t)r->partial.ent[i].val);
 	sr_u64map_free(&r->partial);
+	sr_u64map_free(&r->pte);
+	sr_u64map_free(&r->pte_of);
 	sr_window_free(&r->win);
 	sr_hw_memo_free(&r->memo);
 	free(r->tasks);
@@ -218,10 +223,13 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 		*nomem = 1;
 		return NULL;
 	}
-	if (sc->nr_pages)
+	if (sc->nr_pages) {
 		sr_replay_slot_release(r, sc, *key);
-	else
+		if (r->ra_mode == SR_RA_VMA)
+			sr_replay_pte_clear(r, *key);
+	} else {
 		c->live++;
+	}
 	sc->nr_pages = (uint16_t)e->nr_pages;
 	sc->left = (uint16_t)e->nr_pages;
 	sc->cached = 0;
@@ -391,12 +399,14 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	t->prev_busy = e->op == SR_OP_IN ? e->lat_ns : 0;
 
 	if (e->op == SR_OP_IN) {
+		r->ins++;
+		r->ins_vaddr += (e->flags & SR_EV_HAS_VADDR) != 0;
 		sc = sr_slotmap_find(&r->slots, e, &key, &chunk);
 		if (sc && sr_replay_slot_in(r, e, sc, key))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	} else {
 		sc = out_cell(r, e, &key, &nomem);
-		if (nomem)
+		if (nomem || (sc && r->ra_mode == SR_RA_VMA && sr_replay_pte_set(r, e, key)))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	}
 
@@ -462,6 +472,8 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		sc->left = sc->left > e->nr_pages ? (uint16_t)(sc->left - e->nr_pages) : 0;
 		if (!sc->left) {
 			sr_replay_slot_forget(r, sc, key);
+			if (r->ra_mode == SR_RA_VMA)
+				sr_replay_pte_clear(r, key);
 			sr_slotmap_forget(&r->slots, key, chunk, sc);
 		}
 	}

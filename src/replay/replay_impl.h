@@ -48,6 +48,9 @@ struct pol {
 	 * uint32_t[nr_pages]); with cluster readahead, the recorded slot in
 	 * each device slot ((device << 32 | slot) -> cell key). */
 	struct sr_u64map split, rev;
+	/* swapcache.c, VMA readahead: each task's window state (pid ->
+	 * prev_vpn << 14 | win << 6 | hits; absent: never faulted). */
+	struct sr_u64map vra;
 	size_t raq_head, raq_len, raq_cap;
 	uint64_t ra_clock;
 	/*
@@ -100,6 +103,10 @@ struct sr_replay {
 	uint64_t *choff;
 	uint32_t in_page;
 	struct sr_u64map partial;
+	/* swapcache.c, VMA readahead: the swapped-out order-0 pages by virtual
+	 * page (vpn -> cell key) and back; swap-ins, and those with vaddr. */
+	struct sr_u64map pte, pte_of;
+	uint64_t ins, ins_vaddr;
 	uint64_t ra_life;             /* pages reclaimed before an unused page read
 				       * ahead is: the inactive list; 0: never */
 	int nlead;                 /* policies with a simulation of their own */
@@ -174,6 +181,11 @@ void sr_replay_ra_resolve(struct sr_replay *r);
 /* Policy p (bit k) swapped n pages out: reclaim takes back what it read
  * ahead long enough ago and did not use. */
 void sr_replay_ra_reclaim(struct sr_replay *r, struct pol *p, int k, uint32_t n);
+/* VMA readahead: swap-out e went into the recorded slot key (NULL sc: none)
+ * / the page in slot key is gone (read, or its slot reused): the map of
+ * virtual pages.  0, or -1 out of memory. */
+int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key);
+void sr_replay_pte_clear(struct sr_replay *r, uint64_t key);
 /* Readahead's decision for policy p's swap-in e of the page in cell sc
  * (key) on device dv, in r->ra_hit[k], r->ra_n[k], r->ra_lo[k]; 0, or -1
  * out of memory. */

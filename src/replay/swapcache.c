@@ -30,12 +30,12 @@ static int has_hdd(const struct sr_machine *m)
 /* What SR_RA_AUTO means for this kernel and machine: VMA readahead (4.14
  * on, ec560175c0b6) unless a rotational device is swapped on (Huang Ying,
  * "mm, swap: Don't use VMA based swap readahead if HDD is used as swap",
- * 4.14); VMA readahead is not modelled, so none then. */
+ * 4.14: swap_use_vma_readahead(), nr_rotate_swap). */
 void sr_replay_ra_resolve(struct sr_replay *r)
 {
 	r->ra_mode = r->ra.mode;
 	if (r->ra_mode == SR_RA_AUTO)
-		r->ra_mode = !r->kernel.vma_readahead || has_hdd(r->m) ? SR_RA_CLUSTER : SR_RA_OFF;
+		r->ra_mode = !r->kernel.vma_readahead || has_hdd(r->m) ? SR_RA_CLUSTER : SR_RA_VMA;
 	if (r->ra.page_cluster == 0)
 		r->ra_mode = SR_RA_OFF;
 	r->ra_life = r->ra.memory_pages ? sr_inactive_pages(r->ra.memory_pages) : 0;
@@ -94,13 +94,13 @@ void sr_readahead_default(struct sr_readahead_opts *o)
 	o->page_cluster = 3;
 }
 
-static const char *const ra_modes[] = { "auto", "off", "cluster" };
+static const char *const ra_modes[] = { "auto", "off", "cluster", "vma" };
 
 enum sr_err sr_ra_mode_parse(const char *s, enum sr_ra_mode *m)
 {
 	int i;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++)
 		if (!strcmp(s, ra_modes[i])) {
 			*m = (enum sr_ra_mode)i;
 			return SR_OK;
@@ -111,7 +111,7 @@ enum sr_err sr_ra_mode_parse(const char *s, enum sr_ra_mode *m)
 const char *sr_readahead_format(const struct sr_readahead_opts *o, char *buf, size_t n)
 {
 	snprintf(buf, n, "%s;page-cluster=%u;window=%s;holes=%s;memory=%" PRIu64,
-		 ra_modes[o->mode <= SR_RA_CLUSTER ? o->mode : 0], o->page_cluster,
+		 ra_modes[o->mode <= SR_RA_VMA ? o->mode : 0], o->page_cluster,
 		 o->fixed_window ? "fixed" : "adaptive", o->holes_stop ? "stop" : "skip",
 		 o->memory_pages);
 	return buf;
@@ -132,7 +132,7 @@ enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struc
 		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': expected MODE;page-cluster=N;"
 				   "window=adaptive|fixed;holes=skip|stop;memory=PAGES", s);
 	if (sr_ra_mode_parse(mode, &o->mode))
-		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': mode auto, off or cluster", s);
+		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': mode auto, off, cluster or vma", s);
 	o->page_cluster = pc;
 	o->fixed_window = !strcmp(win, "fixed");
 	o->holes_stop = !strcmp(holes, "stop");
@@ -155,6 +155,11 @@ enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahe
 	return sr_replay_slots_setup(r, d);
 }
 
+int sr_replay_readahead_active(const struct sr_replay *r)
+{
+	return r->ra_mode == SR_RA_CLUSTER || (r->ra_mode == SR_RA_VMA && r->ins_vaddr);
+}
+
 const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, size_t n)
 {
 	char mem[96] = "; pages read ahead kept until used (no --memory)";
@@ -168,12 +173,25 @@ const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, s
 			 r->ra.holes_stop ? "stopping at" : "skipping",
 			 r->kernel.sync_bypass ? "; none on pmem and zram (synchronous devices)" : "",
 			 mem);
+	else if (r->ra_mode == SR_RA_VMA && r->ins_vaddr) {
+		char miss[96] = "";
+
+		if (r->ins_vaddr < r->ins)
+			snprintf(miss, sizeof(miss), "; %" PRIu64 " of %" PRIu64 " swap-ins had no "
+				 "address and read nothing ahead", r->ins - r->ins_vaddr, r->ins);
+		snprintf(buf, n, "vma (by virtual address), page-cluster %u (windows of at most %u "
+			 "pages)%s%s%s", r->ra.page_cluster,
+			 1u << (r->ra.page_cluster < 5 ? r->ra.page_cluster : 5),
+			 r->kernel.sync_bypass ? "; none on pmem and zram (synchronous devices)" : "",
+			 mem, miss);
+	}
+	else if (r->ra_mode == SR_RA_VMA)
+		snprintf(buf, n, "vma (by virtual address): none, the trace's swap-ins have no "
+			 "address (vaddr)");
 	else if (r->ra.mode == SR_RA_OFF)
 		snprintf(buf, n, "off");
-	else if (r->ra.page_cluster == 0)
-		snprintf(buf, n, "off (page-cluster 0)");
 	else
-		snprintf(buf, n, "off: the kernel's choice here, by virtual address (VMA), is not modelled");
+		snprintf(buf, n, "off (page-cluster 0)");
 	return buf;
 }
 
@@ -218,6 +236,97 @@ static int ra_can(void *ctx, uint64_t o)
 	return c2 && !(c2->cached & (1u << c->k));
 }
 
+int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key)
+{
+	uint64_t vpn = e->vaddr >> 12, *v, *b;
+
+	if (!(e->flags & SR_EV_HAS_VADDR) || e->nr_pages != 1)
+		return 0;
+	v = sr_u64map_put(&r->pte, vpn, NULL);
+	b = v ? sr_u64map_put(&r->pte_of, key, NULL) : NULL;
+	if (!b)
+		return -1;
+	*v = key;
+	*b = vpn;
+	return 0;
+}
+
+void sr_replay_pte_clear(struct sr_replay *r, uint64_t key)
+{
+	uint64_t *b = sr_u64map_get(&r->pte_of, key), *v;
+
+	if (!b)
+		return;
+	v = sr_u64map_get(&r->pte, *b);
+	if (v && *v == key)
+		sr_u64map_del(&r->pte, *b);
+	sr_u64map_del(&r->pte_of, key);
+}
+
+/* A task's VMA readahead state under policy p. */
+static void vra_get(const struct pol *p, uint32_t pid, struct sr_vma_ra *ra)
+{
+	const uint64_t *v = sr_u64map_get(&p->vra, pid);
+
+	if (!v) {
+		sr_vma_ra_init(ra);
+		return;
+	}
+	ra->prev_vpn = *v >> 14;
+	ra->win = (uint8_t)((*v >> 6) & 0xff);
+	ra->hits = (uint8_t)(*v & 63);
+}
+
+static int vra_put(struct pol *p, uint32_t pid, const struct sr_vma_ra *ra)
+{
+	uint64_t *v = sr_u64map_put(&p->vra, pid, NULL);
+
+	if (!v)
+		return -1;
+	*v = ra->prev_vpn << 14 | (uint64_t)ra->win << 6 | ra->hits;
+	return 0;
+}
+
+/* VMA readahead (src/mm/swap_state.c): the window of virtual pages around
+ * the fault; every page of it the trace swapped out (the map of virtual
+ * pages), not yet read and not cached, that policy k put on the fault's
+ * device dv is read with the fault.  The kernel reads those on other
+ * devices too; here they are not read ahead (one request per fault). */
+static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
+			 int dv)
+{
+	const uint32_t bit = 1u << k;
+	uint64_t vpn = e->vaddr >> 12, lo, hi, x, first = r->choff[k];
+	struct sr_vma_ra ra;
+	uint32_t n = 0;
+
+	vra_get(p, e->pid, &ra);
+	sr_vma_ra_window(&ra, vpn, r->ra.page_cluster, &lo, &hi);
+	if (vra_put(p, e->pid, &ra))
+		return -1;
+	for (x = lo; x < hi; x++) {
+		const uint64_t *v;
+		struct slot_chunk *ch;
+		struct slot_cell *c2;
+
+		if (x == vpn || !(v = sr_u64map_get(&r->pte, x)))
+			continue;
+		c2 = sr_slotmap_cell(&r->slots, *v, 0, &ch);
+		if (!c2 || c2->nr_pages != 1 || c2->pos[k].dev != dv || (c2->cached & bit))
+			continue;
+		c2->cached |= bit;
+		n++;
+		if (c2->pos[k].off < SR_SLOT_NONE && c2->pos[k].off < first)
+			first = c2->pos[k].off;
+		if (r->ra_life && raq_push(p, *v, c2->gen))
+			return -1;
+	}
+	r->ra_n[k] = n;
+	r->ra_lo[k] = first == UINT64_MAX ? 0 : first;
+	p->res.readahead_pages += n;
+	return 0;
+}
+
 int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
 			struct slot_cell *sc, uint64_t key, int dv)
 {
@@ -232,17 +341,30 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 	r->ra_hit[k] = 0;
 	r->ra_n[k] = 0;
 	r->ra_lo[k] = 0;
-	if (r->ra_mode != SR_RA_CLUSTER || !sc || dv < 0)
+	if (r->ra_mode < SR_RA_CLUSTER || !sc || dv < 0)
 		return 0;
 	if (sc->cached & bit) {
 		sc->cached &= ~bit;
 		r->ra_hit[k] = 1;
-		p->mm.ra.hits++;
 		p->res.swapcache_hits++;
+		if (r->ra_mode == SR_RA_CLUSTER) {
+			p->mm.ra.hits++;
+		} else if (e->flags & SR_EV_HAS_VADDR) {
+			struct sr_vma_ra ra;
+
+			vra_get(p, e->pid, &ra);
+			sr_vma_ra_hit(&ra, e->vaddr >> 12, 1);
+			if (vra_put(p, e->pid, &ra))
+				return -1;
+		}
 		return 0;
 	}
-	if (e->nr_pages != 1 || sc->nr_pages != 1 || off == UINT64_MAX ||
+	if (e->nr_pages != 1 || sc->nr_pages != 1 ||
 	    (sr_dev_class_memlike(r->m->dev[dv].cls) && r->kernel.sync_bypass))
+		return 0;
+	if (r->ra_mode == SR_RA_VMA)
+		return (e->flags & SR_EV_HAS_VADDR) ? vma_readahead(r, p, k, e, dv) : 0;
+	if (off == UINT64_MAX)
 		return 0;
 	win = sr_ra_window(&p->mm.ra, off, r->ra.page_cluster, r->ra.fixed_window);
 	ctx.r = r;

@@ -343,12 +343,12 @@ expect_error machine-event-ns-refused 3 "cpu.event_ns: the one per-event constan
 	$SR_BIN machines ev.json
 expect_error gen-readahead-no-memory 2 "memory is the replay's: gen's memory is --limit" \
 	$SR_BIN gen swap-w-rand -o x.csv --readahead=cluster --memory=1G
-expect_error gen-readahead-no-auto 2 "readahead takes off or cluster here" \
+expect_error gen-readahead-no-auto 2 "readahead takes off, cluster or vma here" \
 	$SR_BIN gen swap-w-rand -o x.csv --readahead=auto
 expect_error readahead-bad-memory 2 "memory takes a size of at least 4K" \
 	$SR_BIN push.swt.zst --memory=100
-expect_error readahead-bad-mode 2 "readahead takes auto, off or cluster, not 'vma' \\(VMA readahead is not modelled yet\\)" \
-	$SR_BIN push.swt.zst --readahead=vma
+expect_error readahead-bad-mode 2 "readahead takes auto, off, cluster or vma, not 'virtual'" \
+	$SR_BIN push.swt.zst --readahead=virtual
 expect_error readahead-bad-page-cluster 2 "page-cluster takes 0 to 10, not '11'" \
 	$SR_BIN push.swt.zst --page-cluster=11
 expect_error readahead-bad-holes 2 "readahead-holes takes skip or stop, not 'read'" \

@@ -59,7 +59,9 @@ static void settings_round_trip(void)
 	CHECK(sr_readahead_parse("cluster;page-cluster=11;window=fixed;holes=stop;memory=0", &back,
 				 &d) == SR_ERR_INVAL);
 	CHECK(sr_readahead_parse("vma;page-cluster=3;window=adaptive;holes=skip;memory=0", &back,
-				 &d) == SR_ERR_INVAL);
+				 &d) == SR_OK && back.mode == SR_RA_VMA);
+	CHECK(sr_readahead_parse("virtual;page-cluster=3;window=adaptive;holes=skip;memory=0",
+				 &back, &d) == SR_ERR_INVAL);
 	CHECK(sr_readahead_parse("auto;page-cluster=3;window=adaptive;holes=skip;memory=0x", &back,
 				 &d) == SR_ERR_INVAL);
 }
