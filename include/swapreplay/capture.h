@@ -19,8 +19,10 @@
 #include "swapreplay/error.h"
 #include "swapreplay/event.h"
 
-/* The raw capture's header line. */
-#define SR_CAPTURE_HEADER "ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns"
+/* The raw capture's header line: with the pages' virtual addresses (this
+ * build's capture), and without (captures made before; still read). */
+#define SR_CAPTURE_HEADER "ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns,vaddr"
+#define SR_CAPTURE_HEADER_NOVADDR "ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns"
 
 /* ---- pfn -> node ------------------------------------------------------ */
 
@@ -38,7 +40,8 @@ void sr_pfn_map_free(struct sr_pfn_map *m);
 
 /*
  * One data line of the raw capture into *ev (page_nid left 0) and *pfn
- * (*has_pfn 0 when the field is empty).  0, or -1 with msg.
+ * (*has_pfn 0 when the field is empty): 10 fields, or 11 with vaddr (which
+ * may be empty).  0, or -1 with msg.
  */
 int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
 			  int *has_pfn, char *msg, size_t msz);

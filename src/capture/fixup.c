@@ -147,10 +147,11 @@ void sr_pfn_map_free(struct sr_pfn_map *m)
 
 /* ---- the raw capture -------------------------------------------------- */
 
-/* The raw columns, in order; pfn takes page_nid's place. */
-static const int raw_field[10] = {
+/* The raw columns, in order; pfn takes page_nid's place; vaddr, the last,
+ * is not in captures made before it. */
+static const int raw_field[11] = {
 	SR_F_TS_NS, SR_F_OP, SR_F_PID, SR_F_CPU, SR_F_CPU_NID, -1 /* pfn */,
-	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS,
+	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS, SR_F_VADDR,
 };
 
 int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
@@ -162,18 +163,20 @@ int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64
 	sr_event_init(ev);
 	*has_pfn = 0;
 	*pfn = 0;
-	for (col = 0; col < 10; col++) {
-		const char *v = s + pos, *c = memchr(v, ',', len - pos);
+	for (col = 0; col < 11; col++) {
+		const char *v = s + pos, *c = pos <= len ? memchr(v, ',', len - pos) : NULL;
 		size_t vl = c ? (size_t)(c - v) : len - pos;
 		int f = raw_field[col];
 
+		if (col == 10 && pos > len)
+			break; /* no vaddr column */
 		if (!c && col < 9) {
-			snprintf(msg, msz, "%d fields, the capture has 10 (%s)", col + 1,
+			snprintf(msg, msz, "%d fields, the capture has 10 or 11 (%s)", col + 1,
 				 SR_CAPTURE_HEADER);
 			return -1;
 		}
-		if (c && col == 9) {
-			snprintf(msg, msz, "more than 10 fields (%s)", SR_CAPTURE_HEADER);
+		if (c && col == 10) {
+			snprintf(msg, msz, "more than 11 fields (%s)", SR_CAPTURE_HEADER);
 			return -1;
 		}
 		pos += vl + 1;
@@ -327,7 +330,9 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 			continue;
 		}
 		if (!c->header_done) {
-			if (len != strlen(SR_CAPTURE_HEADER) || memcmp(line, SR_CAPTURE_HEADER, len))
+			if ((len != strlen(SR_CAPTURE_HEADER) || memcmp(line, SR_CAPTURE_HEADER, len)) &&
+			    (len != strlen(SR_CAPTURE_HEADER_NOVADDR) ||
+			     memcmp(line, SR_CAPTURE_HEADER_NOVADDR, len)))
 				return cap_fail(c, d, SR_ERR_FORMAT,
 						"not the capture header (expected " SR_CAPTURE_HEADER
 						"): not the output of swapreplay-capture.bt");

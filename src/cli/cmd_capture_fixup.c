@@ -79,14 +79,19 @@ static int run(int argc, char **argv)
 	err = sr_pfn_map_load(&map, root, &d);
 	if (!err)
 		err = sr_capture_open(&c, in, map, &d);
-	if (!err) {
+	if (!err)
 		sr_capture_strict(c, strict);
-		err = sr_writer_open(&w, out, &wo, &d);
-	}
 	while (!err) {
-		size_t n;
+		size_t n, i;
 
 		err = sr_capture_read(c, evs, BATCH, &n, &d);
+		if (!err && !w) {
+			/* The trace carries addresses if the first events do
+			 * (a capture with the vaddr column). */
+			for (i = 0; i < n && !wo.vaddr; i++)
+				wo.vaddr = (evs[i].flags & SR_EV_HAS_VADDR) != 0;
+			err = sr_writer_open(&w, out, &wo, &d);
+		}
 		if (err || !n)
 			break;
 		err = sr_writer_write(w, evs, n, &d);
