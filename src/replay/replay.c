@@ -225,7 +225,7 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 	}
 	if (sc->nr_pages) {
 		sr_replay_slot_release(r, sc, *key);
-		if (r->ra_mode == SR_RA_VMA)
+		if (r->pte_of.count)
 			sr_replay_pte_clear(r, *key);
 	} else {
 		c->live++;
@@ -406,7 +406,8 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	} else {
 		sc = out_cell(r, e, &key, &nomem);
-		if (nomem || (sc && r->ra_mode == SR_RA_VMA && sr_replay_pte_set(r, e, key)))
+		if (nomem || (sc && r->ra_mode == SR_RA_VMA && (e->flags & SR_EV_HAS_VADDR) &&
+			      sr_replay_pte_set(r, e, key)))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	}
 
@@ -472,7 +473,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		sc->left = sc->left > e->nr_pages ? (uint16_t)(sc->left - e->nr_pages) : 0;
 		if (!sc->left) {
 			sr_replay_slot_forget(r, sc, key);
-			if (r->ra_mode == SR_RA_VMA)
+			if (r->pte_of.count)
 				sr_replay_pte_clear(r, key);
 			sr_slotmap_forget(&r->slots, key, chunk, sc);
 		}

@@ -157,6 +157,30 @@ void sr_replay_slot_release(struct sr_replay *r, struct slot_cell *sc, uint64_t 
 	forget_aside(r, sc, key);
 }
 
+/* sr_replay_slot_in() for the common case: an order-0 page. */
+static void slot_in_page(struct sr_replay *r, struct slot_cell *sc)
+{
+	int k;
+
+	r->in_page = 0;
+	for (k = 0; k < r->np; k++) {
+		const struct slot_pos *pos = &sc->pos[k];
+		struct pol *p = &r->pol[k];
+
+		r->choff[k] = UINT64_MAX;
+		if (pos->dev < 0)
+			continue;
+		if (pos->off == SR_SLOT_NONE) {
+			sr_mm_put(&p->mm, pos->dev, 1);
+			continue;
+		}
+		r->choff[k] = pos->off;
+		if (r->ra_mode == SR_RA_CLUSTER)
+			sr_u64map_del(&p->rev, rev_key(pos->dev, pos->off));
+		sr_mm_free_slots(&p->mm, pos->dev, pos->off, NULL, 1);
+	}
+}
+
 int sr_replay_slot_in(struct sr_replay *r, const struct sr_event *e, struct slot_cell *sc,
 		      uint64_t key)
 {
@@ -164,6 +188,10 @@ int sr_replay_slot_in(struct sr_replay *r, const struct sr_event *e, struct slot
 	uint64_t was[8], *mask = NULL;
 	int k, any = 0;
 
+	if (SR_LIKELY(sc->nr_pages == 1)) {
+		slot_in_page(r, sc);
+		return 0;
+	}
 	if (i >= sc->nr_pages)
 		return 0;
 	if (n > sc->nr_pages - i)
