@@ -86,10 +86,9 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	sr_replay_ra_resolve(r);
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
-	sr_slotmap_init(&r->slots, n);
+	sr_slotmap_init(&r->slots, n, r->vma_map ? 8 : 0);
 	sr_u64map_init(&r->partial);
 	sr_u64map_init(&r->pte);
-	sr_u64map_init(&r->pte_of);
 	sr_hw_memo_init(&r->memo, r->m);
 	r->pol = calloc((size_t)n, sizeof(*r->pol));
 	r->choice = calloc((size_t)n, sizeof(*r->choice));
@@ -192,8 +191,7 @@ void sr_replay_free(struct sr_replay *r)
 		if (r->partial.ent[i].key != SR_U64MAP_EMPTY)
 			free((void *)(uintptr_t)r->partial.ent[i].val);
 	sr_u64map_free(&r->partial);
-	sr_u64map_free(&r->pte);
-	sr_u64map_free(&r->pte_of);
+	sr_replay_pte_free(r);
 	sr_window_free(&r->win);
 	sr_hw_memo_free(&r->memo);
 	free(r->tasks);
@@ -225,8 +223,8 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 	}
 	if (sc->nr_pages) {
 		sr_replay_slot_release(r, sc, *key);
-		if (r->pte_of.count)
-			sr_replay_pte_clear(r, *key);
+		if (r->vma_map)
+			sr_replay_pte_clear(r, *key, sc);
 	} else {
 		c->live++;
 	}
@@ -406,8 +404,8 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	} else {
 		sc = out_cell(r, e, &key, &nomem);
-		if (nomem || (sc && r->ra_mode == SR_RA_VMA && (e->flags & SR_EV_HAS_VADDR) &&
-			      sr_replay_pte_set(r, e, key)))
+		if (nomem || (sc && r->vma_map && (e->flags & SR_EV_HAS_VADDR) &&
+			      sr_replay_pte_set(r, e, key, sc)))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	}
 
@@ -473,8 +471,8 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		sc->left = sc->left > e->nr_pages ? (uint16_t)(sc->left - e->nr_pages) : 0;
 		if (!sc->left) {
 			sr_replay_slot_forget(r, sc, key);
-			if (r->pte_of.count)
-				sr_replay_pte_clear(r, key);
+			if (r->vma_map)
+				sr_replay_pte_clear(r, key, sc);
 			sr_slotmap_forget(&r->slots, key, chunk, sc);
 		}
 	}

@@ -103,9 +103,12 @@ struct sr_replay {
 	uint64_t *choff;
 	uint32_t in_page;
 	struct sr_u64map partial;
-	/* swapcache.c, VMA readahead: the swapped-out order-0 pages by virtual
-	 * page (vpn -> cell key) and back; swap-ins, and those with vaddr. */
-	struct sr_u64map pte, pte_of;
+	/* swapcache.c, VMA readahead (vma_map: it can read anything here): the
+	 * swapped-out order-0 pages by virtual page, a table per 2 MiB (vpn >>
+	 * 9 -> struct pte_chunk *); each cell keeps its page's vpn + 1 in its
+	 * extra bytes.  Swap-ins, and those with vaddr. */
+	int vma_map;
+	struct sr_u64map pte;
 	uint64_t ins, ins_vaddr;
 	uint64_t ra_life;             /* pages reclaimed before an unused page read
 				       * ahead is: the inactive list; 0: never */
@@ -184,8 +187,10 @@ void sr_replay_ra_reclaim(struct sr_replay *r, struct pol *p, int k, uint32_t n)
 /* VMA readahead: swap-out e went into the recorded slot key (NULL sc: none)
  * / the page in slot key is gone (read, or its slot reused): the map of
  * virtual pages.  0, or -1 out of memory. */
-int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key);
-void sr_replay_pte_clear(struct sr_replay *r, uint64_t key);
+int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key,
+		      struct slot_cell *sc);
+void sr_replay_pte_clear(struct sr_replay *r, uint64_t key, struct slot_cell *sc);
+void sr_replay_pte_free(struct sr_replay *r);
 /* Readahead's decision for policy p's swap-in e of the page in cell sc
  * (key) on device dv, in r->ra_hit[k], r->ra_n[k], r->ra_lo[k]; 0, or -1
  * out of memory. */

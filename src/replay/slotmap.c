@@ -5,11 +5,17 @@
 
 #include "replay/slotmap.h"
 
-void sr_slotmap_init(struct sr_slotmap *sm, int np)
+void sr_slotmap_init(struct sr_slotmap *sm, int np, size_t extra)
 {
 	memset(sm, 0, sizeof(*sm));
 	sr_u64map_init(&sm->chunk_ix);
-	sm->cell_size = (sizeof(struct slot_cell) + (size_t)np * sizeof(struct slot_pos) + 3) & ~(size_t)3;
+	sm->extra_at = sizeof(struct slot_cell) + (size_t)np * sizeof(struct slot_pos);
+	if (extra >= 8)
+		sm->extra_at = (sm->extra_at + 7) & ~(size_t)7;
+	sm->extra = extra;
+	sm->cell_size = (sm->extra_at + extra + 3) & ~(size_t)3;
+	if (extra >= 8)
+		sm->cell_size = (sm->cell_size + 7) & ~(size_t)7;
 }
 
 void sr_slotmap_free(struct sr_slotmap *sm)

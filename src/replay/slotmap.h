@@ -3,9 +3,11 @@
  * The recorded swap slots in use: (device, offset) -> what each policy did
  * with the page swapped out there, so that the swap-in that reads it back
  * goes to the device its policy put it on.  A two-level table, as the
- * kernel's swap_map is an array: chunks of 4096 offsets, found by a small
- * hash map of chunk numbers and a direct-mapped cache of it, allocated
- * while they hold a slot.  Locality of offsets is locality in memory.
+ * kernel's swap_map is an array: chunks of 512 offsets (one cluster of
+ * slots: the kernel hands clusters out 64 MB apart, so that larger chunks
+ * would be mostly empty), found by a small hash map of chunk numbers and a
+ * direct-mapped cache of it, allocated while they hold a slot.  Locality of
+ * offsets is locality in memory.
  * Owned by one replay (all its policies share the cells).
  */
 #ifndef SR_REPLAY_SLOTMAP_H
@@ -16,7 +18,7 @@
 #include "common/internal.h"
 #include "swapreplay/event.h"
 
-#define SLOTMAP_CHUNK_BITS 12
+#define SLOTMAP_CHUNK_BITS 9
 #define SLOTMAP_CHUNK_CELLS (1u << SLOTMAP_CHUNK_BITS)
 #define SLOTMAP_CCACHE 512 /* chunks found without hashing */
 
@@ -52,10 +54,19 @@ struct sr_slotmap {
 		struct slot_chunk *c;  /* NULL: empty */
 	} ccache[SLOTMAP_CCACHE];
 	size_t cell_size;          /* bytes of one cell (struct slot_cell + devs) */
+	size_t extra_at;           /* where the extra bytes start in a cell */
+	size_t extra;              /* how many */
 };
 
-/* An empty map whose cells hold a position for each of np policies. */
-void sr_slotmap_init(struct sr_slotmap *sm, int np);
+/* An empty map whose cells hold a position for each of np policies, and
+ * extra bytes more (zeroed with the cell: sr_slotmap_extra()). */
+void sr_slotmap_init(struct sr_slotmap *sm, int np, size_t extra);
+
+/* The extra bytes of cell c. */
+static inline void *sr_slotmap_extra(const struct sr_slotmap *sm, struct slot_cell *c)
+{
+	return (char *)c + sm->extra_at;
+}
 void sr_slotmap_free(struct sr_slotmap *sm);
 
 /* Key of a recorded swap slot; offsets of 2^48 and above are not matched.

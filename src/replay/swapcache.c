@@ -33,11 +33,24 @@ static int has_hdd(const struct sr_machine *m)
  * 4.14: swap_use_vma_readahead(), nr_rotate_swap). */
 void sr_replay_ra_resolve(struct sr_replay *r)
 {
+	int i;
+
 	r->ra_mode = r->ra.mode;
 	if (r->ra_mode == SR_RA_AUTO)
 		r->ra_mode = !r->kernel.vma_readahead || has_hdd(r->m) ? SR_RA_CLUSTER : SR_RA_VMA;
 	if (r->ra.page_cluster == 0)
 		r->ra_mode = SR_RA_OFF;
+	/* The map of virtual pages only where VMA readahead can read: a
+	 * device that is not synchronous (or a kernel before the bypass). */
+	r->vma_map = 0;
+	for (i = 0; r->ra_mode == SR_RA_VMA && i < r->m->nr_devices; i++)
+		if (!sr_dev_class_memlike(r->m->dev[i].cls) || !r->kernel.sync_bypass)
+			r->vma_map = 1;
+	if (r->np && r->slots.extra != (r->vma_map ? 8u : 0u)) {
+		/* Before the first event: the map is empty. */
+		sr_slotmap_free(&r->slots);
+		sr_slotmap_init(&r->slots, r->np, r->vma_map ? 8 : 0);
+	}
 	r->ra_life = r->ra.memory_pages ? sr_inactive_pages(r->ra.memory_pages) : 0;
 	if (r->ra.memory_pages && !r->ra_life)
 		r->ra_life = 1;
@@ -236,31 +249,73 @@ static int ra_can(void *ctx, uint64_t o)
 	return c2 && !(c2->cached & (1u << c->k));
 }
 
-int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key)
-{
-	uint64_t vpn = e->vaddr >> 12, *v, *b;
+/* The virtual pages of one 2 MiB: the cell key + 1 of each page in swap. */
+struct pte_chunk {
+	uint32_t live;
+	uint64_t key[512];
+};
 
-	if (!(e->flags & SR_EV_HAS_VADDR) || e->nr_pages != 1)
+static struct pte_chunk *pte_chunk(const struct sr_replay *r, uint64_t vpn)
+{
+	const uint64_t *v = sr_u64map_get(&r->pte, vpn >> 9);
+
+	return v ? (struct pte_chunk *)(uintptr_t)*v : NULL;
+}
+
+int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key,
+		      struct slot_cell *sc)
+{
+	uint64_t vpn = e->vaddr >> 12, *v;
+	struct pte_chunk *c;
+	int added = 0;
+
+	if (e->nr_pages != 1)
 		return 0;
-	v = sr_u64map_put(&r->pte, vpn, NULL);
-	b = v ? sr_u64map_put(&r->pte_of, key, NULL) : NULL;
-	if (!b)
+	v = sr_u64map_put(&r->pte, vpn >> 9, &added);
+	if (!v)
 		return -1;
-	*v = key;
-	*b = vpn;
+	if (added) {
+		c = calloc(1, sizeof(*c));
+		if (!c) {
+			sr_u64map_del(&r->pte, vpn >> 9);
+			return -1;
+		}
+		*v = (uint64_t)(uintptr_t)c;
+	}
+	c = (struct pte_chunk *)(uintptr_t)*v;
+	c->live += !c->key[vpn & 511];
+	c->key[vpn & 511] = key + 1;
+	memcpy(sr_slotmap_extra(&r->slots, sc), &(uint64_t){ vpn + 1 }, sizeof(uint64_t));
 	return 0;
 }
 
-void sr_replay_pte_clear(struct sr_replay *r, uint64_t key)
+void sr_replay_pte_clear(struct sr_replay *r, uint64_t key, struct slot_cell *sc)
 {
-	uint64_t *b = sr_u64map_get(&r->pte_of, key), *v;
+	uint64_t vpn1, *x = sr_slotmap_extra(&r->slots, sc);
+	struct pte_chunk *c;
 
-	if (!b)
+	memcpy(&vpn1, x, sizeof(vpn1));
+	if (!vpn1)
 		return;
-	v = sr_u64map_get(&r->pte, *b);
-	if (v && *v == key)
-		sr_u64map_del(&r->pte, *b);
-	sr_u64map_del(&r->pte_of, key);
+	*x = 0;
+	c = pte_chunk(r, vpn1 - 1);
+	if (!c || c->key[(vpn1 - 1) & 511] != key + 1)
+		return;
+	c->key[(vpn1 - 1) & 511] = 0;
+	if (!--c->live) {
+		sr_u64map_del(&r->pte, (vpn1 - 1) >> 9);
+		free(c);
+	}
+}
+
+void sr_replay_pte_free(struct sr_replay *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->pte.cap; i++)
+		if (r->pte.ent[i].key != SR_U64MAP_EMPTY)
+			free((void *)(uintptr_t)r->pte.ent[i].val);
+	sr_u64map_free(&r->pte);
 }
 
 /* A task's VMA readahead state under policy p. */
@@ -297,6 +352,7 @@ static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct
 {
 	const uint32_t bit = 1u << k;
 	uint64_t vpn = e->vaddr >> 12, lo, hi, x, first = r->choff[k];
+	const struct pte_chunk *pc;
 	struct sr_vma_ra ra;
 	uint32_t n = 0;
 
@@ -304,21 +360,23 @@ static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct
 	sr_vma_ra_window(&ra, vpn, r->ra.page_cluster, &lo, &hi);
 	if (vra_put(p, e->pid, &ra))
 		return -1;
-	for (x = lo; x < hi; x++) {
-		const uint64_t *v;
+	/* The window is within one 2 MiB: one table. */
+	pc = pte_chunk(r, vpn);
+	for (x = lo; pc && x < hi; x++) {
+		uint64_t ck = pc->key[x & 511];
 		struct slot_chunk *ch;
 		struct slot_cell *c2;
 
-		if (x == vpn || !(v = sr_u64map_get(&r->pte, x)))
+		if (x == vpn || !ck--)
 			continue;
-		c2 = sr_slotmap_cell(&r->slots, *v, 0, &ch);
+		c2 = sr_slotmap_cell(&r->slots, ck, 0, &ch);
 		if (!c2 || c2->nr_pages != 1 || c2->pos[k].dev != dv || (c2->cached & bit))
 			continue;
 		c2->cached |= bit;
 		n++;
 		if (c2->pos[k].off < SR_SLOT_NONE && c2->pos[k].off < first)
 			first = c2->pos[k].off;
-		if (r->ra_life && raq_push(p, *v, c2->gen))
+		if (r->ra_life && raq_push(p, ck, c2->gen))
 			return -1;
 	}
 	r->ra_n[k] = n;
