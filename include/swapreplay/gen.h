@@ -44,38 +44,41 @@
  *   carries the offset of that page's swap-out.  Freed memory (the pusher's,
  *   when it exits) gives its slots back without events.
  * - Every event: ts_ns the task's clock, cpu (SR_EV_HAS_CPU), cpu_nid =
- *   cpu_node, page_nid = mem_node, dev 0, offset (SR_EV_HAS_OFFSET),
- *   nr_pages 1 (512 for a huge page, below), lat_ns 0.  I/O time is not
+ *   cpu_node, page_nid = mem_node, dev and offset the kernel's slot
+ *   (SR_EV_HAS_OFFSET, below), vaddr the page's address (SR_EV_HAS_VADDR),
+ *   nr_pages 1 (thp_pages for a huge page, below), lat_ns 0.  I/O time is not
  *   modelled: the clocks count compute time only (so lat_ns is 0,
  *   "unknown"), and a replay treats the gaps between a task's events as its
  *   compute time.
  * - Transparent huge pages (`thp`, default 0): each task's region is cut
- *   into aligned units of SR_GEN_HPAGE_PAGES (512) pages from its start (a
- *   tail of fewer pages stays base pages); of its U units, H = the nearest
+ *   into aligned units of thp_pages (SR_GEN_HPAGE_PAGES, 512, by default: a
+ *   PMD; smaller ones are mTHP folios) pages from its start (a tail of
+ *   fewer pages stays base pages); of its U units, H = the nearest
  *   whole number to thp x U are huge, spread evenly: unit u is huge when
  *   floor((u+1) H / U) > floor(u H / U) (thp = 1: all).  The pusher's memory
  *   is base pages.  A huge page is one entry of the LRU list: a touch of any
  *   of its pages touches it, and it becomes resident, and is swapped out, as
- *   a whole: one SR_OP_OUT event of nr_pages 512 taking a whole swap cluster
- *   (512 consecutive slots from an offset that is a multiple of 512), after
- *   as many least recently used entries as needed have been swapped out to
- *   make room for its 512 pages.  Its swap-in (`thp_swapin`):
- *   SR_GEN_THP_IN_WHOLE (default): one SR_OP_IN event of nr_pages 512 at
- *   the cluster's offset, which frees the cluster; SR_GEN_THP_IN_SPLIT: the
- *   huge page is split at the first touch after its swap-out into 512 base
+ *   a whole: one SR_OP_OUT event of nr_pages thp_pages taking that many
+ *   aligned slots together (a whole free cluster for 512), after as many
+ *   least recently used entries as needed have been swapped out to make
+ *   room for its pages; where the kernel's allocator has no such run (or
+ *   the kernel keeps no such folio whole: before 4.13 for 512 pages, 6.10
+ *   for smaller ones; a rotational device before 6.14) it is split and its
+ *   pages swapped out one by one, as the kernel does.  Its swap-in
+ *   (`thp_swapin`): SR_GEN_THP_IN_WHOLE (default): one SR_OP_IN event of
+ *   all its pages at its first slot, which frees them; SR_GEN_THP_IN_SPLIT:
+ *   the huge page is split at the first touch after its swap-out into base
  *   pages in swap (page k in slot offset + k), and each is then swapped in
  *   as a base page when touched (nr_pages 1), as mainline kernels of 4.13 to
  *   at least 6.12 do for a PMD-sized THP on a swap-in fault (do_swap_page()
  *   maps 4 KiB pages; only 6.12's swap cache bypass for synchronous devices
  *   allocates larger folios, and only mTHP orders).  A unit split once stays
  *   base pages.
- * - Swap slots with huge pages: the slot space is cut into clusters of 512
- *   slots.  A huge page takes the most recently freed whole cluster, else
- *   the next cluster never used.  A base page takes the most recently freed
- *   base slot, else the next slot of the current base cluster; when that is
- *   used up, the base pages take a new cluster the same way (with thp = 0
- *   this is exactly "the next offset never used").  Freed base slots are not
- *   gathered back into whole clusters.
+ * - Swap slots: the kernel's (docs/MODEL.md, "Slots"): an sr_mm of the
+ *   generator's own, on `machine` (or the default preset) for `kernel`,
+ *   its device chosen by the kernel's own policy, reclaimer-nid, from the
+ *   CPU of the reclaiming task; the slots cache, per-CPU clusters and free
+ *   lists of that generation.
  * - Random pages (swap-w-rand) are pinned, so that a seed means the same
  *   trace from one version to the next: task i's xoshiro256** state is words
  *   4i..4i+3 of a splitmix64 sequence started at the seed, and a page is the
@@ -84,12 +87,9 @@
  *
  * Not modelled: reclaim batches (the kernel reclaims up to SWAP_CLUSTER_MAX
  * = 32 pages at a time, here one per page made resident), active/inactive
- * lists and their approximations of LRU, the kernel's slot allocator
- * (per-CPU clusters and caches, the interleaved free cluster list: offsets
- * here are dense), readahead, kswapd, the fault and clearing of a huge page
- * (its first touch costs one access like any other), khugepaged (a split
- * huge page is never collapsed again), and huge pages that the kernel fails
- * to allocate or to swap out whole (no free cluster: it then splits).
+ * lists and their approximations of LRU, kswapd, the fault and clearing of
+ * a huge page (its first touch costs one access like any other), and
+ * khugepaged (a split huge page is never collapsed again).
  */
 #ifndef SWAPREPLAY_GEN_H
 #define SWAPREPLAY_GEN_H
@@ -160,7 +160,9 @@ struct sr_gen_params {
 				 * exponential of mean access_ns; 0: every
 				 * access takes access_ns exactly */
 	uint64_t seed;          /* PRNG seed (swap-w-rand); default 1 */
-	double thp;             /* share of each task's aligned 2 MiB units
+	uint32_t thp_pages;     /* pages of a huge page: a power of two, 2 to 512
+				 * (SR_GEN_HPAGE_PAGES, the default) */
+	double thp;             /* share of each task's aligned units
 				 * mapped by huge pages, 0 to 1; default 0.
 				 * Above 0 the limit must hold a huge page */
 	enum sr_gen_thp_swapin thp_swapin; /* default SR_GEN_THP_IN_WHOLE */

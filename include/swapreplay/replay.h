@@ -48,6 +48,8 @@ struct sr_kernel {
 				   * and readahead */
 	int thp_swap;             /* 4.13 on: huge folios get a whole cluster; clusters
 				   * of 512 slots, not 256 */
+	int mthp_swap;            /* 6.10 on: folios of orders 1-8 keep their slots
+				   * together (else they are split) */
 	int slot_orders;          /* 6.12 on: nonfull and frag cluster lists per order */
 	int hdd_clusters;         /* 6.14 on: rotational devices allocate by cluster */
 };

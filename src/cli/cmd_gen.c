@@ -15,7 +15,7 @@
 enum {
 	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_JOBS, O_RTASKS, O_RSIZE, O_SIZE, O_LIMIT, O_ACCESSES,
 	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED, O_MACHINE,
-	O_KERNEL, O_THP, O_THP_SWAPIN,
+	O_KERNEL, O_THP, O_THP_SIZE, O_THP_SWAPIN,
 };
 
 static const struct cli_opt opts[] = {
@@ -38,6 +38,7 @@ static const struct cli_opt opts[] = {
 	{ "machine", 'm', CLI_ARG, O_MACHINE },
 	{ "kernel", 0, CLI_ARG, O_KERNEL },
 	{ "thp", 0, CLI_ARG, O_THP },
+	{ "thp-size", 0, CLI_ARG, O_THP_SIZE },
 	{ "thp-swapin", 0, CLI_ARG, O_THP_SWAPIN },
 	CLI_RA_OPTS,
 	{ NULL, 0, 0, 0 },
@@ -195,6 +196,16 @@ static int run(int argc, char **argv)
 		case O_THP:
 			rc = share("thp", val, &gp.thp);
 			break;
+		case O_THP_SIZE: {
+			uint64_t b = 0;
+
+			rc = bytes("thp-size", val, &b);
+			if (!rc && (b < 8192 || b > 2097152 || (b & (b - 1))))
+				return cli_usage("gen", "--thp-size takes a power of two from 8K to 2M, not '%s'",
+						 val);
+			gp.thp_pages = (uint32_t)(b / SR_PAGE_SIZE);
+			break;
+		}
 		case O_THP_SWAPIN:
 			if (sr_gen_thp_swapin_parse(val, &gp.thp_swapin))
 				return cli_usage("gen", "--thp-swapin takes whole or split, not '%s'", val);
@@ -355,13 +366,16 @@ const struct cli_cmd cmd_gen = {
 	"  --kernel=VERSION      the kernel whose allocator gives the slots, MAJOR.MINOR\n"
 	"                        (default " SR_KERNEL_DEFAULT ")\n"
 	"  --seed=N              PRNG seed (default 1)\n"
-	"  --thp=SHARE           share of each task's region, in aligned 2 MiB units,\n"
-	"                        mapped by transparent huge pages (0 to 1, default 0;\n"
-	"                        the units spread evenly).  A huge page is one LRU\n"
-	"                        entry, made resident and swapped out whole: one\n"
-	"                        event of nr_pages 512 taking a whole swap cluster\n"
-	"                        (512 slots from a multiple of 512).  --limit must\n"
-	"                        then be at least 2M\n"
+	"  --thp=SHARE           share of each task's region, in aligned units of\n"
+	"                        --thp-size, mapped by transparent huge pages (0 to 1,\n"
+	"                        default 0; the units spread evenly).  A huge page is\n"
+	"                        one LRU entry, made resident and swapped out whole:\n"
+	"                        one event of all its pages taking that many aligned\n"
+	"                        slots (a whole cluster for 2M), or split into its\n"
+	"                        pages where the kernel would split it.  --limit must\n"
+	"                        then hold one\n"
+	"  --thp-size=BYTES      a huge page's size: 2M (the default: a PMD) or a\n"
+	"                        smaller power of two down to 8K (mTHP folios)\n"
 	"  --thp-swapin=MODE     how a swapped-out huge page comes back: whole (the\n"
 	"                        default: one event of 512 pages) or split (split at\n"
 	"                        its first touch, then swapped in as 4 KiB pages, as\n"

@@ -90,7 +90,8 @@ struct sr_gen {
 	/* Produced by the last step, not yet handed out: up to 1023 swap-outs
 	 * to make room for a huge page (511 pages, then a huge page split into
 	 * its 512), and its swap-in. */
-	struct sr_event pend[2 * HP];
+	struct sr_event pend[2 * SR_GEN_HPAGE_PAGES];
+	uint32_t hp;           /* pages of a huge page (thp_pages) */
 	unsigned npend, pend_i;
 };
 
@@ -164,6 +165,7 @@ void sr_gen_params_init(struct sr_gen_params *p)
 	p->exp_time = 1;
 	p->seed = 1;
 	p->thp = 0;
+	p->thp_pages = SR_GEN_HPAGE_PAGES;
 	p->thp_swapin = SR_GEN_THP_IN_WHOLE;
 	sr_readahead_default(&p->ra);
 }
@@ -374,9 +376,9 @@ static void free_slots(struct sr_gen *g, uint32_t pg, uint32_t n)
 /* ---- the simulation, continued ---------------------------------------- */
 
 /* The head of the huge page that page pg of a's region belongs to. */
-static inline uint32_t huge_head(const struct actor *a, uint32_t pg)
+static inline uint32_t huge_head(const struct sr_gen *g, const struct actor *a, uint32_t pg)
 {
-	return a->base + ((pg - a->base) & ~(HP - 1));
+	return a->base + ((pg - a->base) & ~(g->hp - 1));
 }
 
 /* With readahead: slot sl of device dv holds page pg (NIL: none now). */
@@ -413,7 +415,7 @@ static void evict(struct sr_gen *g, const struct actor *a)
 		g->st.ra_dropped++;
 		return;
 	}
-	n = huge ? HP : 1;
+	n = huge ? g->hp : 1;
 	if (alloc_slots(g, a, n, &dv, &sl)) {
 		/* Swap is full: the generation stops with g->err.  The page
 		 * leaves the LRU list so that reclaim does not loop. */
@@ -426,7 +428,7 @@ static void evict(struct sr_gen *g, const struct actor *a)
 	if (sl == SR_SLOT_SPLIT) {
 		/* No free cluster for it: the kernel splits the huge page and
 		 * swaps its pages out one by one. */
-		for (k = 0; k < HP; k++) {
+		for (k = 0; k < g->hp; k++) {
 			g->state[v + k] = PG_SWAPPED;
 			g->slot[v + k] = g->mm.split_off[k];
 			g->dev[v + k] = (uint16_t)dv;
@@ -434,10 +436,10 @@ static void evict(struct sr_gen *g, const struct actor *a)
 			note_slots(g, g->mm.split_off[k] + 1);
 			emit(g, a, SR_OP_OUT, dv, g->mm.split_off[k], 1, v + k);
 		}
-		g->st.resident -= HP;
-		g->st.swapped += HP;
-		g->st.swap_outs += HP;
-		g->st.pages_out += HP;
+		g->st.resident -= g->hp;
+		g->st.swapped += g->hp;
+		g->st.swap_outs += g->hp;
+		g->st.pages_out += g->hp;
 		g->st.thp_splits++;
 		return;
 	}
@@ -458,7 +460,7 @@ static void split(struct sr_gen *g, uint32_t head)
 	uint32_t sl = g->slot[head], k;
 	int dv = g->dev[head];
 
-	for (k = 0; k < HP; k++) {
+	for (k = 0; k < g->hp; k++) {
 		g->state[head + k] = PG_SWAPPED;
 		g->slot[head + k] = sl + k;
 		g->dev[head + k] = (uint16_t)dv;
@@ -558,14 +560,14 @@ static void touch(struct sr_gen *g, struct actor *a, uint32_t pg)
 
 	g->st.accesses++;
 	if (g->state[pg] & PG_HUGE) {
-		uint32_t h = huge_head(a, pg);
+		uint32_t h = huge_head(g, a, pg);
 
 		if ((g->state[h] & PG_MASK) == PG_SWAPPED &&
 		    g->p.thp_swapin == SR_GEN_THP_IN_SPLIT) {
 			split(g, h);
 		} else {
 			pg = h;
-			need = HP;
+			need = g->hp;
 		}
 	}
 	s = g->state[pg] & PG_MASK;
@@ -624,7 +626,7 @@ static void free_region(struct sr_gen *g, const struct actor *a)
 	for (pg = a->base; pg < a->base + a->pages; pg += n) {
 		unsigned char s = g->state[pg];
 
-		n = s & PG_HUGE ? HP : 1;
+		n = s & PG_HUGE ? g->hp : 1;
 		if ((s & PG_MASK) == PG_RESIDENT) {
 			lru_del(g, pg);
 			g->st.resident -= n;
@@ -806,10 +808,15 @@ static enum sr_err check_params(const struct sr_gen_params *p, struct sr_diag *d
 	if ((unsigned)p->thp_swapin > SR_GEN_THP_IN_SPLIT)
 		return sr_diag_set(d, SR_ERR_INVAL, "unknown huge page swap-in mode %d",
 				   (int)p->thp_swapin);
-	if (p->thp > 0 && p->limit < (uint64_t)HP * SR_PAGE_SIZE)
+	if (p->thp_pages < 2 || p->thp_pages > SR_GEN_HPAGE_PAGES ||
+	    (p->thp_pages & (p->thp_pages - 1)))
 		return sr_diag_set(d, SR_ERR_INVAL,
-				   "with huge pages the limit must hold one: at least %u bytes (2 MiB), not %" PRIu64,
-				   HP * SR_PAGE_SIZE, p->limit);
+				   "a huge page is a power of two from 2 to %u pages (8 KiB to 2 MiB), not %" PRIu32,
+				   SR_GEN_HPAGE_PAGES, p->thp_pages);
+	if (p->thp > 0 && p->limit < (uint64_t)p->thp_pages * SR_PAGE_SIZE)
+		return sr_diag_set(d, SR_ERR_INVAL,
+				   "with huge pages the limit must hold one: at least %u bytes (%u KiB), not %" PRIu64,
+				   p->thp_pages * SR_PAGE_SIZE, p->thp_pages * 4, p->limit);
 	if (p->workload == SR_GEN_SWAPIN && p->accesses)
 		return sr_diag_set(d, SR_ERR_INVAL,
 				   "accesses do not apply to swapin (each task writes each of its pages once, then reads each once)");
@@ -819,7 +826,7 @@ static enum sr_err check_params(const struct sr_gen_params *p, struct sr_diag *d
 /* Mark the huge pages of task a's region, spread evenly (gen.h). */
 static void mark_huge(struct sr_gen *g, const struct actor *a)
 {
-	uint64_t units = a->pages / HP, h, u;
+	uint64_t units = a->pages / g->hp, h, u;
 	uint32_t k;
 
 	h = (uint64_t)(g->p.thp * (double)units + 0.5);
@@ -828,9 +835,9 @@ static void mark_huge(struct sr_gen *g, const struct actor *a)
 	for (u = 0; h && u < units; u++) {
 		if ((u + 1) * h / units == u * h / units)
 			continue;
-		for (k = 0; k < HP; k++)
-			g->state[a->base + u * HP + k] = PG_HUGE;
-		g->st.thp_pages += HP;
+		for (k = 0; k < g->hp; k++)
+			g->state[a->base + u * g->hp + k] = PG_HUGE;
+		g->st.thp_pages += g->hp;
 	}
 }
 
@@ -936,6 +943,7 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	g->p = *p;
 	g->p.accesses = accesses;
+	g->hp = p->thp_pages;
 	g->ppt = (uint32_t)ppt;
 	g->rppt = (uint32_t)rppt;
 	g->task_pages = task_pages;

@@ -30,6 +30,9 @@
  *         readahead for single-user pages (Minchan Kim, 0bcac06f27d7,
  *         aa8d22a11da9); the 7.0 swap table series keeps readahead off for
  *         them.
+ *   6.10  folios between a page and a PMD (mTHP) are swapped out whole
+ *         (Ryan Roberts, "mm: swap: swap-out small-sized THP without
+ *         splitting"); before, they are split.
  *   6.12  the cluster allocator per folio order: nonfull and frag lists
  *         per order (Chris Li and Kairui Song, "mm: swap: mTHP swap
  *         allocator base on swap cluster order").
@@ -90,6 +93,7 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 	k->vma_readahead = since(k, 4, 14);
 	k->sync_bypass = since(k, 4, 15);
 	k->thp_swap = since(k, 4, 13);
+	k->mthp_swap = since(k, 6, 10);
 	k->slot_orders = since(k, 6, 12);
 	k->hdd_clusters = since(k, 6, 14);
 	return SR_OK;

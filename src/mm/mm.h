@@ -150,7 +150,8 @@ struct sr_mm {
 	/* swapfile.c: where the slots are, per device */
 	struct sr_swap_dev *sdev;
 	int positions;             /* slots are laid out (else counted only) */
-	int thp_swap;              /* huge folios keep their slots together (4.13 on) */
+	int thp_swap;              /* PMD folios keep their slots together (4.13 on) */
+	int mthp_swap;             /* smaller large folios too (6.10 on) */
 
 	/* swap_slots.c */
 	enum sr_alloc_mode alloc;  /* how order-0 slots are handed out */

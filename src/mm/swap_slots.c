@@ -129,8 +129,8 @@ static int refill(struct sr_mm *mm, const struct sr_event *e, struct sr_slots_ca
  * The slots of e's folio on device d (mm->ev_off): 2^order together from
  * the current cluster *pcp (NULL: the device's own for the CPU), or split
  * into its pages where the folio cannot have them together: a kernel
- * before 4.13 (no THP swap), a rotational device before 6.14, no free
- * cluster of its order (the kernel then splits the folio and swaps its
+ * before 4.13 (no THP swap) or, for a folio smaller than a PMD, before
+ * 6.10, a rotational device before 6.14, no free cluster of its order (the kernel then splits the folio and swaps its
  * pages out one by one).  0, or -1 out of memory.  The caller has checked
  * that d has room for them.
  */
@@ -144,7 +144,8 @@ static int place_folio(struct sr_mm *mm, const struct sr_event *e, int d, uint64
 		mm->ev_off = SR_SLOT_NONE;
 		return 0;
 	}
-	if (!(n & (n - 1)) && (n == 1 || mm->thp_swap) &&
+	if (!(n & (n - 1)) &&
+	    (n == 1 || (n == SR_MAX_NR_PAGES ? mm->thp_swap : mm->mthp_swap)) &&
 	    !sr_swapdev_get(&mm->sdev[d], key, (unsigned)__builtin_ctz(n), pcp, 1, &mm->ev_off,
 			    &nomem))
 		return 0;

@@ -228,6 +228,7 @@ enum sr_err sr_mm_set_slots(struct sr_mm *mm, const struct sr_kernel *k, int pos
 	int i;
 
 	mm->thp_swap = k->thp_swap;
+	mm->mthp_swap = k->mthp_swap;
 	mm->positions = positions;
 	for (i = 0; i < m->nr_devices; i++) {
 		int hdd = m->dev[i].cls == SR_DEV_HDD;

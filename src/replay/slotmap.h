@@ -3,11 +3,13 @@
  * The recorded swap slots in use: (device, offset) -> what each policy did
  * with the page swapped out there, so that the swap-in that reads it back
  * goes to the device its policy put it on.  A two-level table, as the
- * kernel's swap_map is an array: chunks of 512 offsets (one cluster of
- * slots: the kernel hands clusters out 64 MB apart, so that larger chunks
- * would be mostly empty), found by a small hash map of chunk numbers and a
- * direct-mapped cache of it, allocated while they hold a slot.  Locality of
- * offsets is locality in memory.
+ * kernel's swap_map is an array: chunks of 64 offsets (the kernel hands
+ * clusters out 64 MB apart and never-used ones first, so that a long trace
+ * leaves a few pages in each of many clusters: larger chunks were mostly
+ * empty, 78 MB for the bench's 10M-event trace with chunks of 512, 60 MB
+ * with 64, 36 MB at 1M events), found by a small hash map of chunk numbers
+ * and a direct-mapped cache of it, allocated while they hold a slot.
+ * Locality of offsets is locality in memory.
  * Owned by one replay (all its policies share the cells).
  */
 #ifndef SR_REPLAY_SLOTMAP_H
@@ -18,7 +20,7 @@
 #include "common/internal.h"
 #include "swapreplay/event.h"
 
-#define SLOTMAP_CHUNK_BITS 9
+#define SLOTMAP_CHUNK_BITS 6
 #define SLOTMAP_CHUNK_CELLS (1u << SLOTMAP_CHUNK_BITS)
 #define SLOTMAP_CCACHE 512 /* chunks found without hashing */
 

@@ -145,7 +145,7 @@ static void gen_params(void)
 	p.exp_time = 0;
 	p.thp = 0.5;
 	p.limit = 511 * PG;
-	CHECK(sr_gen_open(&g, &p, &d) == SR_ERR_INVAL && strstr(d.msg, "2 MiB"));
+	CHECK(sr_gen_open(&g, &p, &d) == SR_ERR_INVAL && strstr(d.msg, "2097152 bytes"));
 	p.limit = 512 * PG;
 	CHECK(sr_gen_open(&g, &p, &d) == SR_OK);
 	sr_gen_free(g);
@@ -499,6 +499,43 @@ static void gen_thp_split(void)
 	free(e);
 }
 
+/* 64 KiB mTHP folios: kept whole from 6.10, each taking 16 aligned slots
+ * of its CPU's order-4 cluster in turn (cluster 1 from 512: 512, 528, ...);
+ * split before 6.10, into 16 order-0 swap-outs each. */
+static void gen_thp_small(void)
+{
+	static const uint64_t want_off[] = { 512, 528, 512, 544, 528, 560, 544, 576, 560 };
+	struct sr_gen_params p;
+	struct sr_gen_stats st;
+	struct sr_event *e;
+	size_t n, i, bad = 0;
+
+	params_init(&p);
+	p.exp_time = 0;
+	p.workload = SR_GEN_SWAP_W_SEQ;
+	p.tasks = 1;
+	p.size = 4 * 16 * PG;
+	p.limit = 3 * 16 * PG;
+	p.thp = 1;
+	p.thp_pages = 16;
+	p.kernel = "6.14";
+	e = gen_all(&p, 7, &n, &st);
+	CHECK(e && n == 9 && st.thp_pages == 64 && st.thp_splits == 0);
+	for (i = 0; e && i < n && i < 9; i++)
+		bad += e[i].offset != want_off[i] || e[i].nr_pages != 16;
+	CHECK(bad == 0);
+	free(e);
+	p.kernel = "6.6";
+	e = gen_all(&p, 7, &n, &st);
+	/* The first eviction splits a folio; its pages then come back and
+	 * go out as base pages. */
+	CHECK(e && st.thp_splits >= 1 && count_nr(e, n, SR_OP_OUT, 16) == 0 &&
+	      count_nr(e, n, SR_OP_OUT, 1) == st.swap_outs && st.pages_out == st.swap_outs);
+	free(e);
+	p.thp_pages = 24;
+	CHECK(gen_all(&p, 7, &n, &st) == NULL);
+}
+
 static void gen_thp_mixed(void)
 {
 	static const enum sr_gen_workload ws[] = {
@@ -809,6 +846,7 @@ void suite_gen(void)
 	TEST(gen_reference);
 	TEST(gen_thp_whole);
 	TEST(gen_thp_split);
+	TEST(gen_thp_small);
 	TEST(gen_thp_mixed);
 	sr_machine_free(test_m);
 	test_m = NULL;
