@@ -3,13 +3,15 @@
  * The recorded swap slots in use: (device, offset) -> what each policy did
  * with the page swapped out there, so that the swap-in that reads it back
  * goes to the device its policy put it on.  A two-level table, as the
- * kernel's swap_map is an array: chunks of 64 offsets (the kernel hands
- * clusters out 64 MB apart and never-used ones first, so that a long trace
- * leaves a few pages in each of many clusters: larger chunks were mostly
- * empty, 78 MB for the bench's 10M-event trace with chunks of 512, 60 MB
- * with 64, 36 MB at 1M events), found by a small hash map of chunk numbers
- * and a direct-mapped cache of it, allocated while they hold a slot.
- * Locality of offsets is locality in memory.
+ * kernel's swap_map is an array: chunks of 512 offsets, one cluster of
+ * slots, found by a small hash map of chunk numbers and a direct-mapped
+ * cache of it, allocated while they hold a slot.  Locality of offsets is
+ * locality in memory.  The kernel hands clusters out 64 MB apart and
+ * never-used ones first, so that a long trace leaves a few pages in each
+ * of many clusters: the map grows with the clusters in use (the bench's
+ * traces: 35 MB at 1M events, 78 MB at 10M; chunks of 4096 were mostly
+ * empty, and chunks of 64, 60 MB at 10M, are freed and made again so
+ * often that a trace of dense offsets replays 1.5 times slower).
  * Owned by one replay (all its policies share the cells).
  */
 #ifndef SR_REPLAY_SLOTMAP_H
@@ -20,7 +22,7 @@
 #include "common/internal.h"
 #include "swapreplay/event.h"
 
-#define SLOTMAP_CHUNK_BITS 6
+#define SLOTMAP_CHUNK_BITS 9
 #define SLOTMAP_CHUNK_CELLS (1u << SLOTMAP_CHUNK_BITS)
 #define SLOTMAP_CCACHE 512 /* chunks found without hashing */
 
