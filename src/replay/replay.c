@@ -86,7 +86,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	sr_replay_ra_resolve(r);
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
-	sr_slotmap_init(&r->slots, n, r->vma_map ? 8 : 0);
+	sr_slotmap_init(&r->slots, n, 0, 0); /* laid out by sr_replay_slots_setup() */
 	sr_u64map_init(&r->partial);
 	sr_u64map_init(&r->pte);
 	sr_hw_memo_init(&r->memo, r->m);
@@ -248,13 +248,19 @@ static int place(struct sr_replay *r, struct pol *p, int k, const struct sr_even
 		p->mm.ops->on_event(p->mm.priv, e);
 	if (e->op == SR_OP_OUT) {
 		dv = sr_mm_alloc_out(&p->mm, e);
+		if (SR_LIKELY(sc && dv >= 0 && !r->slots.off_at && !p->mm.nomem)) {
+			/* The common case: counted, not laid out. */
+			sc->dev[k] = (int16_t)dv;
+			r->choff[k] = UINT64_MAX;
+			return dv;
+		}
 		if (SR_UNLIKELY(p->mm.nomem) || sr_replay_slot_out(r, p, k, e, sc, key, dv))
 			return -2;
 		if (dv < 0)
 			p->res.swap_full++;
 		return dv;
 	}
-	dv = sc ? sc->pos[k].dev : -1;
+	dv = sc ? sc->dev[k] : -1;
 	if (!sc) {
 		/* No swap-out in the trace: read it from where this policy
 		 * would put it now. */
@@ -417,14 +423,14 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		if (SR_UNLIKELY(r->choice[k] == -2))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		r->lkslots[k] = e->op == SR_OP_OUT ? p->mm.ev_slots : 0;
-		if (e->op == SR_OP_IN) {
+		if (e->op == SR_OP_IN && r->ra_active) {
 			if (sr_replay_readahead(r, p, k, e, sc, key, r->choice[k]))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		} else {
 			r->ra_hit[k] = 0;
 			r->ra_n[k] = 0;
 			r->ra_lo[k] = 0;
-			if (r->ra_life)
+			if (e->op == SR_OP_OUT && r->ra_life)
 				sr_replay_ra_reclaim(r, p, k, e->nr_pages);
 		}
 		/* Its lead (never after it) has decided already. */

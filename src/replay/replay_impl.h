@@ -96,6 +96,8 @@ struct sr_replay {
 	uint64_t *ra_lo;
 	struct sr_readahead_opts ra;  /* as asked */
 	enum sr_ra_mode ra_mode;      /* resolved against the kernel and machine */
+	int ra_active;                /* readahead can read here (by offset, or by
+				       * address where VMA readahead can) */
 	uint32_t cell_gen;            /* swap-outs into recorded slots, for slot_cell.gen */
 	/* slots.c: per policy, the device slot of the event's first page
 	 * (UINT64_MAX: none); the page of its folio a swap-in reads first;

@@ -5,11 +5,15 @@
 
 #include "replay/slotmap.h"
 
-void sr_slotmap_init(struct sr_slotmap *sm, int np, size_t extra)
+void sr_slotmap_init(struct sr_slotmap *sm, int np, int positions, size_t extra)
 {
 	memset(sm, 0, sizeof(*sm));
 	sr_u64map_init(&sm->chunk_ix);
-	sm->extra_at = sizeof(struct slot_cell) + (size_t)np * sizeof(struct slot_pos);
+	sm->extra_at = sizeof(struct slot_cell) + (size_t)np * sizeof(int16_t);
+	if (positions) {
+		sm->off_at = (sm->extra_at + 3) & ~(size_t)3;
+		sm->extra_at = sm->off_at + (size_t)np * sizeof(uint32_t);
+	}
 	if (extra >= 8)
 		sm->extra_at = (sm->extra_at + 7) & ~(size_t)7;
 	sm->extra = extra;

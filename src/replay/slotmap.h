@@ -20,20 +20,12 @@
 #include <stdint.h>
 
 #include "common/internal.h"
+#include "mm/mm.h"
 #include "swapreplay/event.h"
 
 #define SLOTMAP_CHUNK_BITS 9
 #define SLOTMAP_CHUNK_CELLS (1u << SLOTMAP_CHUNK_BITS)
 #define SLOTMAP_CCACHE 512 /* chunks found without hashing */
-
-/* Where one policy put a recorded swap-out: its device (-1 none) and the
- * first of its slots there (SR_SLOT_SPLIT: the folio's pages are apart,
- * their slots kept aside, src/replay/slots.c). */
-struct slot_pos {
-	int16_t dev;
-	uint16_t spare;
-	uint32_t off;
-};
 
 /* What the replay keeps of one recorded swap slot in use. */
 struct slot_cell {
@@ -43,7 +35,10 @@ struct slot_cell {
 			     * swap cache, read ahead (SR_MAX_POLICIES is 32) */
 	uint32_t gen;       /* which swap-out into this slot it is (a replay-wide
 			     * count): readahead's queue names cells by it */
-	struct slot_pos pos[]; /* per policy: where it was put */
+	int16_t dev[];      /* per policy: the device it was put on, -1 none;
+			     * with positions, then per policy the first of
+			     * its slots there (sr_slotmap_off(): SR_SLOT_SPLIT,
+			     * the folio's pages are apart, src/replay/slots.c) */
 };
 
 struct slot_chunk {
@@ -58,13 +53,30 @@ struct sr_slotmap {
 		struct slot_chunk *c;  /* NULL: empty */
 	} ccache[SLOTMAP_CCACHE];
 	size_t cell_size;          /* bytes of one cell (struct slot_cell + devs) */
+	size_t off_at;             /* where the slots start in a cell; 0: none */
 	size_t extra_at;           /* where the extra bytes start in a cell */
 	size_t extra;              /* how many */
 };
 
-/* An empty map whose cells hold a position for each of np policies, and
- * extra bytes more (zeroed with the cell: sr_slotmap_extra()). */
-void sr_slotmap_init(struct sr_slotmap *sm, int np, size_t extra);
+/* An empty map whose cells hold a device for each of np policies, with
+ * positions their first slots too, and extra bytes more (zeroed with the
+ * cell: sr_slotmap_extra()). */
+void sr_slotmap_init(struct sr_slotmap *sm, int np, int positions, size_t extra);
+
+/* Policy k's first slot for cell c: SR_SLOT_NONE without positions. */
+static inline uint32_t sr_slotmap_off(const struct sr_slotmap *sm, const struct slot_cell *c,
+				      int k)
+{
+	return sm->off_at ? ((const uint32_t *)(const void *)((const char *)c + sm->off_at))[k] :
+	       SR_SLOT_NONE;
+}
+
+static inline void sr_slotmap_set_off(const struct sr_slotmap *sm, struct slot_cell *c, int k,
+				      uint32_t off)
+{
+	if (sm->off_at)
+		((uint32_t *)(void *)((char *)c + sm->off_at))[k] = off;
+}
 
 /* The extra bytes of cell c. */
 static inline void *sr_slotmap_extra(const struct sr_slotmap *sm, struct slot_cell *c)

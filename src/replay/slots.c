@@ -29,16 +29,15 @@ static uint32_t *split_of(const struct pol *p, uint64_t key)
 	return v ? (uint32_t *)(uintptr_t)*v : NULL;
 }
 
-/* The device slot of page i of the folio at pos. */
-static inline uint32_t page_slot(const struct pol *p, uint64_t key, const struct slot_pos *pos,
-				 uint32_t i)
+/* The device slot of page i of the folio whose first slot is off. */
+static inline uint32_t page_slot(const struct pol *p, uint64_t key, uint32_t off, uint32_t i)
 {
 	const uint32_t *s;
 
-	if (pos->off == SR_SLOT_NONE)
+	if (off == SR_SLOT_NONE)
 		return SR_SLOT_NONE;
-	if (pos->off != SR_SLOT_SPLIT)
-		return pos->off + i;
+	if (off != SR_SLOT_SPLIT)
+		return off + i;
 	s = split_of(p, key);
 	return s ? s[i] : SR_SLOT_SPLIT;
 }
@@ -51,7 +50,7 @@ int sr_replay_slot_out(struct sr_replay *r, struct pol *p, int k, const struct s
 	r->choff[k] = UINT64_MAX;
 	if (dv < 0) {
 		if (sc)
-			sc->pos[k].dev = -1;
+			sc->dev[k] = -1;
 		return 0;
 	}
 	r->choff[k] = mm->ev_off == SR_SLOT_SPLIT ? mm->split_off[0] :
@@ -61,8 +60,8 @@ int sr_replay_slot_out(struct sr_replay *r, struct pol *p, int k, const struct s
 		sr_mm_free_slots(mm, dv, mm->ev_off, mm->split_off, e->nr_pages);
 		return 0;
 	}
-	sc->pos[k].dev = (int16_t)dv;
-	sc->pos[k].off = mm->ev_off;
+	sc->dev[k] = (int16_t)dv;
+	sr_slotmap_set_off(&r->slots, sc, k, mm->ev_off);
 	if (mm->ev_off == SR_SLOT_SPLIT) {
 		uint32_t *s = malloc(e->nr_pages * sizeof(*s));
 		uint64_t *v = s ? sr_u64map_put(&p->split, key, NULL) : NULL;
@@ -91,22 +90,22 @@ static void free_pages(struct sr_replay *r, int k, struct slot_cell *sc, uint64_
 		       uint32_t i, uint32_t n, const uint64_t *was)
 {
 	struct pol *p = &r->pol[k];
-	const struct slot_pos *pos = &sc->pos[k];
-	uint32_t j;
+	int dev = sc->dev[k];
+	uint32_t j, off = sr_slotmap_off(&r->slots, sc, k);
 
-	if (pos->dev < 0)
+	if (dev < 0)
 		return;
 	if (sc->nr_pages == 1 && r->ra_mode == SR_RA_CLUSTER)
-		sr_u64map_del(&p->rev, rev_key(pos->dev, pos->off));
-	if (pos->off == SR_SLOT_NONE) {
+		sr_u64map_del(&p->rev, rev_key(dev, off));
+	if (off == SR_SLOT_NONE) {
 		/* Counted only: the pages not read before. */
 		for (j = i; was && j < i + n; j++)
 			n -= (uint32_t)((was[j / 64] >> (j % 64)) & 1);
-		sr_mm_put(&p->mm, pos->dev, n);
+		sr_mm_put(&p->mm, dev, n);
 		return;
 	}
-	if (!was && pos->off != SR_SLOT_SPLIT) {
-		sr_mm_free_slots(&p->mm, pos->dev, pos->off + i, NULL, n);
+	if (!was && off != SR_SLOT_SPLIT) {
+		sr_mm_free_slots(&p->mm, dev, off + i, NULL, n);
 		return;
 	}
 	for (j = i; j < i + n; j++) {
@@ -114,11 +113,11 @@ static void free_pages(struct sr_replay *r, int k, struct slot_cell *sc, uint64_
 
 		if (was && ((was[j / 64] >> (j % 64)) & 1))
 			continue;
-		s = page_slot(p, key, pos, j);
+		s = page_slot(p, key, off, j);
 		if (s != SR_SLOT_SPLIT && s != SR_SLOT_NONE)
-			sr_mm_free_slots(&p->mm, pos->dev, s, NULL, 1);
+			sr_mm_free_slots(&p->mm, dev, s, NULL, 1);
 		else
-			sr_mm_put(&p->mm, pos->dev, 1);
+			sr_mm_put(&p->mm, dev, 1);
 	}
 }
 
@@ -131,7 +130,7 @@ static void forget_aside(struct sr_replay *r, struct slot_cell *sc, uint64_t key
 	if (sc->nr_pages == 1)
 		return;
 	for (k = 0; k < r->np; k++) {
-		if (sc->pos[k].off != SR_SLOT_SPLIT || sc->pos[k].dev < 0)
+		if (sr_slotmap_off(&r->slots, sc, k) != SR_SLOT_SPLIT || sc->dev[k] < 0)
 			continue;
 		v = sr_u64map_get(&r->pol[k].split, key);
 		if (v) {
@@ -163,21 +162,31 @@ static void slot_in_page(struct sr_replay *r, struct slot_cell *sc)
 	int k;
 
 	r->in_page = 0;
+	if (!r->slots.off_at) {
+		/* Counted only. */
+		for (k = 0; k < r->np; k++) {
+			r->choff[k] = UINT64_MAX;
+			if (sc->dev[k] >= 0)
+				sr_mm_put(&r->pol[k].mm, sc->dev[k], 1);
+		}
+		return;
+	}
 	for (k = 0; k < r->np; k++) {
-		const struct slot_pos *pos = &sc->pos[k];
 		struct pol *p = &r->pol[k];
+		int dev = sc->dev[k];
+		uint32_t off = sr_slotmap_off(&r->slots, sc, k);
 
 		r->choff[k] = UINT64_MAX;
-		if (pos->dev < 0)
+		if (dev < 0)
 			continue;
-		if (pos->off == SR_SLOT_NONE) {
-			sr_mm_put(&p->mm, pos->dev, 1);
+		if (off == SR_SLOT_NONE) {
+			sr_mm_put(&p->mm, dev, 1);
 			continue;
 		}
-		r->choff[k] = pos->off;
+		r->choff[k] = off;
 		if (r->ra_mode == SR_RA_CLUSTER)
-			sr_u64map_del(&p->rev, rev_key(pos->dev, pos->off));
-		sr_mm_free_slots(&p->mm, pos->dev, pos->off, NULL, 1);
+			sr_u64map_del(&p->rev, rev_key(dev, off));
+		sr_mm_free_slots(&p->mm, dev, off, NULL, 1);
 	}
 }
 
@@ -221,7 +230,8 @@ int sr_replay_slot_in(struct sr_replay *r, const struct sr_event *e, struct slot
 	for (k = 0; k < r->np; k++) {
 		struct pol *p = &r->pol[k];
 
-		uint32_t at = sc->pos[k].dev < 0 ? SR_SLOT_NONE : page_slot(p, key, &sc->pos[k], i);
+		uint32_t at = sc->dev[k] < 0 ? SR_SLOT_NONE :
+			      page_slot(p, key, sr_slotmap_off(&r->slots, sc, k), i);
 
 		r->choff[k] = at == SR_SLOT_NONE || at == SR_SLOT_SPLIT ? UINT64_MAX : at;
 		free_pages(r, k, sc, key, i, n, mask && any ? was : NULL);
@@ -252,10 +262,16 @@ static int want_positions(const struct sr_replay *r)
 enum sr_err sr_replay_slots_setup(struct sr_replay *r, struct sr_diag *d)
 {
 	int k, want = want_positions(r);
+	size_t extra = r->vma_map ? 8 : 0;
 
 	for (k = 0; k < r->np; k++)
 		if (sr_mm_set_slots(&r->pol[k].mm, &r->kernel, want, d))
 			return SR_ERR_NOMEM;
+	/* The cells' layout (before the first event: the map is empty). */
+	if (!!r->slots.off_at != want || r->slots.extra != extra) {
+		sr_slotmap_free(&r->slots);
+		sr_slotmap_init(&r->slots, r->np, want, extra);
+	}
 	return SR_OK;
 }
 

@@ -46,11 +46,8 @@ void sr_replay_ra_resolve(struct sr_replay *r)
 	for (i = 0; r->ra_mode == SR_RA_VMA && i < r->m->nr_devices; i++)
 		if (!sr_dev_class_memlike(r->m->dev[i].cls) || !r->kernel.sync_bypass)
 			r->vma_map = 1;
-	if (r->np && r->slots.extra != (r->vma_map ? 8u : 0u)) {
-		/* Before the first event: the map is empty. */
-		sr_slotmap_free(&r->slots);
-		sr_slotmap_init(&r->slots, r->np, r->vma_map ? 8 : 0);
-	}
+	r->ra_active = r->ra_mode == SR_RA_CLUSTER || r->vma_map;
+	/* The cells' layout follows: sr_replay_slots_setup(). */
 	r->ra_life = r->ra.memory_pages ? sr_inactive_pages(r->ra.memory_pages) : 0;
 	if (r->ra.memory_pages && !r->ra_life)
 		r->ra_life = 1;
@@ -235,7 +232,8 @@ static struct slot_cell *ra_cell(struct ra_ctx *c, uint64_t o, uint64_t *key)
 	if (*key == UINT64_MAX)
 		return NULL;
 	c2 = sr_slotmap_cell(&c->r->slots, *key, 0, &ch);
-	if (!c2 || c2->nr_pages != 1 || c2->pos[c->k].dev != c->dv || c2->pos[c->k].off != o)
+	if (!c2 || c2->nr_pages != 1 || c2->dev[c->k] != c->dv ||
+	    sr_slotmap_off(&c->r->slots, c2, c->k) != o)
 		return NULL;
 	return c2;
 }
@@ -370,12 +368,13 @@ static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct
 		if (x == vpn || !ck--)
 			continue;
 		c2 = sr_slotmap_cell(&r->slots, ck, 0, &ch);
-		if (!c2 || c2->nr_pages != 1 || c2->pos[k].dev != dv || (c2->cached & bit))
+		if (!c2 || c2->nr_pages != 1 || c2->dev[k] != dv || (c2->cached & bit))
 			continue;
 		c2->cached |= bit;
 		n++;
-		if (c2->pos[k].off < SR_SLOT_NONE && c2->pos[k].off < first)
-			first = c2->pos[k].off;
+		if (sr_slotmap_off(&r->slots, c2, k) < SR_SLOT_NONE &&
+		    sr_slotmap_off(&r->slots, c2, k) < first)
+			first = sr_slotmap_off(&r->slots, c2, k);
 		if (r->ra_life && raq_push(p, ck, c2->gen))
 			return -1;
 	}
