@@ -402,7 +402,7 @@ const struct cli_cmd cmd_gen = {
 	"swap-out's device and offset and frees them.  A huge page with no free\n"
 	"cluster is split and swapped out as its 512 pages, as the kernel does.  The\n"
 	"generation stops with an error if the machine's swap fills up.  Events\n"
-	"have nr_pages 1 (512 for a huge page) and lat_ns 0:\n"
+	"have nr_pages 1 (a huge page's pages for one) and lat_ns 0:\n"
 	"I/O time is not modelled, the clocks count compute time only, and a replay\n"
 	"takes the gaps between a task's events as its compute time.  In swapin the\n"
 	"pusher starts when the last task has filled its region and the tasks resume\n"

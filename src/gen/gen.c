@@ -491,6 +491,20 @@ static int ra_can(void *ctx, uint64_t o)
 	return q != NIL && c->g->state[q] == PG_SWAPPED;
 }
 
+/* Page q, in swap, comes into memory as read ahead (in the swap cache, on
+ * the LRU list, holding its slot), after reclaim by a makes room: a page
+ * reclaimed is never one in swap, so q stays to be read. */
+static void bring_ahead(struct sr_gen *g, const struct actor *a, uint32_t q)
+{
+	while (g->st.resident + 1 > g->limit)
+		evict(g, a);
+	g->state[q] = PG_CACHED;
+	lru_add_tail(g, q);
+	g->st.resident++;
+	g->st.swapped--;
+	g->st.ra_pages++;
+}
+
 /* Readahead around the fault at slot off of device dv, by a: the window's
  * pages come into memory as read ahead (the kernel's
  * swap_cluster_readahead()); none on a synchronous device from 4.15, as in
@@ -508,15 +522,8 @@ static void read_ahead(struct sr_gen *g, const struct actor *a, int dv, uint32_t
 	for (i = 0; i < n; i++) {
 		uint32_t q = owner_of(g, dv, offs[i]);
 
-		if (q == NIL || g->state[q] != PG_SWAPPED)
-			continue; /* reclaimed for an earlier one of the window */
-		while (g->st.resident + 1 > g->limit)
-			evict(g, a);
-		g->state[q] = PG_CACHED;
-		lru_add_tail(g, q);
-		g->st.resident++;
-		g->st.swapped--;
-		g->st.ra_pages++;
+		if (q != NIL && g->state[q] == PG_SWAPPED)
+			bring_ahead(g, a, q);
 	}
 }
 
@@ -538,17 +545,8 @@ static void read_ahead_vma(struct sr_gen *g, struct actor *a, uint32_t pg)
 	for (x = lo; x < hi; x++) {
 		uint32_t q = a->base + (uint32_t)(x - first);
 
-		if (x == vpn || g->state[q] != PG_SWAPPED)
-			continue;
-		while (g->st.resident + 1 > g->limit)
-			evict(g, a);
-		if (g->state[q] != PG_SWAPPED)
-			continue; /* reclaimed for an earlier one of the window */
-		g->state[q] = PG_CACHED;
-		lru_add_tail(g, q);
-		g->st.resident++;
-		g->st.swapped--;
-		g->st.ra_pages++;
+		if (x != vpn && g->state[q] == PG_SWAPPED)
+			bring_ahead(g, a, q);
 	}
 }
 
