@@ -18,6 +18,7 @@ void suite_sweep(void);
 void suite_calendar(void);
 void suite_readahead(void);
 void suite_slots(void);
+void suite_plug(void);
 
 int main(void)
 {
@@ -34,5 +35,6 @@ int main(void)
 	suite_calendar();
 	suite_readahead();
 	suite_slots();
+	suite_plug();
 	return test_failed ? 1 : 0;
 }
