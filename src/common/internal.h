@@ -162,6 +162,9 @@ void sr_u64map_free(struct sr_u64map *m);
 /* Returns pointer to the value slot (inserting 0 if absent, *added=1), or
  * NULL on ENOMEM or for the key SR_U64MAP_EMPTY. */
 uint64_t *sr_u64map_put(struct sr_u64map *m, uint64_t key, int *added);
+/* sr_u64map_free() of a map whose values are malloc()ed pointers: those
+ * are freed too. */
+void sr_u64map_free_ptrs(struct sr_u64map *m);
 /* Returns pointer to the value or NULL if absent. */
 uint64_t *sr_u64map_get(const struct sr_u64map *m, uint64_t key);
 /* Remove key; returns 1 if it was there. */

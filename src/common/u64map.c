@@ -133,3 +133,13 @@ int sr_u64map_del(struct sr_u64map *m, uint64_t key)
 	m->count--;
 	return 1;
 }
+
+void sr_u64map_free_ptrs(struct sr_u64map *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		if (m->ent[i].key != SR_U64MAP_EMPTY)
+			free((void *)(uintptr_t)m->ent[i].val);
+	sr_u64map_free(m);
+}

@@ -515,7 +515,7 @@ static void read_ahead(struct sr_gen *g, const struct actor *a, int dv, uint32_t
 	struct ra_ctx ctx = { g, dv };
 	unsigned win, n, i;
 
-	if (sr_dev_class_memlike(g->m->dev[dv].cls) && g->kernel.sync_bypass)
+	if (sr_swapin_bypass(&g->kernel, g->m->dev[dv].cls))
 		return;
 	win = sr_ra_window(&g->ra, off, g->p.ra.page_cluster, g->p.ra.fixed_window);
 	n = sr_ra_span(off, win, g->p.ra.holes_stop, ra_can, &ctx, offs);
@@ -535,7 +535,7 @@ static void read_ahead_vma(struct sr_gen *g, struct actor *a, uint32_t pg)
 {
 	uint64_t vpn = page_va(g, pg) >> 12, first = a->va >> 12, lo, hi, x;
 
-	if (sr_dev_class_memlike(g->m->dev[g->dev[pg]].cls) && g->kernel.sync_bypass)
+	if (sr_swapin_bypass(&g->kernel, g->m->dev[g->dev[pg]].cls))
 		return;
 	sr_vma_ra_window(&a->vra, vpn, g->p.ra.page_cluster, &lo, &hi);
 	if (lo < first)

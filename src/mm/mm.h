@@ -316,6 +316,15 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
  */
 unsigned sr_ra_window(struct sr_ra *ra, uint64_t offset, unsigned page_cluster, int fixed);
 
+/* Whether a swap-in from a device of class cls skips the swap cache and
+ * readahead under kernel k: a synchronous device (pmem, zram) from 4.15
+ * (0bcac06f27d7, aa8d22a11da9); the 7.0 swap table keeps readahead off
+ * for them (swap_state.c). */
+static inline int sr_swapin_bypass(const struct sr_kernel *k, enum sr_dev_class cls)
+{
+	return sr_dev_class_memlike(cls) && k->sync_bypass;
+}
+
 /* swap_state.c: a VMA's readahead state (swap_readahead_info). */
 struct sr_vma_ra {
 	uint64_t prev_vpn;         /* the last fault's virtual page */

@@ -45,9 +45,9 @@ static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag 
 	return SR_OK;
 }
 
-static void pol_free(struct sr_replay *r, struct pol *p)
+static void pol_free(struct pol *p)
 {
-	sr_replay_slots_free(r, p);
+	sr_replay_slots_free(p);
 	sr_mm_free(&p->mm);
 	sr_hw_free(&p->hw);
 	free(p->clock);
@@ -178,7 +178,7 @@ void sr_replay_free(struct sr_replay *r)
 	if (!r)
 		return;
 	for (i = 0; i < r->np; i++)
-		pol_free(r, &r->pol[i]);
+		pol_free(&r->pol[i]);
 	sr_swap_lists_free(&r->lists);
 	free(r->pol);
 	free(r->choice);
@@ -187,11 +187,8 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->ra_n);
 	free(r->ra_lo);
 	free(r->choff);
-	for (i = 0; i < (int)r->partial.cap; i++)
-		if (r->partial.ent[i].key != SR_U64MAP_EMPTY)
-			free((void *)(uintptr_t)r->partial.ent[i].val);
-	sr_u64map_free(&r->partial);
-	sr_replay_pte_free(r);
+	sr_u64map_free_ptrs(&r->partial);
+	sr_u64map_free_ptrs(&r->pte);
 	sr_window_free(&r->win);
 	sr_hw_memo_free(&r->memo);
 	free(r->tasks);
@@ -424,7 +421,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		r->lkslots[k] = e->op == SR_OP_OUT ? p->mm.ev_slots : 0;
 		if (e->op == SR_OP_IN && r->ra_active) {
-			if (sr_replay_readahead(r, p, k, e, sc, key, r->choice[k]))
+			if (sr_replay_readahead(r, p, k, e, sc, r->choice[k]))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		} else {
 			r->ra_hit[k] = 0;

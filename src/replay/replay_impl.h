@@ -155,6 +155,19 @@ int sr_replay_split(struct sr_replay *r);
  * lead's to its followers). */
 void sr_replay_sim_results(struct pol *dst, const struct pol *src);
 
+/* The machine has a rotational swap device: the kernel then keeps cluster
+ * readahead for all (swap_use_vma_readahead(), nr_rotate_swap), and its
+ * seeks read the slots' positions. */
+static inline int sr_replay_has_hdd(const struct sr_machine *m)
+{
+	int i;
+
+	for (i = 0; i < m->nr_devices; i++)
+		if (m->dev[i].cls == SR_DEV_HDD)
+			return 1;
+	return 0;
+}
+
 /* slots.c: each policy's slots (docs/MODEL.md, "Slots"). */
 /* Policy p (k) put swap-out e (its recorded slot sc, key; NULL: none) on
  * device dv (-1: nowhere) where its mm said: keep it; 0, or -1 out of
@@ -174,7 +187,7 @@ void sr_replay_slot_forget(struct sr_replay *r, struct slot_cell *sc, uint64_t k
 /* With cluster readahead: the cell key of the page policy p holds in slot
  * off of device dv, or UINT64_MAX. */
 uint64_t sr_replay_slot_owner(const struct pol *p, int dv, uint64_t off);
-void sr_replay_slots_free(struct sr_replay *r, struct pol *p);
+void sr_replay_slots_free(struct pol *p);
 /* Set every policy's mm to lay out slots, or count them, as r's kernel,
  * machine and readahead need (before the first event). */
 enum sr_err sr_replay_slots_setup(struct sr_replay *r, struct sr_diag *d);
@@ -192,11 +205,10 @@ void sr_replay_ra_reclaim(struct sr_replay *r, struct pol *p, int k, uint32_t n)
 int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key,
 		      struct slot_cell *sc);
 void sr_replay_pte_clear(struct sr_replay *r, uint64_t key, struct slot_cell *sc);
-void sr_replay_pte_free(struct sr_replay *r);
 /* Readahead's decision for policy p's swap-in e of the page in cell sc
- * (key) on device dv, in r->ra_hit[k], r->ra_n[k], r->ra_lo[k]; 0, or -1
- * out of memory. */
+ * on device dv (its slot in r->choff[k]), in r->ra_hit[k], r->ra_n[k],
+ * r->ra_lo[k]; 0, or -1 out of memory. */
 int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
-			struct slot_cell *sc, uint64_t key, int dv);
+			struct slot_cell *sc, int dv);
 
 #endif /* SR_REPLAY_IMPL_H */

@@ -24,12 +24,7 @@ void sr_slotmap_init(struct sr_slotmap *sm, int np, int positions, size_t extra)
 
 void sr_slotmap_free(struct sr_slotmap *sm)
 {
-	size_t k;
-
-	for (k = 0; k < sm->chunk_ix.cap; k++)
-		if (sm->chunk_ix.ent[k].key != SR_U64MAP_EMPTY)
-			free((void *)(uintptr_t)sm->chunk_ix.ent[k].val);
-	sr_u64map_free(&sm->chunk_ix);
+	sr_u64map_free_ptrs(&sm->chunk_ix);
 }
 
 __attribute__((noinline)) struct slot_chunk *sr_slotmap_chunk_find(struct sr_slotmap *sm,

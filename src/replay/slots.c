@@ -249,14 +249,8 @@ void sr_replay_slot_forget(struct sr_replay *r, struct slot_cell *sc, uint64_t k
  * 6.15 on); elsewhere the counts give the same figures. */
 static int want_positions(const struct sr_replay *r)
 {
-	int i;
-
-	if (r->ra_mode == SR_RA_CLUSTER || r->kernel.alloc == SR_ALLOC_CLUSTER)
-		return 1;
-	for (i = 0; i < r->m->nr_devices; i++)
-		if (r->m->dev[i].cls == SR_DEV_HDD)
-			return 1;
-	return 0;
+	return r->ra_mode == SR_RA_CLUSTER || r->kernel.alloc == SR_ALLOC_CLUSTER ||
+	       sr_replay_has_hdd(r->m);
 }
 
 enum sr_err sr_replay_slots_setup(struct sr_replay *r, struct sr_diag *d)
@@ -282,14 +276,8 @@ uint64_t sr_replay_slot_owner(const struct pol *p, int dv, uint64_t off)
 	return v ? *v : UINT64_MAX;
 }
 
-void sr_replay_slots_free(struct sr_replay *r, struct pol *p)
+void sr_replay_slots_free(struct pol *p)
 {
-	size_t i;
-
-	for (i = 0; i < p->split.cap; i++)
-		if (p->split.ent[i].key != SR_U64MAP_EMPTY)
-			free((void *)(uintptr_t)p->split.ent[i].val);
-	sr_u64map_free(&p->split);
+	sr_u64map_free_ptrs(&p->split);
 	sr_u64map_free(&p->rev);
-	(void)r;
 }

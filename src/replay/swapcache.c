@@ -15,18 +15,6 @@
 
 #include "replay/replay_impl.h"
 
-/* The machine has a rotational swap device (the kernel then keeps cluster
- * readahead for all: swap_use_vma_readahead(), nr_rotate_swap). */
-static int has_hdd(const struct sr_machine *m)
-{
-	int i;
-
-	for (i = 0; i < m->nr_devices; i++)
-		if (m->dev[i].cls == SR_DEV_HDD)
-			return 1;
-	return 0;
-}
-
 /* What SR_RA_AUTO means for this kernel and machine: VMA readahead (4.14
  * on, ec560175c0b6) unless a rotational device is swapped on (Huang Ying,
  * "mm, swap: Don't use VMA based swap readahead if HDD is used as swap",
@@ -37,14 +25,14 @@ void sr_replay_ra_resolve(struct sr_replay *r)
 
 	r->ra_mode = r->ra.mode;
 	if (r->ra_mode == SR_RA_AUTO)
-		r->ra_mode = !r->kernel.vma_readahead || has_hdd(r->m) ? SR_RA_CLUSTER : SR_RA_VMA;
+		r->ra_mode = !r->kernel.vma_readahead || sr_replay_has_hdd(r->m) ? SR_RA_CLUSTER : SR_RA_VMA;
 	if (r->ra.page_cluster == 0)
 		r->ra_mode = SR_RA_OFF;
 	/* The map of virtual pages only where VMA readahead can read: a
 	 * device that is not synchronous (or a kernel before the bypass). */
 	r->vma_map = 0;
 	for (i = 0; r->ra_mode == SR_RA_VMA && i < r->m->nr_devices; i++)
-		if (!sr_dev_class_memlike(r->m->dev[i].cls) || !r->kernel.sync_bypass)
+		if (!sr_swapin_bypass(&r->kernel, r->m->dev[i].cls))
 			r->vma_map = 1;
 	r->ra_active = r->ra_mode == SR_RA_CLUSTER || r->vma_map;
 	/* The cells' layout follows: sr_replay_slots_setup(). */
@@ -306,16 +294,6 @@ void sr_replay_pte_clear(struct sr_replay *r, uint64_t key, struct slot_cell *sc
 	}
 }
 
-void sr_replay_pte_free(struct sr_replay *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->pte.cap; i++)
-		if (r->pte.ent[i].key != SR_U64MAP_EMPTY)
-			free((void *)(uintptr_t)r->pte.ent[i].val);
-	sr_u64map_free(&r->pte);
-}
-
 /* A task's VMA readahead state under policy p. */
 static void vra_get(const struct pol *p, uint32_t pid, struct sr_vma_ra *ra)
 {
@@ -385,7 +363,7 @@ static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct
 }
 
 int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
-			struct slot_cell *sc, uint64_t key, int dv)
+			struct slot_cell *sc, int dv)
 {
 	const uint32_t bit = 1u << k;
 	uint64_t off = r->choff[k], first = off;
@@ -394,7 +372,6 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 	uint32_t n = 0, i;
 	unsigned win;
 
-	(void)key;
 	r->ra_hit[k] = 0;
 	r->ra_n[k] = 0;
 	r->ra_lo[k] = 0;
@@ -417,7 +394,7 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 		return 0;
 	}
 	if (e->nr_pages != 1 || sc->nr_pages != 1 ||
-	    (sr_dev_class_memlike(r->m->dev[dv].cls) && r->kernel.sync_bypass))
+	    sr_swapin_bypass(&r->kernel, r->m->dev[dv].cls))
 		return 0;
 	if (r->ra_mode == SR_RA_VMA)
 		return (e->flags & SR_EV_HAS_VADDR) ? vma_readahead(r, p, k, e, dv) : 0;

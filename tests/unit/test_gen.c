@@ -429,6 +429,19 @@ static size_t count_nr(const struct sr_event *e, size_t n, int op, uint32_t nr)
 	return c;
 }
 
+/* One task cycling through 4 huge pages of hp pages with room for 3. */
+static void four_huge_pages(struct sr_gen_params *p, uint32_t hp)
+{
+	params_init(p);
+	p->exp_time = 0;
+	p->workload = SR_GEN_SWAP_W_SEQ;
+	p->tasks = 1;
+	p->size = 4 * hp * PG;
+	p->limit = 3 * hp * PG;
+	p->thp = 1;
+	p->thp_pages = hp;
+}
+
 static void gen_thp_whole(void)
 {
 	static const uint64_t want_off[] = { 512, 1024, 512, 1536, 1024, 2048, 1536, 2560, 2048 };
@@ -444,13 +457,7 @@ static void gen_thp_whole(void)
 	 * pushing out the least recently used.  Each takes a free cluster
 	 * whole: the free list's never-used ones (1, 2, ...) come before those
 	 * freed, which go to its tail. */
-	params_init(&p);
-	p.exp_time = 0;
-	p.workload = SR_GEN_SWAP_W_SEQ;
-	p.tasks = 1;
-	p.size = 4 * 512 * PG;
-	p.limit = 3 * 512 * PG;
-	p.thp = 1;
+	four_huge_pages(&p, 512);
 	e = gen_all(&p, 3, &n, &st);
 	CHECK(e && n == 9 && st.swap_outs == 5 && st.swap_ins == 4);
 	CHECK(st.pages_out == 5 * 512 && st.pages_in == 4 * 512 && st.thp_pages == 2048);
@@ -477,13 +484,7 @@ static void gen_thp_split(void)
 	 * the 2nd and 3rd likewise (clusters 3 and 4); the 4th's pages (2048
 	 * on) each push out one base page of the 1st, through CPU 0's slots
 	 * cache from its cluster: the next never-used one, 5 (2560-3071). */
-	params_init(&p);
-	p.exp_time = 0;
-	p.workload = SR_GEN_SWAP_W_SEQ;
-	p.tasks = 1;
-	p.size = 4 * 512 * PG;
-	p.limit = 3 * 512 * PG;
-	p.thp = 1;
+	four_huge_pages(&p, 512);
 	p.thp_swapin = SR_GEN_THP_IN_SPLIT;
 	e = gen_all(&p, 4096, &n, &st);
 	CHECK(e && st.swap_outs == 516 && st.swap_ins == 2048 && n == 516 + 2048);
@@ -510,14 +511,7 @@ static void gen_thp_small(void)
 	struct sr_event *e;
 	size_t n, i, bad = 0;
 
-	params_init(&p);
-	p.exp_time = 0;
-	p.workload = SR_GEN_SWAP_W_SEQ;
-	p.tasks = 1;
-	p.size = 4 * 16 * PG;
-	p.limit = 3 * 16 * PG;
-	p.thp = 1;
-	p.thp_pages = 16;
+	four_huge_pages(&p, 16);
 	p.kernel = "6.14";
 	e = gen_all(&p, 7, &n, &st);
 	CHECK(e && n == 9 && st.thp_pages == 64 && st.thp_splits == 0);
