@@ -85,8 +85,13 @@
  *   unbiased bounded draw of Lemire (multiply-shift of the upper 32 bits,
  *   rejecting low products under 2^32 mod pages).
  *
- * Not modelled: reclaim batches (the kernel reclaims up to SWAP_CLUSTER_MAX
- * = 32 pages at a time, here one per page made resident), active/inactive
+ * - Reclaim batches (reclaim_batch): a task that needs memory reclaims
+ *   until the limit leaves room for reclaim_batch - 1 more pages, as the
+ *   kernel's direct reclaim asks for SWAP_CLUSTER_MAX = 32 pages at a time;
+ *   the batch's swap-outs have the reclaiming task's time.  Default 1: one
+ *   page per page made resident.
+ *
+ * Not modelled: active/inactive
  * lists and their approximations of LRU, kswapd, the fault and clearing of
  * a huge page (its first touch costs one access like any other), and
  * khugepaged (a split huge page is never collapsed again).
@@ -160,6 +165,8 @@ struct sr_gen_params {
 				 * exponential of mean access_ns; 0: every
 				 * access takes access_ns exactly */
 	uint64_t seed;          /* PRNG seed (swap-w-rand); default 1 */
+	uint32_t reclaim_batch; /* pages a direct reclaim frees at once, 1 (default)
+				 * to 512 */
 	uint32_t thp_pages;     /* pages of a huge page: a power of two, 2 to 512
 				 * (SR_GEN_HPAGE_PAGES, the default) */
 	double thp;             /* share of each task's aligned units

@@ -57,7 +57,13 @@ struct sr_device {
 	double write_iops;      /* sustained 4 KiB random writes per second */
 	double read_bw;         /* sequential read bandwidth */
 	double write_bw;        /* sequential write bandwidth */
-	double seek_ns;         /* hdd: a non-sequential request's seek */
+	double seek_ns;         /* hdd: the average seek (over a third of the stroke) */
+	double seek_track_ns;   /* hdd: a seek to the next track */
+	double seek_full_ns;    /* hdd: a seek across the whole stroke */
+	double rpm;             /* hdd: spindle speed (rotational latency) */
+	/* The block layer's request limits and the tags (DMA devices):
+	 * queue/max_sectors_kb, queue/max_segments, the device's queue depth. */
+	double max_sectors_kb, max_segments, queue_depth;
 
 	/* Memory-like devices: per-thread copy rates and the shared media
 	 * bandwidth, local and remote to the copying CPU. */
@@ -102,6 +108,11 @@ struct sr_machine {
 	double lru_refault_ns;  /* ... and by a swap-in (a refault), per page */
 	/* Extra time to submit I/O to a device on another node than the CPU. */
 	double remote_submit_ns;
+	/* The block layer: a request's CPU work (allocation, tag, insertion,
+	 * dispatch, completion) besides its bios', and a single-queue
+	 * device's queue lock held per insertion (docs/MODEL.md, B3). */
+	double blk_request_ns;
+	double queue_lock_ns;
 
 	int nr_devices;
 	struct sr_device dev[SR_MACHINE_MAX_DEVICES];

@@ -120,13 +120,28 @@ double sr_hist_quantile(const struct sr_hist *h, double q);
  * out[0] also everything under 1 us.  Returns the number of buckets used. */
 int sr_hist_log2_us(const struct sr_hist *h, uint64_t *out, int max);
 
+/* Request sizes by powers of two: [i] counts requests of 4 KiB x 2^i up
+ * to twice that; the last, 8 MiB and more. */
+#define SR_REQ_HIST 12
+
 struct sr_dev_result {
 	char name[32];
-	uint64_t reads, writes;        /* I/O requests */
+	uint64_t reads, writes;        /* I/O requests the device served */
 	uint64_t read_bytes, write_bytes;
 	uint64_t readahead_pages;      /* pages read ahead, in those reads */
 	double busy_ns;                /* device (or media) time used */
 	double util;                   /* busy_ns / makespan */
+	/* The block layer (DMA devices; docs/MODEL.md, "The block layer"):
+	 * bios submitted (one per folio, or per part of one split at the
+	 * request limit), those merged into a request in a task's plug or in
+	 * the queue's elevator, and the requests' sizes and times. */
+	uint64_t bios, plug_merges, queue_merges;
+	double req_pages_sq;           /* sum over requests of (pages)^2 */
+	uint64_t req_hist[SR_REQ_HIST];
+	double queue_ns;               /* requests' time from the queue to their service */
+	double req_ns;                 /* ... to their completion */
+	double req_kib_mean, req_kib_cv; /* request size: mean and coefficient of variation */
+	double queue_share;            /* queue_ns / req_ns */
 };
 
 struct sr_link_result {
@@ -166,6 +181,9 @@ struct sr_policy_result {
 	 * for a CPU another task had, for a device's si->lock, for the LRU
 	 * lock of a node. */
 	double wait_cpu_ns, wait_si_lock_ns, wait_lru_lock_ns, wait_swap_cache_lock_ns;
+	/* The block layer's CPU time: requests' work, and a single-queue
+	 * device's queue lock held and waited for (wait_queue_lock_ns). */
+	double block_cpu_ns, wait_queue_lock_ns;
 	/* Readahead: pages read ahead into the swap cache, and swap-ins that
 	 * found their page there (minor faults: no I/O). */
 	uint64_t readahead_pages, swapcache_hits;
@@ -266,6 +284,14 @@ const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, s
 int sr_replay_readahead_active(const struct sr_replay *r);
 
 enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *diag);
+
+/*
+ * Whether a task's swap writes of one reclaim pass are held in its block
+ * plug and merged there (on: the kernel's way since 3.2, "vmscan: add
+ * block plug for page reclaim"; off: each bio goes to the device's queue
+ * alone).  Before the first event; on by default.
+ */
+enum sr_err sr_replay_set_plug(struct sr_replay *r, int on, struct sr_diag *diag);
 
 /* Replay n more events.  A node or device the machine lacks is SR_ERR_MACHINE. */
 enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,

@@ -28,6 +28,7 @@ struct sr_report_info {
 	const char *machine;        /* machine name */
 	const char *machine_origin; /* "preset", "file PATH", "trace header", "default preset" */
 	int slots_cache;
+	int plug;                   /* swap writes plugged per reclaim pass */
 	const struct sr_kernel *kernel; /* the kernel generation modelled */
 	const char *readahead;      /* sr_replay_readahead_describe(), or NULL */
 	int readahead_on;           /* readahead is modelled in this replay */

@@ -25,11 +25,10 @@ void sr_plug_init(struct sr_plug *p, const struct sr_kernel *k)
 	p->max_requests = p->last_only ? 32 : 16;
 }
 
-/* Whether bio (dev, off, pages) merges into r; 1 after doing it. */
-static int merge(struct sr_blk_req *r, const struct sr_blk_limits *lim, int dev, uint64_t off,
-		 uint32_t pages)
+int sr_blk_merge(struct sr_blk_req *r, const struct sr_blk_limits *lim, int dev, int op,
+		 uint64_t off, uint32_t pages, double t)
 {
-	if (r->dev != dev || r->pages + pages > lim->max_pages || r->bios + 1 > lim->max_segments)
+	if (r->dev != dev || r->op != op || r->pages + pages > lim->max_pages || r->bios + 1 > lim->max_segments)
 		return 0;
 	if (r->off + r->pages == off) {
 		r->pages += pages;
@@ -40,6 +39,7 @@ static int merge(struct sr_blk_req *r, const struct sr_blk_limits *lim, int dev,
 		return 0;
 	}
 	r->bios++;
+	r->t_sum += t;
 	return 1;
 }
 
@@ -53,19 +53,19 @@ unsigned sr_plug_flush(struct sr_plug *p, struct sr_blk_req *out)
 	return n;
 }
 
-unsigned sr_plug_add(struct sr_plug *p, const struct sr_blk_limits *lim, int dev, uint64_t off,
-		     uint32_t pages, struct sr_blk_req *out)
+unsigned sr_plug_add(struct sr_plug *p, const struct sr_blk_limits *lim, int dev, int op,
+		     uint64_t off, uint32_t pages, double t, struct sr_blk_req *out)
 {
 	unsigned i, flushed = 0, max;
 
 	/* A bio over the limit is split first (__bio_split_to_limits()). */
 	if (pages > lim->max_pages) {
-		flushed = sr_plug_add(p, lim, dev, off, lim->max_pages, out);
-		return flushed + sr_plug_add(p, lim, dev, off + lim->max_pages,
-					     pages - lim->max_pages, out + flushed);
+		flushed = sr_plug_add(p, lim, dev, op, off, lim->max_pages, t, out);
+		return flushed + sr_plug_add(p, lim, dev, op, off + lim->max_pages,
+					     pages - lim->max_pages, t, out + flushed);
 	}
 	for (i = p->n; i-- > 0;) {
-		if (merge(&p->req[i], lim, dev, off, pages)) {
+		if (sr_blk_merge(&p->req[i], lim, dev, op, off, pages, t)) {
 			p->merges++;
 			return 0;
 		}
@@ -77,6 +77,6 @@ unsigned sr_plug_add(struct sr_plug *p, const struct sr_blk_limits *lim, int dev
 		flushed = sr_plug_flush(p, out);
 	if (p->n && p->req[p->n - 1].dev != dev)
 		p->multiple_queues = 1;
-	p->req[p->n++] = (struct sr_blk_req){ dev, off, pages, 1 };
+	p->req[p->n++] = (struct sr_blk_req){ dev, op, off, pages, 1, t };
 	return flushed;
 }

@@ -10,7 +10,7 @@
  * flushed when the task finishes it or sleeps, when it holds its maximum of
  * requests, or when its last request reached BLK_PLUG_FLUSH_SIZE.
  *
- * Not yet wired into the replay (issue 15): the unit tests drive it.
+ * The replay keeps a plug per task and simulation (src/replay/plug.c).
  */
 #ifndef SR_BLOCK_BLK_MERGE_H
 #define SR_BLOCK_BLK_MERGE_H
@@ -35,12 +35,16 @@ struct sr_blk_limits {
 	uint32_t max_segments; /* 128 (BLK_MAX_SEGMENTS), NVMe 127-128, AHCI 168 */
 };
 
-/* One request: pages [off, off + pages) of device dev, made of bios. */
+/* One request: pages [off, off + pages) of device dev, made of bios,
+ * for op (SR_OP_OUT: a write), its bios submitted at times summing to
+ * t_sum (their latencies are taken from there). */
 struct sr_blk_req {
 	int dev;
+	int op;
 	uint64_t off;
 	uint32_t pages;
 	uint32_t bios;
+	double t_sum;
 };
 
 struct sr_plug {
@@ -58,15 +62,20 @@ struct sr_plug {
 void sr_plug_init(struct sr_plug *p, const struct sr_kernel *k);
 
 /*
- * A bio of pages at off on device dev (limits lim) is submitted under the
- * plug: split at max_pages first, each part joins a request it continues
+ * A bio for op of pages at off on device dev (limits lim) is submitted at
+ * t under the plug: split at max_pages first, each part joins a request it continues
  * or precedes, or becomes a new one; before a new one is added, a full
  * plug is flushed into out, as blk_add_rq_to_plug() flushes it (room for
  * SR_PLUG_MAX_REQUESTS per part).  The number of requests flushed into
  * out.
  */
-unsigned sr_plug_add(struct sr_plug *p, const struct sr_blk_limits *lim, int dev, uint64_t off,
-		     uint32_t pages, struct sr_blk_req *out);
+unsigned sr_plug_add(struct sr_plug *p, const struct sr_blk_limits *lim, int dev, int op,
+		     uint64_t off, uint32_t pages, double t, struct sr_blk_req *out);
+
+/* Whether bio (dev, op, off, pages) merges into r within lim, back or
+ * front; 1 after doing it (at t).  The plug's test, and the elevator's. */
+int sr_blk_merge(struct sr_blk_req *r, const struct sr_blk_limits *lim, int dev, int op,
+		 uint64_t off, uint32_t pages, double t);
 
 /* blk_finish_plug(), or the task sleeps: every request into out, in the
  * order they were added; their number. */

@@ -24,9 +24,14 @@
  */
 #include "block/blk-wbt.h"
 
+int sr_wbt_enabled(const struct sr_kernel *k)
+{
+	return k->major > 4 || (k->major == 4 && k->minor >= 10);
+}
+
 void sr_wbt_limits(const struct sr_kernel *k, struct sr_wbt_limits *l)
 {
-	if (k->major < 4 || (k->major == 4 && k->minor < 10)) {
+	if (!sr_wbt_enabled(k)) {
 		l->read_recent = l->idle = SR_BLKDEV_MAX_RQ;
 	} else if (k->major < 6 || (k->major == 6 && k->minor < 11)) {
 		l->read_recent = 4;

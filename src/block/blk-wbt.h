@@ -24,4 +24,7 @@ struct sr_wbt_limits {
 
 void sr_wbt_limits(const struct sr_kernel *k, struct sr_wbt_limits *l);
 
+/* Whether kernel k throttles writeback (4.10 on). */
+int sr_wbt_enabled(const struct sr_kernel *k);
+
 #endif /* SR_BLOCK_BLK_WBT_H */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* swapreplay gen WORKLOAD -o FILE */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 enum {
 	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_JOBS, O_RTASKS, O_RSIZE, O_SIZE, O_LIMIT, O_ACCESSES,
 	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED, O_MACHINE,
-	O_KERNEL, O_THP, O_THP_SIZE, O_THP_SWAPIN,
+	O_KERNEL, O_THP, O_THP_SIZE, O_THP_SWAPIN, O_RECLAIM_BATCH,
 };
 
 static const struct cli_opt opts[] = {
@@ -39,6 +40,7 @@ static const struct cli_opt opts[] = {
 	{ "kernel", 0, CLI_ARG, O_KERNEL },
 	{ "thp", 0, CLI_ARG, O_THP },
 	{ "thp-size", 0, CLI_ARG, O_THP_SIZE },
+	{ "reclaim-batch", 0, CLI_ARG, O_RECLAIM_BATCH },
 	{ "thp-swapin", 0, CLI_ARG, O_THP_SWAPIN },
 	CLI_RA_OPTS,
 	{ NULL, 0, 0, 0 },
@@ -204,6 +206,18 @@ static int run(int argc, char **argv)
 				return cli_usage("gen", "--thp-size takes a power of two from 8K to 2M, not '%s'",
 						 val);
 			gp.thp_pages = (uint32_t)(b / SR_PAGE_SIZE);
+			break;
+		}
+		case O_RECLAIM_BATCH: {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(val, &end, 10);
+			if (errno || end == val || *end || v < 1 || v > 512)
+				return cli_usage("gen", "--reclaim-batch takes 1 to 512 pages, not '%s'",
+						 val);
+			gp.reclaim_batch = (uint32_t)v;
 			break;
 		}
 		case O_THP_SWAPIN:
@@ -374,6 +388,9 @@ const struct cli_cmd cmd_gen = {
 	"                        slots (a whole cluster for 2M), or split into its\n"
 	"                        pages where the kernel would split it.  --limit must\n"
 	"                        then hold one\n"
+	"  --reclaim-batch=N     pages a task's direct reclaim frees at once (default\n"
+	"                        1; the kernel asks for 32, SWAP_CLUSTER_MAX): the\n"
+	"                        batch's swap-outs come together, one reclaim pass\n"
 	"  --thp-size=BYTES      a huge page's size: 2M (the default: a PMD) or a\n"
 	"                        smaller power of two down to 8K (mTHP folios)\n"
 	"  --thp-swapin=MODE     how a swapped-out huge page comes back: whole (the\n"

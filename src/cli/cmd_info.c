@@ -83,11 +83,20 @@ static void show(const struct sr_machine *m)
 		else if (d->cls == SR_DEV_ZRAM)
 			printf("               compress %.3f GB/s, decompress %.3f GB/s, ratio %.3f\n",
 			       d->compress_bw / 1e9, d->decompress_bw / 1e9, d->compress_ratio);
+		else if (d->cls == SR_DEV_HDD)
+			printf("               seek %.2f ms (one track), %.2f ms (average), %.2f ms "
+			       "(full stroke), %.0f rpm; %.2f GB/s\n", d->seek_track_ns / 1e6,
+			       d->seek_ns / 1e6, d->seek_full_ns / 1e6, d->rpm, d->read_bw / 1e9);
 		else
 			printf("               read %.0f us, %.0f IOPS, %.2f GB/s; write %.0f us, "
-			       "%.0f IOPS, %.2f GB/s%s\n", d->read_lat_ns / 1e3, d->read_iops,
+			       "%.0f IOPS, %.2f GB/s\n", d->read_lat_ns / 1e3, d->read_iops,
 			       d->read_bw / 1e9, d->write_lat_ns / 1e3, d->write_iops,
-			       d->write_bw / 1e9, d->cls == SR_DEV_HDD ? " (seek-bound)" : "");
+			       d->write_bw / 1e9);
+		if (d->cls == SR_DEV_NVME || d->cls == SR_DEV_SSD || d->cls == SR_DEV_HDD)
+			printf("               requests up to %.0f KiB and %.0f segments, %.0f tags%s\n",
+			       d->max_sectors_kb, d->max_segments, d->queue_depth,
+			       d->cls == SR_DEV_NVME ? " per CPU's queue, no elevator" :
+			       ", one queue with an elevator");
 	}
 }
 

@@ -19,7 +19,7 @@
 #define MAX_VARIANTS 200
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
-       O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL };
+       O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_PLUG };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -35,6 +35,7 @@ static const struct cli_opt opts[] = {
 	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
 	{ "per-task", 0, CLI_NOARG, O_PER_TASK },
 	{ "kernel", 0, CLI_ARG, O_KERNEL },
+	{ "plug", 0, CLI_ARG, O_PLUG },
 	CLI_RA_OPTS,
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
@@ -127,7 +128,7 @@ static int cli_replay(int argc, char **argv)
 	char origin[300];
 	uint64_t u;
 	enum sr_err err;
-	int id, rc = EXIT_OK, i, per_task = 0, slots_given = 0;
+	int id, rc = EXIT_OK, i, per_task = 0, slots_given = 0, plug = 1;
 	struct sr_kernel kern;
 	struct sr_readahead_opts ra;
 	char rad[192];
@@ -172,6 +173,13 @@ static int cli_replay(int argc, char **argv)
 				rc = cli_usage("replay", "--slots-cache takes on or off, not '%s'", val);
 				goto out;
 			}
+			break;
+		case O_PLUG:
+			if (strcmp(val, "on") && strcmp(val, "off")) {
+				rc = cli_usage("replay", "--plug takes on or off, not '%s'", val);
+				goto out;
+			}
+			plug = !strcmp(val, "on");
 			break;
 		case O_FORMAT:
 			if (sr_report_fmt_parse(val, &fmt)) {
@@ -290,6 +298,8 @@ static int cli_replay(int argc, char **argv)
 		err = sr_replay_set_readahead(rp, &ra, &d);
 	if (!err && per_task)
 		err = sr_replay_per_task(rp, &d);
+	if (!err)
+		err = sr_replay_set_plug(rp, plug, &d);
 	if (err) {
 		rc = cli_diag(&d);
 		goto out;
@@ -309,6 +319,8 @@ static int cli_replay(int argc, char **argv)
 			err = sr_replay_set_kernel(vr[u], &kern, &d);
 		if (!err)
 			err = sr_replay_set_readahead(vr[u], &ra, &d);
+		if (!err)
+			err = sr_replay_set_plug(vr[u], plug, &d);
 		if (err) {
 			rc = cli_diag(&d);
 			goto out;
@@ -375,6 +387,7 @@ static int cli_replay(int argc, char **argv)
 	info.machine = m->name;
 	info.machine_origin = origin;
 	info.slots_cache = rpo.slots_cache && kern.alloc == SR_ALLOC_SLOTS_CACHE;
+	info.plug = plug;
 	info.kernel = &kern;
 	info.readahead = sr_replay_readahead_describe(rp, rad, sizeof(rad));
 	info.readahead_on = sr_replay_readahead_active(rp);
@@ -436,6 +449,12 @@ const struct cli_cmd cmd_replay = {
 	"  --slots-cache=on|off  on kernels 4.11-6.14: model the per-CPU swap slots\n"
 	"                        cache (on, default) or allocate every slot by a\n"
 	"                        list walk (off)\n"
+	"  --plug=on|off         nvme, ssd and hdd: hold a task's swap writes of one\n"
+	"                        reclaim pass (32 pages) in its block plug, where\n"
+	"                        adjacent slots merge into one request (on, default:\n"
+	"                        the kernel's way since 3.2), or send each to the\n"
+	"                        device's queue alone (off; an ssd's or hdd's\n"
+	"                        elevator may still merge requests that wait there)\n"
 	CLI_RA_HELP
 	"  -f, --format=FMT      text (default), json, csv or markdown (a table to\n"
 	"                        paste into a patch review)\n"

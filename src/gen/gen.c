@@ -166,6 +166,7 @@ void sr_gen_params_init(struct sr_gen_params *p)
 	p->seed = 1;
 	p->thp = 0;
 	p->thp_pages = SR_GEN_HPAGE_PAGES;
+	p->reclaim_batch = 1;
 	p->thp_swapin = SR_GEN_THP_IN_WHOLE;
 	sr_readahead_default(&p->ra);
 }
@@ -592,9 +593,16 @@ static void touch(struct sr_gen *g, struct actor *a, uint32_t pg)
 		lru_add_tail(g, pg);
 		return;
 	}
-	/* pg is about to become resident: direct reclaim by a first. */
-	while (g->st.resident + need > g->limit)
-		evict(g, a);
+	/* pg is about to become resident: direct reclaim by a first, a
+	 * batch at a time. */
+	if (g->st.resident + need > g->limit) {
+		uint64_t room = need + g->p.reclaim_batch - 1;
+
+		while (g->st.resident + room > g->limit && g->lru_head != NIL && !g->err)
+			evict(g, a);
+		while (g->st.resident + need > g->limit)
+			evict(g, a);
+	}
 	if (s == PG_SWAPPED) {
 		emit(g, a, SR_OP_IN, g->dev[pg], g->slot[pg], need, pg);
 		set_owner(g, g->dev[pg], g->slot[pg], NIL);
@@ -806,6 +814,9 @@ static enum sr_err check_params(const struct sr_gen_params *p, struct sr_diag *d
 	if ((unsigned)p->thp_swapin > SR_GEN_THP_IN_SPLIT)
 		return sr_diag_set(d, SR_ERR_INVAL, "unknown huge page swap-in mode %d",
 				   (int)p->thp_swapin);
+	if (p->reclaim_batch < 1 || p->reclaim_batch > 512)
+		return sr_diag_set(d, SR_ERR_INVAL, "reclaim batch %u: 1 to 512 pages",
+				   p->reclaim_batch);
 	if (p->thp_pages < 2 || p->thp_pages > SR_GEN_HPAGE_PAGES ||
 	    (p->thp_pages & (p->thp_pages - 1)))
 		return sr_diag_set(d, SR_ERR_INVAL,

@@ -7,6 +7,8 @@
  *   c, p, d   the CPU's node, the page's node, the device's node
  *             (an unknown device node counts as the CPU's)
  */
+#include <math.h>
+
 #include "hw/cost.h"
 #include "machine/defaults.h"
 
@@ -35,8 +37,96 @@ static void link(struct sr_cost *c, int from, int to, double bytes)
 	c->nlinks++;
 }
 
+/*
+ * (D4) The seek curve: short seeks accelerate and decelerate the arm (a
+ * square root of the distance), long ones coast (linear), after
+ * Ruemmler and Wilkes, "An introduction to disk drive modeling", IEEE
+ * Computer 27(3), 1994 (their HP 97560: 3.24 + 0.400 sqrt(d) ms up to 383
+ * of its 1962 cylinders, 8.00 + 0.008 d beyond; the shape, not the old
+ * drive's figures).  Over x of the stroke, with x0 = 383 / 1962:
+ *
+ *   seek(x) = t1 + a sqrt(x)                        x <= x0
+ *           = v0 + (tf - v0) (x - x0) / (1 - x0)     x > x0,  v0 = t1 + a sqrt(x0)
+ *
+ * t1 the single-track seek, tf the full stroke, and a such that the mean
+ * over a random start and end (density 2 (1 - x)) is the data sheet's
+ * average seek ta:
+ *
+ *   a = (ta - t1 (2 x0 - x0^2) - (1 - x0)^2 (2 t1 + tf) / 3)
+ *       / (4/3 x0^1.5 - 4/5 x0^2.5 + 2/3 (1 - x0)^2 sqrt(x0))
+ */
+#define SEEK_X0 (383.0 / 1962.0)
+
+double sr_cost_seek(const struct sr_device *dev, double x)
+{
+	const double x0 = SEEK_X0, r0 = sqrt(x0), q = (1 - x0) * (1 - x0);
+	double t1 = dev->seek_track_ns, ta = dev->seek_ns, tf = dev->seek_full_ns, a, v0;
+
+	a = (ta - t1 * (2 * x0 - x0 * x0) - q * (2 * t1 + tf) / 3) /
+	    (4.0 / 3 * x0 * r0 - 4.0 / 5 * x0 * x0 * r0 + 2.0 / 3 * q * r0);
+	if (a < 0)
+		a = 0;
+	v0 = t1 + a * r0;
+	if (v0 > tf)
+		v0 = tf, a = (tf - t1) / r0;
+	if (x <= x0)
+		return t1 + a * sqrt(x);
+	return v0 + (tf - v0) * (x - x0) / (1 - x0);
+}
+
+double sr_cost_hdd_position(const struct sr_device *dev, uint64_t head, uint64_t off)
+{
+	/* A track holds one revolution at the media rate. */
+	double track = dev->read_bw * 60.0 / dev->rpm, x;
+
+	if (off == head)
+		return 0;
+	if (off > head && (double)(off - head) * SR_PAGE_SIZE < track)
+		return 1e9 * (double)(off - head) * SR_PAGE_SIZE / dev->read_bw;
+	x = (off > head ? (double)(off - head) : (double)(head - off)) / (double)dev->size_pages;
+	if (x > 1)
+		x = 1;
+	return sr_cost_seek(dev, x) + 30e9 / dev->rpm;
+}
+
+void sr_cost_request(const struct sr_device *dev, int op, uint32_t pages, double pos_ns,
+		     double *work, double *lat)
+{
+	int out = op == SR_OP_OUT;
+	double B = (double)pages * SR_PAGE_SIZE, bw = out ? dev->write_bw : dev->read_bw;
+
+	if (dev->cls == SR_DEV_HDD) {
+		/* W = L = positioning + B / BW: one head, one request at a time. */
+		*work = pos_ns + 1e9 * B / bw;
+		*lat = *work;
+	} else {
+		double a = 1e9 / (out ? dev->write_iops : dev->read_iops), b = 1e9 * B / bw;
+
+		*work = a > b ? a : b;
+		*lat = (out ? dev->write_lat_ns : dev->read_lat_ns) + (b > a ? b - a : 0);
+	}
+}
+
+/*
+ * (D5) A flash device's random-write IOPS is its garbage collection's
+ * limit under random overwrites (write amplification), not the cost of a
+ * command: a write that continues a stream fills its erase blocks in
+ * order and costs its transfer, bounded by the controller's command rate,
+ * for which the random-read IOPS stands (490k on the P4500: no garbage
+ * collection behind reads):
+ *   W = max(1/IOPS_r, B/BW_w)     L = L_w + max(0, B/BW_w - 1/IOPS_r)
+ */
+void sr_cost_request_stream(const struct sr_device *dev, uint32_t pages, double *work,
+			    double *lat)
+{
+	double a = 1e9 / dev->read_iops, b = 1e9 * (double)pages * SR_PAGE_SIZE / dev->write_bw;
+
+	*work = a > b ? a : b;
+	*lat = dev->write_lat_ns + (b > a ? b - a : 0);
+}
+
 void sr_cost_event(const struct sr_machine *m, const struct sr_device *dev,
-		   int op, int cn, int pn, uint32_t nr_pages, int seq, struct sr_cost *c)
+		   int op, int cn, int pn, uint32_t nr_pages, struct sr_cost *c)
 {
 	double B = (double)nr_pages * SR_PAGE_SIZE;
 	int dn = dev->node >= 0 ? dev->node : cn;
@@ -108,33 +198,22 @@ void sr_cost_event(const struct sr_machine *m, const struct sr_device *dev,
 		/*
 		 * (D1) a DMA device: the CPU submits (plus S when the device
 		 * hangs off another node), the device serves the request in
-		 *   W = max(1/IOPS, B/BW)   (hdd: W = B/BW, plus the seek
-		 *                            when not sequential)
-		 * of its throughput and completes it after the latency L.
+		 *   W = max(1/IOPS, B/BW)   (hdd: W = positioning + B/BW, D4)
+		 * of its throughput and completes it after the latency L
+		 * (sr_cost_request(); the block layer decides the requests).
 		 * (D2) the DMA crosses the link between the page's node and
 		 * the device's node when they differ.
 		 * Swap-in waits for completion; swap-out does not (writeback
 		 * is asynchronous) unless the device is backlogged.
 		 */
 		int out = op == SR_OP_OUT;
-		double iops = out ? dev->write_iops : dev->read_iops;
-		double bw = out ? dev->write_bw : dev->read_bw;
 
 		c->dma = 1;
 		c->sync = !out;
 		c->copy_ns = 0;
 		if (!dev_local)
 			c->cpu_ns += m->remote_submit_ns;
-		if (dev->cls == SR_DEV_HDD) {
-			c->dev_work_ns = 1e9 * B / bw + (seq ? 0 : dev->seek_ns);
-			c->dev_lat_ns = c->dev_work_ns;
-		} else {
-			double a = 1e9 / iops, b = 1e9 * B / bw;
-
-			c->dev_work_ns = a > b ? a : b;
-			c->dev_lat_ns = (out ? dev->write_lat_ns : dev->read_lat_ns) +
-					(b > a ? b - a : 0);
-		}
+		sr_cost_request(dev, op, nr_pages, 0, &c->dev_work_ns, &c->dev_lat_ns);
 		if (out)
 			link(c, pn, dn, B);
 		else

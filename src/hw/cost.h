@@ -26,11 +26,34 @@ struct sr_cost {
 /*
  * Cost of moving nr_pages for op (SR_OP_OUT: memory -> device; SR_OP_IN:
  * device -> memory) on device dev, with the CPU on cpu_nid and the page's
- * memory on page_nid.  seq: for hdd, the request continues the previous one.
+ * memory on page_nid.  A DMA device's own work is the block layer's
+ * request, sr_cost_request(): here dev_work_ns and dev_lat_ns are those
+ * of the event as one request that needs no positioning.
  */
 void sr_cost_event(const struct sr_machine *m, const struct sr_device *dev,
-		   int op, int cpu_nid, int page_nid, uint32_t nr_pages, int seq,
+		   int op, int cpu_nid, int page_nid, uint32_t nr_pages,
 		   struct sr_cost *c);
+
+/*
+ * (D1, D4) One request of pages for op on DMA device dev: the device time
+ * it takes (*work) and when it completes after it started (*lat); pos_ns
+ * is an hdd's positioning first (sr_cost_hdd_position()).
+ */
+void sr_cost_request(const struct sr_device *dev, int op, uint32_t pages, double pos_ns,
+		     double *work, double *lat);
+
+/* (D5) The same for a flash write that continues a stream (it starts
+ * where a recent write ended). */
+void sr_cost_request_stream(const struct sr_device *dev, uint32_t pages, double *work,
+			    double *lat);
+
+/* (D4) An hdd's seek over x of its stroke (0 < x <= 1). */
+double sr_cost_seek(const struct sr_device *dev, double x);
+
+/* (D4) An hdd bringing its head from head (where the last request ended)
+ * to off: none when it continues there; the platter's turn over a short
+ * forward gap on the same track; else a seek and half a revolution. */
+double sr_cost_hdd_position(const struct sr_device *dev, uint64_t head, uint64_t off);
 
 /*
  * (P3) How much slower PMem media serve a request when the DIMMs' recent

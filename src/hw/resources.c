@@ -25,7 +25,11 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	int i;
 
 	h->m = m;
-	h->hdd_next = calloc((size_t)m->nr_devices, sizeof(*h->hdd_next));
+	h->head = calloc((size_t)m->nr_devices, sizeof(*h->head));
+	h->q = calloc((size_t)m->nr_devices, sizeof(*h->q));
+	h->lim = calloc((size_t)m->nr_devices, sizeof(*h->lim));
+	h->qlock = calloc((size_t)m->nr_devices, sizeof(*h->qlock));
+	h->wstream = calloc((size_t)m->nr_devices * SR_HW_STREAMS, sizeof(*h->wstream));
 	h->devcal = calloc((size_t)m->nr_devices, sizeof(*h->devcal));
 	h->linkcal = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*h->linkcal));
 	h->link_bytes = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*h->link_bytes));
@@ -39,15 +43,26 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->treelock = calloc((size_t)m->nr_devices, sizeof(*h->treelock));
 	h->lrulock = calloc((size_t)m->nr_nodes, sizeof(*h->lrulock));
 	h->mix = calloc(2 * (size_t)m->nr_devices, sizeof(*h->mix));
-	if (!h->hdd_next || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev ||
+	if (!h->head || !h->q || !h->lim || !h->qlock || !h->wstream || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev ||
 	    !h->rdcal || !h->wr_end || !h->rd_last || !h->cpucal || !h->cpu_owner ||
 	    !h->swaplock || !h->treelock ||
 	    !h->lrulock || !h->mix)
 		return -1;
 	for (i = 0; i < m->nr_devices; i++) {
-		snprintf(h->dev[i].name, sizeof(h->dev[i].name), "%s", m->dev[i].name);
+		const struct sr_device *d = &m->dev[i];
+
+		snprintf(h->dev[i].name, sizeof(h->dev[i].name), "%s", d->name);
 		h->wr_end[i] = -INFINITY;
 		h->rd_last[i] = -INFINITY;
+		/* (B1) A SATA device's one queue has an elevator; NVMe's queue
+		 * per CPU has none. */
+		if (sr_hw_is_blk(d) &&
+		    sr_blkq_init(&h->q[i], d->cls != SR_DEV_NVME, 1, (unsigned)d->queue_depth))
+			return -1;
+		h->lim[i].max_pages = sr_hw_is_blk(d) ? (uint32_t)(d->max_sectors_kb / 4) : 0;
+		h->lim[i].max_segments = sr_hw_is_blk(d) ? (uint32_t)d->max_segments : 0;
+		if (h->lim[i].max_pages < 1)
+			h->lim[i].max_pages = 1;
 	}
 	for (i = 0; i < m->nr_cpus; i++)
 		h->cpu_owner[i] = -1;
@@ -57,9 +72,13 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	return 0;
 }
 
-void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l)
+void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l, int wbt)
 {
+	int i;
+
 	h->wbt = *l;
+	for (i = 0; i < h->m->nr_devices; i++)
+		h->q[i].wbt = wbt;
 }
 
 void sr_hw_free(struct sr_hw *h)
@@ -75,6 +94,10 @@ void sr_hw_free(struct sr_hw *h)
 			cal_free(&h->swaplock[i]);
 		for (i = 0; h->treelock && i < h->m->nr_devices; i++)
 			cal_free(&h->treelock[i]);
+		for (i = 0; h->qlock && i < h->m->nr_devices; i++)
+			cal_free(&h->qlock[i]);
+		for (i = 0; h->q && i < h->m->nr_devices; i++)
+			sr_blkq_free(&h->q[i]);
 		n = h->m->nr_nodes * h->m->nr_nodes;
 		for (i = 0; h->linkcal && i < n; i++)
 			cal_free(&h->linkcal[i]);
@@ -92,7 +115,11 @@ void sr_hw_free(struct sr_hw *h)
 	free(h->treelock);
 	free(h->lrulock);
 	free(h->mix);
-	free(h->hdd_next);
+	free(h->head);
+	free(h->q);
+	free(h->lim);
+	free(h->qlock);
+	free(h->wstream);
 	free(h->devcal);
 	free(h->linkcal);
 	free(h->link_bytes);
@@ -107,6 +134,7 @@ void sr_hw_copy_counters(struct sr_hw *dst, const struct sr_hw *src)
 	memcpy(dst->link_bytes, src->link_bytes,
 	       (size_t)m->nr_nodes * m->nr_nodes * sizeof(*dst->link_bytes));
 	memcpy(dst->wait_ns, src->wait_ns, sizeof(dst->wait_ns));
+	dst->blk_cpu_ns = src->blk_cpu_ns;
 }
 
 int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
@@ -115,7 +143,11 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 	int i, n = m->nr_nodes * m->nr_nodes;
 
 	sr_hw_copy_counters(dst, src);
-	memcpy(dst->hdd_next, src->hdd_next, (size_t)m->nr_devices * sizeof(*dst->hdd_next));
+	memcpy(dst->head, src->head, (size_t)m->nr_devices * sizeof(*dst->head));
+	memcpy(dst->wstream, src->wstream,
+	       (size_t)m->nr_devices * SR_HW_STREAMS * sizeof(*dst->wstream));
+	for (i = 0; i < m->nr_devices; i++)
+		sr_blkq_copy(&dst->q[i], &src->q[i]);
 	memcpy(dst->wr_end, src->wr_end, (size_t)m->nr_devices * sizeof(*dst->wr_end));
 	memcpy(dst->rd_last, src->rd_last, (size_t)m->nr_devices * sizeof(*dst->rd_last));
 	dst->wbt = src->wbt;
@@ -131,7 +163,8 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 			return -1;
 	for (i = 0; i < m->nr_devices; i++)
 		if (cal_copy(&dst->swaplock[i], &src->swaplock[i]) ||
-		    cal_copy(&dst->treelock[i], &src->treelock[i]))
+		    cal_copy(&dst->treelock[i], &src->treelock[i]) ||
+		    cal_copy(&dst->qlock[i], &src->qlock[i]))
 			return -1;
 	for (i = 0; i < m->nr_nodes; i++)
 		if (cal_copy(&dst->lrulock[i], &src->lrulock[i]))
@@ -150,7 +183,7 @@ uint64_t sr_hw_stale(const struct sr_hw *h)
 
 	for (i = 0; i < m->nr_devices; i++)
 		n += h->devcal[i].stale + h->rdcal[i].stale + h->swaplock[i].stale +
-		     h->treelock[i].stale;
+		     h->treelock[i].stale + h->qlock[i].stale;
 	for (i = 0; i < m->nr_nodes * m->nr_nodes; i++)
 		n += h->linkcal[i].stale;
 	for (i = 0; i < m->nr_nodes; i++)
@@ -158,4 +191,139 @@ uint64_t sr_hw_stale(const struct sr_hw *h)
 	for (i = 0; i < m->nr_cpus; i++)
 		n += h->cpucal[i].stale;
 	return n;
+}
+
+/* (D5) Whether a write at off continues one of flash device dv's streams;
+ * the stream now ends at end. */
+static int stream(struct sr_hw *h, int dv, uint64_t off, uint64_t end)
+{
+	uint64_t *t = h->wstream + (size_t)dv * SR_HW_STREAMS;
+	uint64_t hk = (off * 0x9e3779b97f4a7c15ull) >> 58, he = (end * 0x9e3779b97f4a7c15ull) >> 58;
+	int seq = off && t[hk] == off;
+
+	t[he] = end;
+	return seq;
+}
+
+/* (B4) Request sizes: a request of pages counted in (+1) or out (-1). */
+static void req_count(struct sr_dev_result *r, uint32_t pages, int sign)
+{
+	int b = 31 - __builtin_clz(pages);
+
+	if (b >= SR_REQ_HIST)
+		b = SR_REQ_HIST - 1;
+	r->req_hist[b] += (uint64_t)(int64_t)sign;
+	r->req_pages_sq += sign * (double)pages * (double)pages;
+}
+
+/*
+ * (B2) docs/MODEL.md, "The block layer":
+ *
+ *   t1 = t + Q           a single-queue device's queue lock, Q per hold
+ *                        (the elevator's merge attempt and the insertion)
+ *   merged into a waiting request r (blk-mq.c): r grows by the pages,
+ *                        fin(r) += W(r + pages) - W(r); no new request
+ *   else t2 = t1 + R     the request's CPU work on the task's CPU
+ *        d = dispatch(t2)               its tag (blk-mq.c)
+ *        f = reserve(device, d, W)      W, L: sr_cost_request(), an hdd's
+ *                                       positioning from its head (D4)
+ *        fin = max(d + L, f)            (D3 for a flash read)
+ */
+double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_t off,
+		    uint32_t pages, uint32_t bios, int bio, double t, double *cpu_done,
+		    double *served)
+{
+	const struct sr_machine *m = h->m;
+	const struct sr_device *dev = &m->dev[dv];
+	struct sr_dev_result *r = &h->dev[dv];
+	struct sr_blk_queue *q = &h->q[dv];
+	struct sr_blk_wait *w;
+	struct cal *cal = &h->devcal[dv];
+	double B = (double)pages * SR_PAGE_SIZE, pos = 0, W, L, d, f, fin, t0 = t;
+
+	r->bios += bio ? 1 : 0;
+	if (q->elevator) {
+		t = sr_hw_lock(h, &h->qlock[dv], SR_WAIT_QUEUE_LOCK, t, m->queue_lock_ns);
+		if (t < 0)
+			return -1;
+		h->blk_cpu_ns += t - t0;
+		if (off != UINT64_MAX &&
+		    (w = sr_blkq_merge(q, &h->lim[dv], op, off, pages, bios, bio, t))) {
+			double W0, W1, L0;
+
+			sr_cost_request(dev, op, w->pages - pages, 0, &W0, &L0);
+			sr_cost_request(dev, op, w->pages, 0, &W1, &L0);
+			if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
+				return -1;
+			cal_reserve(cal, w->dispatch, W1 - W0);
+			sr_blkq_extend(q, w, w->fin + (W1 - W0));
+			/* The head ends where the latest request now does. */
+			if (w->seq + 1 == q->seq)
+				h->head[dv] = w->off + w->pages;
+			r->busy_ns += W1 - W0;
+			r->queue_merges += bios;
+			req_count(r, w->pages - pages, -1);
+			req_count(r, w->pages, 1);
+			if (op == SR_OP_OUT)
+				r->write_bytes += (uint64_t)B;
+			else
+				r->read_bytes += (uint64_t)B;
+			*cpu_done = t;
+			*served = t;
+			return w->fin;
+		}
+	}
+	t0 = t;
+	t = sr_hw_cpu(h, cpu, task, t, m->blk_request_ns);
+	if (t < 0)
+		return -1;
+	h->blk_cpu_ns += t - t0;
+	*cpu_done = t;
+	if (dev->cls == SR_DEV_HDD)
+		pos = off == UINT64_MAX ? sr_cost_seek(dev, 1.0 / 3) + 30e9 / dev->rpm :
+		      sr_cost_hdd_position(dev, h->head[dv], off);
+	if (off != UINT64_MAX)
+		h->head[dv] = off + pages;
+	if (op == SR_OP_OUT && dev->cls != SR_DEV_HDD && off != UINT64_MAX &&
+	    stream(h, dv, off, off + pages))
+		sr_cost_request_stream(dev, pages, &W, &L);
+	else
+		sr_cost_request(dev, op, pages, pos, &W, &L);
+	d = sr_blkq_dispatch_time(q, t);
+	if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
+		return -1;
+	f = cal_reserve(cal, d, W);
+	if (op == SR_OP_IN && dev->cls != SR_DEV_HDD) {
+		/* (D3) a read: its work takes its share of the device (f,
+		 * which later requests see) but it waits only for the reads
+		 * ahead of it and the writes in flight. */
+		struct cal *rc = &h->rdcal[dv];
+		double fr;
+
+		if (SR_UNLIKELY(!rc->used) && !cal_need(rc))
+			return -1;
+		fr = cal_reserve(rc, d, W);
+		fin = (d + L > fr ? d + L : fr) + sr_hw_read_wait(h, dv, dev, d);
+		h->rd_last[dv] = d;
+	} else {
+		fin = d + L > f ? d + L : f;
+		if (op == SR_OP_OUT && f > h->wr_end[dv])
+			h->wr_end[dv] = f;
+	}
+	/* The writer goes on unless the device is backlogged by more than
+	 * one request's latency (D1). */
+	*served = fin - L - W;
+	sr_blkq_add(q, op, off == UINT64_MAX ? UINT64_MAX - pages : off, pages, bios, t, d, fin);
+	r->busy_ns += W;
+	r->queue_ns += (fin - L > t ? fin - L : t) - t;
+	r->req_ns += fin - t;
+	req_count(r, pages, 1);
+	if (op == SR_OP_OUT) {
+		r->writes++;
+		r->write_bytes += (uint64_t)B;
+	} else {
+		r->reads++;
+		r->read_bytes += (uint64_t)B;
+	}
+	return fin;
 }

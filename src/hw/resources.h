@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "block/blk-merge.h"
+#include "block/blk-mq.h"
 #include "block/blk-wbt.h"
 #include "hw/calendar.h"
 #include "hw/cost.h"
@@ -48,10 +50,20 @@ struct sr_hw {
 	struct cal *treelock;      /* per device: its swap cache's tree lock (before 4.11) */
 	struct cal *lrulock;       /* per node: the LRU lock of its memory */
 	double *mix;               /* per device: recent read and write bytes (P3) */
-	double wait_ns[4];         /* time tasks waited: SR_WAIT_CPU, _SWAP_LOCK, _LRU_LOCK,
-				    * _SWAP_CACHE_LOCK */
+	double wait_ns[5];         /* time tasks waited: SR_WAIT_CPU, _SWAP_LOCK, _LRU_LOCK,
+				    * _SWAP_CACHE_LOCK, _QUEUE_LOCK */
 	uint64_t *link_bytes;      /* [from * nr_nodes + to] */
-	uint64_t *hdd_next;        /* per device: offset that would continue it */
+	uint64_t *head;            /* per device: where its last request ended (an
+				    * hdd's head) */
+	/* The block layer (src/block/): each DMA device's request queue and
+	 * limits, a single-queue device's queue lock, the CPU time spent. */
+	struct sr_blk_queue *q;
+	struct sr_blk_limits *lim;
+	struct cal *qlock;
+	double blk_cpu_ns;
+	/* (D5) per flash device, SR_HW_STREAMS: where recent writes ended, a
+	 * write that starts there continues its stream. */
+	uint64_t *wstream;
 	struct sr_dev_result *dev; /* per device: requests, bytes, busy time */
 	/* (D3) flash devices: reads queue behind reads only (rdcal); the
 	 * writes ahead of a read are bounded by the block layer's limits. */
@@ -62,7 +74,8 @@ struct sr_hw {
 	uint64_t rng;              /* the draws of (D3), from a fixed seed */
 };
 
-enum { SR_WAIT_CPU, SR_WAIT_SWAP_LOCK, SR_WAIT_LRU_LOCK, SR_WAIT_SWAP_CACHE_LOCK };
+enum { SR_WAIT_CPU, SR_WAIT_SWAP_LOCK, SR_WAIT_LRU_LOCK, SR_WAIT_SWAP_CACHE_LOCK,
+       SR_WAIT_QUEUE_LOCK };
 
 /* [E] The requests over which a PMem device's mix of reads and writes is
  * taken (P3): 64, the swap I/O of one slots-cache batch. */
@@ -88,8 +101,31 @@ struct sr_hw_ev {
  * limits on writes in flight are those of the default kernel until
  * sr_hw_set_write_limits() says otherwise. */
 int sr_hw_init(struct sr_hw *h, const struct sr_machine *m);
-/* The swap writes a device may have in flight (src/block/blk-wbt.h). */
-void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l);
+/* The swap writes a device may have in flight (src/block/blk-wbt.h); wbt:
+ * they wait in writeback throttling, not as requests in the queue (4.10
+ * on). */
+void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l, int wbt);
+
+/* A DMA device: its I/O goes through the block layer, as requests. */
+static inline int sr_hw_is_blk(const struct sr_device *d)
+{
+	return d->cls == SR_DEV_NVME || d->cls == SR_DEV_SSD || d->cls == SR_DEV_HDD;
+}
+
+/*
+ * (B2) A request reaches DMA device dv's queue at t, from task `task` on
+ * cpu: op, pages at off (UINT64_MAX: its position unknown), made of bios,
+ * a bio (1) or a plug's request (0) as `bio` says.  The block layer's CPU
+ * work and queue lock on the task's CPU, the elevator's merge into a
+ * waiting request or a new one with its tag and the device's service.
+ * Returns when the request completes (-1 out of memory); *cpu_done is
+ * when the task is through the submission, *served when a writer may go
+ * on: its request's completion less its latency and work, a device
+ * backlogged by more than one request holding it back (D1).
+ */
+double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_t off,
+		    uint32_t pages, uint32_t bios, int bio, double t, double *cpu_done,
+		    double *served);
 /* Free h (a zeroed one too). */
 void sr_hw_free(struct sr_hw *h);
 /* The counters of src (devices, links) into dst. */
@@ -101,6 +137,10 @@ uint64_t sr_hw_stale(const struct sr_hw *h);
 
 /* The seed of every simulation's draws (reports are reproducible). */
 #define SR_HW_SEED 0x5357415052504c59ull /* "SWAPRPLY" */
+
+/* (D5) The write streams a flash device's table keeps: [E] 64, more than
+ * the CPUs' current clusters of the machines modelled write at once. */
+#define SR_HW_STREAMS 64u
 
 /* A SATA device's queue: NCQ's 32 tags (libata ATA_MAX_QUEUE). */
 #define SR_HW_NCQ_DEPTH 32u
@@ -189,7 +229,9 @@ static inline double sr_hw_lock(struct sr_hw *h, struct cal *l, int kind, double
  * Event e on device dv, its task ready at start, as the kernel's decision
  * x says: place its work on the calendars; *done is when its I/O completed
  * (its latency is *done - start), *resume when the task may go on.  0, or
- * -1 out of memory.
+ * -1 out of memory.  On a DMA device (sr_hw_is_blk()) the I/O is still to
+ * submit: *resume is when the task is through the kernel's path, *done
+ * when the DMA's link crossings are (the I/O completes no earlier).
  * Inline: it runs for every event of every simulation, and its one
  * caller (the replay loop) is its only user.
  */
@@ -202,14 +244,10 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 	struct sr_cost own;
 	const struct sr_cost *c;
 	struct cal *cal;
-	double s, fin, B = (double)e->nr_pages * SR_PAGE_SIZE, lw[2];
-	int seq = 0, i;
+	double s, fin, cpu_fin, B = (double)e->nr_pages * SR_PAGE_SIZE, lw[2];
+	int i;
 
-	if (dev->cls == SR_DEV_HDD) {
-		seq = (e->flags & SR_EV_HAS_OFFSET) && e->offset == h->hdd_next[dv];
-		h->hdd_next[dv] = e->offset + e->nr_pages;
-	}
-	if (e->nr_pages == 1 && dev->cls != SR_DEV_HDD && memo->ent) {
+	if (e->nr_pages == 1 && memo->ent) {
 		/* The cost of a one-page event depends only on the device, the
 		 * op and the two nodes: computed once (the divisions add up). */
 		size_t n = (size_t)m->nr_nodes;
@@ -217,7 +255,7 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 						       e->page_nid];
 
 		if (SR_UNLIKELY(!me->valid)) {
-			sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, 1, 0, &me->c);
+			sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, 1, &me->c);
 			for (i = 0; i < me->c.nlinks; i++)
 				me->link_work[i] = 1e9 * me->c.lbytes[i] / m->link_bw;
 			me->valid = 1;
@@ -226,7 +264,7 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 		lw[0] = me->link_work[0];
 		lw[1] = me->link_work[1];
 	} else {
-		sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, e->nr_pages, seq, &own);
+		sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, e->nr_pages, &own);
 		c = &own;
 		for (i = 0; i < own.nlinks; i++)
 			lw[i] = 1e9 * own.lbytes[i] / m->link_bw;
@@ -254,46 +292,31 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 	fin = c->copy_ns > 0 ? sr_hw_cpu(h, x->cpu, x->task, s, c->copy_ns) : s;
 	if (SR_UNLIKELY(fin < 0))
 		return -1;
-	if (c->dev_work_ns > 0) {
+	if (c->dma) {
+		/* A DMA device's work is its requests' (sr_hw_submit()), as
+		 * the block layer makes them: the caller submits them from
+		 * fin, when the task is through the kernel's path. */
+	} else if (c->dev_work_ns > 0) {
 		double f, w = c->dev_work_ns;
 
-		if (dev->cls == SR_DEV_PMEM) {
-			/* (P3) the media's recent mix of reads and writes, a
-			 * moving sum over about SR_HW_MIX_WINDOW requests. */
-			double *mx = &h->mix[2 * dv];
+		/* (P3) the media's recent mix of reads and writes, a moving
+		 * sum over about SR_HW_MIX_WINDOW requests. */
+		double *mx = &h->mix[2 * dv];
 
-			mx[0] *= 1.0 - 1.0 / SR_HW_MIX_WINDOW;
-			mx[1] *= 1.0 - 1.0 / SR_HW_MIX_WINDOW;
-			mx[e->op == SR_OP_OUT] += B;
-			w *= sr_cost_pmem_mix(mx[0] / (mx[0] + mx[1]),
-					      dev->node >= 0 && dev->node != e->cpu_nid);
-		}
+		mx[0] *= 1.0 - 1.0 / SR_HW_MIX_WINDOW;
+		mx[1] *= 1.0 - 1.0 / SR_HW_MIX_WINDOW;
+		mx[e->op == SR_OP_OUT] += B;
+		w *= sr_cost_pmem_mix(mx[0] / (mx[0] + mx[1]),
+				      dev->node >= 0 && dev->node != e->cpu_nid);
 		cal = &h->devcal[dv];
 		if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
 			return -1;
 		f = cal_reserve(cal, s, w);
-		if (c->dma && dev->cls != SR_DEV_HDD && e->op == SR_OP_IN) {
-			/* (D3) a read: its work takes its share of the device
-			 * (f, which later requests see) but it waits only for
-			 * the reads ahead of it and the writes in flight. */
-			struct cal *rc = &h->rdcal[dv];
-			double fr;
-
-			if (SR_UNLIKELY(!rc->used) && !cal_need(rc))
-				return -1;
-			fr = cal_reserve(rc, s, w);
-			fin = (s + c->dev_lat_ns > fr ? s + c->dev_lat_ns : fr) +
-			      sr_hw_read_wait(h, dv, dev, s);
-			h->rd_last[dv] = s;
-		} else if (c->dma) {
-			fin = (s + c->dev_lat_ns > f ? s + c->dev_lat_ns : f);
-			if (f > h->wr_end[dv])
-				h->wr_end[dv] = f;
-		} else if (f > fin) {
+		if (f > fin)
 			fin = f;
-		}
 		h->dev[dv].busy_ns += w;
 	}
+	cpu_fin = fin;
 	for (i = 0; i < c->nlinks; i++) {
 		int li = c->lfrom[i] * m->nr_nodes + c->lto[i];
 		double f;
@@ -307,14 +330,10 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 		h->link_bytes[li] += (uint64_t)c->lbytes[i];
 	}
 	*done = fin;
-	if (c->sync) {
-		*resume = fin;
-	} else {
-		/* Asynchronous writeback: the writer goes on unless the device
-		 * is backlogged by more than one request's latency. */
-		double r = fin - c->dev_lat_ns - c->dev_work_ns;
-
-		*resume = r > s ? r : s;
+	*resume = fin;
+	if (c->dma) {
+		*resume = cpu_fin;
+		return 0;
 	}
 	if (e->op == SR_OP_OUT) {
 		h->dev[dv].writes++;

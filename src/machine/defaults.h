@@ -37,6 +37,27 @@
 #define DEF_REMOTE_SUBMIT_NS 120.0
 
 /*
+ * The block layer (docs/MODEL.md, B3).  [V] a request's CPU work, whole:
+ * one core serves 1.2M interrupt-driven 4 KiB reads a second through
+ * io_uring (Jens Axboe, "Efficient IO with io_uring", 2019, section 9:
+ * 1.7M polled, 608K with libaio), 0.83 us per I/O for submission, the
+ * block layer, the driver and the completion's interrupt; swap I/O is
+ * interrupt-driven and has no system call of its own.  The bio's own share
+ * of it (allocation, submit_bio()) is also in E1's reclaim cost, which
+ * zram's bio-based path measured: a bound, the whole figure per request.
+ * [D] a single-queue device's queue lock held per insertion: 3.8 us in
+ * __make_request() on a dual 733 MHz Pentium III Xeon under 2.5.25
+ * (lockmeter; Lincoln Dale, LKML 2002-07-14, message id
+ * 5.1.0.14.2.20020714202539.022c4270@mira-sjcm-3.cisco.com; 17 us under
+ * 2.4's io_request_lock with its O(N) elevator scan), scaled by clock rate to 2.5 GHz: 3.8 x 0.733 / 2.5 =
+ * 1.11 us.  The same lock (q->queue_lock; mq-deadline's dd->lock from 5.0)
+ * is taken per bio for the elevator's merge attempt without a plug, and
+ * per request a plug's flush inserts.
+ */
+#define DEF_BLK_REQUEST_NS 830.0
+#define DEF_QUEUE_LOCK_NS 1110.0
+
+/*
  * The kernel's swap paths (docs/MODEL.md, "CPU and locks", which gives the
  * equations and the fit).  Uncontended CPU work, besides copying the data:
  * [V/D] one task swapping 4 GiB of zero-filled pages out to zram and back
@@ -130,12 +151,42 @@
 #define SSD_SIZE_PAGES (1000000000000ull / 4096) /* 1 TB */
 
 /* ---- 7200 rpm disk ---------------------------------------------------- */
-/* [U] ~8 ms per random seek (the common figure for 7200 rpm disks); ~4.2 ms
- * average rotational latency at 7200 rpm is folded into it; sequential
- * transfer ~200 MB/s (common figure for current 7200 rpm drives). */
-#define HDD_SEEK_NS 8000000.0
+/* The seek curve's three points (docs/MODEL.md, D4).  [V] WD Ultrastar DC
+ * HC310 (3.5", 7200 rpm, 4-6 TB) OEM specification, 4.5.1: average seek
+ * 7.4 ms read / 8.2 ms write, single track 0.23 / 0.32 ms; [D] the means,
+ * 7.8 and 0.275 ms.  Its full stroke is not given there: [D] the
+ * average's 7.8 ms times the full-stroke-to-average ratio of a data sheet
+ * that gives both, Hitachi Travelstar 7K320 (7200 rpm) OEM specification
+ * 4.4.2: 21.0 / 12.0 (full stroke 20.0 / 22.0 ms, average 12 ms): 13.65
+ * ms.  Rotational latency follows from the spindle: half a revolution on
+ * average, 60 / 7200 / 2 = 4.17 ms (both data sheets: 4.2 ms). */
+#define HDD_SEEK_NS 7800000.0
+#define HDD_SEEK_TRACK_NS 275000.0
+#define HDD_SEEK_FULL_NS 13650000.0
+#define HDD_RPM 7200.0
+/* [U] sequential transfer ~200 MB/s (common figure for current 7200 rpm
+ * drives; Seagate's 1 TB-platter Barracuda of 2011: "up to 210MB/s"). */
 #define HDD_BW (0.2 * GBS)
 #define HDD_SIZE_PAGES (4000000000000ull / 4096) /* 4 TB */
+
+/* ---- the block layer's request limits (docs/research/
+ * swapin-allocator-block.md, 5.4) ----------------------------------- */
+/* [V] max_sectors_kb: min(max_hw_sectors, BLK_DEF_MAX_SECTORS_CAP = 2560
+ * sectors) = 1280 KiB, 6.12 block/blk-settings.c (2560 sectors is
+ * BLK_DEF_MAX_SECTORS in 6.1); NVMe drives whose MDTS is smaller (128-512
+ * KiB on client drives) have less: set it in the machine description. */
+#define BLK_MAX_SECTORS_KB 1280.0
+/* [V] max_segments: BLK_MAX_SEGMENTS = 128 (include/linux/blkdev.h); NVMe
+ * NVME_MAX_SEGS 127 (6.1) / 128 (6.12); AHCI's AHCI_MAX_SG = 168 (SATA
+ * ssd and hdd). */
+#define BLK_MAX_SEGMENTS 128.0
+#define NVME_MAX_SEGMENTS 128.0
+#define AHCI_MAX_SEGMENTS 168.0
+/* [V] tags: NCQ's 32 on SATA (libata ATA_MAX_QUEUE); NVMe's I/O queue of
+ * 1024 entries, one kept empty (NVME_Q_DEPTH, drivers/nvme/host/pci.c),
+ * one per CPU. */
+#define SATA_QUEUE_DEPTH 32.0
+#define NVME_QUEUE_DEPTH 1023.0
 
 /* ---- Optane PMem used as a swap block device (6 DIMMs per socket) ---- */
 /* Per-thread 4 KiB copy rates. [V] OptaneStudy data/bandwidth.csv RandBW

@@ -35,6 +35,8 @@ static void device_defaults(struct sr_device *d, enum sr_dev_class c)
 	d->cls = c;
 	d->prio_auto = 1;
 	d->node = -1;
+	if (c == SR_DEV_NVME || c == SR_DEV_SSD || c == SR_DEV_HDD)
+		d->max_sectors_kb = BLK_MAX_SECTORS_KB;
 	switch (c) {
 	case SR_DEV_NVME:
 		d->read_lat_ns = NVME_READ_LAT_NS;
@@ -44,6 +46,8 @@ static void device_defaults(struct sr_device *d, enum sr_dev_class c)
 		d->read_bw = NVME_READ_BW;
 		d->write_bw = NVME_WRITE_BW;
 		d->size_pages = NVME_SIZE_PAGES;
+		d->max_segments = NVME_MAX_SEGMENTS;
+		d->queue_depth = NVME_QUEUE_DEPTH;
 		break;
 	case SR_DEV_SSD:
 		d->read_lat_ns = SSD_READ_LAT_NS;
@@ -53,9 +57,16 @@ static void device_defaults(struct sr_device *d, enum sr_dev_class c)
 		d->read_bw = SSD_READ_BW;
 		d->write_bw = SSD_WRITE_BW;
 		d->size_pages = SSD_SIZE_PAGES;
+		d->max_segments = AHCI_MAX_SEGMENTS;
+		d->queue_depth = SATA_QUEUE_DEPTH;
 		break;
 	case SR_DEV_HDD:
 		d->seek_ns = HDD_SEEK_NS;
+		d->seek_track_ns = HDD_SEEK_TRACK_NS;
+		d->seek_full_ns = HDD_SEEK_FULL_NS;
+		d->rpm = HDD_RPM;
+		d->max_segments = AHCI_MAX_SEGMENTS;
+		d->queue_depth = SATA_QUEUE_DEPTH;
 		d->read_bw = HDD_BW;
 		d->write_bw = HDD_BW;
 		d->read_lat_ns = HDD_SEEK_NS;
@@ -102,6 +113,8 @@ static void machine_defaults(struct sr_machine *m)
 	m->lru_lock_ns = DEF_LRU_LOCK_NS;
 	m->lru_refault_ns = DEF_LRU_REFAULT_NS;
 	m->remote_submit_ns = DEF_REMOTE_SUBMIT_NS;
+	m->blk_request_ns = DEF_BLK_REQUEST_NS;
+	m->queue_lock_ns = DEF_QUEUE_LOCK_NS;
 }
 
 /* ---- parsing ------------------------------------------------------------ */
@@ -194,7 +207,10 @@ static const struct numfield dma_fields[] = {
 	DF("read_lat_us", read_lat_ns, 1e3), DF("write_lat_us", write_lat_ns, 1e3),
 	DF("read_iops", read_iops, 1), DF("write_iops", write_iops, 1),
 	DF("read_bw_gb_s", read_bw, GBS), DF("write_bw_gb_s", write_bw, GBS),
-	DF("seek_ms", seek_ns, 1e6), { NULL, 0, 0 },
+	DF("seek_ms", seek_ns, 1e6), DF("seek_track_ms", seek_track_ns, 1e6),
+	DF("seek_full_ms", seek_full_ns, 1e6), DF("rpm", rpm, 1),
+	DF("max_sectors_kb", max_sectors_kb, 1), DF("max_segments", max_segments, 1),
+	DF("queue_depth", queue_depth, 1), { NULL, 0, 0 },
 };
 static const struct numfield pmem_fields[] = {
 	DF("read_local_gb_s", rd_local, GBS), DF("read_remote_gb_s", rd_remote, GBS),
@@ -306,8 +322,26 @@ static int parse_device(struct pctx *p, struct sr_machine *m, json_t *o, int idx
 			    (double *)((char *)d + nf->off)) < 0)
 			return -1;
 	if (d->cls == SR_DEV_HDD) {
-		d->read_lat_ns = d->write_lat_ns = d->seek_ns;
-		d->read_iops = d->write_iops = 1e9 / d->seek_ns;
+		if (d->seek_track_ns > d->seek_ns || d->seek_ns > d->seek_full_ns)
+			return bad(p, "%s: seek_track_ms <= seek_ms <= seek_full_ms, not %g, %g, %g",
+				   where, d->seek_track_ns / 1e6, d->seek_ns / 1e6,
+				   d->seek_full_ns / 1e6), -1;
+		if (d->rpm < 1000 || d->rpm > 30000)
+			return bad(p, "%s.rpm: 1000 to 30000, not %g", where, d->rpm), -1;
+		/* A random request: the average seek and half a revolution. */
+		d->read_lat_ns = d->write_lat_ns = d->seek_ns + 30e9 / d->rpm;
+		d->read_iops = d->write_iops = 1e9 / d->read_lat_ns;
+	}
+	if (d->cls == SR_DEV_NVME || d->cls == SR_DEV_SSD || d->cls == SR_DEV_HDD) {
+		if (d->max_sectors_kb < 4 || d->max_sectors_kb > 65536 ||
+		    d->max_sectors_kb != floor(d->max_sectors_kb))
+			return bad(p, "%s.max_sectors_kb: a whole number of KiB, 4 to 65536", where), -1;
+		if (d->max_segments < 1 || d->max_segments > 65535 ||
+		    d->max_segments != floor(d->max_segments))
+			return bad(p, "%s.max_segments: a whole number, 1 to 65535", where), -1;
+		if (d->queue_depth < 1 || d->queue_depth > 1024 ||
+		    d->queue_depth != floor(d->queue_depth))
+			return bad(p, "%s.queue_depth: a whole number, 1 to 1024", where), -1;
 	}
 	if (d->cls == SR_DEV_ZRAM && d->compress_ratio < 1)
 		return bad(p, "%s.compress_ratio: must be at least 1", where), -1;
@@ -407,8 +441,8 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 	static const double mscale[] = { GBS, GBS, GBS, GBS };
 	static const char *const ckeys[] = { "reclaim_ns", "reclaim_page_ns", "fault_ns",
 		"swap_lock_ns", "swap_slot_ns", "lru_lock_ns", "lru_refault_ns", "swap_lock_other_ns",
-		"swap_cache_lock_ns", "remote_submit_ns", NULL };
-	static const double cscale[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+		"swap_cache_lock_ns", "remote_submit_ns", "blk_request_ns", "queue_lock_ns", NULL };
+	static const double cscale[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 	struct pctx p = { origin, diag };
 	struct sr_machine *m;
 	json_error_t jerr;
@@ -463,7 +497,7 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 		double *cdst[] = { &m->reclaim_ns, &m->reclaim_page_ns, &m->fault_ns,
 				   &m->swap_lock_ns, &m->swap_slot_ns, &m->lru_lock_ns, &m->lru_refault_ns,
 				   &m->swap_lock_other_ns, &m->swap_cache_lock_ns,
-				   &m->remote_submit_ns };
+				   &m->remote_submit_ns, &m->blk_request_ns, &m->queue_lock_ns };
 
 		v = json_object_get(root, "cpu");
 		if (json_is_object(v) && json_object_get(v, "event_ns")) {
@@ -652,6 +686,8 @@ enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double
 		d->read_bw *= g[4];
 		d->write_bw *= g[5];
 		d->seek_ns *= g[6];
+		d->seek_track_ns *= g[6];
+		d->seek_full_ns *= g[6];
 		d->rd_local *= g[7];
 		d->rd_remote *= g[8];
 		d->wr_local *= g[9];
@@ -663,6 +699,10 @@ enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double
 		d->compress_bw *= g[15];
 		d->decompress_bw *= g[15];
 	}
+	/* Drawn last: the draws before them are those of machines without
+	 * a block layer modelled. */
+	c->blk_request_ns *= factor(&x, rel);
+	c->queue_lock_ns *= factor(&x, rel);
 	*out = c;
 	return SR_OK;
 }

@@ -355,6 +355,10 @@ void sr_vma_ra_hit(struct sr_vma_ra *ra, uint64_t vpn, int read_ahead);
 unsigned sr_ra_span(uint64_t off, unsigned pages, int holes_stop,
 		    int (*can)(void *ctx, uint64_t o), void *ctx, uint64_t *out);
 
+/* vmscan.c: the pages direct reclaim asks one pass for (try_to_free_pages():
+ * sc.nr_to_reclaim = SWAP_CLUSTER_MAX, include/linux/swap.h). */
+#define SR_SWAP_CLUSTER_MAX 32u
+
 /* vmscan.c: the pages the inactive anon list holds in a memory of
  * memory_pages: how many pages reclaim takes before a page nobody touches
  * is reclaimed. */

@@ -41,12 +41,13 @@ static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag 
 	if (sr_hw_init(&p->hw, r->m))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	sr_wbt_limits(&r->kernel, &wbt);
-	sr_hw_set_write_limits(&p->hw, &wbt);
+	sr_hw_set_write_limits(&p->hw, &wbt, sr_wbt_enabled(&r->kernel));
 	return SR_OK;
 }
 
-static void pol_free(struct pol *p)
+static void pol_free(struct sr_replay *r, struct pol *p)
 {
+	sr_replay_plugs_free(p, r->ntasks);
 	sr_replay_slots_free(p);
 	sr_mm_free(&p->mm);
 	sr_hw_free(&p->hw);
@@ -97,7 +98,11 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	r->ra_n = calloc((size_t)n, sizeof(*r->ra_n));
 	r->ra_lo = calloc((size_t)n, sizeof(*r->ra_lo));
 	r->choff = calloc((size_t)n, sizeof(*r->choff));
-	if (!r->choff ||
+	r->ra_bio = calloc((size_t)n * SR_RA_BIO_MAX, sizeof(*r->ra_bio));
+	r->ra_nbio = calloc((size_t)n, sizeof(*r->ra_nbio));
+	r->ra_sig = calloc((size_t)n, sizeof(*r->ra_sig));
+	r->plug = 1;
+	if (!r->choff || !r->ra_bio || !r->ra_nbio || !r->ra_sig ||
 	    (!r->ordered && sr_window_init(&r->win, opts->reorder_window ?
 					   opts->reorder_window : DEFAULT_REORDER)) ||
 	    !r->pol || !r->choice || !r->lkslots || !r->ra_hit || !r->ra_n || !r->ra_lo ||
@@ -155,12 +160,21 @@ enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
 	sr_wbt_limits(k, &wbt);
 	for (i = 0; i < r->np; i++) {
 		r->pol[i].mm.alloc = alloc_mode(r);
-		sr_hw_set_write_limits(&r->pol[i].hw, &wbt);
+		sr_hw_set_write_limits(&r->pol[i].hw, &wbt, sr_wbt_enabled(k));
 	}
 	sr_replay_ra_resolve(r);
 	return sr_replay_slots_setup(r, d);
 }
 
+
+enum sr_err sr_replay_set_plug(struct sr_replay *r, int on, struct sr_diag *d)
+{
+	sr_diag_clear(d);
+	if (r->fed || r->ntasks)
+		return sr_diag_set(d, SR_ERR_INVAL, "the plug is chosen before the first event");
+	r->plug = on != 0;
+	return SR_OK;
+}
 
 enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *d)
 {
@@ -178,7 +192,7 @@ void sr_replay_free(struct sr_replay *r)
 	if (!r)
 		return;
 	for (i = 0; i < r->np; i++)
-		pol_free(&r->pol[i]);
+		pol_free(r, &r->pol[i]);
 	sr_swap_lists_free(&r->lists);
 	free(r->pol);
 	free(r->choice);
@@ -187,6 +201,9 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->ra_n);
 	free(r->ra_lo);
 	free(r->choff);
+	free(r->ra_bio);
+	free(r->ra_nbio);
+	free(r->ra_sig);
 	sr_u64map_free_ptrs(&r->partial);
 	sr_u64map_free_ptrs(&r->pte);
 	sr_window_free(&r->win);
@@ -300,13 +317,22 @@ static void task_count(struct task_stat *t, const struct sr_event *e, double sta
 /* Simulation p (policy k's) plays event e on device dv, its task ti ready
  * at start. */
 static int play(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e, int dv,
-		const struct sr_hw_ev *x, long ti, double start)
+		const struct sr_hw_ev *x, long ti, double start, int fresh)
 {
 	double resume, done;
 	int rc;
 
 	struct sr_event at;
 
+	/* A pass of swap-outs this event ends is flushed first; the task's
+	 * compute time before the event follows the flush. */
+	if (!fresh && p->plug[ti]) {
+		double was = p->clock[ti];
+
+		if (sr_replay_plug_before(r, p, ti, e, start))
+			return -1;
+		start += p->clock[ti] - was;
+	}
 	if (dv < 0) {
 		p->clock[ti] = start;
 		return 0;
@@ -329,22 +355,33 @@ static int play(struct sr_replay *r, struct pol *p, int k, const struct sr_event
 		/* A minor fault: the page is in the swap cache. */
 		done = resume = sr_hw_cpu(&p->hw, x->cpu, x->task, start, r->m->fault_ns);
 		rc = done < 0;
-	} else if (e->op == SR_OP_IN && r->ra_n[k]) {
-		/* The fault's page and the window's, one read. */
-		struct sr_event big = *e;
-
-		big.nr_pages = e->nr_pages + r->ra_n[k];
-		big.offset = r->ra_lo[k];
-		rc = sr_hw_play(&p->hw, &r->memo, &big, dv, x, start, &resume, &done);
-		p->hw.dev[dv].readahead_pages += r->ra_n[k];
 	} else {
 		rc = sr_hw_play(&p->hw, &r->memo, e, dv, x, start, &resume, &done);
+		if (!rc && r->ra_n[k])
+			p->hw.dev[dv].readahead_pages += r->ra_n[k];
+		if (!rc && sr_hw_is_blk(&r->m->dev[dv])) {
+			/* The block layer: a swap-out's bio into the task's plug
+			 * or the queue; a swap-in's reads, waited for. */
+			uint64_t off = (e->flags & SR_EV_HAS_OFFSET) ? e->offset : UINT64_MAX;
+			double links = done;
+
+			if (e->op == SR_OP_OUT) {
+				rc = sr_replay_plug_out(r, p, ti, x->cpu, dv, off, e->nr_pages, start,
+							resume, &resume);
+				done = resume > links ? resume : links;
+			} else {
+				rc = sr_replay_read(r, p, k, ti, x->cpu, dv, e, resume, &done);
+				if (links > done)
+					done = links;
+				resume = done;
+			}
+		}
 	}
 	if (rc)
 		return -1;
 	if (e->op == SR_OP_IN)
 		sr_hist_add(&p->res.swapin_lat, done - start);
-	else
+	else if (!sr_hw_is_blk(&r->m->dev[dv]))
 		p->swapout_lat_sum += done - start;
 	if (r->per_task)
 		task_count(&p->ts[ti], e, start, done, resume);
@@ -427,6 +464,8 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 			r->ra_hit[k] = 0;
 			r->ra_n[k] = 0;
 			r->ra_lo[k] = 0;
+			r->ra_nbio[k] = 0;
+			r->ra_sig[k] = 0;
 			if (e->op == SR_OP_OUT && r->ra_life)
 				sr_replay_ra_reclaim(r, p, k, e->nr_pages);
 		}
@@ -460,7 +499,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 			continue;
 		x.slots = r->lkslots[k];
 		if (play(r, p, k, e, r->choice[k], &x, ti,
-			 fresh ? (double)e->ts_ns : p->clock[ti] + gap))
+			 fresh ? (double)e->ts_ns : p->clock[ti] + gap, fresh))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	}
 	if (e->op == SR_OP_OUT) {

@@ -51,6 +51,9 @@ struct pol {
 	/* swapcache.c, VMA readahead: each task's window state (pid ->
 	 * prev_vpn << 14 | win << 6 | hits; absent: never faulted). */
 	struct sr_u64map vra;
+	/* plug.c: per task, its plug (NULL until it swaps out to a DMA
+	 * device). */
+	struct task_plug **plug;
 	size_t raq_head, raq_len, raq_cap;
 	uint64_t ra_clock;
 	/*
@@ -94,6 +97,13 @@ struct sr_replay {
 	uint8_t *ra_hit;
 	uint32_t *ra_n;
 	uint64_t *ra_lo;
+	/* ... the slots it reads, in the kernel's order (the fault's among
+	 * them; none without readahead): ra_nbio[k] of them from ra_bio[k *
+	 * SR_RA_BIO_MAX], and a digest of them (ra_sig) for sharing. */
+	uint64_t *ra_bio;
+	uint32_t *ra_nbio;
+	uint64_t *ra_sig;
+	int plug;                     /* swap writes of a reclaim pass are plugged */
 	struct sr_readahead_opts ra;  /* as asked */
 	enum sr_ra_mode ra_mode;      /* resolved against the kernel and machine */
 	int ra_active;                /* readahead can read here (by offset, or by
@@ -145,7 +155,8 @@ static inline int sr_replay_same(const struct sr_replay *r, int a, int b)
 {
 	return r->choice[a] == r->choice[b] && r->lkslots[a] == r->lkslots[b] &&
 	       r->choff[a] == r->choff[b] &&
-	       r->ra_hit[a] == r->ra_hit[b] && r->ra_n[a] == r->ra_n[b] && r->ra_lo[a] == r->ra_lo[b];
+	       r->ra_hit[a] == r->ra_hit[b] && r->ra_n[a] == r->ra_n[b] && r->ra_lo[a] == r->ra_lo[b] &&
+	       r->ra_sig[a] == r->ra_sig[b];
 }
 
 /* shared.c: part the policies whose choice (r->choice) differs from their
@@ -210,5 +221,34 @@ void sr_replay_pte_clear(struct sr_replay *r, uint64_t key, struct slot_cell *sc
  * r->ra_lo[k]; 0, or -1 out of memory. */
 int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
 			struct slot_cell *sc, int dv);
+
+/* plug.c: the block layer's plugs (docs/MODEL.md, "The block layer"). */
+
+/* The most bios one swap-in reads: its readahead window. */
+#define SR_RA_BIO_MAX (1u << SR_RA_MAX_PAGE_CLUSTER)
+
+/* Task ti's next event e (its start) in simulation p: a pass of swap-outs
+ * it ends flushes the task's plug first (at the task's clock, which the
+ * flush may move).  0, or -1 out of memory. */
+int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const struct sr_event *e,
+			  double start);
+/* Task ti's swap-out (its event began at start; its kernel path done at
+ * t) writes pages at off of DMA device dv from cpu: into its plug, or to
+ * the queue; *resume is when it may go on.  0, or -1 out of memory. */
+int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+		       uint64_t off, uint32_t pages, double start, double t, double *resume);
+/* Task ti's plug flushed at t (blk_finish_plug(), or it sleeps). */
+int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, double *resume);
+/* Policy k's swap-in e from DMA device dv, its kernel path done at t: the
+ * fault's read and readahead's (r->ra_bio); *done when its page is in. */
+int sr_replay_read(struct sr_replay *r, struct pol *p, int k, long ti, int cpu, int dv,
+		   const struct sr_event *e, double t, double *done);
+/* The per-task plug pointers grown from old_cap to cap (new ones empty). */
+int sr_replay_plugs_grow(struct pol *p, size_t old_cap, size_t cap);
+/* dst's plugs become copies of src's (a simulation parting). */
+int sr_replay_plugs_copy(struct pol *dst, const struct pol *src, size_t ntasks);
+/* The end of the trace: every task's plug flushed. */
+int sr_replay_plugs_finish(struct sr_replay *r, struct pol *p);
+void sr_replay_plugs_free(struct pol *p, size_t ntasks);
 
 #endif /* SR_REPLAY_IMPL_H */

@@ -4,6 +4,7 @@
  * against the baseline, device and link use (docs/MODEL.md, "What is
  * reported"), and the spread of the delta over perturbed machines.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "replay/replay_impl.h"
@@ -15,6 +16,21 @@ static double phase_kib_s(uint64_t pages, double first, double last)
 
 	return pages && first >= 0 && span > 0 ?
 	       (double)pages * SR_PAGE_SIZE / 1024.0 / (span / 1e9) : 0;
+}
+
+/* (B4) A DMA device's requests: their mean size and its coefficient of
+ * variation, and the share of their time spent waiting in the queue. */
+static void block_figures(struct sr_dev_result *v)
+{
+	double n = (double)(v->reads + v->writes), mean, var;
+
+	if (!v->bios || n <= 0)
+		return;
+	mean = (double)(v->read_bytes + v->write_bytes) / SR_PAGE_SIZE / n;
+	var = v->req_pages_sq / n - mean * mean;
+	v->req_kib_mean = mean * SR_PAGE_SIZE / 1024.0;
+	v->req_kib_cv = mean > 0 && var > 0 ? sqrt(var) / mean : 0;
+	v->queue_share = v->req_ns > 0 ? v->queue_ns / v->req_ns : 0;
 }
 
 /* Policy k's figures from its simulation (or its lead's) and decisions. */
@@ -34,6 +50,8 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	o->wait_si_lock_ns = p->hw.wait_ns[SR_WAIT_SWAP_LOCK];
 	o->wait_lru_lock_ns = p->hw.wait_ns[SR_WAIT_LRU_LOCK];
 	o->wait_swap_cache_lock_ns = p->hw.wait_ns[SR_WAIT_SWAP_CACHE_LOCK];
+	o->wait_queue_lock_ns = p->hw.wait_ns[SR_WAIT_QUEUE_LOCK];
+	o->block_cpu_ns = p->hw.blk_cpu_ns;
 	o->makespan_ns = span > 0 ? span : 0;
 	bytes = (double)(o->pages_in + o->pages_out) * SR_PAGE_SIZE;
 	o->throughput_kib_s = span > 0 ? bytes / 1024.0 / (span / 1e9) : 0;
@@ -47,6 +65,7 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 		 * delay them, so the work booked can exceed the simulated time
 		 * (docs/MODEL.md): a device is at most fully busy. */
 		p->hw.dev[i].util = u > 1 ? 1 : u;
+		block_figures(&p->hw.dev[i]);
 	}
 	for (i = 0; i < m->nr_nodes * m->nr_nodes; i++)
 		nl += p->hw.link_bytes[i] != 0;
@@ -112,6 +131,10 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 		r->result.nr_policies = r->np;
 		r->result.baseline = r->baseline;
 		r->result.tasks = r->ntasks;
+		/* The plugs still holding writes are flushed. */
+		for (k = 0; k < r->np; k++)
+			if (r->pol[k].lead == k && sr_replay_plugs_finish(r, &r->pol[k]))
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		for (k = 0; k < r->np; k++)
 			if (r->pol[k].lead != k)
 				sr_replay_sim_results(&r->pol[k], &r->pol[r->pol[k].lead]);

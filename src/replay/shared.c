@@ -42,6 +42,8 @@ static int sim_copy(struct sr_replay *r, struct pol *p, const struct pol *src)
 		memcpy(p->clock, src->clock, r->ntasks * sizeof(*p->clock));
 	if (r->ntasks && r->per_task)
 		memcpy(p->ts, src->ts, r->ntasks * sizeof(*p->ts));
+	if (sr_replay_plugs_copy(p, src, r->ntasks))
+		return -1;
 	return sr_hw_copy(&p->hw, &src->hw);
 }
 

@@ -245,12 +245,17 @@ void sr_replay_slot_forget(struct sr_replay *r, struct slot_cell *sc, uint64_t k
 }
 
 /* Whether the replay's kernels lay out slots: where something reads them
- * (cluster readahead's window, a disk's seeks, the per-cluster turns of
- * 6.15 on); elsewhere the counts give the same figures. */
+ * (cluster readahead's window, the block layer's merges and a disk's
+ * seeks on a DMA device, the per-cluster turns of 6.15 on); elsewhere
+ * the counts give the same figures. */
 static int want_positions(const struct sr_replay *r)
 {
-	return r->ra_mode == SR_RA_CLUSTER || r->kernel.alloc == SR_ALLOC_CLUSTER ||
-	       sr_replay_has_hdd(r->m);
+	int i;
+
+	for (i = 0; i < r->m->nr_devices; i++)
+		if (sr_hw_is_blk(&r->m->dev[i]))
+			return 1;
+	return r->ra_mode == SR_RA_CLUSTER || r->kernel.alloc == SR_ALLOC_CLUSTER;
 }
 
 enum sr_err sr_replay_slots_setup(struct sr_replay *r, struct sr_diag *d)

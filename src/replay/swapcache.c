@@ -318,6 +318,20 @@ static int vra_put(struct pol *p, uint32_t pid, const struct sr_vma_ra *ra)
 	return 0;
 }
 
+/* Policy k's swap-in reads the nb slots of r->ra_bio[k] (0: its folio
+ * alone): their count, and their digest for sharing (sr_replay_same()). */
+static void ra_bios(struct sr_replay *r, int k, uint32_t nb)
+{
+	const uint64_t *bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
+	uint64_t sig = nb;
+	uint32_t i;
+
+	for (i = 0; i < nb; i++)
+		sig = (sig ^ bio[i]) * 0x100000001b3ull;
+	r->ra_nbio[k] = nb;
+	r->ra_sig[k] = sig;
+}
+
 /* VMA readahead (src/mm/swap_state.c): the window of virtual pages around
  * the fault; every page of it the trace swapped out (the map of virtual
  * pages), not yet read and not cached, that policy k put on the fault's
@@ -328,9 +342,10 @@ static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct
 {
 	const uint32_t bit = 1u << k;
 	uint64_t vpn = e->vaddr >> 12, lo, hi, x, first = r->choff[k];
+	uint64_t *bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
 	const struct pte_chunk *pc;
 	struct sr_vma_ra ra;
-	uint32_t n = 0;
+	uint32_t n = 0, nb = 0;
 
 	vra_get(p, e->pid, &ra);
 	sr_vma_ra_window(&ra, vpn, r->ra.page_cluster, &lo, &hi);
@@ -343,21 +358,28 @@ static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct
 		struct slot_chunk *ch;
 		struct slot_cell *c2;
 
-		if (x == vpn || !ck--)
+		if (x == vpn) {
+			/* The fault's own read, in its place in the walk. */
+			if (nb < SR_RA_BIO_MAX)
+				bio[nb++] = first;
+			continue;
+		}
+		if (!ck--)
 			continue;
 		c2 = sr_slotmap_cell(&r->slots, ck, 0, &ch);
 		if (!c2 || c2->nr_pages != 1 || c2->dev[k] != dv || (c2->cached & bit))
 			continue;
 		c2->cached |= bit;
 		n++;
-		if (sr_slotmap_off(&r->slots, c2, k) < SR_SLOT_NONE &&
-		    sr_slotmap_off(&r->slots, c2, k) < first)
-			first = sr_slotmap_off(&r->slots, c2, k);
+		if (nb < SR_RA_BIO_MAX)
+			bio[nb++] = sr_slotmap_off(&r->slots, c2, k) < SR_SLOT_NONE ?
+				    sr_slotmap_off(&r->slots, c2, k) : UINT64_MAX;
 		if (r->ra_life && raq_push(p, ck, c2->gen))
 			return -1;
 	}
 	r->ra_n[k] = n;
 	r->ra_lo[k] = first == UINT64_MAX ? 0 : first;
+	ra_bios(r, k, n ? nb : 0);
 	p->res.readahead_pages += n;
 	return 0;
 }
@@ -375,6 +397,8 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 	r->ra_hit[k] = 0;
 	r->ra_n[k] = 0;
 	r->ra_lo[k] = 0;
+	r->ra_nbio[k] = 0;
+	r->ra_sig[k] = 0;
 	if (r->ra_mode < SR_RA_CLUSTER || !sc || dv < 0)
 		return 0;
 	if (sc->cached & bit) {
@@ -406,6 +430,19 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 	ctx.k = k;
 	ctx.dv = dv;
 	n = sr_ra_span(off, win, r->ra.holes_stop, ra_can, &ctx, offs);
+	if (n) {
+		/* The bios in the kernel's order: up the window, the fault's
+		 * in its place (swap_cluster_readahead()). */
+		uint64_t *bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
+		uint32_t nb = 0;
+
+		for (i = 0; i < n && offs[i] < off; i++)
+			bio[nb++] = offs[i];
+		bio[nb++] = off;
+		for (; i < n; i++)
+			bio[nb++] = offs[i];
+		ra_bios(r, k, nb);
+	}
 	for (i = 0; i < n; i++) {
 		uint64_t ck;
 		struct slot_cell *c2 = ra_cell(&ctx, offs[i], &ck);

@@ -47,6 +47,8 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 			if (!nc)
 				goto nomem;
 			r->pol[k].clock = nc;
+			if (sr_replay_plugs_grow(&r->pol[k], r->task_cap, cap))
+				goto nomem;
 			if (r->per_task) {
 				struct task_stat *ns = realloc(r->pol[k].ts, cap * sizeof(*ns));
 

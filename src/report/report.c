@@ -62,6 +62,54 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0;
 }
 
+/* (B4) A policy's requests on its DMA devices, all together. */
+struct blk_sum {
+	uint64_t bios, requests, merges;
+	double kib_mean, kib_cv, queue_share;
+};
+
+static int blk_sum(const struct sr_policy_result *p, struct blk_sum *b)
+{
+	double bytes = 0, sq = 0, q = 0, t = 0, n, mean, var;
+	int i;
+
+	memset(b, 0, sizeof(*b));
+	for (i = 0; i < p->nr_devices; i++) {
+		const struct sr_dev_result *d = &p->dev[i];
+
+		if (!d->bios)
+			continue;
+		b->bios += d->bios;
+		b->requests += d->reads + d->writes;
+		b->merges += d->plug_merges + d->queue_merges;
+		bytes += (double)(d->read_bytes + d->write_bytes);
+		sq += d->req_pages_sq;
+		q += d->queue_ns;
+		t += d->req_ns;
+	}
+	if (!b->bios)
+		return 0;
+	n = (double)b->requests;
+	mean = n > 0 ? bytes / SR_PAGE_SIZE / n : 0;
+	var = n > 0 ? sq / n - mean * mean : 0;
+	b->kib_mean = mean * SR_PAGE_SIZE / 1024.0;
+	b->kib_cv = mean > 0 && var > 0 ? sqrt(var) / mean : 0;
+	b->queue_share = t > 0 ? q / t : 0;
+	return 1;
+}
+
+/* Whether the replay sent anything through the block layer. */
+static int any_blk(const struct sr_result *res)
+{
+	struct blk_sum b;
+	int k;
+
+	for (k = 0; k < res->nr_policies; k++)
+		if (blk_sum(&res->policy[k], &b))
+			return 1;
+	return 0;
+}
+
 static void write_json(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
 	int k, i;
@@ -83,6 +131,8 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 		fprintf(f, ", \"readahead\": ");
 		sr_report_json_string(f, in->readahead);
 	}
+	if (any_blk(res))
+		fprintf(f, ", \"plug\": %s", in->plug ? "true" : "false");
 	fprintf(f, "},\n");
 	fprintf(f, "  \"baseline\": ");
 	sr_report_json_string(f, res->policy[res->baseline].name);
@@ -117,6 +167,17 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 		fprintf(f, "     \"readahead_pages\": %" PRIu64 ", \"swapcache_hits\": %" PRIu64
 			", \"readahead_dropped\": %" PRIu64 ",\n",
 			p->readahead_pages, p->swapcache_hits, p->readahead_dropped);
+		{
+			struct blk_sum b;
+
+			if (blk_sum(p, &b))
+				fprintf(f, "     \"block\": {\"cpu_ns\": %.0f, \"queue_lock_wait_ns\": %.0f, "
+					   "\"bios\": %" PRIu64 ", \"requests\": %" PRIu64
+					   ", \"merges\": %" PRIu64 ", \"request_kib_mean\": %.2f, "
+					   "\"request_kib_cv\": %.4f, \"queue_share\": %.4f},\n",
+					round(p->block_cpu_ns), round(p->wait_queue_lock_ns), b.bios,
+					b.requests, b.merges, b.kib_mean, b.kib_cv, b.queue_share);
+		}
 		if (p->unc.variants)
 			fprintf(f, "     \"uncertainty\": {\"variants\": %d, \"range_pct\": %.0f, "
 				   "\"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %d},\n",
@@ -150,9 +211,26 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			sr_report_json_string(f, d->name);
 			fprintf(f, ", \"reads\": %" PRIu64 ", \"writes\": %" PRIu64
 				", \"read_bytes\": %" PRIu64 ", \"write_bytes\": %" PRIu64
-				", \"pages_read_ahead\": %" PRIu64 ", \"utilization\": %.4f}",
+				", \"pages_read_ahead\": %" PRIu64 ", \"utilization\": %.4f",
 				d->reads, d->writes, d->read_bytes, d->write_bytes, d->readahead_pages,
 				d->util);
+			if (d->bios) {
+				int j, top = 0;
+
+				for (j = 0; j < SR_REQ_HIST; j++)
+					if (d->req_hist[j])
+						top = j + 1;
+				fprintf(f, ",\n        \"block\": {\"bios\": %" PRIu64 ", \"requests\": %" PRIu64
+					", \"plug_merges\": %" PRIu64 ", \"queue_merges\": %" PRIu64
+					", \"request_kib_mean\": %.2f, \"request_kib_cv\": %.4f"
+					", \"queue_share\": %.4f, \"request_hist_log2_kib\": [",
+					d->bios, d->reads + d->writes, d->plug_merges, d->queue_merges,
+					d->req_kib_mean, d->req_kib_cv, d->queue_share);
+				for (j = 0; j < top; j++)
+					fprintf(f, "%s%" PRIu64, j ? ", " : "", d->req_hist[j]);
+				fprintf(f, "]}");
+			}
+			fputc('}', f);
 		}
 		fprintf(f, "],\n     \"links\": [");
 		for (i = 0; i < p->nr_links; i++) {
@@ -198,10 +276,14 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 		return;
 	}
 
+	int blk = any_blk(res);
+
 	fprintf(f, "policy,throughput_kib_s,delta_pct,makespan_ns,swapouts,swapins,"
 		   "unmatched_swapins,swap_full,moved_out_pct,swapin_mean_ns,swapin_p50_ns,"
-		   "swapin_p90_ns,swapin_p99_ns,machine,baseline,slots_cache,kernel%s\n",
-		res->policy[0].unc.variants ? ",variants,delta_pct_min,delta_pct_max,agree" : "");
+		   "swapin_p90_ns,swapin_p99_ns,machine,baseline,slots_cache,kernel%s%s\n",
+		res->policy[0].unc.variants ? ",variants,delta_pct_min,delta_pct_max,agree" : "",
+		blk ? ",plug,requests,request_kib_mean,request_kib_cv,merges,queue_share,"
+		      "block_cpu_ns" : "");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
 		struct lat l;
@@ -220,6 +302,14 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 		if (p->unc.variants)
 			fprintf(f, ",%d,%.3f,%.3f,%d", p->unc.variants, p->unc.min, p->unc.max,
 				p->unc.agree);
+		if (blk) {
+			struct blk_sum b;
+
+			blk_sum(p, &b);
+			fprintf(f, ",%s,%" PRIu64 ",%.2f,%.4f,%" PRIu64 ",%.4f,%.0f",
+				in->plug ? "on" : "off", b.requests, b.kib_mean, b.kib_cv, b.merges,
+				b.queue_share, round(p->block_cpu_ns));
+		}
 		fputc('\n', f);
 	}
 }
@@ -245,9 +335,14 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 		fprintf(f, "Delta ranges: %d variants of the machine, every figure within a factor %.2f; "
 			   "\"agree\": variants on the same side (faster, slower, or within %.0f %%).\n\n",
 			unc, 1 + res->policy[0].unc.range, SR_SAME_PCT);
-	fprintf(f, "| policy | swap throughput | delta |%s swap-in mean | p50 | p99 | swap-outs moved |\n",
-		unc ? " delta range | agree |" : "");
-	fprintf(f, "|---|---:|---:|%s---:|---:|---:|---:|\n", unc ? "---:|---:|" : "");
+	int blk = any_blk(res);
+
+	if (blk)
+		fprintf(f, "Block plug %s.\n\n", in->plug ? "on" : "off");
+	fprintf(f, "| policy | swap throughput | delta |%s swap-in mean | p50 | p99 | swap-outs moved |%s\n",
+		unc ? " delta range | agree |" : "", blk ? " mean request |" : "");
+	fprintf(f, "|---|---:|---:|%s---:|---:|---:|---:|%s\n", unc ? "---:|---:|" : "",
+		blk ? "---:|" : "");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
 		char a[32], b[32], c[32];
@@ -262,7 +357,14 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 		if (unc)
 			fprintf(f, " %+.2f .. %+.2f %% | %d/%d |", p->unc.min, p->unc.max,
 				p->unc.agree, p->unc.variants);
-		fprintf(f, " %s | %s | %s | %.1f %% |\n", a, b, c, pct(p->moved_out, p->swapouts));
+		fprintf(f, " %s | %s | %s | %.1f %% |", a, b, c, pct(p->moved_out, p->swapouts));
+		if (blk) {
+			struct blk_sum bs;
+
+			blk_sum(p, &bs);
+			fprintf(f, " %.1f KiB |", bs.kib_mean);
+		}
+		fputc('\n', f);
 	}
 	if (res->nr_policies && res->policy[0].task) {
 		fprintf(f, "\nPer-task throughput, summed over the tasks (as vm-scalability adds up its processes):");
@@ -291,6 +393,10 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 	if (!in->kernel || in->kernel->alloc == SR_ALLOC_SLOTS_CACHE)
 		fprintf(f, "slots cache: %s\n", in->slots_cache ? "on (per-CPU, kernels 4.11-6.14)"
 							      : "off (every allocation walks a node list)");
+	if (any_blk(res))
+		fprintf(f, "block plug:  %s\n", in->plug ?
+			"on (a task's swap writes of one reclaim pass, 32 pages, merge there)" :
+			"off (every swap write goes to its device's queue alone)");
 	fprintf(f, "baseline:    %s\n", res->policy[res->baseline].name);
 	if (res->late_events)
 		fprintf(f, "note:        %" PRIu64 " events came later than the reorder window "
@@ -376,6 +482,33 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 			fprintf(f, "%-12s %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64
 				" %6.1f%%\n", d->name, d->reads, d->writes, d->read_bytes,
 				d->write_bytes, 100.0 * d->util);
+		}
+		for (i = 0; i < p->nr_devices; i++) {
+			const struct sr_dev_result *d = &p->dev[i];
+			int j, hi = 0;
+
+			if (!d->bios)
+				continue;
+			fprintf(f, "%-12s %" PRIu64 " bios in %" PRIu64 " requests (%" PRIu64
+				" merged in plugs, %" PRIu64 " in the queue), mean %.1f KiB, "
+				"CV %.2f, %.1f %% of their time queued\n", d->name, d->bios,
+				d->reads + d->writes, d->plug_merges, d->queue_merges, d->req_kib_mean,
+				d->req_kib_cv, 100.0 * d->queue_share);
+			for (j = 0; j < SR_REQ_HIST; j++)
+				if (d->req_hist[j])
+					hi = j + 1;
+			fprintf(f, "%-12s request sizes (KiB):", "");
+			for (j = 0; j < hi; j++)
+				fprintf(f, " %llu%s:%" PRIu64, 4ull << j, j == SR_REQ_HIST - 1 ? "+" : "",
+					d->req_hist[j]);
+			fputc('\n', f);
+		}
+		{
+			struct blk_sum b;
+
+			if (blk_sum(p, &b))
+				fprintf(f, "block layer CPU: %.6f s (%.6f s of it waiting for queue locks)\n",
+					p->block_cpu_ns / 1e9, p->wait_queue_lock_ns / 1e9);
 		}
 		for (i = 0; i < p->nr_links; i++)
 			fprintf(f, "link %d->%d   %14" PRIu64 " bytes %6.1f%%\n", p->link[i].from,

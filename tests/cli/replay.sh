@@ -210,7 +210,9 @@ fi
 # Readahead by swap offset (docs/MODEL.md, "Readahead and the swap
 # cache"): the tasks of gen swapin read their pages back in the order they
 # were swapped out, so the window's pages are the next faults': nearly all
-# read ahead are used, and those swap-ins are minor faults.
+# read ahead are used, and those swap-ins are minor faults.  Each fault
+# that reads is one request, or a few where its window has holes (the
+# plug merges the window's adjacent slots; docs/MODEL.md, B1).
 if $CSR push.swt.zst -m 2s-nvme2 -p reclaimer-nid --readahead=cluster -f json >ra.json 2>run.err &&
 	$CSR push.swt.zst -m 2s-nvme2 -p reclaimer-nid --readahead=off -f json >ra0.json 2>>run.err &&
 	$CSR push.swt.zst -m 2s-nvme2 -p reclaimer-nid --readahead=cluster --page-cluster=0 -f json >ra00.json 2>>run.err &&
@@ -223,7 +225,8 @@ if $CSR push.swt.zst -m 2s-nvme2 -p reclaimer-nid --readahead=cluster -f json >r
 	m1=$(jnum ra.json reclaimer-nid mean)
 	m0=$(jnum ra0.json reclaimer-nid mean)
 	if awk -v p="$rp" -v h="$rh" -v rd="$rd" -v rd0="$rd0" -v a="$m1" -v b="$m0" 'BEGIN {
-			exit !(p > 100000 && h >= 0.99 * p && h <= p && rd + p == rd0 && a < b / 2) }'; then
+			exit !(p > 100000 && h >= 0.99 * p && h <= p && rd >= rd0 - p &&
+			       rd < 1.05 * (rd0 - p) && a < b / 2) }'; then
 		ok readahead-sequential-hits
 	else
 		fail readahead-sequential-hits "read ahead $rp, hits $rh, reads $rd against $rd0 without, mean $m1 against $m0 ns"

@@ -90,7 +90,7 @@ static double mean_wait(const struct sr_device *dev, double backlog, unsigned re
 		sr_hw_free(&h);
 		return -1;
 	}
-	sr_hw_set_write_limits(&h, &l);
+	sr_hw_set_write_limits(&h, &l, 1);
 	for (i = 0; i < n; i++) {
 		double s = 1e9 + i * 1e3, w;
 

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The block layer as each simulation's tasks go through it (docs/MODEL.md,
+ * "The block layer"): a task's plug, which holds the swap writes of one
+ * reclaim pass (src/block/blk-merge.c merges them), flushed into the
+ * devices' queues (src/hw/resources.c, sr_hw_submit()); and a swap-in's
+ * reads, the fault's and readahead's, through a plug of their own.
+ *
+ * A reclaim pass: the plug spans shrink_lruvec() (blk_start_plug() and
+ * blk_finish_plug() around its loop, 6.12 mm/vmscan.c:5736-5806; "vmscan:
+ * add block plug for page reclaim", Shaohua Li, 3da367c3e5fc, 3.2), and
+ * direct reclaim asks it for SWAP_CLUSTER_MAX = 32 pages
+ * (try_to_free_pages(): sc.nr_to_reclaim; include/linux/swap.h).  In the
+ * trace a task's pass is its consecutive swap-outs: the plug is flushed
+ * when they reach SWAP_CLUSTER_MAX pages, when the task's next event is a
+ * swap-in (it sleeps on I/O: sched_submit_work() flushes the plug), or
+ * when the task's next swap-out comes later than a whole pass of reclaim
+ * work could take, SWAP_CLUSTER_MAX x (reclaim_ns + reclaim_page_ns), and
+ * at the end of the trace.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/replay_impl.h"
+
+struct task_plug {
+	struct sr_plug plug;
+	uint32_t pass;   /* pages swapped out in this pass */
+	int cpu;         /* the CPU of its last swap-out (-1: the task's own) */
+};
+
+/* How long a pass of reclaim work takes at most (the gap rule above). */
+static double pass_gap_ns(const struct sr_machine *m)
+{
+	return SR_SWAP_CLUSTER_MAX * (m->reclaim_ns + m->reclaim_page_ns);
+}
+
+/* Submit n requests of task ti (pol p) from t on: their bios' latencies,
+ * and when the task may go on in *resume. */
+static int submit(struct sr_replay *r, struct pol *p, long ti, int cpu,
+		  const struct sr_blk_req *req, unsigned n, double t, double *resume)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		double cpu_done, bp, fin;
+
+		fin = sr_hw_submit(&p->hw, req[i].dev, cpu, ti, req[i].op, req[i].off, req[i].pages,
+				   req[i].bios, 0, t, &cpu_done, &bp);
+		if (fin < 0)
+			return -1;
+		p->swapout_lat_sum += (double)req[i].bios * fin - req[i].t_sum;
+		if (r->per_task && fin > p->ts[ti].out_last)
+			p->ts[ti].out_last = fin;
+		p->hw.dev[req[i].dev].bios += req[i].bios;
+		p->hw.dev[req[i].dev].plug_merges += req[i].bios - 1;
+		t = cpu_done;
+		if (bp > *resume)
+			*resume = bp;
+	}
+	if (t > *resume)
+		*resume = t;
+	return 0;
+}
+
+int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, double *resume)
+{
+	struct task_plug *tp = p->plug ? p->plug[ti] : NULL;
+	struct sr_blk_req out[SR_PLUG_MAX_REQUESTS];
+	unsigned n;
+
+	*resume = t;
+	if (!tp || !tp->plug.n)
+		return 0;
+	n = sr_plug_flush(&tp->plug, out);
+	tp->pass = 0;
+	return submit(r, p, ti, tp->cpu, out, n, t, resume);
+}
+
+int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const struct sr_event *e,
+			  double start)
+{
+	struct task_plug *tp = p->plug ? p->plug[ti] : NULL;
+	double resume, at = p->clock[ti];
+
+	if (!tp || !tp->plug.n)
+		return 0;
+	if (e->op == SR_OP_OUT && start - at <= pass_gap_ns(r->m))
+		return 0;
+	if (sr_replay_plug_flush(r, p, ti, at, &resume))
+		return -1;
+	/* The task was held back by the flush: its compute time follows. */
+	if (resume > at)
+		p->clock[ti] = resume;
+	return 0;
+}
+
+int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+		       uint64_t off, uint32_t pages, double start, double t, double *resume)
+{
+	struct task_plug *tp;
+	struct sr_blk_req out[4 * SR_PLUG_MAX_REQUESTS];
+	unsigned n;
+
+	*resume = t;
+	if (!r->plug || off == UINT64_MAX) {
+		/* No plug (or no position to merge by): the bio goes to the
+		 * queue alone. */
+		double cpu_done, bp, fin;
+
+		fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_OUT, off, pages, 1, 1, t, &cpu_done,
+				   &bp);
+		if (fin < 0)
+			return -1;
+		p->swapout_lat_sum += fin - start;
+		if (r->per_task && fin > p->ts[ti].out_last)
+			p->ts[ti].out_last = fin;
+		*resume = cpu_done > bp ? cpu_done : bp;
+		return 0;
+	}
+	if (!p->plug[ti]) {
+		p->plug[ti] = calloc(1, sizeof(*p->plug[ti]));
+		if (!p->plug[ti])
+			return -1;
+		sr_plug_init(&p->plug[ti]->plug, &r->kernel);
+	}
+	tp = p->plug[ti];
+	tp->cpu = cpu;
+	n = sr_plug_add(&tp->plug, &p->hw.lim[dv], dv, SR_OP_OUT, off, pages, start, out);
+	if (n && submit(r, p, ti, cpu, out, n, t, resume))
+		return -1;
+	tp->pass += pages;
+	if (tp->pass >= SR_SWAP_CLUSTER_MAX) {
+		double r2;
+
+		if (sr_replay_plug_flush(r, p, ti, *resume, &r2))
+			return -1;
+		*resume = r2;
+	}
+	return 0;
+}
+
+int sr_replay_read(struct sr_replay *r, struct pol *p, int k, long ti, int cpu, int dv,
+		   const struct sr_event *e, double t, double *done)
+{
+	struct sr_plug plug;
+	struct sr_blk_req out[4 * SR_PLUG_MAX_REQUESTS + 1], *q;
+	uint64_t off = r->choff[k] != UINT64_MAX ? r->choff[k] :
+		       (e->flags & SR_EV_HAS_OFFSET) ? e->offset : UINT64_MAX;
+	const uint64_t *bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
+	unsigned n = 0, i, nb = r->ra_nbio[k];
+	double cpu_done, bp, fin;
+
+	*done = t;
+	if (!nb) {
+		/* The fault's folio alone: one bio. */
+		fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_IN, off, e->nr_pages, 1, 1, t,
+				   &cpu_done, &bp);
+		if (fin < 0)
+			return -1;
+		*done = fin;
+		return 0;
+	}
+	/* Readahead: the window's bios in the kernel's order (the fault's
+	 * among them) under one plug, its requests then submitted; the
+	 * fault waits for the request that holds its page. */
+	sr_plug_init(&plug, &r->kernel);
+	for (i = 0; i < nb; i++)
+		n += sr_plug_add(&plug, &p->hw.lim[dv], dv, SR_OP_IN, bio[i], 1, t, out + n);
+	n += sr_plug_flush(&plug, out + n);
+	for (i = 0, q = out; i < n; i++, q++) {
+		fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_IN, q->off, q->pages, q->bios, 0, t,
+				   &cpu_done, &bp);
+		if (fin < 0)
+			return -1;
+		p->hw.dev[dv].bios += q->bios;
+		p->hw.dev[dv].plug_merges += q->bios - 1;
+		t = cpu_done;
+		if (off >= q->off && off < q->off + q->pages)
+			*done = fin > *done ? fin : *done;
+	}
+	if (t > *done)
+		*done = t;
+	return 0;
+}
+
+int sr_replay_plugs_grow(struct pol *p, size_t old_cap, size_t cap)
+{
+	struct task_plug **np = realloc(p->plug, cap * sizeof(*np));
+
+	if (!np)
+		return -1;
+	memset(np + old_cap, 0, (cap - old_cap) * sizeof(*np));
+	p->plug = np;
+	return 0;
+}
+
+int sr_replay_plugs_copy(struct pol *dst, const struct pol *src, size_t ntasks)
+{
+	size_t i;
+
+	for (i = 0; i < ntasks; i++) {
+		if (!src->plug[i]) {
+			free(dst->plug[i]);
+			dst->plug[i] = NULL;
+			continue;
+		}
+		if (!dst->plug[i] && !(dst->plug[i] = malloc(sizeof(*dst->plug[i]))))
+			return -1;
+		*dst->plug[i] = *src->plug[i];
+	}
+	return 0;
+}
+
+int sr_replay_plugs_finish(struct sr_replay *r, struct pol *p)
+{
+	size_t i;
+	double resume;
+
+	for (i = 0; p->plug && i < r->ntasks; i++) {
+		if (!p->plug[i] || !p->plug[i]->plug.n)
+			continue;
+		if (sr_replay_plug_flush(r, p, (long)i, p->clock[i], &resume))
+			return -1;
+		p->clock[i] = resume;
+		if (resume > p->end)
+			p->end = resume;
+	}
+	return 0;
+}
+
+void sr_replay_plugs_free(struct pol *p, size_t ntasks)
+{
+	size_t i;
+
+	for (i = 0; p->plug && i < ntasks; i++)
+		free(p->plug[i]);
+	free(p->plug);
+	p->plug = NULL;
+}
