@@ -13,7 +13,10 @@
  *   dispatch(n) = max(t, fin(n - depth))
  *
  * fin(n - depth) being the completion of the request depth places before
- * it (the device holds depth at once: NCQ's 32 tags on SATA).  Until
+ * it (the device holds depth at once: NCQ's 32 tags on SATA).  A write
+ * becomes a request only when the device has fewer than its limit of
+ * write requests (nr_requests, 128, before 4.10; writeback throttling's
+ * 4 to 16 from 4.10): its writer sleeps until then.  Until
  * dispatch it waits in the elevator, where a bio or request that ends or
  * starts where it does joins it (blk-merge.c's limits).  Writes from 4.10
  * wait in writeback throttling instead, before they are requests: a write
@@ -35,11 +38,15 @@ int sr_blkq_init(struct sr_blk_queue *q, int elevator, int wbt, unsigned depth)
 	q->wbt = wbt;
 	q->depth = depth < 1 ? 1 : depth > SR_BLK_DEPTH_MAX ? SR_BLK_DEPTH_MAX : depth;
 	q->t_max = -1e300;
+	q->wdone = malloc(SR_BLK_WAIT_MAX * sizeof(*q->wdone));
+	if (!q->wdone)
+		return -1;
 	if (!elevator)
 		return 0;
 	q->done = malloc(q->depth * sizeof(*q->done));
+	q->end = calloc(q->depth, sizeof(*q->end));
 	q->w = malloc(SR_BLK_WAIT_MAX * sizeof(*q->w));
-	if (!q->done || !q->w)
+	if (!q->done || !q->end || !q->w)
 		return -1;
 	for (unsigned i = 0; i < q->depth; i++)
 		q->done[i] = -1e300;
@@ -49,21 +56,32 @@ int sr_blkq_init(struct sr_blk_queue *q, int elevator, int wbt, unsigned depth)
 void sr_blkq_free(struct sr_blk_queue *q)
 {
 	free(q->done);
+	free(q->end);
 	free(q->w);
+	free(q->wdone);
+	q->wdone = NULL;
 	q->done = NULL;
+	q->end = NULL;
 	q->w = NULL;
 }
 
 void sr_blkq_copy(struct sr_blk_queue *dst, const struct sr_blk_queue *src)
 {
 	double *done = dst->done;
+	uint64_t *end = dst->end;
 	struct sr_blk_wait *w = dst->w;
+	double *wdone = dst->wdone;
 
 	*dst = *src;
 	dst->done = done;
+	dst->end = end;
 	dst->w = w;
+	dst->wdone = wdone;
+	if (src->wdone)
+		memcpy(dst->wdone, src->wdone, SR_BLK_WAIT_MAX * sizeof(*src->wdone));
 	if (src->elevator) {
 		memcpy(dst->done, src->done, src->depth * sizeof(*src->done));
+		memcpy(dst->end, src->end, src->depth * sizeof(*src->end));
 		memcpy(dst->w, src->w, SR_BLK_WAIT_MAX * sizeof(*src->w));
 	}
 }
@@ -110,6 +128,26 @@ struct sr_blk_wait *sr_blkq_merge(struct sr_blk_queue *q, const struct sr_blk_li
 	return NULL;
 }
 
+double sr_blkq_write_room(const struct sr_blk_queue *q, unsigned lim, double t)
+{
+	double free_at;
+
+	if (lim > SR_BLK_WAIT_MAX)
+		lim = SR_BLK_WAIT_MAX;
+	if (lim < 1)
+		lim = 1;
+	if (q->nw < lim)
+		return t;
+	free_at = q->wdone[(q->nw - lim) % SR_BLK_WAIT_MAX];
+	return free_at > t ? free_at : t;
+}
+
+void sr_blkq_write_add(struct sr_blk_queue *q, double fin)
+{
+	q->wdone[q->nw % SR_BLK_WAIT_MAX] = fin;
+	q->nw++;
+}
+
 double sr_blkq_dispatch_time(const struct sr_blk_queue *q, double t)
 {
 	double free_at;
@@ -130,6 +168,7 @@ struct sr_blk_wait *sr_blkq_add(struct sr_blk_queue *q, int op, uint64_t off, ui
 		return NULL;
 	}
 	q->done[q->seq % q->depth] = fin;
+	q->end[q->seq % q->depth] = off + pages;
 	q->seq++;
 	if (dispatch <= insert || (q->wbt && op == SR_OP_OUT))
 		return NULL;
@@ -148,9 +187,23 @@ struct sr_blk_wait *sr_blkq_add(struct sr_blk_queue *q, int op, uint64_t off, ui
 
 void sr_blkq_extend(struct sr_blk_queue *q, struct sr_blk_wait *w, double fin)
 {
+	if (q->seq - w->seq <= q->depth)
+		q->end[w->seq % q->depth] = w->off + w->pages;
 	if (fin <= w->fin)
 		return;
 	w->fin = fin;
 	if (q->seq - w->seq <= q->depth)
 		q->done[w->seq % q->depth] = fin;
+}
+
+unsigned sr_blkq_pending_ends(const struct sr_blk_queue *q, double t, uint64_t *ends)
+{
+	unsigned i, n = 0;
+
+	if (!q->elevator)
+		return 0;
+	for (i = 0; i < q->depth; i++)
+		if (q->done[i] > t)
+			ends[n++] = q->end[i];
+	return n;
 }

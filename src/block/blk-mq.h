@@ -49,7 +49,13 @@ struct sr_blk_queue {
 	int wbt;
 	unsigned depth;     /* tags: requests on the device at once */
 	double *done;       /* ring of depth: completions of the last requests */
+	uint64_t *end;      /* ... and where each of them ends on the device */
 	uint64_t seq;       /* requests given a tag so far */
+	/* Write requests: ring of SR_BLK_WAIT_MAX, when each of the last ones
+	 * completes (nw so far): a writer finds room for a new one when the
+	 * write its limit places before has completed. */
+	double *wdone;
+	uint64_t nw;
 	struct sr_blk_wait *w; /* ring of SR_BLK_WAIT_MAX, oldest first */
 	unsigned w_head, w_len;
 	double t_max;       /* the latest submission seen */
@@ -74,6 +80,16 @@ struct sr_blk_wait *sr_blkq_merge(struct sr_blk_queue *q, const struct sr_blk_li
 				  int op, uint64_t off, uint32_t pages, uint32_t bios,
 				  int front_ok, double t);
 
+/*
+ * When a write reaching the queue at t becomes a request: when one of at
+ * most lim write requests (<= SR_BLK_WAIT_MAX) has completed, the writer
+ * sleeping until then (get_request() on a full queue before 4.10,
+ * wbt_wait() from 4.10), or t.
+ */
+double sr_blkq_write_room(const struct sr_blk_queue *q, unsigned lim, double t);
+/* A write request completing at fin takes its room. */
+void sr_blkq_write_add(struct sr_blk_queue *q, double fin);
+
 /* When a request reaching the queue at t gets its tag: when the request
  * depth places before it completed, or t. */
 double sr_blkq_dispatch_time(const struct sr_blk_queue *q, double t);
@@ -89,5 +105,11 @@ struct sr_blk_wait *sr_blkq_add(struct sr_blk_queue *q, int op, uint64_t off, ui
 
 /* A waiting request w now completes at fin (pages merged into it). */
 void sr_blkq_extend(struct sr_blk_queue *q, struct sr_blk_wait *w, double fin);
+
+/* The requests still on the device or in the queue at t (of the last
+ * depth): where each ends, into ends[] (room for depth); their number.
+ * The device or the elevator may serve a new request after any of them:
+ * docs/MODEL.md, D4. */
+unsigned sr_blkq_pending_ends(const struct sr_blk_queue *q, double t, uint64_t *ends);
 
 #endif /* SR_BLOCK_BLK_MQ_H */

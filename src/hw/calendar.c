@@ -7,6 +7,8 @@
 
 int cal_init(struct cal *c)
 {
+	if (!c->bucket_ns)
+		cal_set_bucket(c, CAL_BUCKET_NS);
 	c->used = calloc(CAL_BUCKETS, sizeof(*c->used));
 	c->skip = calloc(CAL_BUCKETS, sizeof(*c->skip));
 	c->lo = 0;
@@ -39,6 +41,7 @@ struct cal *cal_need(struct cal *c)
 int cal_copy(struct cal *dst, const struct cal *src)
 {
 	if (src->used) {
+		cal_set_bucket(dst, src->bucket_ns);
 		if (cal_init(dst))
 			return -1;
 		memcpy(dst->used, src->used, CAL_BUCKETS * sizeof(*dst->used));
@@ -49,6 +52,8 @@ int cal_copy(struct cal *dst, const struct cal *src)
 	dst->stale = src->stale;
 	dst->run_lo = src->run_lo;
 	dst->run_hi = src->run_hi;
+	dst->bucket_ns = src->bucket_ns;
+	dst->inv_bucket = src->inv_bucket;
 	return 0;
 }
 
@@ -83,7 +88,7 @@ static int64_t cal_first_free(struct cal *c, int64_t b)
 {
 	int64_t r = b, k;
 
-	while (r < c->lo + CAL_BUCKETS && c->used[r & (CAL_BUCKETS - 1)] >= CAL_BUCKET_NS) {
+	while (r < c->lo + CAL_BUCKETS && c->used[r & (CAL_BUCKETS - 1)] >= c->bucket_ns) {
 		uint32_t s = c->skip[r & (CAL_BUCKETS - 1)];
 
 		r += s ? s : 1;
@@ -114,21 +119,21 @@ __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, doub
 		if (b >= c->lo + CAL_BUCKETS)
 			continue; /* slides at the top of the loop */
 		u = &c->used[b & (CAL_BUCKETS - 1)];
-		room = CAL_BUCKET_NS - *u;
+		room = c->bucket_ns - *u;
 		if (room >= left) {
 			*u += left;
 			break;
 		}
 		left -= room;
-		*u = CAL_BUCKET_NS;
+		*u = c->bucket_ns;
 		b++;
 	}
 	/* Every bucket from b0 to b is full now but maybe b itself (b0 is
 	 * inside the window: cal_reserve() moved an older start to it). */
 	if (b0 >= c->lo) {
 		c->run_lo = b0;
-		c->run_hi = c->used[b & (CAL_BUCKETS - 1)] >= CAL_BUCKET_NS ? b + 1 : b;
+		c->run_hi = c->used[b & (CAL_BUCKETS - 1)] >= c->bucket_ns ? b + 1 : b;
 	}
-	done = (double)b * CAL_BUCKET_NS + c->used[b & (CAL_BUCKETS - 1)];
+	done = (double)b * c->bucket_ns + c->used[b & (CAL_BUCKETS - 1)];
 	return done > s + w ? done : s + w;
 }

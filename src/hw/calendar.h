@@ -26,6 +26,10 @@
 
 #define CAL_BUCKET_NS 10000.0 /* 10 us: finer than one NVMe request */
 #define CAL_BUCKETS 16384     /* 164 ms of window */
+/* An hdd's calendar: 1 ms buckets, a window of 16.4 s, longer than the
+ * backlog of a disk that many writers keep busy (its requests take
+ * milliseconds: 32 writers' 128 KiB requests are 0.3 s of it). */
+#define CAL_HDD_BUCKET_NS 1000000.0
 
 struct cal {
 	double *used;    /* work held by each bucket, ns; NULL until first use */
@@ -38,7 +42,17 @@ struct cal {
 	 * run_hi at once, so that a saturated resource costs the same
 	 * whatever its backlog. */
 	int64_t run_lo, run_hi;
+	/* The bucket's width (CAL_BUCKET_NS unless cal_set_bucket() said
+	 * otherwise before the first use) and its inverse. */
+	double bucket_ns, inv_bucket;
 };
+
+/* Buckets of ns for c, before its first use. */
+static inline void cal_set_bucket(struct cal *c, double ns)
+{
+	c->bucket_ns = ns;
+	c->inv_bucket = 1.0 / ns;
+}
 
 /* Allocate the buckets: 0, or -1 out of memory (c left empty). */
 int cal_init(struct cal *c);
@@ -67,17 +81,17 @@ static inline double cal_reserve(struct cal *c, double s, double w)
 	int64_t b;
 
 	c->work_ns += w;
-	if (SR_UNLIKELY(s < (double)c->lo * CAL_BUCKET_NS)) {
+	if (SR_UNLIKELY(s < (double)c->lo * c->bucket_ns)) {
 		c->stale++;
 		return s + w;
 	}
-	b = (int64_t)(s * (1.0 / CAL_BUCKET_NS));
+	b = (int64_t)(s * c->inv_bucket);
 	if (SR_LIKELY(b < c->lo + CAL_BUCKETS)) {
 		double *u = &c->used[b & (CAL_BUCKETS - 1)];
 
-		if (SR_LIKELY(*u + w <= CAL_BUCKET_NS)) {
+		if (SR_LIKELY(*u + w <= c->bucket_ns)) {
 			*u += w;
-			done = (double)b * CAL_BUCKET_NS + *u;
+			done = (double)b * c->bucket_ns + *u;
 			return done > s + w ? done : s + w;
 		}
 	}

@@ -29,7 +29,7 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->q = calloc((size_t)m->nr_devices, sizeof(*h->q));
 	h->lim = calloc((size_t)m->nr_devices, sizeof(*h->lim));
 	h->qlock = calloc((size_t)m->nr_devices, sizeof(*h->qlock));
-	h->wstream = calloc((size_t)m->nr_devices * SR_HW_STREAMS, sizeof(*h->wstream));
+	h->wstream = calloc((size_t)m->nr_devices * (SR_HW_STREAMS + 1), sizeof(*h->wstream));
 	h->devcal = calloc((size_t)m->nr_devices, sizeof(*h->devcal));
 	h->linkcal = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*h->linkcal));
 	h->link_bytes = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*h->link_bytes));
@@ -54,6 +54,8 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 		snprintf(h->dev[i].name, sizeof(h->dev[i].name), "%s", d->name);
 		h->wr_end[i] = -INFINITY;
 		h->rd_last[i] = -INFINITY;
+		if (d->cls == SR_DEV_HDD)
+			cal_set_bucket(&h->devcal[i], CAL_HDD_BUCKET_NS);
 		/* (B1) A SATA device's one queue has an elevator; NVMe's queue
 		 * per CPU has none. */
 		if (sr_hw_is_blk(d) &&
@@ -145,7 +147,7 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 	sr_hw_copy_counters(dst, src);
 	memcpy(dst->head, src->head, (size_t)m->nr_devices * sizeof(*dst->head));
 	memcpy(dst->wstream, src->wstream,
-	       (size_t)m->nr_devices * SR_HW_STREAMS * sizeof(*dst->wstream));
+	       (size_t)m->nr_devices * (SR_HW_STREAMS + 1) * sizeof(*dst->wstream));
 	for (i = 0; i < m->nr_devices; i++)
 		sr_blkq_copy(&dst->q[i], &src->q[i]);
 	memcpy(dst->wr_end, src->wr_end, (size_t)m->nr_devices * sizeof(*dst->wr_end));
@@ -193,16 +195,46 @@ uint64_t sr_hw_stale(const struct sr_hw *h)
 	return n;
 }
 
-/* (D5) Whether a write at off continues one of flash device dv's streams;
- * the stream now ends at end. */
+/* (D5) Whether a write at off continues one of flash device dv's streams
+ * (the last SR_HW_STREAMS that ended somewhere else, the oldest replaced
+ * first); the stream now ends at end. */
 static int stream(struct sr_hw *h, int dv, uint64_t off, uint64_t end)
 {
-	uint64_t *t = h->wstream + (size_t)dv * SR_HW_STREAMS;
-	uint64_t hk = (off * 0x9e3779b97f4a7c15ull) >> 58, he = (end * 0x9e3779b97f4a7c15ull) >> 58;
-	int seq = off && t[hk] == off;
+	uint64_t *t = h->wstream + (size_t)dv * (SR_HW_STREAMS + 1), *next = &t[SR_HW_STREAMS];
+	unsigned i;
 
-	t[he] = end;
-	return seq;
+	for (i = 0; i < SR_HW_STREAMS; i++)
+		if (t[i] == off && off) {
+			t[i] = end;
+			return 1;
+		}
+	t[*next % SR_HW_STREAMS] = end;
+	(*next)++;
+	return 0;
+}
+
+/*
+ * (D4) An hdd's positioning for a request at off reaching its queue at t:
+ * from where its head is, or, when requests are still queued or on the
+ * drive, from the end of whichever of them is nearest: the drive's command
+ * queuing (NCQ) and the elevator's sector order (mq-deadline, the
+ * single-queue elevators) serve a request that continues a queued one
+ * right after it, and the nearest otherwise.
+ */
+static double hdd_position(struct sr_hw *h, int dv, uint64_t off, double t)
+{
+	const struct sr_device *dev = &h->m->dev[dv];
+	uint64_t ends[SR_BLK_DEPTH_MAX];
+	unsigned n = sr_blkq_pending_ends(&h->q[dv], t, ends), i;
+	double best = sr_cost_hdd_position(dev, h->head[dv], off);
+
+	for (i = 0; i < n && best > 0; i++) {
+		double p = sr_cost_hdd_position(dev, ends[i], off);
+
+		if (p < best)
+			best = p;
+	}
+	return best;
 }
 
 /* (B4) Request sizes: a request of pages counted in (+1) or out (-1). */
@@ -273,6 +305,15 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			return w->fin;
 		}
 	}
+	if (op == SR_OP_OUT) {
+		/* (B2) A write becomes a request when the device has room for
+		 * one: its writer sleeps until then. */
+		unsigned lim = !q->wbt ? SR_BLKDEV_MAX_RQ :
+			       t - h->rd_last[dv] < SR_WBT_CLOSE_IO_NS ? h->wbt.read_recent :
+			       h->wbt.idle;
+
+		t = sr_blkq_write_room(q, lim, t);
+	}
 	t0 = t;
 	t = sr_hw_cpu(h, cpu, task, t, m->blk_request_ns);
 	if (t < 0)
@@ -281,7 +322,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 	*cpu_done = t;
 	if (dev->cls == SR_DEV_HDD)
 		pos = off == UINT64_MAX ? sr_cost_seek(dev, 1.0 / 3) + 30e9 / dev->rpm :
-		      sr_cost_hdd_position(dev, h->head[dv], off);
+		      hdd_position(h, dv, off, t);
 	if (off != UINT64_MAX)
 		h->head[dv] = off + pages;
 	if (op == SR_OP_OUT && dev->cls != SR_DEV_HDD && off != UINT64_MAX &&
@@ -310,9 +351,10 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 		if (op == SR_OP_OUT && f > h->wr_end[dv])
 			h->wr_end[dv] = f;
 	}
-	/* The writer goes on unless the device is backlogged by more than
-	 * one request's latency (D1). */
-	*served = fin - L - W;
+	/* The writer went on once its write was a request (above). */
+	*served = *cpu_done;
+	if (op == SR_OP_OUT)
+		sr_blkq_write_add(q, fin);
 	sr_blkq_add(q, op, off == UINT64_MAX ? UINT64_MAX - pages : off, pages, bios, t, d, fin);
 	r->busy_ns += W;
 	r->queue_ns += (fin - L > t ? fin - L : t) - t;

@@ -61,8 +61,9 @@ struct sr_hw {
 	struct sr_blk_limits *lim;
 	struct cal *qlock;
 	double blk_cpu_ns;
-	/* (D5) per flash device, SR_HW_STREAMS: where recent writes ended, a
-	 * write that starts there continues its stream. */
+	/* (D5) per flash device, SR_HW_STREAMS + 1: where recent writes
+	 * ended (a write that starts there continues its stream), and the
+	 * count of streams begun (the next to replace). */
 	uint64_t *wstream;
 	struct sr_dev_result *dev; /* per device: requests, bytes, busy time */
 	/* (D3) flash devices: reads queue behind reads only (rdcal); the

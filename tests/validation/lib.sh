@@ -6,8 +6,10 @@
 #
 # KIND is what the numbers are: delta_pct (a speed delta, in %, positive
 # when faster), kb_s (KB/s), s (seconds), cs (centiseconds), us
-# (microseconds) or pct (a rate in %, such as a hit rate).  PREDICTED is "-"
-# when the model cannot predict it; VERDICT (the rest of the line) is given
+# (microseconds), pct (a rate in %, such as a hit rate), kib (a size in
+# KiB), cv (a coefficient of variation) or ratio.  PREDICTED is "-" when
+# the model cannot predict it; MEASURED is "-" when nothing was published
+# for it (a study's prediction; a VERDICT must then say so); VERDICT (the rest of the line) is given
 # only when the case decides it (e.g. "not modelled: readahead"); otherwise
 # tests/validation/run.sh applies the bands.  Anything on standard error is
 # shown; a non-zero exit status is a script error.

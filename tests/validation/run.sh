@@ -1,5 +1,5 @@
 #!/bin/sh
-# The validation suite: every case of tests/validation/c*/ (one per
+# The validation suite: every case of tests/validation/c*/ and s*/ (one per
 # published measurement, the project VALIDATION.md: C1..C7), one table.
 #
 #   sh tests/validation/run.sh [--markdown]
@@ -43,7 +43,7 @@ export SR V
 rows=$scratch/rows
 : >"$rows"
 status=0
-for c in "$V"/c*/; do
+for c in "$V"/c*/ "$V"/s*/; do
 	[ -f "$c/case.sh" ] || continue
 	name=$(basename "$c")
 	W=$scratch/$name
@@ -66,10 +66,12 @@ function sgn(x) { return x > 1 ? 1 : x < -1 ? -1 : 0 }
 function isnum(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?$/ }
 function unit(k) {
 	return k == "delta_pct" ? "delta %" : k == "kb_s" ? "KB/s" : k == "s" ? "s" : \
-	       k == "cs" ? "cs" : k == "us" ? "us" : k == "pct" ? "%" : ""
+	       k == "cs" ? "cs" : k == "us" ? "us" : k == "pct" ? "%" : k == "kib" ? "KiB" : \
+	       k == "cv" ? "CV" : k == "ratio" ? "ratio" : ""
 }
 function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
-NF < 5 || !isnum($4) || !(isnum($5) || $5 == "-") || unit($3) == "" {
+NF < 5 || !(isnum($4) || $4 == "-") || !(isnum($5) || $5 == "-") || unit($3) == "" ||
+($4 == "-" && NF < 6) {
 	printf "validation: malformed line from case %s: %s\n", $1, $0 > "/dev/stderr"
 	bad = 1
 	next
@@ -82,6 +84,8 @@ NF < 5 || !isnum($4) || !(isnum($5) || $5 == "-") || unit($3) == "" {
 	E[n] = ""; EU[n] = ""; S[n] = ""
 	if ($5 == "-") {
 		VD[n] = given != "" ? given : "not modelled"
+	} else if ($4 == "-") {
+		VD[n] = given
 	} else if ($3 == "delta_pct") {
 		e = $5 - $4
 		E[n] = sprintf("%+.2f", e); EU[n] = "points"
@@ -129,7 +133,8 @@ END {
 		so = S[i] == "" ? "null" : S[i]
 		printf("%s\n  {\"case\": %s, \"metric\": %s, \"kind\": %s, \"measured\": %s, \"predicted\": %s, " \
 		       "\"error_pct\": %s, \"error_unit\": %s, \"sign_ok\": %s, \"verdict\": %s}", \
-		       sep, jstr(C[i]), jstr(M[i]), jstr(K[i]), MS[i] + 0, pr, er, eu, so, jstr(VD[i])) > json
+		       sep, jstr(C[i]), jstr(M[i]), jstr(K[i]), MS[i] == "-" ? "null" : MS[i] + 0, pr, er, eu, so,
+		       jstr(VD[i])) > json
 	}
 	print "\n]" > json
 	exit bad
