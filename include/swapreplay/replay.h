@@ -133,8 +133,10 @@ struct sr_dev_result {
 	double util;                   /* busy_ns / makespan */
 	/* The block layer (DMA devices; docs/MODEL.md, "The block layer"):
 	 * bios submitted (one per folio, or per part of one split at the
-	 * request limit), those merged into a request in a task's plug or in
-	 * the queue's elevator, and the requests' sizes and times. */
+	 * request limit), those merged into a request in a task's plug, the
+	 * bios and plugs' requests merged into a waiting request in the
+	 * queue's elevator (requests = bios - plug_merges - queue_merges),
+	 * and the requests' sizes and times. */
 	uint64_t bios, plug_merges, queue_merges;
 	double req_pages_sq;           /* sum over requests of (pages)^2 */
 	uint64_t req_hist[SR_REQ_HIST];

@@ -29,7 +29,7 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->q = calloc((size_t)m->nr_devices, sizeof(*h->q));
 	h->lim = calloc((size_t)m->nr_devices, sizeof(*h->lim));
 	h->qlock = calloc((size_t)m->nr_devices, sizeof(*h->qlock));
-	h->wstream = calloc((size_t)m->nr_devices * (SR_HW_STREAMS + 1), sizeof(*h->wstream));
+	h->wstream = calloc((size_t)m->nr_devices * SR_HW_STREAMS, sizeof(*h->wstream));
 	h->devcal = calloc((size_t)m->nr_devices, sizeof(*h->devcal));
 	h->linkcal = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*h->linkcal));
 	h->link_bytes = calloc((size_t)m->nr_nodes * m->nr_nodes, sizeof(*h->link_bytes));
@@ -147,7 +147,7 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 	sr_hw_copy_counters(dst, src);
 	memcpy(dst->head, src->head, (size_t)m->nr_devices * sizeof(*dst->head));
 	memcpy(dst->wstream, src->wstream,
-	       (size_t)m->nr_devices * (SR_HW_STREAMS + 1) * sizeof(*dst->wstream));
+	       (size_t)m->nr_devices * SR_HW_STREAMS * sizeof(*dst->wstream));
 	for (i = 0; i < m->nr_devices; i++)
 		sr_blkq_copy(&dst->q[i], &src->q[i]);
 	memcpy(dst->wr_end, src->wr_end, (size_t)m->nr_devices * sizeof(*dst->wr_end));
@@ -195,22 +195,17 @@ uint64_t sr_hw_stale(const struct sr_hw *h)
 	return n;
 }
 
-/* (D5) Whether a write at off continues one of flash device dv's streams
- * (the last SR_HW_STREAMS that ended somewhere else, the oldest replaced
- * first); the stream now ends at end. */
+/* (D5) Whether a write at off continues one of flash device dv's streams:
+ * a table of where recent writes ended, by a hash of the offset
+ * (SR_HW_STREAMS places: a stream is lost when another write's end lands
+ * on its place, 1 in 4096 a write); the stream now ends at end. */
 static int stream(struct sr_hw *h, int dv, uint64_t off, uint64_t end)
 {
-	uint64_t *t = h->wstream + (size_t)dv * (SR_HW_STREAMS + 1), *next = &t[SR_HW_STREAMS];
-	unsigned i;
+	uint64_t *t = h->wstream + (size_t)dv * SR_HW_STREAMS;
+	int seq = off && t[(off * 0x9e3779b97f4a7c15ull) >> (64 - SR_HW_STREAM_BITS)] == off;
 
-	for (i = 0; i < SR_HW_STREAMS; i++)
-		if (t[i] == off && off) {
-			t[i] = end;
-			return 1;
-		}
-	t[*next % SR_HW_STREAMS] = end;
-	(*next)++;
-	return 0;
+	t[(end * 0x9e3779b97f4a7c15ull) >> (64 - SR_HW_STREAM_BITS)] = end;
+	return seq;
 }
 
 /*
@@ -262,8 +257,7 @@ static void req_count(struct sr_dev_result *r, uint32_t pages, int sign)
  *        fin = max(d + L, f)            (D3 for a flash read)
  */
 double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_t off,
-		    uint32_t pages, uint32_t bios, int bio, double t, double *cpu_done,
-		    double *served)
+		    uint32_t pages, uint32_t bios, int bio, double t, double *cpu_done)
 {
 	const struct sr_machine *m = h->m;
 	const struct sr_device *dev = &m->dev[dv];
@@ -293,7 +287,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			if (w->seq + 1 == q->seq)
 				h->head[dv] = w->off + w->pages;
 			r->busy_ns += W1 - W0;
-			r->queue_merges += bios;
+			r->queue_merges++;
 			req_count(r, w->pages - pages, -1);
 			req_count(r, w->pages, 1);
 			if (op == SR_OP_OUT)
@@ -301,7 +295,6 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			else
 				r->read_bytes += (uint64_t)B;
 			*cpu_done = t;
-			*served = t;
 			return w->fin;
 		}
 	}
@@ -351,8 +344,6 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 		if (op == SR_OP_OUT && f > h->wr_end[dv])
 			h->wr_end[dv] = f;
 	}
-	/* The writer went on once its write was a request (above). */
-	*served = *cpu_done;
 	if (op == SR_OP_OUT)
 		sr_blkq_write_add(q, fin);
 	sr_blkq_add(q, op, off == UINT64_MAX ? UINT64_MAX - pages : off, pages, bios, t, d, fin);

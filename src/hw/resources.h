@@ -61,9 +61,9 @@ struct sr_hw {
 	struct sr_blk_limits *lim;
 	struct cal *qlock;
 	double blk_cpu_ns;
-	/* (D5) per flash device, SR_HW_STREAMS + 1: where recent writes
-	 * ended (a write that starts there continues its stream), and the
-	 * count of streams begun (the next to replace). */
+	/* (D5) per flash device, SR_HW_STREAMS: where recent writes ended,
+	 * by a hash of the offset (a write that starts there continues its
+	 * stream). */
 	uint64_t *wstream;
 	struct sr_dev_result *dev; /* per device: requests, bytes, busy time */
 	/* (D3) flash devices: reads queue behind reads only (rdcal); the
@@ -120,13 +120,12 @@ static inline int sr_hw_is_blk(const struct sr_device *d)
  * work and queue lock on the task's CPU, the elevator's merge into a
  * waiting request or a new one with its tag and the device's service.
  * Returns when the request completes (-1 out of memory); *cpu_done is
- * when the task is through the submission, *served when a writer may go
- * on: its request's completion less its latency and work, a device
- * backlogged by more than one request holding it back (D1).
+ * when the task is through the submission and may go on: a writer that
+ * found its device with its limit of write requests slept until one
+ * completed first (B2).
  */
 double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_t off,
-		    uint32_t pages, uint32_t bios, int bio, double t, double *cpu_done,
-		    double *served);
+		    uint32_t pages, uint32_t bios, int bio, double t, double *cpu_done);
 /* Free h (a zeroed one too). */
 void sr_hw_free(struct sr_hw *h);
 /* The counters of src (devices, links) into dst. */
@@ -139,9 +138,12 @@ uint64_t sr_hw_stale(const struct sr_hw *h);
 /* The seed of every simulation's draws (reports are reproducible). */
 #define SR_HW_SEED 0x5357415052504c59ull /* "SWAPRPLY" */
 
-/* (D5) The write streams a flash device's table keeps: [E] 64, more than
- * the CPUs' current clusters of the machines modelled write at once. */
-#define SR_HW_STREAMS 64u
+/* (D5) The places of a flash device's table of write streams: [E] 4096,
+ * so that the CPUs' current clusters of the machines modelled (80 CPUs)
+ * keep their streams (each write's end lands on another stream's place
+ * with a chance of 1 in 4096). */
+#define SR_HW_STREAM_BITS 12
+#define SR_HW_STREAMS (1u << SR_HW_STREAM_BITS)
 
 /* A SATA device's queue: NCQ's 32 tags (libata ATA_MAX_QUEUE). */
 #define SR_HW_NCQ_DEPTH 32u

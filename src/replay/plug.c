@@ -43,10 +43,10 @@ static int submit(struct sr_replay *r, struct pol *p, long ti, int cpu,
 	unsigned i;
 
 	for (i = 0; i < n; i++) {
-		double cpu_done, bp, fin;
+		double cpu_done, fin;
 
 		fin = sr_hw_submit(&p->hw, req[i].dev, cpu, ti, req[i].op, req[i].off, req[i].pages,
-				   req[i].bios, 0, t, &cpu_done, &bp);
+				   req[i].bios, 0, t, &cpu_done);
 		if (fin < 0)
 			return -1;
 		p->swapout_lat_sum += (double)req[i].bios * fin - req[i].t_sum;
@@ -55,8 +55,6 @@ static int submit(struct sr_replay *r, struct pol *p, long ti, int cpu,
 		p->hw.dev[req[i].dev].bios += req[i].bios;
 		p->hw.dev[req[i].dev].plug_merges += req[i].bios - 1;
 		t = cpu_done;
-		if (bp > *resume)
-			*resume = bp;
 	}
 	if (t > *resume)
 		*resume = t;
@@ -106,16 +104,15 @@ int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int
 	if (!r->plug || off == UINT64_MAX) {
 		/* No plug (or no position to merge by): the bio goes to the
 		 * queue alone. */
-		double cpu_done, bp, fin;
+		double cpu_done, fin;
 
-		fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_OUT, off, pages, 1, 1, t, &cpu_done,
-				   &bp);
+		fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_OUT, off, pages, 1, 1, t, &cpu_done);
 		if (fin < 0)
 			return -1;
 		p->swapout_lat_sum += fin - start;
 		if (r->per_task && fin > p->ts[ti].out_last)
 			p->ts[ti].out_last = fin;
-		*resume = cpu_done > bp ? cpu_done : bp;
+		*resume = cpu_done;
 		return 0;
 	}
 	if (!p->plug[ti]) {
@@ -144,18 +141,18 @@ int sr_replay_read(struct sr_replay *r, struct pol *p, int k, long ti, int cpu, 
 		   const struct sr_event *e, double t, double *done)
 {
 	struct sr_plug plug;
-	struct sr_blk_req out[4 * SR_PLUG_MAX_REQUESTS + 1], *q;
+	struct sr_blk_req out[SR_RA_BIO_MAX + SR_PLUG_MAX_REQUESTS], *q;
 	uint64_t off = r->choff[k] != UINT64_MAX ? r->choff[k] :
 		       (e->flags & SR_EV_HAS_OFFSET) ? e->offset : UINT64_MAX;
 	const uint64_t *bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
 	unsigned n = 0, i, nb = r->ra_nbio[k];
-	double cpu_done, bp, fin;
+	double cpu_done, fin;
 
 	*done = t;
 	if (!nb) {
 		/* The fault's folio alone: one bio. */
 		fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_IN, off, e->nr_pages, 1, 1, t,
-				   &cpu_done, &bp);
+				   &cpu_done);
 		if (fin < 0)
 			return -1;
 		*done = fin;
@@ -170,7 +167,7 @@ int sr_replay_read(struct sr_replay *r, struct pol *p, int k, long ti, int cpu, 
 	n += sr_plug_flush(&plug, out + n);
 	for (i = 0, q = out; i < n; i++, q++) {
 		fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_IN, q->off, q->pages, q->bios, 0, t,
-				   &cpu_done, &bp);
+				   &cpu_done);
 		if (fin < 0)
 			return -1;
 		p->hw.dev[dv].bios += q->bios;

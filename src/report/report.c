@@ -489,11 +489,12 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 
 			if (!d->bios)
 				continue;
-			fprintf(f, "%-12s %" PRIu64 " bios in %" PRIu64 " requests (%" PRIu64
+			fprintf(f, "%-12s %" PRIu64 " bio%s in %" PRIu64 " request%s (%" PRIu64
 				" merged in plugs, %" PRIu64 " in the queue), mean %.1f KiB, "
 				"CV %.2f, %.1f %% of their time queued\n", d->name, d->bios,
-				d->reads + d->writes, d->plug_merges, d->queue_merges, d->req_kib_mean,
-				d->req_kib_cv, 100.0 * d->queue_share);
+				d->bios == 1 ? "" : "s", d->reads + d->writes,
+				d->reads + d->writes == 1 ? "" : "s", d->plug_merges, d->queue_merges,
+				d->req_kib_mean, d->req_kib_cv, 100.0 * d->queue_share);
 			for (j = 0; j < SR_REQ_HIST; j++)
 				if (d->req_hist[j])
 					hi = j + 1;

@@ -117,9 +117,9 @@ static int disk(struct sr_machine *m, struct sr_hw *h, double depth, double max_
 /* A write of one page at off from task at t: its completion. */
 static double wr(struct sr_hw *h, long task, uint64_t off, double t)
 {
-	double cpu, bp;
+	double cpu;
 
-	return sr_hw_submit(h, 0, -1, task, SR_OP_OUT, off, 1, 1, 1, t, &cpu, &bp);
+	return sr_hw_submit(h, 0, -1, task, SR_OP_OUT, off, 1, 1, 1, t, &cpu);
 }
 
 static void queue_merges(void)
@@ -185,11 +185,11 @@ static void flush_at(struct sr_hw *h, struct sr_plug *p, double t)
 {
 	struct sr_blk_req out[SR_PLUG_MAX_REQUESTS];
 	unsigned n = sr_plug_flush(p, out), i;
-	double cpu, bp;
+	double cpu;
 
 	for (i = 0; i < n; i++)
 		sr_hw_submit(h, 0, -1, 0, out[i].op, out[i].off, out[i].pages, out[i].bios, 0, t,
-			     &cpu, &bp);
+			     &cpu);
 }
 
 static void plugged_reclaimers(void)
