@@ -64,6 +64,7 @@ struct sr_sweep_opts {
 	 * not one of them. */
 	const char *baseline;
 	int slots_cache;              /* as sr_replay_opts.slots_cache */
+	int plug;                     /* as sr_replay_set_plug() (1: on, the default) */
 	/* The kernel generation, as --kernel: "MAJOR.MINOR"; NULL:
 	 * SR_KERNEL_DEFAULT (sr_replay_set_kernel()). */
 	const char *kernel;

@@ -21,7 +21,7 @@
 #include "swapreplay/trace.h"
 
 enum { O_POLICY = 1, O_MACHINE, O_BASELINE, O_SLOTS, O_JOBS, O_OUT, O_FORMAT, O_RESUME,
-       O_QUIET, O_PLAN, O_RUN_INDEX, O_SHARD, O_INFMT, O_MAXERR, O_EVERY, O_KERNEL };
+       O_QUIET, O_PLAN, O_RUN_INDEX, O_SHARD, O_INFMT, O_MAXERR, O_EVERY, O_KERNEL, O_PLUG };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -29,6 +29,7 @@ static const struct cli_opt opts[] = {
 	{ "baseline", 0, CLI_ARG, O_BASELINE },
 	{ "slots-cache", 0, CLI_ARG, O_SLOTS },
 	{ "kernel", 0, CLI_ARG, O_KERNEL },
+	{ "plug", 0, CLI_ARG, O_PLUG },
 	{ "jobs", 'j', CLI_ARG, O_JOBS },
 	{ "output", 'o', CLI_ARG, O_OUT },
 	{ "format", 'f', CLI_ARG, O_FORMAT },
@@ -191,6 +192,7 @@ static int run(int argc, char **argv)
 	sr_readahead_default(&ra);
 	memset(&so, 0, sizeof(so));
 	so.slots_cache = 1;
+	so.plug = 1;
 	so.input_format = SR_FMT_AUTO;
 	so.format = SR_SWEEP_JSONL;
 	cli_parser_init(&p, argc, argv, opts);
@@ -235,6 +237,14 @@ static int run(int argc, char **argv)
 			so.slots_cache = !strcmp(val, "on");
 			plan_opt = "--slots-cache";
 			slots_given = 1;
+			break;
+		case O_PLUG:
+			if (strcmp(val, "on") && strcmp(val, "off")) {
+				rc = cli_usage("sweep", "--plug takes on or off, not '%s'", val);
+				goto out;
+			}
+			so.plug = !strcmp(val, "on");
+			plan_opt = "--plug";
 			break;
 		case O_KERNEL:
 			rc = cli_opt_kernel("sweep", val, &kern);
@@ -496,6 +506,7 @@ const struct cli_cmd cmd_sweep = {
 	"  --baseline=NAME       default reclaimer-nid, always replayed\n"
 	"  --kernel=VERSION      as for replay (default " SR_KERNEL_DEFAULT ")\n"
 	"  --slots-cache=on|off  as for replay\n"
+	"  --plug=on|off         as for replay\n"
 	"  --readahead=MODE, --page-cluster=N, --readahead-window=W,\n"
 	"  --readahead-holes=H, --memory=BYTES   as for replay\n"
 	"  -j, --jobs=N          units replayed at once, on threads (default: CPUs)\n"

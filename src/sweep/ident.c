@@ -51,6 +51,7 @@ const struct sr_id_field sr_id_fields[SR_ID_COUNT] = {
 	[SR_ID_UNC] = { "uncertainty", SR_IDK_INT, SR_IDS_RUN },
 	[SR_ID_INFMT] = { "input_format", SR_IDK_STR, SR_IDS_RUN },
 	[SR_ID_MAXERR] = { "max_errors", SR_IDK_INT, SR_IDS_RUN },
+	[SR_ID_PLUG] = { "plug", SR_IDK_BOOL, SR_IDS_RUN },
 };
 
 static int set(char **v, const char *x)
@@ -79,6 +80,7 @@ int sr_ident_run(struct sr_sweep *s)
 	rc |= set(&s->run_v[SR_ID_UNC], num[1]);
 	rc |= set(&s->run_v[SR_ID_INFMT], sr_format_name(s->ro.format));
 	rc |= set(&s->run_v[SR_ID_MAXERR], num[2]);
+	rc |= set(&s->run_v[SR_ID_PLUG], s->plug ? "on" : "off");
 	return rc;
 }
 

@@ -425,6 +425,8 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 		if (k == np)
 			return "its baseline_spec is not one of its policies";
 		p->slots_cache = !sr_id_eq(run[SR_ID_SLOTS], "off");
+		/* A plan written before the plug was modelled has none: on. */
+		p->plug = !sr_id_eq(run[SR_ID_PLUG], "off");
 		if (!run[SR_ID_KERNEL] || sr_kernel_parse(run[SR_ID_KERNEL], &p->kernel, NULL))
 			return "its kernel is not a kernel version such as 6.6";
 		if (!run[SR_ID_RA] || sr_readahead_parse(run[SR_ID_RA], &p->ra, NULL))
@@ -549,6 +551,7 @@ enum sr_err sr_sweep_open_plan(struct sr_sweep **out, const char *path,
 	s->from_plan = 1;
 	s->nunits = s->plan.n;
 	s->slots_cache = s->plan.slots_cache;
+	s->plug = s->plan.plug;
 	s->kernel = s->plan.kernel;
 	s->ra = s->plan.ra;
 	s->ro.format = s->plan.infmt;

@@ -40,6 +40,7 @@ struct sr_sweep *sr_sweep_alloc(const struct sr_sweep_opts *opts)
 	if (!s)
 		return NULL;
 	s->slots_cache = opts->slots_cache;
+	s->plug = opts->plug;
 	s->ro.format = opts->input_format;
 	s->ro.max_errors = opts->max_errors;
 	s->ro.content_hash = 1;

@@ -79,6 +79,7 @@ enum sr_id {
 	SR_ID_UNC,           /* run: uncertainty variants */
 	SR_ID_INFMT,         /* run: the input format */
 	SR_ID_MAXERR,        /* run: bad records skipped */
+	SR_ID_PLUG,          /* run: the block plug */
 	SR_ID_COUNT
 };
 
@@ -240,6 +241,7 @@ struct sr_plan {
 	char *baseline;                /* a spec among spec[] */
 	char *run_v[SR_ID_COUNT];      /* the run fields as written */
 	int slots_cache;
+	int plug;
 	struct sr_kernel kernel;
 	struct sr_readahead_opts ra;
 	enum sr_format infmt;
@@ -265,6 +267,7 @@ struct sr_sweep {
 	char *baseline;
 	size_t bl;                  /* the baseline's index in policies */
 	int slots_cache;
+	int plug;                   /* as sr_replay_set_plug() */
 	struct sr_kernel kernel;    /* the kernel generation replayed */
 	struct sr_readahead_opts ra; /* the readahead replayed */
 	struct sr_read_opts ro;

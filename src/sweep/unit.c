@@ -125,6 +125,7 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	ro.ordered = ahead; /* by the pipe's window, as replay does */
 	if (sr_replay_new(&rp, &ro, (const char *const *)s->policies.v, (int)np, s->baseline, &d) ||
 	    sr_replay_set_kernel(rp, &s->kernel, &d) || sr_replay_set_readahead(rp, &s->ra, &d) ||
+	    sr_replay_set_plug(rp, s->plug, &d) ||
 	    check_policies(s, rp, &d))
 		goto diag;
 	if (ahead && sr_pipe_start_ordered(&pipe, r, SR_SWEEP_REORDER, sr_replay_check, rp, &d))

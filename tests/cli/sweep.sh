@@ -124,6 +124,24 @@ $SR sweep tr/t1.swt.zst -m 2s-pmem2 -p all -q -o all.jsonl
 [ "$(wc -l <all.jsonl)" -eq 5 ] && grep -q '"policy": "fixed-node"' all.jsonl &&
 	echo "ok sweep: -p all replays every built-in policy" || echo "FAIL sweep: -p all: $(wc -l <all.jsonl) rows"
 
+# --plug: a run field of every row (docs/SWEEP.md); off sends each swap
+# write of the NVMe machine to its queue alone: more requests, other
+# figures.
+if $SR sweep tr/t1.swt.zst -m 2s-nvme2 -p reclaimer-nid --plug=off -q -o plug-off.jsonl &&
+	$SR sweep tr/t1.swt.zst -m 2s-nvme2 -p reclaimer-nid -q -o plug-on.jsonl &&
+	grep -q '"max_errors": 0, "plug": false' plug-off.jsonl && grep -q '"plug": true' plug-on.jsonl &&
+	[ "$(grep -o '"makespan_ns": [0-9]*' plug-off.jsonl)" != "$(grep -o '"makespan_ns": [0-9]*' plug-on.jsonl)" ]; then
+	echo "ok sweep: --plug is replayed and named in every row"
+else
+	echo "FAIL sweep: --plug: $(head -c 300 plug-off.jsonl)"
+fi
+if $SR sweep tr/t1.swt.zst -m 2s-nvme2 --plug=sometimes -q -o plug-bad.jsonl 2>plug.err; then
+	echo "FAIL sweep: --plug=sometimes accepted"
+else
+	grep -q "plug takes on or off" plug.err && echo "ok sweep: a bad --plug is refused" ||
+		echo "FAIL sweep: --plug=sometimes: $(cat plug.err)"
+fi
+
 # ---- issue 12: what a row is the result of ---------------------------------
 # Every row, in error too, names its trace with its hash, its machine with
 # the hash of its description, its policy and the options.
