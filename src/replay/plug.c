@@ -27,7 +27,35 @@ struct task_plug {
 	struct sr_plug plug;
 	uint32_t pass;   /* pages swapped out in this pass */
 	int cpu;         /* the CPU of its last swap-out (-1: the task's own) */
+	struct task_plug *next; /* on the simulation's list of spare plugs */
 };
+
+/* A task holds a plug only while writes are in it: a flushed one goes to
+ * the simulation's spares, so that memory follows the tasks in a pass at
+ * once, not all the tasks of the trace. */
+static struct task_plug *plug_get(struct sr_replay *r, struct pol *p)
+{
+	struct task_plug *tp = p->plug_spare;
+
+	if (tp)
+		p->plug_spare = tp->next;
+	else if (!(tp = malloc(sizeof(*tp))))
+		return NULL;
+	sr_plug_init(&tp->plug, &r->kernel);
+	tp->pass = 0;
+	tp->cpu = -1;
+	tp->next = NULL;
+	return tp;
+}
+
+static void plug_put(struct pol *p, long ti)
+{
+	struct task_plug *tp = p->plug[ti];
+
+	p->plug[ti] = NULL;
+	tp->next = p->plug_spare;
+	p->plug_spare = tp;
+}
 
 /* How long a pass of reclaim work takes at most (the gap rule above). */
 static double pass_gap_ns(const struct sr_machine *m)
@@ -66,13 +94,15 @@ int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, 
 	struct task_plug *tp = p->plug ? p->plug[ti] : NULL;
 	struct sr_blk_req out[SR_PLUG_MAX_REQUESTS];
 	unsigned n;
+	int cpu;
 
 	*resume = t;
-	if (!tp || !tp->plug.n)
+	if (!tp)
 		return 0;
+	cpu = tp->cpu;
 	n = sr_plug_flush(&tp->plug, out);
-	tp->pass = 0;
-	return submit(r, p, ti, tp->cpu, out, n, t, resume);
+	plug_put(p, ti);
+	return submit(r, p, ti, cpu, out, n, t, resume);
 }
 
 int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const struct sr_event *e,
@@ -81,7 +111,7 @@ int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const str
 	struct task_plug *tp = p->plug ? p->plug[ti] : NULL;
 	double resume, at = p->clock[ti];
 
-	if (!tp || !tp->plug.n)
+	if (!tp)
 		return 0;
 	if (e->op == SR_OP_OUT && start - at <= pass_gap_ns(r->m))
 		return 0;
@@ -115,17 +145,14 @@ int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int
 		*resume = cpu_done;
 		return 0;
 	}
-	if (!p->plug[ti]) {
-		p->plug[ti] = calloc(1, sizeof(*p->plug[ti]));
-		if (!p->plug[ti])
-			return -1;
-		sr_plug_init(&p->plug[ti]->plug, &r->kernel);
-	}
+	if (!p->plug[ti] && !(p->plug[ti] = plug_get(r, p)))
+		return -1;
 	tp = p->plug[ti];
 	tp->cpu = cpu;
 	n = sr_plug_add(&tp->plug, &p->hw.lim[dv], dv, SR_OP_OUT, off, pages, start, out);
 	if (n && submit(r, p, ti, cpu, out, n, t, resume))
 		return -1;
+	/* (The plug holds this bio now: it is never empty here.) */
 	tp->pass += pages;
 	if (tp->pass >= SR_SWAP_CLUSTER_MAX) {
 		double r2;
@@ -205,6 +232,7 @@ int sr_replay_plugs_copy(struct pol *dst, const struct pol *src, size_t ntasks)
 		if (!dst->plug[i] && !(dst->plug[i] = malloc(sizeof(*dst->plug[i]))))
 			return -1;
 		*dst->plug[i] = *src->plug[i];
+		dst->plug[i]->next = NULL;
 	}
 	return 0;
 }
@@ -215,7 +243,7 @@ int sr_replay_plugs_finish(struct sr_replay *r, struct pol *p)
 	double resume;
 
 	for (i = 0; p->plug && i < r->ntasks; i++) {
-		if (!p->plug[i] || !p->plug[i]->plug.n)
+		if (!p->plug[i])
 			continue;
 		if (sr_replay_plug_flush(r, p, (long)i, p->clock[i], &resume))
 			return -1;
@@ -234,4 +262,10 @@ void sr_replay_plugs_free(struct pol *p, size_t ntasks)
 		free(p->plug[i]);
 	free(p->plug);
 	p->plug = NULL;
+	while (p->plug_spare) {
+		struct task_plug *tp = p->plug_spare;
+
+		p->plug_spare = tp->next;
+		free(tp);
+	}
 }

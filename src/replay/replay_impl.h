@@ -51,9 +51,10 @@ struct pol {
 	/* swapcache.c, VMA readahead: each task's window state (pid ->
 	 * prev_vpn << 14 | win << 6 | hits; absent: never faulted). */
 	struct sr_u64map vra;
-	/* plug.c: per task, its plug (NULL until it swaps out to a DMA
-	 * device). */
+	/* plug.c: per task, its plug while writes are held in it (NULL
+	 * otherwise), and the plugs spare. */
 	struct task_plug **plug;
+	struct task_plug *plug_spare;
 	size_t raq_head, raq_len, raq_cap;
 	uint64_t ra_clock;
 	/*
