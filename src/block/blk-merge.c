@@ -20,7 +20,10 @@
 
 void sr_plug_init(struct sr_plug *p, const struct sr_kernel *k)
 {
-	memset(p, 0, sizeof(*p));
+	/* Not the requests: only the first n are ever read. */
+	p->n = 0;
+	p->multiple_queues = 0;
+	p->merges = 0;
 	p->last_only = k->major > 5 || (k->major == 5 && k->minor >= 16);
 	p->max_requests = p->last_only ? 32 : 16;
 }
