@@ -14,12 +14,17 @@
  *   sys/block/<disk>[/<part>]                  disk of a partition
  *   sys/block/<disk>/device/numa_node          device's node (-1 unknown)
  *   sys/block/<disk>/queue/rotational          hdd (1) or ssd (0)
+ *   sys/block/<disk>/queue/max_sectors_kb,     the block layer's request
+ *     queue/max_segments, device/queue_depth   limits and a SCSI disk's
+ *                                              tags (nvme, ssd, hdd)
  *   sys/dev/block/<major>:<minor>              a swap file's disk, from the
  *                                              st_dev of the file under ROOT
  *   proc/sys/kernel/{hostname,osrelease}       name and description
  *
  * Performance figures are never probed: the description leaves them out so
  * that they take the class defaults, and says so in its "comment" keys.
+ * The request limits are the kernel's settings, not measurements: they are
+ * written when the files are there.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -524,6 +529,7 @@ static int probe_device(struct probe *p, const struct node_info *ni,
 	long node = -1, v;
 	uint64_t pages = sw->size_kib / 4;
 	int rc, raised;
+	char limits[160], lim_how[256];
 
 	char dev[256], why[200], onfile[300] = "";
 
@@ -604,6 +610,35 @@ static int probe_device(struct probe *p, const struct node_info *ni,
 			}
 		}
 	}
+	/* The block layer's limits of a DMA device, as its queue has them. */
+	limits[0] = '\0';
+	lim_how[0] = '\0';
+	if (disk[0] && (!strcmp(cls, "nvme") || !strcmp(cls, "ssd") || !strcmp(cls, "hdd"))) {
+		static const char *const file[3] = { "queue/max_sectors_kb", "queue/max_segments",
+						     "device/queue_depth" };
+		static const char *const key[3] = { "max_sectors_kb", "max_segments", "queue_depth" };
+		static const long lo[3] = { 4, 1, 1 }, hi[3] = { 65536, 65535, 1024 };
+		size_t ll = 0, hl = 0;
+		int i;
+
+		for (i = 0; i < 3; i++) {
+			snprintf(rel, sizeof(rel), "sys/block/%s/%s", disk, file[i]);
+			rc = read_int(p, rel, &v);
+			if (rc < 0)
+				return -1;
+			if (rc)
+				continue;
+			if (v < lo[i] || v > hi[i]) {
+				note(p, "%s: %s says %ld, outside %ld to %ld: the class default kept",
+				     sw->path, rel, v, lo[i], hi[i]);
+				continue;
+			}
+			ll += (size_t)snprintf(limits + ll, sizeof(limits) - ll, ", \"%s\": %ld",
+					       key[i], v);
+			hl += (size_t)snprintf(lim_how + hl, sizeof(lim_how) - hl, "%s%s %ld from %s",
+					       hl ? ", " : "; ", key[i], v, file[i]);
+		}
+	}
 	raised = pages < 512;
 	if (raised) {
 		/* docs/MACHINE.md: a device holds at least one swap cluster. */
@@ -618,15 +653,16 @@ static int probe_device(struct probe *p, const struct node_info *ni,
 		bprintf(b, "\"auto\"");
 	else
 		bprintf(b, "%d", sw->prio);
-	bprintf(b, ", \"size_pages\": %llu,\n      \"comment\": ", (unsigned long long)pages);
+	bprintf(b, ", \"size_pages\": %llu%s,\n      \"comment\": ", (unsigned long long)pages,
+		limits);
 	{
 		char c[2048];
 
-		snprintf(c, sizeof(c), "%s (%s): %s%s; %s; size %llu KiB%s and priority %d (%s) from /proc/swaps; performance figures: the %s class defaults, not measured",
+		snprintf(c, sizeof(c), "%s (%s): %s%s; %s; size %llu KiB%s and priority %d (%s) from /proc/swaps%s; performance figures: the %s class defaults, not measured",
 			 sw->path, sw->is_file ? "file" : "partition", onfile, cls_how, how,
 			 (unsigned long long)sw->size_kib,
 			 raised ? " (written as 512 pages, the smallest a description takes)" : "",
-			 sw->prio, sw->prio < 0 ? "automatic" : "given with swapon -p", cls);
+			 sw->prio, sw->prio < 0 ? "automatic" : "given with swapon -p", lim_how, cls);
 		bjson(b, c);
 	}
 	bprintf(b, "}%s\n", last ? "" : ",");
