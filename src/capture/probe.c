@@ -656,7 +656,7 @@ static int probe_device(struct probe *p, const struct node_info *ni,
 	bprintf(b, ", \"size_pages\": %llu%s,\n      \"comment\": ", (unsigned long long)pages,
 		limits);
 	{
-		char c[2048];
+		char c[4096];
 
 		snprintf(c, sizeof(c), "%s (%s): %s%s; %s; size %llu KiB%s and priority %d (%s) from /proc/swaps%s; performance figures: the %s class defaults, not measured",
 			 sw->path, sw->is_file ? "file" : "partition", onfile, cls_how, how,
