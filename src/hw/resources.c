@@ -267,7 +267,9 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 	struct cal *cal = &h->devcal[dv];
 	double B = (double)pages * SR_PAGE_SIZE, pos = 0, W, L, d, f, fin, t0 = t;
 
-	r->bios += bio ? 1 : 0;
+	/* Its bios, all but one merged in a plug when it is a plug's. */
+	r->bios += bios;
+	r->plug_merges += bios - 1;
 	if (q->elevator) {
 		t = sr_hw_lock(h, &h->qlock[dv], SR_WAIT_QUEUE_LOCK, t, m->queue_lock_ns);
 		if (t < 0)

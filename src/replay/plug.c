@@ -63,10 +63,11 @@ static double pass_gap_ns(const struct sr_machine *m)
 	return SR_SWAP_CLUSTER_MAX * (m->reclaim_ns + m->reclaim_page_ns);
 }
 
-/* Submit n requests of task ti (pol p) from t on: their bios' latencies,
- * and when the task may go on in *resume. */
+/* Submit n write requests of task ti (pol p) from t on, a plug's (bio 0)
+ * or one bio alone (bio 1): their bios' latencies, and when the task may
+ * go on in *resume. */
 static int submit(struct sr_replay *r, struct pol *p, long ti, int cpu,
-		  const struct sr_blk_req *req, unsigned n, double t, double *resume)
+		  const struct sr_blk_req *req, unsigned n, int bio, double t, double *resume)
 {
 	unsigned i;
 
@@ -74,14 +75,12 @@ static int submit(struct sr_replay *r, struct pol *p, long ti, int cpu,
 		double cpu_done, fin;
 
 		fin = sr_hw_submit(&p->hw, req[i].dev, cpu, ti, req[i].op, req[i].off, req[i].pages,
-				   req[i].bios, 0, t, &cpu_done);
+				   req[i].bios, bio, t, &cpu_done);
 		if (fin < 0)
 			return -1;
 		p->swapout_lat_sum += (double)req[i].bios * fin - req[i].t_sum;
 		if (r->per_task && fin > p->ts[ti].out_last)
 			p->ts[ti].out_last = fin;
-		p->hw.dev[req[i].dev].bios += req[i].bios;
-		p->hw.dev[req[i].dev].plug_merges += req[i].bios - 1;
 		t = cpu_done;
 	}
 	if (t > *resume)
@@ -102,7 +101,7 @@ int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, 
 	cpu = tp->cpu;
 	n = sr_plug_flush(&tp->plug, out);
 	plug_put(p, ti);
-	return submit(r, p, ti, cpu, out, n, t, resume);
+	return submit(r, p, ti, cpu, out, n, 0, t, resume);
 }
 
 int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const struct sr_event *e,
@@ -134,23 +133,16 @@ int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int
 	if (!r->plug || off == UINT64_MAX) {
 		/* No plug (or no position to merge by): the bio goes to the
 		 * queue alone. */
-		double cpu_done, fin;
+		const struct sr_blk_req one = { dv, SR_OP_OUT, off, pages, 1, start };
 
-		fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_OUT, off, pages, 1, 1, t, &cpu_done);
-		if (fin < 0)
-			return -1;
-		p->swapout_lat_sum += fin - start;
-		if (r->per_task && fin > p->ts[ti].out_last)
-			p->ts[ti].out_last = fin;
-		*resume = cpu_done;
-		return 0;
+		return submit(r, p, ti, cpu, &one, 1, 1, t, resume);
 	}
 	if (!p->plug[ti] && !(p->plug[ti] = plug_get(r, p)))
 		return -1;
 	tp = p->plug[ti];
 	tp->cpu = cpu;
 	n = sr_plug_add(&tp->plug, &p->hw.lim[dv], dv, SR_OP_OUT, off, pages, start, out);
-	if (n && submit(r, p, ti, cpu, out, n, t, resume))
+	if (n && submit(r, p, ti, cpu, out, n, 0, t, resume))
 		return -1;
 	/* (The plug holds this bio now: it is never empty here.) */
 	tp->pass += pages;
@@ -197,8 +189,6 @@ int sr_replay_read(struct sr_replay *r, struct pol *p, int k, long ti, int cpu, 
 				   &cpu_done);
 		if (fin < 0)
 			return -1;
-		p->hw.dev[dv].bios += q->bios;
-		p->hw.dev[dv].plug_merges += q->bios - 1;
 		t = cpu_done;
 		if (off >= q->off && off < q->off + q->pages)
 			*done = fin > *done ? fin : *done;
