@@ -186,6 +186,9 @@ struct sr_policy_result {
 	/* The block layer's CPU time: requests' work, and a single-queue
 	 * device's queue lock held and waited for (wait_queue_lock_ns). */
 	double block_cpu_ns, wait_queue_lock_ns;
+	/* ... and its figures over the policy's DMA devices together, as a
+	 * device's (name empty; bios 0: no block layer). */
+	struct sr_dev_result blk;
 	/* Readahead: pages read ahead into the swap cache, and swap-ins that
 	 * found their page there (minor faults: no I/O). */
 	uint64_t readahead_pages, swapcache_hits;

@@ -33,6 +33,21 @@ static void block_figures(struct sr_dev_result *v)
 	v->queue_share = v->req_ns > 0 ? v->queue_ns / v->req_ns : 0;
 }
 
+/* The block layer's counts of device d into the policy's sum. */
+static void blk_add(struct sr_dev_result *s, const struct sr_dev_result *d)
+{
+	s->bios += d->bios;
+	s->reads += d->reads;
+	s->writes += d->writes;
+	s->read_bytes += d->read_bytes;
+	s->write_bytes += d->write_bytes;
+	s->plug_merges += d->plug_merges;
+	s->queue_merges += d->queue_merges;
+	s->req_pages_sq += d->req_pages_sq;
+	s->queue_ns += d->queue_ns;
+	s->req_ns += d->req_ns;
+}
+
 /* Policy k's figures from its simulation (or its lead's) and decisions. */
 static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 {
@@ -66,7 +81,10 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 		 * (docs/MODEL.md): a device is at most fully busy. */
 		p->hw.dev[i].util = u > 1 ? 1 : u;
 		block_figures(&p->hw.dev[i]);
+		if (p->hw.dev[i].bios)
+			blk_add(&o->blk, &p->hw.dev[i]);
 	}
+	block_figures(&o->blk);
 	for (i = 0; i < m->nr_nodes * m->nr_nodes; i++)
 		nl += p->hw.link_bytes[i] != 0;
 	o->link = calloc(nl ? (size_t)nl : 1, sizeof(*o->link));

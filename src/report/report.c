@@ -62,50 +62,13 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0;
 }
 
-/* (B4) A policy's requests on its DMA devices, all together. */
-struct blk_sum {
-	uint64_t bios, requests, merges;
-	double kib_mean, kib_cv, queue_share;
-};
-
-static int blk_sum(const struct sr_policy_result *p, struct blk_sum *b)
-{
-	double bytes = 0, sq = 0, q = 0, t = 0, n, mean, var;
-	int i;
-
-	memset(b, 0, sizeof(*b));
-	for (i = 0; i < p->nr_devices; i++) {
-		const struct sr_dev_result *d = &p->dev[i];
-
-		if (!d->bios)
-			continue;
-		b->bios += d->bios;
-		b->requests += d->reads + d->writes;
-		b->merges += d->plug_merges + d->queue_merges;
-		bytes += (double)(d->read_bytes + d->write_bytes);
-		sq += d->req_pages_sq;
-		q += d->queue_ns;
-		t += d->req_ns;
-	}
-	if (!b->bios)
-		return 0;
-	n = (double)b->requests;
-	mean = n > 0 ? bytes / SR_PAGE_SIZE / n : 0;
-	var = n > 0 ? sq / n - mean * mean : 0;
-	b->kib_mean = mean * SR_PAGE_SIZE / 1024.0;
-	b->kib_cv = mean > 0 && var > 0 ? sqrt(var) / mean : 0;
-	b->queue_share = t > 0 ? q / t : 0;
-	return 1;
-}
-
 /* Whether the replay sent anything through the block layer. */
 static int any_blk(const struct sr_result *res)
 {
-	struct blk_sum b;
 	int k;
 
 	for (k = 0; k < res->nr_policies; k++)
-		if (blk_sum(&res->policy[k], &b))
+		if (res->policy[k].blk.bios)
 			return 1;
 	return 0;
 }
@@ -167,17 +130,14 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 		fprintf(f, "     \"readahead_pages\": %" PRIu64 ", \"swapcache_hits\": %" PRIu64
 			", \"readahead_dropped\": %" PRIu64 ",\n",
 			p->readahead_pages, p->swapcache_hits, p->readahead_dropped);
-		{
-			struct blk_sum b;
-
-			if (blk_sum(p, &b))
-				fprintf(f, "     \"block\": {\"cpu_ns\": %.0f, \"queue_lock_wait_ns\": %.0f, "
-					   "\"bios\": %" PRIu64 ", \"requests\": %" PRIu64
-					   ", \"merges\": %" PRIu64 ", \"request_kib_mean\": %.2f, "
-					   "\"request_kib_cv\": %.4f, \"queue_share\": %.4f},\n",
-					round(p->block_cpu_ns), round(p->wait_queue_lock_ns), b.bios,
-					b.requests, b.merges, b.kib_mean, b.kib_cv, b.queue_share);
-		}
+		if (p->blk.bios)
+			fprintf(f, "     \"block\": {\"cpu_ns\": %.0f, \"queue_lock_wait_ns\": %.0f, "
+				   "\"bios\": %" PRIu64 ", \"requests\": %" PRIu64
+				   ", \"merges\": %" PRIu64 ", \"request_kib_mean\": %.2f, "
+				   "\"request_kib_cv\": %.4f, \"queue_share\": %.4f},\n",
+				round(p->block_cpu_ns), round(p->wait_queue_lock_ns), p->blk.bios,
+				p->blk.reads + p->blk.writes, p->blk.plug_merges + p->blk.queue_merges,
+				p->blk.req_kib_mean, p->blk.req_kib_cv, p->blk.queue_share);
 		if (p->unc.variants)
 			fprintf(f, "     \"uncertainty\": {\"variants\": %d, \"range_pct\": %.0f, "
 				   "\"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %d},\n",
@@ -302,14 +262,12 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 		if (p->unc.variants)
 			fprintf(f, ",%d,%.3f,%.3f,%d", p->unc.variants, p->unc.min, p->unc.max,
 				p->unc.agree);
-		if (blk) {
-			struct blk_sum b;
-
-			blk_sum(p, &b);
+		if (blk)
 			fprintf(f, ",%s,%" PRIu64 ",%.2f,%.4f,%" PRIu64 ",%.4f,%.0f",
-				in->plug ? "on" : "off", b.requests, b.kib_mean, b.kib_cv, b.merges,
-				b.queue_share, round(p->block_cpu_ns));
-		}
+				in->plug ? "on" : "off", p->blk.reads + p->blk.writes,
+				p->blk.req_kib_mean, p->blk.req_kib_cv,
+				p->blk.plug_merges + p->blk.queue_merges, p->blk.queue_share,
+				round(p->block_cpu_ns));
 		fputc('\n', f);
 	}
 }
@@ -358,12 +316,8 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 			fprintf(f, " %+.2f .. %+.2f %% | %d/%d |", p->unc.min, p->unc.max,
 				p->unc.agree, p->unc.variants);
 		fprintf(f, " %s | %s | %s | %.1f %% |", a, b, c, pct(p->moved_out, p->swapouts));
-		if (blk) {
-			struct blk_sum bs;
-
-			blk_sum(p, &bs);
-			fprintf(f, " %.1f KiB |", bs.kib_mean);
-		}
+		if (blk)
+			fprintf(f, " %.1f KiB |", p->blk.req_kib_mean);
 		fputc('\n', f);
 	}
 	if (res->nr_policies && res->policy[0].task) {
@@ -504,13 +458,9 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 					d->req_hist[j]);
 			fputc('\n', f);
 		}
-		{
-			struct blk_sum b;
-
-			if (blk_sum(p, &b))
-				fprintf(f, "block layer CPU: %.6f s (%.6f s of it waiting for queue locks)\n",
-					p->block_cpu_ns / 1e9, p->wait_queue_lock_ns / 1e9);
-		}
+		if (p->blk.bios)
+			fprintf(f, "block layer CPU: %.6f s (%.6f s of it waiting for queue locks)\n",
+				p->block_cpu_ns / 1e9, p->wait_queue_lock_ns / 1e9);
 		for (i = 0; i < p->nr_links; i++)
 			fprintf(f, "link %d->%d   %14" PRIu64 " bytes %6.1f%%\n", p->link[i].from,
 				p->link[i].to, p->link[i].bytes, 100.0 * p->link[i].util);
