@@ -84,6 +84,9 @@ int cli_opt_zstd(const char *cmd, const char *val, int *level);
  * --zstd, else whether out ends in .zst); 0 or EXIT_USAGE. */
 int cli_output_format(const char *cmd, const char *out, int level,
 		      struct sr_write_opts *wo);
+/* An --OPT=on|off of cmd into *on (1 or 0): 0, or EXIT_USAGE after
+ * printing what it takes. */
+int cli_opt_on_off(const char *cmd, const char *opt, const char *val, int *on);
 /* --kernel=VERSION into *k: 0, or EXIT_USAGE after printing why. */
 int cli_opt_kernel(const char *cmd, const char *val, struct sr_kernel *k);
 /* --slots-cache given for kernel k: 0, or EXIT_USAGE after printing that k

@@ -165,21 +165,14 @@ static int cli_replay(int argc, char **argv)
 			break;
 		case O_SLOTS:
 			slots_given = 1;
-			if (!strcmp(val, "on"))
-				rpo.slots_cache = 1;
-			else if (!strcmp(val, "off"))
-				rpo.slots_cache = 0;
-			else {
-				rc = cli_usage("replay", "--slots-cache takes on or off, not '%s'", val);
+			rc = cli_opt_on_off("replay", "slots-cache", val, &rpo.slots_cache);
+			if (rc)
 				goto out;
-			}
 			break;
 		case O_PLUG:
-			if (strcmp(val, "on") && strcmp(val, "off")) {
-				rc = cli_usage("replay", "--plug takes on or off, not '%s'", val);
+			rc = cli_opt_on_off("replay", "plug", val, &plug);
+			if (rc)
 				goto out;
-			}
-			plug = !strcmp(val, "on");
 			break;
 		case O_FORMAT:
 			if (sr_report_fmt_parse(val, &fmt)) {

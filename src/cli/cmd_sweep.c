@@ -230,20 +230,16 @@ static int run(int argc, char **argv)
 			plan_opt = "--baseline";
 			break;
 		case O_SLOTS:
-			if (strcmp(val, "on") && strcmp(val, "off")) {
-				rc = cli_usage("sweep", "--slots-cache takes on or off, not '%s'", val);
+			rc = cli_opt_on_off("sweep", "slots-cache", val, &so.slots_cache);
+			if (rc)
 				goto out;
-			}
-			so.slots_cache = !strcmp(val, "on");
 			plan_opt = "--slots-cache";
 			slots_given = 1;
 			break;
 		case O_PLUG:
-			if (strcmp(val, "on") && strcmp(val, "off")) {
-				rc = cli_usage("sweep", "--plug takes on or off, not '%s'", val);
+			rc = cli_opt_on_off("sweep", "plug", val, &so.plug);
+			if (rc)
 				goto out;
-			}
-			so.plug = !strcmp(val, "on");
 			plan_opt = "--plug";
 			break;
 		case O_KERNEL:

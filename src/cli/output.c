@@ -2,6 +2,8 @@
 /* The options of the commands that write traces (convert, gen), those of
  * the commands that replay (--kernel), and the check every command that
  * writes a file makes of its output. */
+#include <string.h>
+
 #include "cli.h"
 #include "swapreplay/outfile.h"
 
@@ -62,6 +64,14 @@ int cli_opt_kernel(const char *cmd, const char *val, struct sr_kernel *k)
 
 	if (sr_kernel_parse(val, k, &d))
 		return cli_usage(cmd, "--kernel: %s", d.msg);
+	return 0;
+}
+
+int cli_opt_on_off(const char *cmd, const char *opt, const char *val, int *on)
+{
+	if (strcmp(val, "on") && strcmp(val, "off"))
+		return cli_usage(cmd, "--%s takes on or off, not '%s'", opt, val);
+	*on = !strcmp(val, "on");
 	return 0;
 }
 
