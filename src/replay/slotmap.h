@@ -56,6 +56,11 @@ struct sr_slotmap {
 	size_t off_at;             /* where the slots start in a cell; 0: none */
 	size_t extra_at;           /* where the extra bytes start in a cell */
 	size_t extra;              /* how many */
+	size_t chunk_bytes;        /* a chunk with its cells, to 64 B */
+	void *spare;               /* freed chunks, chained through their first
+				    * word, for the next ones made */
+	void **slabs;              /* the slabs chunks are cut from */
+	size_t nslabs, capslabs, slab_left; /* ...and chunks left in the last */
 };
 
 /* An empty map whose cells hold a device for each of np policies, with
