@@ -85,8 +85,12 @@ struct sr_swap_dev {
 	uint32_t init_k, init_i;   /* the next never-used cluster: column, row */
 	uint32_t *fifo;            /* freed clusters, oldest first (a ring) */
 	size_t fifo_head, fifo_len, fifo_cap;
-	uint32_t **ix;             /* cluster number -> record handle + 1: blocks of
-				    * 1024 clusters, made when first used */
+	uint32_t **ix;             /* cluster -> record handle + 1: blocks of 1024
+				    * clusters, made when first used, in the free
+				    * list's order (swapfile.c, ix_pos()) */
+	uint32_t ix_cols, ix_shift, ix_rows; /* that order: columns (a power of
+				    * two), their log2, rows */
+	size_t ix_len;             /* ix_cols x ix_rows: cells the index spans */
 	struct sr_cluster *rec;    /* the records; free ones chained through next */
 	uint32_t nrec, caprec, free_rec;
 	uint64_t *full;            /* a bit per cluster: every slot in use */
@@ -111,6 +115,9 @@ static inline uint64_t sr_pcp_make(uint32_t idx, uint32_t next)
 int sr_swapdev_init(struct sr_swap_dev *sd, uint64_t size_pages, uint32_t csize,
 		    enum sr_slot_alloc how, int one_cluster);
 void sr_swapdev_free(struct sr_swap_dev *sd);
+/* Bring the record of slot off's cluster towards the cache (a hint: a
+ * free of off comes soon; nothing changes). */
+void sr_swapdev_prefetch(const struct sr_swap_dev *sd, uint32_t off);
 /*
  * 2^order aligned slots for a folio: in the current cluster *pcp (NULL:
  * the device's own for cpu_key, or its one cluster), and when that has

@@ -351,11 +351,28 @@ static uint32_t bm_next_zero(const uint64_t *bm, uint32_t from, uint32_t n)
 
 #define IX_BITS 10
 
+/*
+ * Where cluster idx's handle sits in the index.  The free list hands out
+ * never-used clusters a column at a time (free_head(): idx = row x cols +
+ * column), so the first clusters a device uses are cols apart; indexed by
+ * their place in that order instead (column x rows + row) they share the
+ * index's first blocks, and a replay's lookups stay in a few pages instead
+ * of one block per 1024 / cols clusters.  The scan allocator (SR_SLOTS_SCAN)
+ * goes in cluster order: there the index is by number (ix_cols 1).  A
+ * bookkeeping layout only: no slot moves.
+ */
+static inline uint32_t ix_pos(const struct sr_swap_dev *sd, uint32_t idx)
+{
+	return (idx & (sd->ix_cols - 1)) * sd->ix_rows + (idx >> sd->ix_shift);
+}
+
 static inline struct sr_cluster *rec_at(const struct sr_swap_dev *sd, uint32_t idx, uint32_t *h)
 {
-	const uint32_t *b = sd->ix[idx >> IX_BITS];
+	const uint32_t *b;
 	uint32_t v;
 
+	idx = ix_pos(sd, idx);
+	b = sd->ix[idx >> IX_BITS];
 	if (!b || !(v = b[idx & ((1u << IX_BITS) - 1)]))
 		return NULL;
 	*h = v - 1;
@@ -365,7 +382,10 @@ static inline struct sr_cluster *rec_at(const struct sr_swap_dev *sd, uint32_t i
 /* Whether cluster idx has a record. */
 static inline int has_rec(const struct sr_swap_dev *sd, uint32_t idx)
 {
-	const uint32_t *b = sd->ix[idx >> IX_BITS];
+	const uint32_t *b;
+
+	idx = ix_pos(sd, idx);
+	b = sd->ix[idx >> IX_BITS];
 
 	return b && b[idx & ((1u << IX_BITS) - 1)];
 }
@@ -374,7 +394,10 @@ static inline int has_rec(const struct sr_swap_dev *sd, uint32_t idx)
  * memory. */
 static uint32_t *ix_cell(struct sr_swap_dev *sd, uint32_t idx)
 {
-	uint32_t **b = &sd->ix[idx >> IX_BITS];
+	uint32_t **b;
+
+	idx = ix_pos(sd, idx);
+	b = &sd->ix[idx >> IX_BITS];
 
 	if (!*b && !(*b = calloc(1u << IX_BITS, sizeof(**b))))
 		return NULL;
@@ -517,7 +540,7 @@ static void rec_release(struct sr_swap_dev *sd, uint32_t h)
 	uint32_t idx = sd->rec[h].idx;
 
 	list_unlink(sd, h);
-	sd->ix[idx >> IX_BITS][idx & ((1u << IX_BITS) - 1)] = 0;
+	*ix_cell(sd, idx) = 0; /* its block exists: the record is in it */
 	bm_clr(sd->full, idx);
 	sd->rec[h].next = sd->free_rec;
 	sd->free_rec = h;
@@ -585,7 +608,11 @@ int sr_swapdev_init(struct sr_swap_dev *sd, uint64_t size_pages, uint32_t csize,
 			sd->head[l][o] = sd->tail[l][o] = NOREC;
 	sr_u64map_init(&sd->pcp);
 	words = ((size_t)sd->ncl + 63) / 64;
-	sd->ix = calloc(((size_t)sd->ncl >> IX_BITS) + 1, sizeof(*sd->ix));
+	sd->ix_cols = how == SR_SLOTS_SCAN ? 1 : sd->cols;
+	sd->ix_shift = (uint32_t)__builtin_ctz(sd->ix_cols);
+	sd->ix_rows = (sd->ncl + sd->ix_cols - 1) / sd->ix_cols;
+	sd->ix_len = (size_t)sd->ix_rows * sd->ix_cols;
+	sd->ix = calloc((sd->ix_len >> IX_BITS) + 1, sizeof(*sd->ix));
 	sd->full = calloc(words, sizeof(*sd->full));
 	if (!sd->ix || !sd->full)
 		return -1;
@@ -611,7 +638,7 @@ void sr_swapdev_free(struct sr_swap_dev *sd)
 {
 	size_t i;
 
-	for (i = 0; sd->ix && i <= (size_t)sd->ncl >> IX_BITS; i++)
+	for (i = 0; sd->ix && i <= sd->ix_len >> IX_BITS; i++)
 		free(sd->ix[i]);
 	free(sd->ix);
 	free(sd->fifo);
@@ -885,6 +912,17 @@ int sr_swapdev_get(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order, uin
 done:
 	sd->inuse += n;
 	return 0;
+}
+
+void sr_swapdev_prefetch(const struct sr_swap_dev *sd, uint32_t off)
+{
+	uint32_t idx = off / sd->csize, h;
+	const struct sr_cluster *c;
+
+	if (off >= sd->nslots || !(c = rec_at(sd, idx, &h)))
+		return;
+	__builtin_prefetch(c, 1);
+	__builtin_prefetch(&c->map[(off % sd->csize) / 64], 1);
 }
 
 void sr_swapdev_put(struct sr_swap_dev *sd, uint32_t off, uint32_t n)

@@ -524,8 +524,10 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 
 /* ---- order ----------------------------------------------------------------- */
 
-/* How far ahead of the event replayed its slot cell is prefetched. */
+/* How far ahead of the event replayed its slot cell is prefetched, and
+ * (a swap-in's) the cluster records its cell names. */
 #define PREFETCH_AHEAD 12
+#define PREFETCH_SLOTS 6
 
 /* Replay an event in its turn, counting it late if it is. */
 static enum sr_err replay_next(struct sr_replay *r, const struct sr_event *e, struct sr_diag *d)
@@ -544,6 +546,9 @@ static enum sr_err pop_one(struct sr_replay *r, struct sr_diag *d)
 
 	if (next)
 		sr_slotmap_prefetch(&r->slots, next);
+	next = sr_window_ahead(&r->win, PREFETCH_SLOTS);
+	if (next)
+		sr_replay_slots_prefetch(r, next);
 	sr_window_pop(&r->win, &x);
 	return replay_next(r, &x, d);
 }
@@ -604,6 +609,8 @@ enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size
 		if (r->ordered) {
 			if (i + PREFETCH_AHEAD < n)
 				sr_slotmap_prefetch(&r->slots, &evs[i + PREFETCH_AHEAD]);
+			if (i + PREFETCH_SLOTS < n)
+				sr_replay_slots_prefetch(r, &evs[i + PREFETCH_SLOTS]);
 			err = replay_next(r, e, d);
 		} else {
 			err = sr_window_len(&r->win) == r->win.cap ? pop_one(r, d) : SR_OK;

@@ -194,6 +194,10 @@ int sr_replay_slot_in(struct sr_replay *r, const struct sr_event *e, struct slot
 /* The recorded slot sc (key) is reused with pages never read: every
  * policy frees what it holds for them. */
 void sr_replay_slot_release(struct sr_replay *r, struct slot_cell *sc, uint64_t key);
+/* Swap-in e comes soon: bring the cluster records its frees will touch,
+ * under every policy, towards the cache (its cell was prefetched before:
+ * sr_slotmap_prefetch()).  A hint; nothing changes. */
+void sr_replay_slots_prefetch(struct sr_replay *r, const struct sr_event *e);
 /* The folio in sc (key) is all read: drop what was kept aside for it. */
 void sr_replay_slot_forget(struct sr_replay *r, struct slot_cell *sc, uint64_t key);
 /* With cluster readahead: the cell key of the page policy p holds in slot

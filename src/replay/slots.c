@@ -239,6 +239,29 @@ int sr_replay_slot_in(struct sr_replay *r, const struct sr_event *e, struct slot
 	return 0;
 }
 
+void sr_replay_slots_prefetch(struct sr_replay *r, const struct sr_event *e)
+{
+	struct slot_chunk *c;
+	struct slot_cell *sc;
+	uint64_t key;
+	int k;
+
+	if (!r->slots.off_at || e->op != SR_OP_IN || !sr_slot_key(e, e->offset, &key) ||
+	    !(c = sr_slotmap_chunk(&r->slots, key >> SLOTMAP_CHUNK_BITS)))
+		return;
+	sc = (struct slot_cell *)(void *)(c->cells +
+					  (key & (SLOTMAP_CHUNK_CELLS - 1)) * r->slots.cell_size);
+	if (!sc->nr_pages)
+		return;
+	for (k = 0; k < r->np; k++) {
+		uint32_t off = sr_slotmap_off(&r->slots, sc, k);
+		int dv = sc->dev[k];
+
+		if (dv >= 0 && dv < r->m->nr_devices && off < SR_SLOT_NONE)
+			sr_swapdev_prefetch(&r->pol[k].mm.sdev[dv], off);
+	}
+}
+
 void sr_replay_slot_forget(struct sr_replay *r, struct slot_cell *sc, uint64_t key)
 {
 	forget_aside(r, sc, key);
