@@ -127,6 +127,12 @@ void sr_swapdev_prefetch(const struct sr_swap_dev *sd, uint32_t off);
  */
 int sr_swapdev_get(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order, uint64_t *pcp,
 		   int may_new, uint32_t *off, int *nomem);
+/* Up to n single slots in off[], as n calls of sr_swapdev_get() for
+ * order 0 with may_new would take them (the current cluster's run is
+ * taken in one pass); how many (fewer: the device is full, or out of
+ * memory: *nomem). */
+uint32_t sr_swapdev_get_pages(struct sr_swap_dev *sd, uint64_t cpu_key, uint64_t *pcp, uint32_t n,
+			      uint32_t *off, int *nomem);
 /* The device's current cluster of cpu_key for order (for
  * sr_swapdev_get()); NULL out of memory. */
 uint64_t *sr_swapdev_pcp(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order);

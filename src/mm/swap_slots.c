@@ -110,9 +110,7 @@ static int refill(struct sr_mm *mm, const struct sr_event *e, struct sr_slots_ca
 			mm->nomem = 1;
 			return -1;
 		}
-		while (got < n &&
-		       !sr_swapdev_get(&mm->sdev[d], key, 0, pcp, 1, &c->off[got], &nomem))
-			got++;
+		got = sr_swapdev_get_pages(&mm->sdev[d], key, pcp, (uint32_t)n, c->off, &nomem);
 		mm->nomem |= nomem;
 	}
 	sr_mm_take(mm, d, got);

@@ -914,6 +914,41 @@ done:
 	return 0;
 }
 
+uint32_t sr_swapdev_get_pages(struct sr_swap_dev *sd, uint64_t cpu_key, uint64_t *pcp, uint32_t n,
+			      uint32_t *off, int *nomem)
+{
+	uint32_t got = 0, h;
+
+	*nomem = 0;
+	while (got < n) {
+		struct sr_cluster *c;
+
+		/* The current cluster's free slots from where it stopped, in
+		 * turn, as try_in() takes them one at a time. */
+		if (sd->how != SR_SLOTS_SCAN && pcp && *pcp &&
+		    (c = rec_at(sd, (uint32_t)(*pcp & 0xffffffffu) - 1, &h)) &&
+		    (sd->how != SR_SLOTS_ORDERS || c->order == 0)) {
+			uint32_t from = (uint32_t)(*pcp >> 32) & 0xffff, idx = c->idx, s;
+
+			while (got < n && (s = bm_next_zero(c->map, from, sd->csize)) < sd->csize) {
+				off[got++] = take(sd, h, s, 1);
+				sd->inuse++;
+				from = s + 1;
+				*pcp = from < sd->csize ? sr_pcp_make(idx, from) : 0;
+				if (!*pcp)
+					break;
+			}
+			if (got == n)
+				break;
+		}
+		/* Then one slot the general way: a new cluster, or the scan. */
+		if (sr_swapdev_get(sd, cpu_key, 0, pcp, 1, &off[got], nomem))
+			break;
+		got++;
+	}
+	return got;
+}
+
 void sr_swapdev_prefetch(const struct sr_swap_dev *sd, uint32_t off)
 {
 	uint32_t idx = off / sd->csize, h;
