@@ -2,6 +2,7 @@
 /* swapreplay [replay] TRACE --policy=... : the main job. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "readahead_opts.h"
@@ -19,7 +20,8 @@
 #define MAX_VARIANTS 200
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
-       O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_PLUG };
+       O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_PLUG,
+       O_SIMTHREAD };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -36,6 +38,7 @@ static const struct cli_opt opts[] = {
 	{ "per-task", 0, CLI_NOARG, O_PER_TASK },
 	{ "kernel", 0, CLI_ARG, O_KERNEL },
 	{ "plug", 0, CLI_ARG, O_PLUG },
+	{ "sim-thread", 0, CLI_ARG, O_SIMTHREAD },
 	CLI_RA_OPTS,
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
@@ -129,6 +132,9 @@ static int cli_replay(int argc, char **argv)
 	uint64_t u;
 	enum sr_err err;
 	int id, rc = EXIT_OK, i, per_task = 0, slots_given = 0, plug = 1;
+	/* The simulations on a thread of their own where there is a CPU
+	 * for it (the trace's decoding has a thread too). */
+	int sim_thread = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
 	struct sr_kernel kern;
 	struct sr_readahead_opts ra;
 	char rad[192];
@@ -171,6 +177,11 @@ static int cli_replay(int argc, char **argv)
 			break;
 		case O_PLUG:
 			rc = cli_opt_on_off("replay", "plug", val, &plug);
+			if (rc)
+				goto out;
+			break;
+		case O_SIMTHREAD:
+			rc = cli_opt_on_off("replay", "sim-thread", val, &sim_thread);
 			if (rc)
 				goto out;
 			break;
@@ -293,6 +304,8 @@ static int cli_replay(int argc, char **argv)
 		err = sr_replay_per_task(rp, &d);
 	if (!err)
 		err = sr_replay_set_plug(rp, plug, &d);
+	if (!err)
+		err = sr_replay_set_sim_thread(rp, sim_thread, &d);
 	if (err) {
 		rc = cli_diag(&d);
 		goto out;
@@ -448,6 +461,10 @@ const struct cli_cmd cmd_replay = {
 	"                        the kernel's way since 3.2), or send each to the\n"
 	"                        device's queue alone (off; an ssd's or hdd's\n"
 	"                        elevator may still merge requests that wait there)\n"
+	"  --sim-thread=on|off   play the simulations on a thread of their own while\n"
+	"                        the kernels' decisions run ahead (on, the default\n"
+	"                        where two CPUs or more are online), or on the\n"
+	"                        replay's one thread (off); the report is the same\n"
 	CLI_RA_HELP
 	"  -f, --format=FMT      text (default), json, csv or markdown (a table to\n"
 	"                        paste into a patch review)\n"

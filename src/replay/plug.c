@@ -156,15 +156,14 @@ int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int
 	return 0;
 }
 
-int sr_replay_read(struct sr_replay *r, struct pol *p, int k, long ti, int cpu, int dv,
-		   const struct sr_event *e, double t, double *done)
+int sr_replay_read(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+		   const struct sr_event *e, const uint64_t *bio, unsigned nb, double t,
+		   double *done)
 {
 	struct sr_plug plug;
 	struct sr_blk_req out[SR_RA_BIO_MAX + SR_PLUG_MAX_REQUESTS], *q;
-	uint64_t off = r->choff[k] != UINT64_MAX ? r->choff[k] :
-		       (e->flags & SR_EV_HAS_OFFSET) ? e->offset : UINT64_MAX;
-	const uint64_t *bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
-	unsigned n = 0, i, nb = r->ra_nbio[k];
+	uint64_t off = (e->flags & SR_EV_HAS_OFFSET) ? e->offset : UINT64_MAX;
+	unsigned n = 0, i;
 	double cpu_done, fin;
 
 	*done = t;

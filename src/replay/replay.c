@@ -176,6 +176,19 @@ enum sr_err sr_replay_set_plug(struct sr_replay *r, int on, struct sr_diag *d)
 	return SR_OK;
 }
 
+enum sr_err sr_replay_set_sim_thread(struct sr_replay *r, int on, struct sr_diag *d)
+{
+	sr_diag_clear(d);
+	if (r->fed || r->ntasks)
+		return sr_diag_set(d, SR_ERR_INVAL,
+				   "the simulation thread is chosen before the first event");
+	if (!on || r->simq)
+		return SR_OK;
+	if (sr_simq_start(r, &r->simq))
+		return sr_diag_set(d, SR_ERR_NOMEM, "cannot start the simulation thread");
+	return SR_OK;
+}
+
 enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *d)
 {
 	sr_diag_clear(d);
@@ -191,6 +204,7 @@ void sr_replay_free(struct sr_replay *r)
 
 	if (!r)
 		return;
+	sr_simq_stop(r->simq);
 	for (i = 0; i < r->np; i++)
 		pol_free(r, &r->pol[i]);
 	sr_swap_lists_free(&r->lists);
@@ -314,19 +328,25 @@ static void task_count(struct task_stat *t, const struct sr_event *e, double sta
 	}
 }
 
-/* Simulation p (policy k's) plays event e on device dv, its task ti ready
- * at start. */
-static int play(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e, int dv,
-		const struct sr_hw_ev *x, long ti, double start, int fresh)
+/*
+ * Simulation k plays what its policy decided for one event (struct
+ * sr_play: replay_one() fills it; with the simulation thread, simq.c
+ * carries it there).  Nothing here reads the decisions' state (the mm,
+ * the slot map, r->choice...): only the record and the simulation's own.
+ */
+int sr_replay_play(struct sr_replay *r, const struct sr_play *in)
 {
-	double resume, done;
+	struct pol *p = &r->pol[in->k];
+	const struct sr_event *e = &in->e;
+	const struct sr_hw_ev *x = &in->x;
+	long ti = in->ti;
+	int dv = in->dv;
+	double start = in->fresh ? (double)e->ts_ns : p->clock[ti] + in->gap, resume, done;
 	int rc;
-
-	struct sr_event at;
 
 	/* A pass of swap-outs this event ends is flushed first; the task's
 	 * compute time before the event follows the flush. */
-	if (!fresh && p->plug[ti]) {
+	if (!in->fresh && p->plug[ti]) {
 		double was = p->clock[ti];
 
 		if (sr_replay_plug_before(r, p, ti, e, start))
@@ -337,13 +357,6 @@ static int play(struct sr_replay *r, struct pol *p, int k, const struct sr_event
 		p->clock[ti] = start;
 		return 0;
 	}
-	/* The hardware sees where this policy's slots are (a disk's seeks). */
-	if (r->choff[k] != UINT64_MAX) {
-		at = *e;
-		at.offset = r->choff[k];
-		at.flags |= SR_EV_HAS_OFFSET;
-		e = &at;
-	}
 	if (e->op == SR_OP_OUT) {
 		p->res.swapouts++;
 		p->res.pages_out += e->nr_pages;
@@ -351,14 +364,14 @@ static int play(struct sr_replay *r, struct pol *p, int k, const struct sr_event
 		p->res.swapins++;
 		p->res.pages_in += e->nr_pages;
 	}
-	if (e->op == SR_OP_IN && r->ra_hit[k]) {
+	if (e->op == SR_OP_IN && in->ra_hit) {
 		/* A minor fault: the page is in the swap cache. */
 		done = resume = sr_hw_cpu(&p->hw, x->cpu, x->task, start, r->m->fault_ns);
 		rc = done < 0;
 	} else {
 		rc = sr_hw_play(&p->hw, &r->memo, e, dv, x, start, &resume, &done);
-		if (!rc && r->ra_n[k])
-			p->hw.dev[dv].readahead_pages += r->ra_n[k];
+		if (!rc && in->ra_n)
+			p->hw.dev[dv].readahead_pages += in->ra_n;
 		if (!rc && sr_hw_is_blk(&r->m->dev[dv])) {
 			/* The block layer: a swap-out's bio into the task's plug
 			 * or the queue; a swap-in's reads, waited for. */
@@ -370,7 +383,8 @@ static int play(struct sr_replay *r, struct pol *p, int k, const struct sr_event
 							resume, &resume);
 				done = resume > links ? resume : links;
 			} else {
-				rc = sr_replay_read(r, p, k, ti, x->cpu, dv, e, resume, &done);
+				rc = sr_replay_read(r, p, ti, x->cpu, dv, e, in->bio, in->nbio, resume,
+						    &done);
 				if (links > done)
 					done = links;
 				resume = done;
@@ -493,13 +507,29 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	x.si_other = r->kernel.device_locks ? 3 : 0;
 	x.tree = r->kernel.device_locks ? 2 : 0;
 	for (k = 0; k < r->np; k++) {
-		struct pol *p = &r->pol[k];
+		struct sr_play in;
 
-		if (p->lead != k)
+		if (r->pol[k].lead != k)
 			continue;
-		x.slots = r->lkslots[k];
-		if (play(r, p, k, e, r->choice[k], &x, ti,
-			 fresh ? (double)e->ts_ns : p->clock[ti] + gap, fresh))
+		in.e = *e;
+		/* The hardware sees where this policy's slots are (a disk's
+		 * seeks, the block layer's merges). */
+		if (r->choff[k] != UINT64_MAX) {
+			in.e.offset = r->choff[k];
+			in.e.flags |= SR_EV_HAS_OFFSET;
+		}
+		in.x = x;
+		in.x.slots = r->lkslots[k];
+		in.gap = gap;
+		in.ti = ti;
+		in.k = k;
+		in.dv = r->choice[k];
+		in.fresh = fresh;
+		in.ra_hit = r->ra_hit[k];
+		in.ra_n = r->ra_n[k];
+		in.nbio = r->ra_nbio[k];
+		in.bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
+		if (r->simq ? sr_simq_play(r->simq, &in) : sr_replay_play(r, &in))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	}
 	if (e->op == SR_OP_OUT) {

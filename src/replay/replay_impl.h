@@ -126,6 +126,8 @@ struct sr_replay {
 	uint64_t ra_life;             /* pages reclaimed before an unused page read
 				       * ahead is: the inactive list; 0: never */
 	int nlead;                 /* policies with a simulation of their own */
+	struct sr_simq *simq;      /* the simulations' thread (simq.c), or NULL:
+				    * they play on the replay's */
 
 	struct sr_result result;
 	int finished;
@@ -160,6 +162,39 @@ static inline int sr_replay_same(const struct sr_replay *r, int a, int b)
 	       r->ra_sig[a] == r->ra_sig[b];
 }
 
+/* What simulation k is told of an event: the decisions its policy made
+ * (replay_one()), all a simulation reads of them. */
+struct sr_play {
+	struct sr_event e;   /* the event, at the policy's slot where laid out */
+	struct sr_hw_ev x;   /* its CPU, task, and lock holds */
+	double gap;          /* the task's compute time before it */
+	long ti;             /* the task */
+	int k;               /* the simulation (a lead) */
+	int dv;              /* the device chosen; -1 none */
+	int fresh;           /* the task's first event */
+	uint8_t ra_hit;      /* a swap-in found in the swap cache */
+	uint32_t ra_n;       /* pages readahead read with it */
+	uint32_t nbio;       /* the bios it reads (0: the fault's alone) */
+	const uint64_t *bio; /* ...their slots, in the kernel's order */
+};
+/* replay.c: simulation in->k plays an event; 0, or -1 out of memory. */
+int sr_replay_play(struct sr_replay *r, const struct sr_play *in);
+
+/* simq.c: the simulations on a thread of their own.  Start it (0, or -1
+ * out of memory); queue a play (sr_replay_play()) or a parting
+ * (sr_replay_sim_copy()): 0, or -1 out of memory here or there; wait until
+ * it has played everything queued (0, or -1: out of memory there); stop
+ * it (what is queued is dropped). */
+struct sr_simq;
+int sr_simq_start(struct sr_replay *r, struct sr_simq **q);
+int sr_simq_play(struct sr_simq *q, const struct sr_play *in);
+int sr_simq_copy(struct sr_simq *q, int k, int g, size_t ntasks);
+int sr_simq_sync(struct sr_simq *q);
+void sr_simq_stop(struct sr_simq *q);
+
+/* shared.c: simulation k becomes a copy of simulation g, whose first
+ * ntasks tasks have clocks; 0, or -1 out of memory. */
+int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks);
 /* shared.c: part the policies whose choice (r->choice) differs from their
  * lead's; 0, or -1 out of memory. */
 int sr_replay_split(struct sr_replay *r);
@@ -244,10 +279,13 @@ int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int
 		       uint64_t off, uint32_t pages, double start, double t, double *resume);
 /* Task ti's plug flushed at t (blk_finish_plug(), or it sleeps). */
 int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, double *resume);
-/* Policy k's swap-in e from DMA device dv, its kernel path done at t: the
- * fault's read and readahead's (r->ra_bio); *done when its page is in. */
-int sr_replay_read(struct sr_replay *r, struct pol *p, int k, long ti, int cpu, int dv,
-		   const struct sr_event *e, double t, double *done);
+/* Simulation p's swap-in e (at the policy's slot) from DMA device dv, its
+ * kernel path done at t: the fault's read, and readahead's nb bios (the
+ * slots in bio[], in the kernel's order; 0: the fault's folio alone);
+ * *done when its page is in. */
+int sr_replay_read(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+		   const struct sr_event *e, const uint64_t *bio, unsigned nb, double t,
+		   double *done);
 /* The per-task plug pointers grown from old_cap to cap (new ones empty). */
 int sr_replay_plugs_grow(struct pol *p, size_t old_cap, size_t cap);
 /* dst's plugs become copies of src's (a simulation parting). */

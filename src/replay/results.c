@@ -142,6 +142,10 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 		err = sr_replay_drain(r, d);
 		if (err)
 			return err;
+		/* The simulation thread plays what it still has, then rests:
+		 * from here on this thread reads the simulations. */
+		if (r->simq && sr_simq_sync(r->simq))
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		r->finished = 1;
 		r->result.policy = calloc((size_t)r->np, sizeof(*r->result.policy));
 		if (!r->result.policy)

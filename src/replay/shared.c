@@ -34,15 +34,17 @@ void sr_replay_sim_results(struct pol *dst, const struct pol *src)
 	sr_hw_copy_counters(&dst->hw, &src->hw);
 }
 
-/* Give p a copy of the simulation of src. */
-static int sim_copy(struct sr_replay *r, struct pol *p, const struct pol *src)
+int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks)
 {
+	struct pol *p = &r->pol[k];
+	const struct pol *src = &r->pol[g];
+
 	sr_replay_sim_results(p, src);
-	if (r->ntasks)
-		memcpy(p->clock, src->clock, r->ntasks * sizeof(*p->clock));
-	if (r->ntasks && r->per_task)
-		memcpy(p->ts, src->ts, r->ntasks * sizeof(*p->ts));
-	if (sr_replay_plugs_copy(p, src, r->ntasks))
+	if (ntasks)
+		memcpy(p->clock, src->clock, ntasks * sizeof(*p->clock));
+	if (ntasks && r->per_task)
+		memcpy(p->ts, src->ts, ntasks * sizeof(*p->ts));
+	if (sr_replay_plugs_copy(p, src, ntasks))
 		return -1;
 	return sr_hw_copy(&p->hw, &src->hw);
 }
@@ -68,7 +70,8 @@ int sr_replay_split(struct sr_replay *r)
 			p->lead = j;
 			continue;
 		}
-		if (sim_copy(r, p, &r->pol[g]))
+		if (r->simq ? sr_simq_copy(r->simq, k, g, r->ntasks) :
+			      sr_replay_sim_copy(r, k, g, r->ntasks))
 			return -1;
 		p->lead = k;
 		from[k] = g;

@@ -41,6 +41,10 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 	if (sr_grow((void **)&r->tasks, &cap, r->ntasks + 1, sizeof(*r->tasks), 1024))
 		goto nomem;
 	if (cap != r->task_cap) {
+		/* The simulations' per-task arrays move: their thread rests
+		 * first (simq.c). */
+		if (r->simq && sr_simq_sync(r->simq))
+			goto nomem;
 		for (k = 0; k < r->np; k++) {
 			double *nc = realloc(r->pol[k].clock, cap * sizeof(double));
 

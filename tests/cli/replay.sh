@@ -537,4 +537,26 @@ if [ -n "$mv" ] && awk -v m="$mv" 'BEGIN { exit !(m > 1 && m < 99) }'; then
 else
 	fail shared-small-pmem2-parts-mid-run "page-nid moved_out_pct '$mv', expected 1 to 99"
 fi
+# The simulation thread (--sim-thread, src/replay/simq.c) changes nothing:
+# the same report to the byte with it and without, on a trace whose
+# policies part (a parting is queued to the thread like a play) and whose
+# tasks outgrow the first per-task arrays (1024: the thread rests while
+# they grow), with per-task figures and readahead's bios in the records.
+if $SR_BIN gen swap-w-rand --tasks=1100 --size=256K --limit=64M --accesses=60 -o st.swt.zst 2>st.err &&
+	$SR st.swt.zst -m 2s-nvme2 -p all --per-task --readahead=cluster --memory=64M -f json \
+		--sim-thread=on -o st-on.json 2>>st.err &&
+	$SR st.swt.zst -m 2s-nvme2 -p all --per-task --readahead=cluster --memory=64M -f json \
+		--sim-thread=off -o st-off.json 2>>st.err &&
+	cmp -s st-on.json st-off.json && grep -q '"tasks": 1100' st-on.json; then
+	ok sim-thread-same-report
+else
+	fail sim-thread-same-report "reports differ or a run failed: $(head -c 300 st.err)"
+fi
+if $SR st.swt.zst --sim-thread=maybe >/dev/null 2>st.err; then
+	fail sim-thread-bad-value "accepted --sim-thread=maybe"
+elif grep -q "sim-thread" st.err; then
+	ok sim-thread-bad-value
+else
+	fail sim-thread-bad-value "message does not name the option: $(cat st.err)"
+fi
 exit 0
