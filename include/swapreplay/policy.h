@@ -98,6 +98,9 @@ struct sr_policy_ops {
 
 /* The built-in policies, NULL-terminated. */
 const struct sr_policy_ops *const *sr_policy_builtins(void);
+/* The built-ins that --policy=all means: all but the example (fixed-node),
+ * NULL-terminated. */
+const struct sr_policy_ops *const *sr_policy_all(void);
 /* A built-in by exact name, or NULL. */
 const struct sr_policy_ops *sr_policy_find(const char *name);
 

@@ -165,7 +165,12 @@ struct sr_task_result {
 };
 
 struct sr_policy_result {
-	char name[96];                 /* the spec as given (name[:params]) */
+	char name[96];                 /* the spec as given (name[:params]); an
+					* out-of-tree policy's own name (its ops'
+					* .name[:params]) unless another policy of
+					* the replay has that label */
+	char path[96];                 /* an out-of-tree policy: its shared
+					* object as given; else empty */
 	double makespan_ns;            /* first event to last task's finish */
 	double throughput_kib_s;       /* swap bytes in and out / makespan */
 	double delta_pct;              /* speed against the baseline, % (+ faster) */

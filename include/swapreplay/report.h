@@ -18,6 +18,7 @@ enum sr_report_fmt {
 	SR_REPORT_JSON = 1,
 	SR_REPORT_CSV = 2,
 	SR_REPORT_MARKDOWN = 3,
+	SR_REPORT_TABLE = 4,       /* plain text for a mailing list, 76 columns */
 };
 
 /* Parse "text", "json", "csv", "markdown"/"md". */
@@ -26,7 +27,11 @@ enum sr_err sr_report_fmt_parse(const char *s, enum sr_report_fmt *out);
 struct sr_report_info {
 	const char *trace;          /* as the user named it */
 	const char *machine;        /* machine name */
-	const char *machine_origin; /* "preset", "file PATH", "trace header", "default preset" */
+	const char *machine_origin; /* "preset", "file", "recorded in the trace header",
+				     * "default preset: REASON" */
+	const char *machine_path;   /* the file's path when origin is "file", else NULL */
+	const char *derived;        /* how the trace was derived (a vmstat log's
+				     * caveat), or NULL: recorded event by event */
 	int slots_cache;
 	int plug;                   /* swap writes plugged per reclaim pass */
 	const struct sr_kernel *kernel; /* the kernel generation modelled */

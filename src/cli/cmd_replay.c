@@ -82,7 +82,7 @@ static int plist_parse(struct plist *l, const char *arg)
 		size_t n = c ? (size_t)(c - p) : strlen(p);
 
 		if (n == 3 && !strncmp(p, "all", 3)) {
-			const struct sr_policy_ops *const *b = sr_policy_builtins();
+			const struct sr_policy_ops *const *b = sr_policy_all();
 			int i;
 
 			for (i = 0; b[i]; i++)
@@ -187,7 +187,7 @@ static int cli_replay(int argc, char **argv)
 			break;
 		case O_FORMAT:
 			if (sr_report_fmt_parse(val, &fmt)) {
-				rc = cli_usage("replay", "--format takes text, json, csv or markdown, not '%s'", val);
+				rc = cli_usage("replay", "--format takes text, table, json, csv or markdown, not '%s'", val);
 				goto out;
 			}
 			break;
@@ -392,6 +392,8 @@ static int cli_replay(int argc, char **argv)
 	info.trace = trace;
 	info.machine = m->name;
 	info.machine_origin = origin;
+	info.machine_path = machine && !m->from_preset ? machine : NULL;
+	info.derived = sr_reader_stats(r)->derived[0] ? sr_reader_stats(r)->derived : NULL;
 	info.slots_cache = rpo.slots_cache && kern.alloc == SR_ALLOC_SLOTS_CACHE;
 	info.plug = plug;
 	info.kernel = &kern;
@@ -436,7 +438,8 @@ const struct cli_cmd cmd_replay = {
 	"The trace is read once; every policy is evaluated in that pass.\n"
 	"\n"
 	"Options:\n"
-	"  -p, --policy=LIST     policies, comma separated, or 'all' (every built-in);\n"
+	"  -p, --policy=LIST     policies, comma separated, or 'all' (every built-in\n"
+	"                        but the example fixed-node, which loads by name);\n"
 	"                        a NAME may take parameters as NAME:PARAMS, and a path\n"
 	"                        to a shared object (./my.so) loads an out-of-tree\n"
 	"                        policy.  Default: reclaimer-nid, page-nid,\n"
@@ -466,7 +469,9 @@ const struct cli_cmd cmd_replay = {
 	"                        where two CPUs or more are online), or on the\n"
 	"                        replay's one thread (off); the report is the same\n"
 	CLI_RA_HELP
-	"  -f, --format=FMT      text (default), json, csv or markdown (a table to\n"
+	"  -f, --format=FMT      text (default), table (plain text within 76 columns,\n"
+	"                        its caveats in its footer: for a mailing list),\n"
+	"                        json, csv or markdown (a table to\n"
 	"                        paste into a patch review)\n"
 	"  -o, --output=FILE     write the report to FILE (whole or not at all)\n"
 	"  --input-format=FMT    auto (default), csv, jsonl, swt\n"

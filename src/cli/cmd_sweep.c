@@ -207,7 +207,7 @@ static int run(int argc, char **argv)
 			break;
 		case O_POLICY:
 			if (!strcmp(val, "all")) {
-				const struct sr_policy_ops *const *b = sr_policy_builtins();
+				const struct sr_policy_ops *const *b = sr_policy_all();
 
 				for (k = 0; b[k]; k++)
 					if (strs_split(&policies, b[k]->name))
@@ -495,7 +495,7 @@ const struct cli_cmd cmd_sweep = {
 	"\n"
 	"Options:\n"
 	"  -p, --policy=LIST     policies (comma separated, may be repeated; 'all' for\n"
-	"                        every built-in; default\n"
+	"                        every built-in but the example fixed-node; default\n"
 	"                        reclaimer-nid, page-nid, page-nid-strict, hybrid)\n"
 	"  -m, --machine=LIST    machines: presets or files (may be repeated; default:\n"
 	"                        each trace's recorded machine, else " SR_MACHINE_DEFAULT ")\n"

@@ -30,9 +30,24 @@ static const struct sr_policy_ops *const builtins[] = {
 	NULL,
 };
 
+/* What --policy=all replays: the built-ins but the example (fixed-node,
+ * the out-of-tree template), which stays loadable by name. */
+static const struct sr_policy_ops *const real[] = {
+	&sr_policy_reclaimer_nid,
+	&sr_policy_page_nid,
+	&sr_policy_page_nid_strict,
+	&sr_policy_hybrid,
+	NULL,
+};
+
 const struct sr_policy_ops *const *sr_policy_builtins(void)
 {
 	return builtins;
+}
+
+const struct sr_policy_ops *const *sr_policy_all(void)
+{
+	return real;
 }
 
 const struct sr_policy_ops *sr_policy_find(const char *name)

@@ -48,6 +48,37 @@ static void blk_add(struct sr_dev_result *s, const struct sr_dev_result *d)
 	s->req_ns += d->req_ns;
 }
 
+/* The label of policy k in reports: its spec, but an out-of-tree policy
+ * goes by its own name (and parameters), not its file's path, unless
+ * another policy of the replay has that label already. */
+static void policy_label(const struct sr_replay *r, int k, char *buf, size_t n)
+{
+	const struct sr_mm *mm = &r->pol[k].mm;
+	const char *colon = strchr(mm->spec, ':');
+	int j;
+
+	snprintf(buf, n, "%s", mm->spec);
+	if (!mm->dl)
+		return;
+	snprintf(buf, n, "%s%s", mm->ops->name, colon ? colon : "");
+	for (j = 0; j < r->np; j++) {
+		const struct sr_mm *o = &r->pol[j].mm;
+		const char *oc = strchr(o->spec, ':');
+		char other[sizeof(o->spec) + 64];
+
+		if (j == k)
+			continue;
+		if (o->dl)
+			snprintf(other, sizeof(other), "%s%s", o->ops->name, oc ? oc : "");
+		else
+			snprintf(other, sizeof(other), "%s", o->spec);
+		if (!strcmp(other, buf)) {
+			snprintf(buf, n, "%s", mm->spec);
+			return;
+		}
+	}
+}
+
 /* Policy k's figures from its simulation (or its lead's) and decisions. */
 static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 {
@@ -57,7 +88,15 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	double span = p->end - r->first_ts, bytes;
 	int nl = 0, i;
 
-	snprintf(o->name, sizeof(o->name), "%s", p->mm.spec);
+	policy_label(r, k, o->name, sizeof(o->name));
+	if (p->mm.dl) {
+		const char *colon = strchr(p->mm.spec, ':');
+
+		snprintf(o->path, sizeof(o->path), "%.*s",
+			 (int)(colon ? (size_t)(colon - p->mm.spec) : strlen(p->mm.spec)), p->mm.spec);
+	} else {
+		o->path[0] = '\0';
+	}
 	o->cache_refills = p->mm.cache_refills;
 	o->direct_allocs = p->mm.direct_allocs;
 	o->stale_requests = sr_hw_stale(&p->hw);

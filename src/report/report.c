@@ -2,6 +2,7 @@
 /* Reports of a replay in four formats; docs/REPORT.md describes them. */
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "common/internal.h"
@@ -20,6 +21,8 @@ enum sr_err sr_report_fmt_parse(const char *s, enum sr_report_fmt *out)
 		*out = SR_REPORT_CSV;
 	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
 		*out = SR_REPORT_MARKDOWN;
+	else if (!strcmp(s, "table"))
+		*out = SR_REPORT_TABLE;
 	else
 		return SR_ERR_INVAL;
 	return SR_OK;
@@ -62,6 +65,46 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0;
 }
 
+/* x as printed with `decimals` places: a value that rounds to zero is
+ * zero, not "-0.00". */
+static double nz(double x, int decimals)
+{
+	return fabs(x) < 0.5 * pow(10, -decimals) ? 0.0 : x;
+}
+
+/* "N noun" or "N nouns". */
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* A byte count in binary units, labelled: "512 B", "3.4 KiB", "1.2 GiB". */
+static void bytes_h(char *buf, size_t n, uint64_t b)
+{
+	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)b;
+	int u = -1;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, n, "%" PRIu64 " B", b);
+	else
+		snprintf(buf, n, "%.1f %s", v, unit[u]);
+}
+
+/* The machine as a report names it: "2s-nvme2 (preset)", with the file's
+ * path when it came from one. */
+static void machine_line(char *buf, size_t n, const struct sr_report_info *in)
+{
+	if (in->machine_path)
+		snprintf(buf, n, "%s (%s %s)", in->machine, in->machine_origin, in->machine_path);
+	else
+		snprintf(buf, n, "%s (%s)", in->machine, in->machine_origin);
+}
+
 /* Whether the replay sent anything through the block layer. */
 static int any_blk(const struct sr_result *res)
 {
@@ -87,6 +130,10 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 	sr_report_json_string(f, in->machine);
 	fprintf(f, ", \"origin\": ");
 	sr_report_json_string(f, in->machine_origin);
+	if (in->machine_path) {
+		fprintf(f, ", \"path\": ");
+		sr_report_json_string(f, in->machine_path);
+	}
 	fprintf(f, "},\n  \"options\": {\"slots_cache\": %s", in->slots_cache ? "true" : "false");
 	if (in->kernel)
 		fprintf(f, ", \"kernel\": \"%u.%u\"", in->kernel->major, in->kernel->minor);
@@ -109,8 +156,12 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 		lat_of(p, &l);
 		fprintf(f, "    {\"name\": ");
 		sr_report_json_string(f, p->name);
+		if (p->path[0]) {
+			fprintf(f, ", \"path\": ");
+			sr_report_json_string(f, p->path);
+		}
 		fprintf(f, ", \"throughput_kib_s\": %.1f, \"delta_pct\": %.3f, \"makespan_ns\": %.0f,\n",
-			p->throughput_kib_s, p->delta_pct, p->makespan_ns);
+			p->throughput_kib_s, nz(p->delta_pct, 3), p->makespan_ns);
 		fprintf(f, "     \"swapouts\": %" PRIu64 ", \"swapins\": %" PRIu64
 			", \"pages_out\": %" PRIu64 ", \"pages_in\": %" PRIu64
 			", \"unmatched_swapins\": %" PRIu64 ", \"swap_full\": %" PRIu64
@@ -240,7 +291,7 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 
 	fprintf(f, "policy,throughput_kib_s,delta_pct,makespan_ns,swapouts,swapins,"
 		   "unmatched_swapins,swap_full,moved_out_pct,swapin_mean_ns,swapin_p50_ns,"
-		   "swapin_p90_ns,swapin_p99_ns,machine,baseline,slots_cache,kernel%s%s\n",
+		   "swapin_p90_ns,swapin_p99_ns,swapin_max_ns,machine,baseline,slots_cache,kernel%s%s\n",
 		res->policy[0].unc.variants ? ",variants,delta_pct_min,delta_pct_max,agree" : "",
 		blk ? ",plug,requests,request_kib_mean,request_kib_cv,merges,queue_share,"
 		      "block_cpu_ns" : "");
@@ -250,10 +301,10 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 
 		lat_of(p, &l);
 		fprintf(f, "%s,%.1f,%.3f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%.3f,%.0f,%.0f,%.0f,%.0f,%s,%s,%s",
-			p->name, p->throughput_kib_s, p->delta_pct, p->makespan_ns, p->swapouts,
+			",%.3f,%.0f,%.0f,%.0f,%.0f,%.0f,%s,%s,%s",
+			p->name, p->throughput_kib_s, nz(p->delta_pct, 3), p->makespan_ns, p->swapouts,
 			p->swapins, p->unmatched_in, p->swap_full, pct(p->moved_out, p->swapouts),
-			l.mean, l.p50, l.p90, l.p99, in->machine, res->policy[res->baseline].name,
+			l.mean, l.p50, l.p90, l.p99, l.max, in->machine, res->policy[res->baseline].name,
 			in->slots_cache ? "on" : "off");
 		if (in->kernel)
 			fprintf(f, ",%u.%u", in->kernel->major, in->kernel->minor);
@@ -285,10 +336,16 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 
 	if (in->kernel)
 		snprintf(kv, sizeof(kv), "kernel %u.%u, ", in->kernel->major, in->kernel->minor);
-	fprintf(f, "swapreplay %s: `%s` (%" PRIu64 " events, %" PRIu64 " tasks) on machine `%s` (%s), "
+	char mline[600];
+
+	machine_line(mline, sizeof(mline), in);
+	fprintf(f, "swapreplay %s: `%s` (%" PRIu64 " event%s, %" PRIu64 " task%s) on machine %s, "
 		   "%sslots cache %s, baseline `%s`\n\n",
-		SR_VERSION_STRING, in->trace, res->events, res->tasks, in->machine,
-		in->machine_origin, kv, in->slots_cache ? "on" : "off", res->policy[res->baseline].name);
+		SR_VERSION_STRING, in->trace, res->events, plural(res->events), res->tasks,
+		plural(res->tasks), mline, kv, in->slots_cache ? "on" : "off",
+		res->policy[res->baseline].name);
+	if (in->derived)
+		fprintf(f, "Trace %s.\n\n", in->derived);
 	if (unc)
 		fprintf(f, "Delta ranges: %d variants of the machine, every figure within a factor %.2f; "
 			   "\"agree\": variants on the same side (faster, slower, or within %.0f %%).\n\n",
@@ -297,25 +354,29 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 
 	if (blk)
 		fprintf(f, "Block plug %s.\n\n", in->plug ? "on" : "off");
-	fprintf(f, "| policy | swap throughput | delta |%s swap-in mean | p50 | p99 | swap-outs moved |%s\n",
+	fprintf(f, "| policy | swap throughput | delta |%s swap-in mean | p50 | p90 | p99 | max | swap-outs moved |%s\n",
 		unc ? " delta range | agree |" : "", blk ? " mean request |" : "");
-	fprintf(f, "|---|---:|---:|%s---:|---:|---:|---:|%s\n", unc ? "---:|---:|" : "",
+	fprintf(f, "|---|---:|---:|%s---:|---:|---:|---:|---:|---:|%s\n", unc ? "---:|---:|" : "",
 		blk ? "---:|" : "");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
-		char a[32], b[32], c[32];
+		char a[32], b[32], c[32], c90[32], mx[32];
 		struct lat l;
 
 		lat_of(p, &l);
 		us(a, sizeof(a), l.mean);
 		us(b, sizeof(b), l.p50);
+		us(c90, sizeof(c90), l.p90);
 		us(c, sizeof(c), l.p99);
+		us(mx, sizeof(mx), l.max);
 		fprintf(f, "| %s%s | %.0f KiB/s | %+.2f %% |", p->name,
-			k == res->baseline ? " (baseline)" : "", p->throughput_kib_s, p->delta_pct);
+			k == res->baseline ? " (baseline)" : "", p->throughput_kib_s,
+			nz(p->delta_pct, 2));
 		if (unc)
-			fprintf(f, " %+.2f .. %+.2f %% | %d/%d |", p->unc.min, p->unc.max,
+			fprintf(f, " %+.2f .. %+.2f %% | %d/%d |", nz(p->unc.min, 2), nz(p->unc.max, 2),
 				p->unc.agree, p->unc.variants);
-		fprintf(f, " %s | %s | %s | %.1f %% |", a, b, c, pct(p->moved_out, p->swapouts));
+		fprintf(f, " %s | %s | %s | %s | %s | %.1f %% |", a, b, c90, c, mx,
+			pct(p->moved_out, p->swapouts));
 		if (blk)
 			fprintf(f, " %.1f KiB |", p->blk.req_kib_mean);
 		fputc('\n', f);
@@ -330,13 +391,150 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 	}
 }
 
+/* ---- table: for a mailing list ------------------------------------------ */
+
+#define TABLE_COLS 76
+
+/* The words of s printed after what fills columns [0, at), a space
+ * before each, wrapped within TABLE_COLS; further lines indented by ind. */
+static void wrap(FILE *f, const char *s, int at, int ind)
+{
+	int fresh = 0; /* at the start of a continuation line */
+
+	for (;;) {
+		int len;
+
+		while (*s == ' ')
+			s++;
+		for (len = 0; s[len] && s[len] != ' '; len++)
+			;
+		if (!len)
+			break;
+		if (!fresh && at + 1 + len > TABLE_COLS && at > ind) {
+			fprintf(f, "\n%*s", ind, "");
+			at = ind;
+			fresh = 1;
+		}
+		if (!fresh) {
+			fputc(' ', f);
+			at++;
+		}
+		fprintf(f, "%.*s", len, s);
+		at += len;
+		s += len;
+		fresh = 0;
+	}
+	fputc('\n', f);
+}
+
+/* One caveat of the footer: "label: text", wrapped. */
+static void note(FILE *f, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void note(FILE *f, const char *label, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(f, "%s:", label);
+	wrap(f, buf, (int)strlen(label) + 1, 2);
+}
+
+/*
+ * Aligned columns within 76 characters, units in the header, and the
+ * caveats a reader needs in the footer, so that a table pasted into a
+ * patch discussion carries them: where the machine came from, a derived
+ * trace, the kernel generation, the plug, and how sure the deltas are.
+ */
+static void write_table(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
+{
+	int k, w = 6, unc = res->policy[0].unc.variants, blk = any_blk(res);
+	char mline[600], kd[160];
+
+	for (k = 0; k < res->nr_policies; k++) {
+		int n = (int)strlen(res->policy[k].name) + (k == res->baseline);
+
+		if (n > w)
+			w = n;
+	}
+	if (w > 21)
+		w = 21;
+	fprintf(f, "%-*s %10s %7s %8s %8s %8s %8s\n", w, "policy", "swap", "delta", "in mean",
+		"in p50", "in p90", "in p99");
+	fprintf(f, "%-*s %10s %7s %8s %8s %8s %8s\n", w, "", "KiB/s", "%", "us", "us", "us", "us");
+	for (k = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+		char name[64];
+		struct lat l;
+
+		lat_of(p, &l);
+		snprintf(name, sizeof(name), "%.*s%s", k == res->baseline ? w - 1 : w, p->name,
+			 k == res->baseline ? "*" : "");
+		fprintf(f, "%-*s %10.0f %+7.2f %8.1f %8.1f %8.1f %8.1f\n", w, name,
+			p->throughput_kib_s, nz(p->delta_pct, 2), l.mean / 1e3, l.p50 / 1e3,
+			l.p90 / 1e3, l.p99 / 1e3);
+	}
+	if (unc) {
+		fprintf(f, "\n%-*s %19s %7s\n", w, "policy", "delta range %", "agree");
+		for (k = 0; k < res->nr_policies; k++) {
+			const struct sr_policy_result *p = &res->policy[k];
+			char rg[48];
+
+			snprintf(rg, sizeof(rg), "%+.2f .. %+.2f", nz(p->unc.min, 2), nz(p->unc.max, 2));
+			fprintf(f, "%-*.*s %19s %4d/%d\n", w, w, p->name, rg, p->unc.agree,
+				p->unc.variants);
+		}
+	}
+	if (blk) {
+		fprintf(f, "\n%-*s %10s %9s %6s %10s %10s\n", w, "policy", "requests", "mean", "CV",
+			"merges", "block CPU");
+		fprintf(f, "%-*s %10s %9s %6s %10s %10s\n", w, "", "", "KiB", "", "", "ms");
+		for (k = 0; k < res->nr_policies; k++) {
+			const struct sr_policy_result *p = &res->policy[k];
+
+			fprintf(f, "%-*.*s %10" PRIu64 " %9.1f %6.2f %10" PRIu64 " %10.1f\n", w, w,
+				p->name, p->blk.reads + p->blk.writes, p->blk.req_kib_mean,
+				p->blk.req_kib_cv, p->blk.plug_merges + p->blk.queue_merges,
+				p->block_cpu_ns / 1e6);
+		}
+	}
+	fputc('\n', f);
+	note(f, "*", "baseline: deltas are throughput against %s, + faster",
+	     res->policy[res->baseline].name);
+	note(f, "trace", "%s, %" PRIu64 " event%s, %" PRIu64 " task%s%s%s", in->trace, res->events,
+	     plural(res->events), res->tasks, plural(res->tasks), in->derived ? "; " : "",
+	     in->derived ? in->derived : "");
+	machine_line(mline, sizeof(mline), in);
+	note(f, "machine", "%s", mline);
+	if (in->kernel)
+		note(f, "kernel", "%s", sr_kernel_describe(in->kernel, kd, sizeof(kd)));
+	if (in->readahead)
+		note(f, "readahead", "%s", in->readahead);
+	if (blk)
+		note(f, "block plug", "%s", in->plug ? "on" : "off");
+	if (unc)
+		note(f, "uncertainty", "%d variants of the machine, every figure within a factor %.2f; "
+		     "agree: variants on the same side (faster, slower, or within %.0f %%)",
+		     unc, 1 + res->policy[0].unc.range, SR_SAME_PCT);
+	else
+		note(f, "uncertainty", "not estimated (--uncertainty=N gives each delta a range)");
+	note(f, "model", "swapreplay %s predictions, not measurements", SR_VERSION_STRING);
+}
+
 static void write_text(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
 	int k, i;
 
-	fprintf(f, "trace:       %s (%" PRIu64 " events, %" PRIu64 " tasks)\n", in->trace,
-		res->events, res->tasks);
-	fprintf(f, "machine:     %s (%s)\n", in->machine, in->machine_origin);
+	char mline[600];
+
+	machine_line(mline, sizeof(mline), in);
+	fprintf(f, "trace:       %s (%" PRIu64 " event%s, %" PRIu64 " task%s)\n", in->trace,
+		res->events, plural(res->events), res->tasks, plural(res->tasks));
+	if (in->derived)
+		fprintf(f, "trace note:  %s\n", in->derived);
+	fprintf(f, "machine:     %s\n", mline);
 	if (in->kernel) {
 		char kd[160];
 
@@ -355,16 +553,16 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 	if (res->late_events)
 		fprintf(f, "note:        %" PRIu64 " events came later than the reorder window "
 			   "allowed and were replayed late\n", res->late_events);
-	fprintf(f, "\n%-22s %14s %9s %10s %10s %10s %10s %7s\n", "policy", "KiB/s", "delta",
-		"in mean", "in p50", "in p90", "in p99", "moved");
+	fprintf(f, "\n%-22s %14s %9s %10s %10s %10s %10s %10s %7s\n", "policy", "KiB/s", "delta",
+		"in mean", "in p50", "in p90", "in p99", "in max", "moved");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
 		struct lat l;
 
 		lat_of(p, &l);
-		fprintf(f, "%-22s %14.0f %+8.2f%% %8.1fus %8.1fus %8.1fus %8.1fus %6.1f%%\n",
-			p->name, p->throughput_kib_s, p->delta_pct, l.mean / 1e3, l.p50 / 1e3,
-			l.p90 / 1e3, l.p99 / 1e3, pct(p->moved_out, p->swapouts));
+		fprintf(f, "%-22s %14.0f %+8.2f%% %8.1fus %8.1fus %8.1fus %8.1fus %8.1fus %6.1f%%\n",
+			p->name, p->throughput_kib_s, nz(p->delta_pct, 2), l.mean / 1e3, l.p50 / 1e3,
+			l.p90 / 1e3, l.p99 / 1e3, l.max / 1e3, pct(p->moved_out, p->swapouts));
 	}
 	if (res->policy[0].unc.variants) {
 		fprintf(f, "\ndelta over %d variants of the machine (every figure within a factor %.2f):\n",
@@ -373,7 +571,7 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 			const struct sr_policy_result *p = &res->policy[k];
 
 			fprintf(f, "%-22s %+8.2f%% .. %+8.2f%%   %d/%d agree on %s\n", p->name,
-				p->unc.min, p->unc.max, p->unc.agree, p->unc.variants,
+				nz(p->unc.min, 2), nz(p->unc.max, 2), p->unc.agree, p->unc.variants,
 				sr_delta_side(p->delta_pct) > 0 ? "faster" :
 				sr_delta_side(p->delta_pct) < 0 ? "slower" : "no difference (within 1 %)");
 		}
@@ -392,8 +590,8 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 			", simulated time %.6f s\n", p->cache_refills, p->direct_allocs,
 			p->makespan_ns / 1e9);
 		if (p->task)
-			fprintf(f, "per-task throughput, summed over %zu tasks: swap-in %.0f KiB/s, swap-out %.0f KiB/s\n",
-				p->nr_tasks, p->task_swapin_kib_s_sum, p->task_swapout_kib_s_sum);
+			fprintf(f, "per-task throughput, summed over %zu task%s: swap-in %.0f KiB/s, swap-out %.0f KiB/s\n",
+				p->nr_tasks, plural(p->nr_tasks), p->task_swapin_kib_s_sum, p->task_swapout_kib_s_sum);
 		fprintf(f, "tasks waited (summed): %.6f s for a CPU, %.6f s for si->lock, %.6f s for the LRU lock",
 			p->wait_cpu_ns / 1e9, p->wait_si_lock_ns / 1e9, p->wait_lru_lock_ns / 1e9);
 		if (p->wait_swap_cache_lock_ns > 0)
@@ -428,14 +626,16 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 				i ? 1ull << i : 0ull, 1ull << (i + 1), h[i], bar,
 				"########################################");
 		}
-		fprintf(f, "%-12s %10s %10s %14s %14s %7s\n", "device", "reads", "writes",
-			"read bytes", "write bytes", "util");
+		fprintf(f, "%-12s %10s %10s %12s %12s %7s\n", "device", "reads", "writes",
+			"read", "written", "util");
 		for (i = 0; i < p->nr_devices; i++) {
 			const struct sr_dev_result *d = &p->dev[i];
+			char rb[32], wb[32];
 
-			fprintf(f, "%-12s %10" PRIu64 " %10" PRIu64 " %14" PRIu64 " %14" PRIu64
-				" %6.1f%%\n", d->name, d->reads, d->writes, d->read_bytes,
-				d->write_bytes, 100.0 * d->util);
+			bytes_h(rb, sizeof(rb), d->read_bytes);
+			bytes_h(wb, sizeof(wb), d->write_bytes);
+			fprintf(f, "%-12s %10" PRIu64 " %10" PRIu64 " %12s %12s %6.1f%%\n", d->name,
+				d->reads, d->writes, rb, wb, 100.0 * d->util);
 		}
 		for (i = 0; i < p->nr_devices; i++) {
 			const struct sr_dev_result *d = &p->dev[i];
@@ -461,9 +661,13 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		if (p->blk.bios)
 			fprintf(f, "block layer CPU: %.6f s (%.6f s of it waiting for queue locks)\n",
 				p->block_cpu_ns / 1e9, p->wait_queue_lock_ns / 1e9);
-		for (i = 0; i < p->nr_links; i++)
-			fprintf(f, "link %d->%d   %14" PRIu64 " bytes %6.1f%%\n", p->link[i].from,
-				p->link[i].to, p->link[i].bytes, 100.0 * p->link[i].util);
+		for (i = 0; i < p->nr_links; i++) {
+			char lb[32];
+
+			bytes_h(lb, sizeof(lb), p->link[i].bytes);
+			fprintf(f, "link %d->%d   %12s %6.1f%%\n", p->link[i].from, p->link[i].to, lb,
+				100.0 * p->link[i].util);
+		}
 	}
 }
 
@@ -474,6 +678,7 @@ enum sr_err sr_report_write(FILE *f, const struct sr_result *res,
 	case SR_REPORT_JSON: write_json(f, res, info); break;
 	case SR_REPORT_CSV: write_csv(f, res, info); break;
 	case SR_REPORT_MARKDOWN: write_markdown(f, res, info); break;
+	case SR_REPORT_TABLE: write_table(f, res, info); break;
 	default: write_text(f, res, info); break;
 	}
 	return ferror(f) ? SR_ERR_IO : SR_OK;

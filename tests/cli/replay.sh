@@ -33,7 +33,7 @@ pblock() {
 		/^    \{"name": / { on = index($0, "    {\"name\": \"" n "\",") == 1 }
 		on {
 			line = $0
-			sub(/^    \{"name": "[^"]*", /, "    {", line)
+			sub(/^    \{"name": "[^"]*", ("path": "[^"]*", )?/, "    {", line)
 			if (line ~ /\]\},?$/) { sub(/,$/, "", line); on = 0 }
 			print line
 		}' "$1"
@@ -366,7 +366,7 @@ fi
 
 # One device: every policy must choose it, with the same figures.
 for sc in on off; do
-	if $SR mid.swt -m "$T/data/machines/one-nvme.json" -p all --slots-cache=$sc \
+	if $SR mid.swt -m "$T/data/machines/one-nvme.json" -p all,fixed-node --slots-cache=$sc \
 		-f json >one-$sc.json 2>run.err; then
 		for p in page-nid page-nid-strict hybrid fixed-node; do
 			same_figures "one-device-$sc-$p-is-reclaimer-nid" one-$sc.json \
@@ -429,6 +429,17 @@ done
 # ---- out-of-tree policies --------------------------------------------------
 
 SO=$(cd "$(dirname "$SR_BIN")" && pwd)/policies/fixed_node.so
+# A row of an out-of-tree policy is labelled by the policy's own name (its
+# ops' .name, with the parameters), its file in JSON's "path"; beside a
+# built-in of that label it keeps the path, so that rows stay apart.
+if [ -f "$SO" ] && $SR mid.swt -m 2s-pmem2 -p "reclaimer-nid,$SO:1" -f json >lab.json 2>run.err &&
+	grep -q "^    {\"name\": \"fixed-node:1\", \"path\": \"$SO\"," lab.json &&
+	$SR mid.swt -m 2s-pmem2 -p "reclaimer-nid,$SO:1" -f text 2>run.err | grep -q '^fixed-node:1 ' &&
+	! $SR mid.swt -m 2s-pmem2 -p "reclaimer-nid,$SO:1" -f csv 2>run.err | grep -q 'fixed_node.so'; then
+	ok policy-so-labelled-by-name
+else
+	fail policy-so-labelled-by-name "$(grep -m1 'fixed' lab.json 2>/dev/null) $(head -c 200 run.err)"
+fi
 if [ ! -f "$SO" ]; then
 	fail policy-so-example "$SO not built"
 elif $SR mid.swt -m 2s-pmem2 -p "fixed-node:1,$SO:1" -f json >so.json 2>run.err; then
@@ -506,7 +517,7 @@ for cfg in "pmem2|$SAMPLE|2s-pmem2|on" "small-pmem2|$SAMPLE|$SMALL|on" \
 	IFS='|' read -r name trace mach sc <<EOT
 $cfg
 EOT
-	if ! $SR "$trace" -m "$mach" --slots-cache=$sc -p all -f json >share-$name.json 2>run.err; then
+	if ! $SR "$trace" -m "$mach" --slots-cache=$sc -p all,fixed-node -f json >share-$name.json 2>run.err; then
 		fail "shared-$name" "$(head -3 run.err)"
 		continue
 	fi
