@@ -18,6 +18,7 @@ enum {
 	EXIT_USAGE = 2, /* bad command line */
 	EXIT_DATA = 3,  /* bad input: a trace, a machine description */
 	EXIT_IO = 4,    /* a file could not be opened, read or written */
+	EXIT_EMPTY = 5, /* replay: the trace holds no swap events, nothing to replay */
 	EXIT_SIGNAL_BASE = 128,
 };
 

@@ -372,6 +372,14 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	if (!sr_reader_stats(r)->events) {
+		/* A valid trace of a machine that did not swap: nothing to
+		 * replay, said as such (not a report of zeros). */
+		fprintf(stderr, "swapreplay: %s: no swap activity: the trace holds no swap-out "
+			"or swap-in events; nothing to replay\n", trace);
+		rc = EXIT_EMPTY;
+		goto out;
+	}
 	err = sr_replay_finish(rp, &res, &d);
 	if (err) {
 		rc = cli_diag(&d);
@@ -492,6 +500,10 @@ const struct cli_cmd cmd_replay = {
 	"                        per policy, CSV gives one row per policy and task\n"
 	"                        instead of one per policy, text and markdown the sums\n"
 	CLI_VMSTAT_HELP
+	"\n"
+	"A trace without swap events (a vmstat log of a quiet machine) is valid:\n"
+	"the message says \"no swap activity\", no report is written, and the exit\n"
+	"status is 5.\n"
 	"\n"
 	"See `swapreplay policies`, `swapreplay machines` and docs/MODEL.md.\n",
 	.run = cli_replay,

@@ -157,6 +157,8 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 			rs->compressed ? "true" : "false");
 		fprintf(f, ",\"events\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "}",
 			m.events[0], m.events[1]);
+		if (!(m.events[0] + m.events[1]))
+			fputs(",\"no_swap_activity\":true", f);
 		fprintf(f, ",\"pages\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "}",
 			m.pages[0], m.pages[1]);
 		fprintf(f, ",\"bytes\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "}",
@@ -192,8 +194,9 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 	fprintf(f, "trace:            %s\n", name);
 	fprintf(f, "format:           %s%s\n", sr_format_name(rs->format),
 		rs->compressed ? " (zstd)" : "");
-	fprintf(f, "events:           %" PRIu64 " (out %" PRIu64 ", in %" PRIu64 ")\n",
-		m.events[0] + m.events[1], m.events[0], m.events[1]);
+	fprintf(f, "events:           %" PRIu64 " (out %" PRIu64 ", in %" PRIu64 ")%s\n",
+		m.events[0] + m.events[1], m.events[0], m.events[1],
+		m.events[0] + m.events[1] ? "" : ": no swap activity");
 	fprintf(f, "pages:            out %" PRIu64 ", in %" PRIu64 "\n", m.pages[0], m.pages[1]);
 	fprintf(f, "bytes:            out %" PRIu64 " (%.1f MiB), in %" PRIu64 " (%.1f MiB)\n",
 		m.pages[0] * SR_PAGE_SIZE, (double)m.pages[0] * SR_PAGE_SIZE / 1048576.0,
@@ -352,7 +355,9 @@ const struct cli_cmd cmd_stat = {
 	"base pages by op (out/in), bytes (4 KiB pages), huge-page events (more\n"
 	"than one base page), the time span, the distinct tasks and CPUs, the events\n"
 	"per CPU node and per page node, the events per recorded device, and the\n"
-	"recorded latency.  Stops at the first trace that cannot be read.\n"
+	"recorded latency.  A trace without swap events (a vmstat log of a quiet\n"
+	"machine) is valid and says \"no swap activity\".  Stops at the first trace\n"
+	"that cannot be read.\n"
 	"With --timeline, also the swap-out and swap-in rates (KiB/s) in each\n"
 	"time bucket from the first event: the phases of a run (on a vmstat log,\n"
 	"the so and si columns again).\n"

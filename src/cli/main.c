@@ -191,7 +191,8 @@ static void print_main_help(FILE *f)
 		"\n"
 		"Exit status: 0 success; 1 other failure (out of memory); 2 bad command\n"
 		"line; 3 bad input data (a trace or machine description); 4 a file could\n"
-		"not be opened, read or written; 128+N killed by signal N.\n",
+		"not be opened, read or written; 5 replay of a trace without swap events\n"
+		"(\"no swap activity\": nothing to report); 128+N killed by signal N.\n",
 		"help", "show the help of a command: swapreplay help COMMAND");
 }
 

@@ -278,16 +278,16 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 		if (eof) {
 			r->done = 1;
 			r->stats.content_hash = sr_src_hash(r->src);
-			r->stats.complete = r->stats.events > 0;
-			if (!r->stats.events) {
+			/* No swap events at all is a valid, empty trace (a
+			 * vmstat log of a quiet machine): the caller says "no
+			 * swap activity".  Only bad records and nothing else is
+			 * an error. */
+			r->stats.complete = r->stats.events > 0 || !r->stats.skipped;
+			if (!r->stats.events && r->stats.skipped) {
 				sr_diag_file(&rd, sr_src_name(r->src));
-				if (r->stats.skipped)
-					err = sr_diag_set(&rd, SR_ERR_FORMAT,
-							  "no valid events (all %llu records were bad)",
-							  (unsigned long long)r->stats.skipped);
-				else
-					err = sr_diag_set(&rd, SR_ERR_FORMAT,
-							  "no events in trace");
+				err = sr_diag_set(&rd, SR_ERR_FORMAT,
+						  "no valid events (all %llu records were bad)",
+						  (unsigned long long)r->stats.skipped);
 				r->sticky = err;
 				r->sticky_diag = rd;
 				if (d)
