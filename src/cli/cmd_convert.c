@@ -9,16 +9,37 @@
 
 #define BATCH 4096
 
-enum { O_TO = 1, O_ZSTD, O_INFMT, O_MAXERR };
+enum { O_TO = 1, O_ZSTD, O_INFMT, O_MAXERR, O_MACHINE };
 
 static const struct cli_opt opts[] = {
 	{ "to", 0, CLI_ARG, O_TO },
 	{ "zstd", 0, CLI_OPTARG, O_ZSTD },
 	{ "input-format", 0, CLI_ARG, O_INFMT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
+	{ "machine", 'm', CLI_ARG, O_MACHINE },
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
+
+/* Event e (the nth) fits machine m: its nodes and device exist there. */
+static int fits(const struct sr_machine *m, const struct sr_event *e, uint64_t nth,
+		const char *in)
+{
+	if (e->cpu_nid >= m->nr_nodes || e->page_nid >= m->nr_nodes) {
+		cli_err("%s: event %llu names node %u, but machine %s has %d node%s: the trace "
+			"was not recorded there", in, (unsigned long long)nth,
+			e->cpu_nid >= m->nr_nodes ? e->cpu_nid : e->page_nid, m->name, m->nr_nodes,
+			m->nr_nodes == 1 ? "" : "s");
+		return 0;
+	}
+	if (e->dev >= m->nr_devices) {
+		cli_err("%s: event %llu names swap device %d, but machine %s has %d device%s: the "
+			"trace was not recorded there", in, (unsigned long long)nth, e->dev, m->name,
+			m->nr_devices, m->nr_devices == 1 ? "" : "s");
+		return 0;
+	}
+	return 1;
+}
 
 static int run(int argc, char **argv)
 {
@@ -29,7 +50,9 @@ static int run(int argc, char **argv)
 	struct sr_writer *w = NULL;
 	struct sr_diag d;
 	struct sr_event *evs;
-	const char *in = NULL, *out = NULL, *val;
+	const char *in = NULL, *out = NULL, *val, *machine = NULL;
+	struct sr_machine *m = NULL;
+	uint64_t nth = 0;
 	int id, level = -1, rc;
 	enum sr_err err;
 
@@ -62,6 +85,9 @@ static int run(int argc, char **argv)
 			if (cli_parse_u64(val, UINT64_MAX, &ro.max_errors))
 				return cli_usage("convert", "--max-errors takes a whole number, not '%s'", val);
 			break;
+		case O_MACHINE:
+			machine = val;
+			break;
 		default:
 			if (cli_vmstat_opt("convert", id, val, &ro))
 				return EXIT_USAGE;
@@ -72,13 +98,27 @@ static int run(int argc, char **argv)
 		return cli_usage("convert", "needs an input and an output (IN OUT)");
 	if (cli_output_format("convert", out, level, &wo))
 		return EXIT_USAGE;
-	rc = cli_check_output(out, &in, 1);
-	if (rc)
-		return rc;
+	if (machine && wo.format != SR_FMT_SWT)
+		return cli_usage("convert", "--machine embeds a machine description in a binary "
+				 "trace: OUT must be .swt (or --to=swt), not %s",
+				 sr_format_name(wo.format));
+	{
+		const char *ins[2] = { in, machine };
+
+		rc = cli_check_output(out, ins, machine ? 2 : 1);
+		if (rc)
+			return rc;
+	}
+	if (machine) {
+		err = sr_machine_load(&m, machine, &d);
+		if (err)
+			return cli_diag(&d);
+	}
 
 	evs = malloc(BATCH * sizeof(*evs));
 	if (!evs) {
 		cli_err("out of memory");
+		sr_machine_free(m);
 		return EXIT_FAIL;
 	}
 	err = sr_reader_open(&r, in, &ro, &d);
@@ -86,8 +126,9 @@ static int run(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	/* The machine given, else a binary input's own. */
 	if (wo.format == SR_FMT_SWT)
-		wo.machine_json = sr_reader_machine_json(r);
+		wo.machine_json = m ? m->json : sr_reader_machine_json(r);
 	for (;;) {
 		size_t n, i;
 		enum sr_err werr;
@@ -105,6 +146,12 @@ static int run(int argc, char **argv)
 				goto out;
 			}
 		}
+		for (i = 0; m && i < n; i++)
+			if (!fits(m, &evs[i], ++nth, in)) {
+				sr_writer_abort(w);
+				rc = EXIT_DATA;
+				goto out;
+			}
 		if (n) {
 			struct sr_diag wd;
 
@@ -128,6 +175,7 @@ static int run(int argc, char **argv)
 	rc = err ? cli_diag(&d) : EXIT_OK;
 out:
 	sr_reader_close(r);
+	sr_machine_free(m);
 	free(evs);
 	return rc;
 }
@@ -154,8 +202,13 @@ const struct cli_cmd cmd_convert = {
 	"                        vmstat (a vmstat log, read as a coarse trace)\n"
 	"  --max-errors=N        skip up to N bad records, counting them (default 0:\n"
 	"                        the first bad record is an error)\n"
+	"  -m, --machine=M       embed machine M (a preset or a description file) in\n"
+	"                        OUT's header, for the replay to use when it is given\n"
+	"                        no -m (OUT must be .swt); every event is checked to\n"
+	"                        fit it (its nodes and device)\n"
 	CLI_VMSTAT_HELP	"\n"
-	"A binary input's embedded machine description is kept when OUT is binary.\n"
+	"A binary input's embedded machine description is kept when OUT is binary\n"
+	"(--machine replaces it).\n"
 	"JSON lines hold numbers up to 2^63-1; a larger value is an error.\n",
 	.run = run,
 };
