@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The summary at the end of a sweep: per policy, how many units it won
- * (the highest throughput of its unit; ties count for each) and its median
- * and worst delta, over the rows that stand in the output (earlier runs'
- * included; rows in error replayed again are replaced).  Also the state of
+ * The summary at the end of a sweep, per machine (deltas on two machines
+ * are not one population): per policy, how many of its units it won (the
+ * one highest throughput), how many it tied (a highest shared with
+ * another policy: where all do alike, none won), and its median and worst
+ * delta, over the rows that stand in the output (earlier runs' included;
+ * rows in error replayed again are replaced).  Also the state of
  * the output, on which the exit status stands, and what a resume found.
  */
 #include <stdlib.h>
@@ -27,54 +29,91 @@ static int cmp_unit(const void *a, const void *b)
 	return (x->unit > y->unit) - (x->unit < y->unit);
 }
 
-void sr_rows_summary(FILE *f, const struct sr_row *const *rows, size_t n,
-		     const char *const *policies, const char *const *hashes, size_t np)
+/* The summary of the n rows of one machine, in unit order. */
+static void machine_summary(FILE *f, const struct sr_row **by, size_t n, int *win, double *d,
+			    const char *const *policies, const char *const *hashes, size_t np)
 {
-	const struct sr_row **by = malloc((n + 1) * sizeof(*by));
-	int *win = calloc(n + 1, sizeof(*win));
-	double *d = malloc((n + 1) * sizeof(*d));
 	size_t i, j, g, k;
 	int units = 0, failed = 0;
 
-	if (!by || !win || !d)
-		goto out;
-	memcpy(by, rows, n * sizeof(*by));
-	qsort(by, n, sizeof(*by), cmp_unit);
-	/* Per unit: the best throughput wins (ties: every best one). */
+	/* Per unit: the one best throughput wins; a best shared with
+	 * another policy is a tie, for each of them (a unit where every
+	 * policy does alike is no policy's win). */
 	for (g = 0; g < n; g = j) {
 		double best = -1;
-		int bad = 0;
+		int bad = 0, nbest = 0;
 
 		for (j = g; j < n && by[j]->unit == by[g]->unit; j++) {
 			bad |= !by[j]->ok;
 			if (by[j]->ok && by[j]->throughput > best)
 				best = by[j]->throughput;
 		}
+		for (i = g; i < j; i++)
+			nbest += by[i]->ok && by[i]->throughput == best;
 		units++;
 		failed += bad;
 		for (i = g; i < j; i++)
-			win[i] = by[i]->ok && by[i]->throughput == best;
+			win[i] = !(by[i]->ok && by[i]->throughput == best) ? 0 : nbest == 1 ? 1 : 2;
 	}
-	fprintf(f, "%-22s %6s %12s %12s   (%d trace x machine cases, %d failed)\n", "policy",
-		"won", "median", "worst", units, failed);
+	fprintf(f, "machine %s: %d trace%s, %d failed\n", by[0]->id.v[SR_ID_MACHINE], units,
+		units == 1 ? "" : "s", failed);
+	fprintf(f, "  %-22s %5s %5s %11s %11s\n", "policy", "won", "tied", "median", "worst");
 	for (k = 0; k < np; k++) {
 		size_t nd = 0;
-		int won = 0;
+		int won = 0, tied = 0;
 
 		for (i = 0; i < n; i++) {
 			if (!by[i]->ok || !sr_id_eq(by[i]->id.v[SR_ID_POLICY], policies[k]) ||
 			    !sr_id_eq(by[i]->id.v[SR_ID_POLICY_HASH], hashes[k]))
 				continue;
 			d[nd++] = by[i]->delta;
-			won += win[i];
+			won += win[i] == 1;
+			tied += win[i] == 2;
 		}
 		if (!nd) {
-			fprintf(f, "%-22s %6d %12s %12s\n", policies[k], 0, "-", "-");
+			fprintf(f, "  %-22s %5d %5d %11s %11s\n", policies[k], 0, 0, "-", "-");
 			continue;
 		}
 		qsort(d, nd, sizeof(*d), cmp_double);
-		fprintf(f, "%-22s %6d %+11.2f%% %+11.2f%%\n", policies[k], won,
+		fprintf(f, "  %-22s %5d %5d %+10.2f%% %+10.2f%%\n", policies[k], won, tied,
 			nd % 2 ? d[nd / 2] : (d[nd / 2 - 1] + d[nd / 2]) / 2, d[0]);
+	}
+}
+
+/* Rows ordered by machine (its name, then its description's hash), then
+ * by unit. */
+static int cmp_machine_unit(const void *a, const void *b)
+{
+	const struct sr_row *x = *(const struct sr_row *const *)a;
+	const struct sr_row *y = *(const struct sr_row *const *)b;
+	const char *xm = x->id.v[SR_ID_MACHINE], *ym = y->id.v[SR_ID_MACHINE];
+	const char *xh = x->id.v[SR_ID_MACHINE_HASH], *yh = y->id.v[SR_ID_MACHINE_HASH];
+	int c = strcmp(xm ? xm : "", ym ? ym : "");
+
+	if (!c)
+		c = strcmp(xh ? xh : "", yh ? yh : "");
+	return c ? c : cmp_unit(a, b);
+}
+
+void sr_rows_summary(FILE *f, const struct sr_row *const *rows, size_t n,
+		     const char *const *policies, const char *const *hashes, size_t np)
+{
+	const struct sr_row **by = malloc((n + 1) * sizeof(*by));
+	int *win = calloc(n + 1, sizeof(*win));
+	double *d = malloc((n + 1) * sizeof(*d));
+	size_t g, j;
+
+	if (!by || !win || !d)
+		goto out;
+	memcpy(by, rows, n * sizeof(*by));
+	qsort(by, n, sizeof(*by), cmp_machine_unit);
+	/* Per machine: deltas across machines are not comparable figures. */
+	for (g = 0; g < n; g = j) {
+		for (j = g; j < n && sr_id_eq(by[j]->id.v[SR_ID_MACHINE], by[g]->id.v[SR_ID_MACHINE]) &&
+			    sr_id_eq(by[j]->id.v[SR_ID_MACHINE_HASH], by[g]->id.v[SR_ID_MACHINE_HASH]);
+		     j++)
+			;
+		machine_summary(f, by + g, j - g, win + g, d, policies, hashes, np);
 	}
 out:
 	free(by);
