@@ -82,6 +82,8 @@ const struct cli_cmd cmd_machine = {
 	"from sysfs and procfs: the NUMA nodes and their CPUs\n"
 	"(/sys/devices/system/node/node*/cpulist), the distance matrix\n"
 	"(node*/distance), the swap devices in use in swap type order with their\n"
+	"(none when swap is off: the description then has no devices, says so,\n"
+	"and a replay refuses it)\n"
 	"sizes and priorities (/proc/swaps; a negative priority is written\n"
 	"\"auto\"), each device's node (/sys/block/DISK/device/numa_node, the\n"
 	"parent disk for a partition, the disk of its file system for a swap file\n"

@@ -73,6 +73,11 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	if (n < 1 || n > SR_MAX_POLICIES)
 		return sr_diag_set(d, SR_ERR_INVAL, "between 1 and %d policies, not %d",
 				   SR_MAX_POLICIES, n);
+	if (!opts->machine->nr_devices)
+		return sr_diag_set(d, SR_ERR_MACHINE,
+				   "machine %s has no swap device (swap was off where it was "
+				   "described): nothing can be swapped to on it",
+				   opts->machine->name);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");

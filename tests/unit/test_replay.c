@@ -163,7 +163,6 @@ static void machine_parse_errors(void)
 		"{\"nodes\": [{\"cpus\": 1}], \"devices\": [{\"name\": \"a\", \"class\": \"nvme\", \"size_pages\": 511}]}",
 		"{\"nodes\": [{\"cpus\": 1}], \"devices\": [{\"name\": \"a\", \"class\": \"nvme\", \"priority\": -1}]}",
 		"{\"nodes\": [{\"cpus\": 1}], \"devices\": [{\"name\": \"a\", \"class\": \"nvme\", \"node\": 1}]}",
-		"{\"nodes\": [{\"cpus\": 1}], \"devices\": []}",
 		"{\"nodes\": [], \"devices\": [{\"name\": \"a\", \"class\": \"nvme\"}]}",
 		"{\"nodes\": [{\"cpus\": 1}], \"devices\": [{\"name\": \"a\", \"class\": \"nvme\", \"read_iops\": 0}]}",
 		"{\"nodes\": [{\"cpus\": 1}], \"devices\": [{\"name\": \"a\", \"class\": \"tape\"}]}",
