@@ -5,6 +5,7 @@ DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -30,12 +31,17 @@ BIN := $(B)/swapreplay
 # The example policy, also built as an out-of-tree shared object.
 EXAMPLE_SO := $(B)/policies/fixed_node.so
 UNIT := $(B)/unit-tests
+# The manual pages, installed as they are.
+MAN1 := docs/man/swapreplay.1
+MAN5 := docs/man/swapreplay-trace.5 docs/man/swapreplay-machine.5
 
 # The three Debian packages swapreplay builds against (libcsv has no
 # pkg-config file: it is linked with -lcsv).
 DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev
-# What the tests and the demo use besides: the zstd tool.
+# What the tests and the demo use besides: the zstd tool; groff and man,
+# which render the manual pages without a warning (tests/cli/manpages.sh).
 TOOL_PKGS = zstd
+DOC_PKGS = groff-base man-db
 
 .PHONY: all test asan-test valgrind-test stress test-cluster demo bench install uninstall clean deps validate validate-readme
 all: $(BIN) $(EXAMPLE_SO)
@@ -63,7 +69,7 @@ $(UNIT): $(UNIT_OBJ) $(B)/src/cli/opts.o $(LIB)
 # exact command.  Cheap when everything is there.
 deps:
 	@missing=""; \
-	for p in $(DEPS_PKGS) $(TOOL_PKGS); do \
+	for p in $(DEPS_PKGS) $(TOOL_PKGS) $(DOC_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -130,15 +136,21 @@ validate-readme: deps
 	$(MAKE) $(BIN)
 	SWAPREPLAY=$(BIN) sh tests/validation/readme.sh --write
 
+# The binary, the library and its headers, the manual pages.
 install: $(BIN) $(LIB)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/swapreplay
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/swapreplay \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/swapreplay
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libswapreplay.a
 	install -m 644 include/swapreplay/*.h $(DESTDIR)$(INCLUDEDIR)/swapreplay/
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/swapreplay $(DESTDIR)$(LIBDIR)/libswapreplay.a
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/swapreplay
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
 
 clean:
 	rm -rf build build-asan
