@@ -6,6 +6,7 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -31,9 +32,10 @@ BIN := $(B)/swapreplay
 # The example policy, also built as an out-of-tree shared object.
 EXAMPLE_SO := $(B)/policies/fixed_node.so
 UNIT := $(B)/unit-tests
-# The manual pages, installed as they are.
+# The manual pages and the bash completion, installed as they are.
 MAN1 := docs/man/swapreplay.1
 MAN5 := docs/man/swapreplay-trace.5 docs/man/swapreplay-machine.5
+BASH_COMPLETION := src/cli/completion/swapreplay.bash
 
 # The three Debian packages swapreplay builds against (libcsv has no
 # pkg-config file: it is linked with -lcsv).
@@ -136,21 +138,24 @@ validate-readme: deps
 	$(MAKE) $(BIN)
 	SWAPREPLAY=$(BIN) sh tests/validation/readme.sh --write
 
-# The binary, the library and its headers, the manual pages.
+# The binary, the library and its headers, the manual pages and the bash
+# completion.
 install: $(BIN) $(LIB)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/swapreplay \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/swapreplay
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libswapreplay.a
 	install -m 644 include/swapreplay/*.h $(DESTDIR)$(INCLUDEDIR)/swapreplay/
 	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
 	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 $(BASH_COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/swapreplay
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/swapreplay $(DESTDIR)$(LIBDIR)/libswapreplay.a
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/swapreplay
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/swapreplay
 
 clean:
 	rm -rf build build-asan
