@@ -145,8 +145,14 @@ int main(void)
 	return 0;
 }
 EOF
+	# A library built with sanitizers (make asan-test) links with them.
+	syms=$(nm "$P/lib/libswapreplay.a" 2>/dev/null)
+	san=
+	case $syms in *__asan_*) san=address ;; esac
+	case $syms in *__ubsan_*) san=${san:+$san,}undefined ;; esac
+	[ -n "$san" ] && san=-fsanitize=$san
 	# shellcheck disable=SC2046
-	if $CC -std=c11 -o prog prog.c $(pkg-config --cflags --libs libswapreplay) >build.out 2>&1 &&
+	if $CC -std=c11 $san -o prog prog.c $(pkg-config --cflags --libs libswapreplay) >build.out 2>&1 &&
 		./prog >got && $SR policies | awk '{ print $1 }' | cmp -s - got; then
 		echo "ok install: a program links against the installed library with pkg-config --cflags --libs"
 	else

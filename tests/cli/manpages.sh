@@ -47,18 +47,13 @@ word() {
 	grep -qE -- "(^|[^A-Za-z0-9_-])$1([^A-Za-z0-9_-]|\$)"
 }
 
-# The options a command's help declares, one a line (long names only, no
-# value): its option lines (two spaces, a dash) and usage lines.
+# The options a help text (file $1) declares, one a line (long names only,
+# no value): its option lines (two spaces, a dash) and usage lines.
 help_opts() {
-	swapreplay_help "$1" >"$W/help.txt"
 	{
-		grep '^  -' "$W/help.txt" | sed 's/^  //; s/  .*//' | tr ',' '\n'
-		grep -E '^(Usage:|       swapreplay )' "$W/help.txt" | tr ' |' '\n\n'
+		grep '^  -' "$1" | sed 's/^  //; s/  .*//' | tr ',' '\n'
+		grep -E '^(Usage:|       swapreplay )' "$1" | tr ' |' '\n\n'
 	} | sed 's/^ *\[*//; s/\]* *$//' | grep -E '^--[a-z]' | sed -E 's/\[?=.*//' | sort -u
-}
-
-swapreplay_help() {
-	$SR help "$1"
 }
 
 ok=1
@@ -98,12 +93,13 @@ for c in $cmds; do
 		continue
 	fi
 	[ "$c" = help ] && continue
+	$SR help "$c" >"$W/help.txt"
 	tags <"$W/sec" >"$W/tags"
-	for o in $(help_opts "$c"); do
+	for o in $(help_opts "$W/help.txt"); do
 		nopt=$((nopt + 1))
 		word "$o" <"$W/tags" || { echo "FAIL manpages: swapreplay help $c shows $o; swapreplay(1) has no .TP entry of it under $c"; bad=1; }
 	done
-	for o in $($SR help "$c" | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
+	for o in $(grep -oE -- '--[a-z][a-z0-9-]*' "$W/help.txt" | sort -u); do
 		word "$o" <"$W/sec" || { echo "FAIL manpages: swapreplay help $c names $o; swapreplay(1) does not, under $c"; bad=1; }
 	done
 	# Short options paired with a long one (-p, --policy) are in its tag.
