@@ -1,10 +1,13 @@
 # swapreplay - see README.md.  Targets: all (default), test, asan-test, demo,
-# bench, install, uninstall, clean, deps.
+# bench, install, uninstall, clean, deps, pc.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 CC ?= cc
 CFLAGS ?= -O2 -g
@@ -30,14 +33,25 @@ BIN := $(B)/swapreplay
 # The example policy, also built as an out-of-tree shared object.
 EXAMPLE_SO := $(B)/policies/fixed_node.so
 UNIT := $(B)/unit-tests
+# The pkg-config file, made from src/libswapreplay.pc.in for the PREFIX of
+# this make; the manual pages and the bash completion, installed as they are.
+PC := $(B)/libswapreplay.pc
+MAN1 := docs/man/swapreplay.1
+MAN5 := docs/man/swapreplay-trace.5 docs/man/swapreplay-machine.5
+BASH_COMPLETION := src/cli/completion/swapreplay.bash
+VERSION := $(shell sed -n 's/^\#define SR_VERSION_STRING "\(.*\)"/\1/p' include/swapreplay/version.h)
 
 # The three Debian packages swapreplay builds against (libcsv has no
 # pkg-config file: it is linked with -lcsv).
 DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev
-# What the tests and the demo use besides: the zstd tool.
+# What the tests and the demo use besides: the zstd tool; groff and man,
+# which render the manual pages without a warning (tests/cli/manpages.sh);
+# pkg-config, which reads the installed libswapreplay.pc to build a policy
+# (tests/cli/install.sh).
 TOOL_PKGS = zstd
+DOC_PKGS = groff-base man-db pkgconf
 
-.PHONY: all test asan-test valgrind-test stress test-cluster demo bench install uninstall clean deps validate validate-readme
+.PHONY: all test asan-test valgrind-test stress test-cluster demo bench install uninstall clean deps validate validate-readme pc FORCE
 all: $(BIN) $(EXAMPLE_SO)
 
 $(EXAMPLE_SO): policies/fixed_node.c include/swapreplay/policy.h
@@ -63,7 +77,7 @@ $(UNIT): $(UNIT_OBJ) $(B)/src/cli/opts.o $(LIB)
 # exact command.  Cheap when everything is there.
 deps:
 	@missing=""; \
-	for p in $(DEPS_PKGS) $(TOOL_PKGS); do \
+	for p in $(DEPS_PKGS) $(TOOL_PKGS) $(DOC_PKGS); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -130,15 +144,38 @@ validate-readme: deps
 	$(MAKE) $(BIN)
 	SWAPREPLAY=$(BIN) sh tests/validation/readme.sh --write
 
-install: $(BIN) $(LIB)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/swapreplay
+# The pkg-config file, remade on every make (PREFIX may differ from the
+# last one's); paths under the prefix are written relative to ${prefix}.
+pc: $(PC)
+$(PC): src/libswapreplay.pc.in include/swapreplay/version.h FORCE
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(PREFIX)|' \
+		-e 's|@LIBDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+		-e 's|@INCLUDEDIR@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
+		-e 's|@VERSION@|$(VERSION)|' src/libswapreplay.pc.in >$@.tmp
+	mv $@.tmp $@
+
+# The binary, the library and its headers with their pkg-config file, the
+# manual pages and the bash completion.
+install: $(BIN) $(LIB) $(PC)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/swapreplay \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/swapreplay
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libswapreplay.a
 	install -m 644 include/swapreplay/*.h $(DESTDIR)$(INCLUDEDIR)/swapreplay/
+	install -m 644 $(PC) $(DESTDIR)$(PKGCONFIGDIR)/libswapreplay.pc
+	install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/
+	install -m 644 $(BASH_COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/swapreplay
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/swapreplay $(DESTDIR)$(LIBDIR)/libswapreplay.a
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/swapreplay
+	rm -f $(DESTDIR)$(PKGCONFIGDIR)/libswapreplay.pc
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5)))
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/swapreplay
 
 clean:
 	rm -rf build build-asan

@@ -23,7 +23,8 @@ check() {
 cd "$R" || exit 1
 files=$(find . -path ./.git -prune -o -path './build*' -prune -o -path ./tests/fuzz/corpus -prune \
 	-o -path ./tests/cli/cases -prune -o -type f \( -name '*.md' -o -name '*.c' -o -name '*.h' \
-	-o -name '*.sh' -o -name '*.mk' -o -name Makefile -o -name run -o -name '*.bt' \) -print | sort)
+	-o -name '*.sh' -o -name '*.mk' -o -name Makefile -o -name run -o -name '*.bt' \
+	-o -name '*.[15]' -o -name '*.bash' -o -name '*.pc.in' \) -print | sort)
 for f in $files; do
 	f=${f#./}
 	paths <"$f" | sort -u >"$W/paths"
