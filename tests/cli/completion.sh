@@ -100,9 +100,9 @@ expect commands-all 'swapreplay help ' $cmds
 expect long-option 'swapreplay replay --form' --format=
 [[ $COMPOPT == *nospace* ]] && echo "ok completion: --format= takes no space" ||
 	echo "FAIL completion: --form<TAB> does not set nospace (compopt:$COMPOPT)"
-expect format-values 'swapreplay replay --format=' text json csv markdown
+expect format-values 'swapreplay replay --format=' text table json csv markdown
 expect format-values-started 'swapreplay replay --format=ma' markdown
-expect format-separate 'swapreplay replay --format ' text json csv markdown
+expect format-separate 'swapreplay replay --format ' text table json csv markdown
 expect format-short 'swapreplay replay -f c' csv
 expect default-command 'swapreplay trace.csv --plug=' on off
 expect stat-format 'swapreplay stat --format=' text json
@@ -123,7 +123,7 @@ expect gen-readahead 'swapreplay gen swapin -o x.csv --readahead=' off cluster v
 expect double-dash 'swapreplay replay t.csv -- --fo'
 # The same lines with '=' and ':' not word breaks: whole words come back.
 COMP_WORDBREAKS=$' \t\n"'"'"'><;|&('
-expect unsplit-values 'swapreplay replay --format=' --format=text --format=json --format=csv --format=markdown
+expect unsplit-values 'swapreplay replay --format=' --format=text --format=table --format=json --format=csv --format=markdown
 expect unsplit-policy 'swapreplay replay --policy=hyb' --policy=hybrid
 COMP_WORDBREAKS=$' \t\n"'"'"'><=;|&(:'
 # Files.

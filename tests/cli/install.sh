@@ -121,7 +121,7 @@ if mk install PREFIX="$P"; then
 		rc=$?
 		if [ $rc != 0 ]; then
 			echo "FAIL install: the installed swapreplay with the two policies: exit status $rc: $(head -3 report.err)"
-		elif ! grep -q '^\./my_policy\.so,' report.csv || ! grep -q '^\./fixed_node\.so:1,' report.csv; then
+		elif ! grep -q '^dma-by-page,' report.csv || ! grep -q '^\./fixed_node\.so:1,' report.csv; then
 			echo "FAIL install: the report lacks the loaded policies: $(cut -d, -f1 report.csv | tr '\n' ' ')"
 		elif [ "$(grep '^\./fixed_node\.so:1,' report.csv | cut -d, -f2-)" != "$(grep '^fixed-node:1,' report.csv | cut -d, -f2-)" ]; then
 			echo "FAIL install: ./fixed_node.so:1 and the built-in fixed-node:1 give other figures: $(grep 'fixed' report.csv)"

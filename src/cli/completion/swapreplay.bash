@@ -120,7 +120,7 @@ _swapreplay_options()
 _swapreplay_values()
 {
 	case $1:$2 in
-	replay:--format) echo text json csv markdown ;;
+	replay:--format) echo text table json csv markdown ;;
 	sweep:--format) echo jsonl csv ;;
 	replay:--input-format | sweep:--input-format) echo auto csv jsonl swt ;;
 	convert:--input-format | stat:--input-format) echo auto csv jsonl swt vmstat ;;
