@@ -176,71 +176,102 @@ static int copy_ident(struct sr_row *r, const struct sr_ident *id)
 	return 0;
 }
 
+/* A row's status and figures, as sr_row_make() writes them. */
+struct figs {
+	int ok;
+	const char *error;   /* !ok: the message */
+	uint64_t events, swapouts, swapins, unmatched, swap_full;
+	double tput, delta, makespan, moved, mean, p50, p90, p99;
+};
+
+/* The row of unit with identity id and figures g, in format fmt, into b:
+ * the one place a row's bytes are made, so that a row read in one format
+ * and written in the other is the row a sweep in that format writes. */
+static void cat_row(struct buf *b, enum sr_sweep_fmt fmt, uint64_t unit,
+		    const struct sr_ident *id, const struct figs *g)
+{
+	int i;
+
+	if (fmt == SR_SWEEP_JSONL) {
+		cat(b, "{\"unit\": %" PRIu64, unit);
+		for (i = 0; i < SR_ID_COUNT; i++) {
+			const char *v = id->v[i];
+
+			cat(b, ", \"%s\": ", sr_id_fields[i].name);
+			if (!v)
+				cat(b, "null");
+			else if (sr_id_fields[i].kind == SR_IDK_BOOL)
+				cat(b, "%s", strcmp(v, "on") ? "false" : "true");
+			else if (sr_id_fields[i].kind == SR_IDK_INT)
+				cat(b, "%s", v);
+			else
+				cat_json(b, v);
+		}
+		if (g->ok) {
+			cat(b, ", \"status\": \"ok\", \"events\": %" PRIu64
+			    ", \"throughput_kib_s\": %.1f, \"delta_pct\": %.3f, \"makespan_ns\": %.0f, "
+			    "\"swapouts\": %" PRIu64 ", \"swapins\": %" PRIu64 ", \"unmatched_swapins\": %"
+			    PRIu64 ", \"swap_full\": %" PRIu64 ", \"moved_out_pct\": %.3f, "
+			    "\"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f}",
+			    g->events, g->tput, g->delta, g->makespan, g->swapouts, g->swapins,
+			    g->unmatched, g->swap_full, g->moved, g->mean, g->p50, g->p90, g->p99);
+		} else {
+			cat(b, ", \"status\": \"error\", \"error\": ");
+			cat_json(b, g->error ? g->error : "failed");
+		}
+		cat(b, ", \"schema\": \"%s\"}\n", SR_ROW_SCHEMA);
+	} else {
+		cat(b, "%" PRIu64, unit);
+		for (i = 0; i < SR_ID_COUNT; i++) {
+			cat(b, ",");
+			if (id->v[i])
+				cat_csv(b, id->v[i]);
+		}
+		if (g->ok) {
+			cat(b, ",ok,,%" PRIu64 ",%.1f,%.3f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			    ",%" PRIu64 ",%.3f,%.0f,%.0f,%.0f,%.0f", g->events, g->tput, g->delta,
+			    g->makespan, g->swapouts, g->swapins, g->unmatched, g->swap_full, g->moved,
+			    g->mean, g->p50, g->p90, g->p99);
+		} else {
+			/* The message, then the empty events and figures. */
+			cat(b, ",error,");
+			cat_csv(b, g->error ? g->error : "failed");
+			for (i = 2; i < (int)NFIG; i++)
+				cat(b, ",");
+		}
+		cat(b, ",%s\n", SR_ROW_SCHEMA);
+	}
+}
+
 int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 		const struct sr_ident *id, const struct sr_policy_result *p, uint64_t events,
 		const char *error)
 {
 	struct buf b = { NULL, 0, 0 };
-	double mean = 0, p50 = 0, p90 = 0, p99 = 0, moved = 0;
-	int i;
+	struct figs g;
 
 	memset(r, 0, sizeof(*r));
+	memset(&g, 0, sizeof(g));
+	g.ok = p != NULL;
+	g.error = error;
 	if (p) {
 		const struct sr_hist *h = &p->swapin_lat;
 
-		mean = h->count ? round(h->sum_ns / (double)h->count) : 0;
-		p50 = round(sr_hist_quantile(h, 0.5));
-		p90 = round(sr_hist_quantile(h, 0.9));
-		p99 = round(sr_hist_quantile(h, 0.99));
-		moved = p->swapouts ? 100.0 * (double)p->moved_out / (double)p->swapouts : 0;
+		g.events = events;
+		g.tput = p->throughput_kib_s;
+		g.delta = p->delta_pct;
+		g.makespan = p->makespan_ns;
+		g.swapouts = p->swapouts;
+		g.swapins = p->swapins;
+		g.unmatched = p->unmatched_in;
+		g.swap_full = p->swap_full;
+		g.moved = p->swapouts ? 100.0 * (double)p->moved_out / (double)p->swapouts : 0;
+		g.mean = h->count ? round(h->sum_ns / (double)h->count) : 0;
+		g.p50 = round(sr_hist_quantile(h, 0.5));
+		g.p90 = round(sr_hist_quantile(h, 0.9));
+		g.p99 = round(sr_hist_quantile(h, 0.99));
 	}
-	if (fmt == SR_SWEEP_JSONL) {
-		cat(&b, "{\"unit\": %" PRIu64, unit);
-		for (i = 0; i < SR_ID_COUNT; i++) {
-			const char *v = id->v[i];
-
-			cat(&b, ", \"%s\": ", sr_id_fields[i].name);
-			if (!v)
-				cat(&b, "null");
-			else if (sr_id_fields[i].kind == SR_IDK_BOOL)
-				cat(&b, "%s", strcmp(v, "on") ? "false" : "true");
-			else if (sr_id_fields[i].kind == SR_IDK_INT)
-				cat(&b, "%s", v);
-			else
-				cat_json(&b, v);
-		}
-		if (p) {
-			cat(&b, ", \"status\": \"ok\", \"events\": %" PRIu64
-			    ", \"throughput_kib_s\": %.1f, \"delta_pct\": %.3f, \"makespan_ns\": %.0f, "
-			    "\"swapouts\": %" PRIu64 ", \"swapins\": %" PRIu64 ", \"unmatched_swapins\": %"
-			    PRIu64 ", \"swap_full\": %" PRIu64 ", \"moved_out_pct\": %.3f, "
-			    "\"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f}",
-			    events, p->throughput_kib_s, p->delta_pct, p->makespan_ns, p->swapouts,
-			    p->swapins, p->unmatched_in, p->swap_full, moved, mean, p50, p90, p99);
-		} else {
-			cat(&b, ", \"status\": \"error\", \"error\": ");
-			cat_json(&b, error ? error : "failed");
-		}
-		cat(&b, ", \"schema\": \"%s\"}\n", SR_ROW_SCHEMA);
-	} else {
-		cat(&b, "%" PRIu64, unit);
-		for (i = 0; i < SR_ID_COUNT; i++) {
-			cat(&b, ",");
-			if (id->v[i])
-				cat_csv(&b, id->v[i]);
-		}
-		if (p) {
-			cat(&b, ",ok,,%" PRIu64 ",%.1f,%.3f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			    ",%" PRIu64 ",%.3f,%.0f,%.0f,%.0f,%.0f", events, p->throughput_kib_s,
-			    p->delta_pct, p->makespan_ns, p->swapouts, p->swapins, p->unmatched_in,
-			    p->swap_full, moved, mean, p50, p90, p99);
-		} else {
-			cat(&b, ",error,");
-			cat_csv(&b, error ? error : "failed");
-			cat(&b, ",,,,,,,,,,,,");
-		}
-		cat(&b, ",%s\n", SR_ROW_SCHEMA);
-	}
+	cat_row(&b, fmt, unit, id, &g);
 	if (b.err || copy_ident(r, id)) {
 		free(b.s);
 		free(r->idbuf);
@@ -249,6 +280,7 @@ int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 	}
 	r->unit = unit;
 	r->line = b.s;
+	r->fmt = fmt;
 	r->ok = p != NULL;
 	r->throughput = p ? p->throughput_kib_s : 0;
 	r->delta = p ? p->delta_pct : 0;
@@ -578,6 +610,7 @@ static enum sr_err take(struct reader *rd, const char *text, size_t len, uint64_
 	}
 	memcpy(r.line, text, body);
 	memcpy(r.line + body, "\n", 2);
+	r.fmt = rd->fmt;
 	r.file = rd->name;
 	r.lineno = lineno;
 	if (sr_rows_add(rd->rows, &r))

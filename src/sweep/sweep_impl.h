@@ -164,6 +164,7 @@ struct sr_row {
 	const char *file;      /* where it was read (NULL: written by this run) */
 	uint64_t lineno;       /* ... and its first line there */
 	size_t pol;            /* once matched: the index of its policy */
+	enum sr_sweep_fmt fmt; /* of line */
 };
 
 struct sr_rows {

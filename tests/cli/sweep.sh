@@ -258,6 +258,18 @@ $SR sweep a.csv gone.csv -m 2s-pmem2 -o efresh.jsonl -q 2>/dev/null
 [ $rc1 -eq 65 ] && [ "$n1" -eq 4 ] && [ $rc2 -eq 65 ] && [ $rc3 -eq 0 ] && cmp -s e.jsonl efresh.jsonl &&
 	echo "ok sweep: a missing trace's rows are retried by --resume (65 while it fails, 0 once restored, its error rows gone)" ||
 	echo "FAIL sweep: error rows retried: $rc1 $n1 $rc2 $rc3"
+# The same in CSV: a row in error has every column (the events and the
+# figures empty), so that the file resumes and merges.
+$SR sweep a.csv gonec.csv -m 2s-pmem2 -f csv -o ec.csv -q 2>/dev/null
+rc1=$?
+$SR sweep a.csv gonec.csv -m 2s-pmem2 -f csv -o ec.csv -q --resume 2>err.txt
+rc2=$?
+$SR merge --format=csv ec.csv -o ecm.csv 2>>err.txt
+rc3=$?
+[ $rc1 -eq 65 ] && [ $rc2 -eq 65 ] && [ $rc3 -eq 0 ] && cmp -s ec.csv ecm.csv &&
+	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 34 ] &&
+	echo "ok sweep: CSV rows in error have all 34 columns, resume and merge" ||
+	echo "FAIL sweep: CSV rows in error: $rc1 $rc2 $rc3 $(awk -F, '{ print NF }' ec.csv | sort -u | tr '\n' ' ') $(cat err.txt)"
 
 # The output is never an input; nor are an archive's other files.
 mkdir -p arch
