@@ -20,6 +20,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_replay,
 	&cmd_convert,
 	&cmd_stat,
+	&cmd_compare,
 	&cmd_gen,
 	&cmd_sweep,
 	&cmd_merge,
