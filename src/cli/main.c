@@ -192,8 +192,8 @@ static void print_main_help(FILE *f)
 		"standard input.  See traces/FORMAT.md.\n"
 		"\n"
 		"Exit status: 0 success; 1 other failure (out of memory); 2 bad command\n"
-		"line; 3 bad input data (a trace or machine description); 4 a file could\n"
-		"not be opened, read or written; 128+N killed by signal N.\n",
+		"line; 3 bad input data (a trace, a machine description, a report); 4 a\n"
+		"file could not be opened, read or written; 128+N killed by signal N.\n",
 		"help", "show the help of a command: swapreplay help COMMAND");
 }
 
