@@ -315,23 +315,34 @@ void sr_sweep_free(struct sr_sweep *s);
 struct sr_sweep_merge;
 
 /*
- * A merge of result rows in format fmt.  Returns SR_OK with *out, to be
- * freed with sr_sweep_merge_free(), or SR_ERR_NOMEM (*out NULL).
+ * A merge that writes result rows in format fmt.  Returns SR_OK with
+ * *out, to be freed with sr_sweep_merge_free(), or SR_ERR_NOMEM (*out
+ * NULL).
  */
 enum sr_err sr_sweep_merge_new(struct sr_sweep_merge **out, enum sr_sweep_fmt fmt,
 			       struct sr_diag *diag);
 
 /*
- * Add the rows of the result file path (a regular file or a pipe).  A
+ * Add the rows of the result file path (a regular file or a pipe), in
+ * the format its content shows: JSON lines when its first line that is
+ * not blank begins with "{", CSV when with the header ("unit,...").  A
  * whole last row without its newline is kept; a last row cut short is
  * left out and reported by sr_sweep_merge_check() (SR_SWEEP_CUT).
  * Returns SR_OK, or SR_ERR_IO (cannot be opened or read), SR_ERR_FORMAT
- * (a line is not a result row: a plan's line, a row of another schema)
- * or SR_ERR_NOMEM with diag; the rows read before an error stay in the
- * merge.
+ * (a line is not a result row: a plan's line, a row of another schema,
+ * a file in neither format) or SR_ERR_NOMEM with diag; the rows read
+ * before an error stay in the merge.
  */
 enum sr_err sr_sweep_merge_add(struct sr_sweep_merge *m, const char *path,
 			       struct sr_diag *diag);
+
+/* The formats of the result files added so far: 1 << SR_SWEEP_JSONL and
+ * 1 << SR_SWEEP_CSV for each seen (a file with no row nor header counts
+ * for none). */
+unsigned sr_sweep_merge_formats(const struct sr_sweep_merge *m);
+
+/* Write rows in format fmt (instead of sr_sweep_merge_new()'s). */
+void sr_sweep_merge_set_format(struct sr_sweep_merge *m, enum sr_sweep_fmt fmt);
 
 /*
  * Check the rows against the plan path too: its units, their traces and
@@ -387,10 +398,13 @@ enum sr_err sr_sweep_merge_check(struct sr_sweep_merge *m, sr_sweep_problem_fn f
 
 /*
  * Write the rows, checked by sr_sweep_merge_check() without a problem, to
- * path ("-": standard output), with the CSV header for CSV; whole or
- * absent (swapreplay/outfile.h).  Returns SR_OK, SR_ERR_INVAL (not checked,
- * or problems found), or the error of creating or committing the file,
- * with diag.
+ * path ("-": standard output), in the merge's format, with the CSV header
+ * for CSV; a row read in the other format is written as a sweep in this
+ * one writes it (the same bytes).  Whole or absent (swapreplay/outfile.h).
+ * Returns SR_OK, SR_ERR_INVAL (not checked, or problems found),
+ * SR_ERR_FORMAT (FILE:LINE: a row whose figures cannot be read to write
+ * it in the other format), or the error of creating or committing the
+ * file, with diag.
  */
 enum sr_err sr_sweep_merge_write(struct sr_sweep_merge *m, const char *path,
 				 struct sr_diag *diag);

@@ -113,5 +113,6 @@ extern const struct cli_cmd cmd_gen;
 extern const struct cli_cmd cmd_sweep;
 extern const struct cli_cmd cmd_merge;
 extern const struct cli_cmd cmd_stat;
+extern const struct cli_cmd cmd_compare;
 
 #endif /* SR_CLI_H */

@@ -73,6 +73,8 @@ static int run(int argc, char **argv)
 	struct sr_sweep_merge *m = NULL;
 	struct shown shown = { 0, 0, 0 };
 	enum sr_sweep_fmt fmt = SR_SWEEP_JSONL;
+	int fmt_given = 0;
+	unsigned seen;
 	const char *val, *out = "-", *plan = NULL;
 	size_t nfiles = 0, i;
 	char **files = calloc((size_t)argc, sizeof(*files));
@@ -103,6 +105,7 @@ static int run(int argc, char **argv)
 				rc = cli_usage("merge", "--format takes jsonl or csv, not '%s'", val);
 				goto out;
 			}
+			fmt_given = 1;
 			break;
 		}
 	}
@@ -121,6 +124,15 @@ static int run(int argc, char **argv)
 			rc = merge_err(&d, "", EXIT_DATA);
 			goto out;
 		}
+	/* Unless told, the output is in the format of the results. */
+	seen = sr_sweep_merge_formats(m);
+	if (!fmt_given && seen == (1u << SR_SWEEP_CSV | 1u << SR_SWEEP_JSONL)) {
+		rc = cli_usage("merge", "the result files are JSON lines and CSV: name the output's "
+			       "format, --format=jsonl or --format=csv");
+		goto out;
+	}
+	if (!fmt_given && seen == 1u << SR_SWEEP_CSV)
+		sr_sweep_merge_set_format(m, SR_SWEEP_CSV);
 	if (plan && sr_sweep_merge_plan(m, plan, &d)) {
 		rc = merge_err(&d, "", cli_status(d.code));
 		goto out;
@@ -153,6 +165,18 @@ const struct cli_cmd cmd_merge = {
 	"in the plan's order: the same bytes as a local sweep of the same plan.  A row in\n"
 	"error that a later run of its unit replaced gives way.  Nothing is written if a\n"
 	"row is missing, doubled, foreign or cut short (exit status 3, each named on\n"
-	"standard error).\n",
+	"standard error).\n"
+	"\n"
+	"Each RESULT's format is told by its content: JSON lines, or CSV with the\n"
+	"header `sweep -f csv` writes; the files may mix the two.\n"
+	"\n"
+	"Options:\n"
+	"  --plan=PLAN           check the rows against the plan PLAN (`sweep --plan`)\n"
+	"  -f, --format=FMT      the output's format: jsonl or csv; a row read in the\n"
+	"                        other is written as a sweep in FMT writes it.\n"
+	"                        Default: the RESULT files' format (jsonl if none has a\n"
+	"                        row; files in both need --format)\n"
+	"  -o, --output=FILE     write to FILE (whole or not at all; default standard\n"
+	"                        output)\n",
 	.run = run,
 };

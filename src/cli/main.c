@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -19,6 +20,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_replay,
 	&cmd_convert,
 	&cmd_stat,
+	&cmd_compare,
 	&cmd_gen,
 	&cmd_sweep,
 	&cmd_merge,
@@ -190,9 +192,10 @@ static void print_main_help(FILE *f)
 		"standard input.  See traces/FORMAT.md.\n"
 		"\n"
 		"Exit status: 0 success; 1 other failure (out of memory); 2 bad command\n"
-		"line; 3 bad input data (a trace or machine description); 4 a file could\n"
-		"not be opened, read or written; 5 replay of a trace without swap events\n"
-		"(\"no swap activity\": nothing to report); 128+N killed by signal N.\n",
+		"line; 3 bad input data (a trace, a machine description, a report); 4 a\n"
+		"file could not be opened, read or written; 5 replay of a trace without\n"
+		"swap events (\"no swap activity\": nothing to report); 128+N killed by\n"
+		"signal N.\n",
 		"help", "show the help of a command: swapreplay help COMMAND");
 }
 
@@ -206,10 +209,100 @@ static const struct cli_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/* ---- "did you mean" ----------------------------------------------------- */
+
+/* A word longer than this is no command's typo (the longest name is 13). */
+#define SUGGEST_MAX 32
+
+/*
+ * The optimal string alignment distance between a and b: insertions,
+ * deletions, substitutions and swaps of two neighbours, each 1 (so that
+ * "replya" is one edit from "replay"); b at most SUGGEST_MAX long.
+ */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t d[SUGGEST_MAX + 1][SUGGEST_MAX + 1];
+
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb];
+}
+
+/*
+ * The command names word may be a typo of, into out (at most max, in the
+ * table's order): the one command it is a prefix of, if only one ("mer"
+ * is merge); else those nearest to it, if within 2 edits and fewer edits
+ * than word has letters ("go" is not taken for "gen").  A word with a '/'
+ * or a '.' is a file name, not a typo.  Returns how many.
+ */
+static int suggest(const char *word, const char **out, int max)
+{
+	size_t len = strlen(word), best = 3, dist[32];
+	const char *names[32];
+	int n = 0, i, k = 0, prefix = -1, nprefix = 0;
+
+	if (!len || len > SUGGEST_MAX || strpbrk(word, "/."))
+		return 0;
+	for (i = 0; commands[i] && n < 31; i++)
+		names[n++] = commands[i]->name;
+	names[n++] = "help";
+	for (i = 0; i < n; i++) {
+		dist[i] = edit_distance(word, names[i]);
+		if (dist[i] < best && dist[i] < len)
+			best = dist[i];
+		if (!strncmp(word, names[i], len)) {
+			prefix = i;
+			nprefix++;
+		}
+	}
+	if (nprefix == 1 && max > 0) {
+		out[0] = names[prefix];
+		return 1;
+	}
+	for (i = 0; best <= 2 && i < n && k < max; i++)
+		if (dist[i] == best)
+			out[k++] = names[i];
+	return k;
+}
+
+/* "swapreplay: unknown command 'WORD'; did you mean 'A'?" (or 'A' or 'B'),
+ * and EXIT_USAGE; or -1 when WORD is like no command. */
+static int did_you_mean(const char *word)
+{
+	const char *s[4];
+	int n = suggest(word, s, 4), i;
+
+	if (!n)
+		return -1;
+	fprintf(stderr, "swapreplay: unknown command '%s'; did you mean ", word);
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%s'%s'", i == 0 ? "" : i == n - 1 ? " or " : ", ", s[i]);
+	fprintf(stderr, "?\nTry 'swapreplay --help'.\n");
+	return EXIT_USAGE;
+}
+
 static int unknown_command(const char *name)
 {
-	int i;
+	int i, rc = did_you_mean(name);
 
+	if (rc >= 0)
+		return rc;
 	fprintf(stderr, "swapreplay: unknown command '%s'; the commands are:", name);
 	for (i = 0; commands[i]; i++)
 		fprintf(stderr, " %s", commands[i]->name);
@@ -273,6 +366,12 @@ int main(int argc, char **argv)
 		return cmd_help(argc - 1, argv + 1);
 	c = find_cmd(argv[1]);
 	if (!c && (argv[1][0] != '-' || strcmp(argv[1], "-") == 0)) {
+		struct stat st;
+
+		/* A word that is no file but like a command's name is a typo of
+		 * it, not a trace: swapreplay stats FILE. */
+		if (strcmp(argv[1], "-") && stat(argv[1], &st) && (rc = did_you_mean(argv[1])) >= 0)
+			return rc;
 		/* The default command: swapreplay TRACE --policy=... */
 		c = &cmd_replay;
 		argc++;

@@ -67,6 +67,7 @@ static const char *json_kind(json_t *o)
 		{ "swapreplay-sweep/", "a sweep's result file" },
 		{ "swapreplay-plan/", "a sweep plan" },
 		{ "swapreplay-report/", "a replay report" },
+		{ "swapreplay-compare/", "a comparison of two reports" },
 		{ "swapreplay-machine/", "a machine description" },
 	};
 	json_t *sch = json_object_get(o, "schema");

@@ -23,7 +23,8 @@ struct cut {
 };
 
 struct sr_sweep_merge {
-	enum sr_sweep_fmt fmt;
+	enum sr_sweep_fmt fmt;       /* written */
+	unsigned formats;            /* read: 1 << each format seen */
 	struct sr_rows rows;
 	struct cut *cuts;            /* rows cut short, at the end of a file */
 	size_t ncuts, cutcap;
@@ -51,7 +52,10 @@ enum sr_err sr_sweep_merge_add(struct sr_sweep_merge *m, const char *path,
 			       struct sr_diag *diag)
 {
 	struct sr_rows_info info;
-	enum sr_err err = sr_rows_read_file(&m->rows, path, m->fmt, &info, diag);
+	enum sr_err err = sr_rows_read_file_any(&m->rows, path, &info, diag);
+
+	if (!err && info.fmt >= 0)
+		m->formats |= 1u << info.fmt;
 
 	/* A row cut short is reported by the check, never dropped unsaid; a
 	 * whole one that lacks only its newline is kept. */
@@ -63,6 +67,16 @@ enum sr_err sr_sweep_merge_add(struct sr_sweep_merge *m, const char *path,
 		m->cuts[m->ncuts++].line = info.cut_line;
 	}
 	return err;
+}
+
+unsigned sr_sweep_merge_formats(const struct sr_sweep_merge *m)
+{
+	return m->formats;
+}
+
+void sr_sweep_merge_set_format(struct sr_sweep_merge *m, enum sr_sweep_fmt fmt)
+{
+	m->fmt = fmt;
 }
 
 enum sr_err sr_sweep_merge_plan(struct sr_sweep_merge *m, const char *path,
@@ -398,8 +412,31 @@ enum sr_err sr_sweep_merge_write(struct sr_sweep_merge *m, const char *path,
 	f = sr_outfile_stream(of);
 	if (m->fmt == SR_SWEEP_CSV)
 		fputs(sr_rows_csv_header(), f);
-	for (i = 0; i < m->npick; i++)
-		fputs(m->rows.v[m->pick[i]].line, f);
+	/* A row read in the other format is written as a sweep in this one
+	 * writes it. */
+	for (i = 0; i < m->npick; i++) {
+		const struct sr_row *r = &m->rows.v[m->pick[i]];
+		char *line;
+		int k;
+
+		if (r->fmt == m->fmt) {
+			fputs(r->line, f);
+			continue;
+		}
+		k = sr_row_line_as(r, m->fmt, &line);
+		if (k) {
+			sr_outfile_abort(of);
+			if (k == -1)
+				return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
+			sr_diag_file(diag, r->file);
+			diag->line = r->lineno;
+			return sr_diag_set(diag, SR_ERR_FORMAT,
+					   "a row whose figures cannot be read to write it as %s",
+					   m->fmt == SR_SWEEP_CSV ? "CSV" : "JSON");
+		}
+		fputs(line, f);
+		free(line);
+	}
 	return sr_outfile_commit(of, diag);
 }
 

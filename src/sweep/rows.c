@@ -176,71 +176,102 @@ static int copy_ident(struct sr_row *r, const struct sr_ident *id)
 	return 0;
 }
 
+/* A row's status and figures, as sr_row_make() writes them. */
+struct figs {
+	int ok;
+	const char *error;   /* !ok: the message */
+	uint64_t events, swapouts, swapins, unmatched, swap_full;
+	double tput, delta, makespan, moved, mean, p50, p90, p99;
+};
+
+/* The row of unit with identity id and figures g, in format fmt, into b:
+ * the one place a row's bytes are made, so that a row read in one format
+ * and written in the other is the row a sweep in that format writes. */
+static void cat_row(struct buf *b, enum sr_sweep_fmt fmt, uint64_t unit,
+		    const struct sr_ident *id, const struct figs *g)
+{
+	int i;
+
+	if (fmt == SR_SWEEP_JSONL) {
+		cat(b, "{\"unit\": %" PRIu64, unit);
+		for (i = 0; i < SR_ID_COUNT; i++) {
+			const char *v = id->v[i];
+
+			cat(b, ", \"%s\": ", sr_id_fields[i].name);
+			if (!v)
+				cat(b, "null");
+			else if (sr_id_fields[i].kind == SR_IDK_BOOL)
+				cat(b, "%s", strcmp(v, "on") ? "false" : "true");
+			else if (sr_id_fields[i].kind == SR_IDK_INT)
+				cat(b, "%s", v);
+			else
+				cat_json(b, v);
+		}
+		if (g->ok) {
+			cat(b, ", \"status\": \"ok\", \"events\": %" PRIu64
+			    ", \"throughput_kib_s\": %.1f, \"delta_pct\": %.3f, \"makespan_ns\": %.0f, "
+			    "\"swapouts\": %" PRIu64 ", \"swapins\": %" PRIu64 ", \"unmatched_swapins\": %"
+			    PRIu64 ", \"swap_full\": %" PRIu64 ", \"moved_out_pct\": %.3f, "
+			    "\"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f}",
+			    g->events, g->tput, g->delta, g->makespan, g->swapouts, g->swapins,
+			    g->unmatched, g->swap_full, g->moved, g->mean, g->p50, g->p90, g->p99);
+		} else {
+			cat(b, ", \"status\": \"error\", \"error\": ");
+			cat_json(b, g->error ? g->error : "failed");
+		}
+		cat(b, ", \"schema\": \"%s\"}\n", SR_ROW_SCHEMA);
+	} else {
+		cat(b, "%" PRIu64, unit);
+		for (i = 0; i < SR_ID_COUNT; i++) {
+			cat(b, ",");
+			if (id->v[i])
+				cat_csv(b, id->v[i]);
+		}
+		if (g->ok) {
+			cat(b, ",ok,,%" PRIu64 ",%.1f,%.3f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+			    ",%" PRIu64 ",%.3f,%.0f,%.0f,%.0f,%.0f", g->events, g->tput, g->delta,
+			    g->makespan, g->swapouts, g->swapins, g->unmatched, g->swap_full, g->moved,
+			    g->mean, g->p50, g->p90, g->p99);
+		} else {
+			/* The message, then the empty events and figures. */
+			cat(b, ",error,");
+			cat_csv(b, g->error ? g->error : "failed");
+			for (i = 2; i < (int)NFIG; i++)
+				cat(b, ",");
+		}
+		cat(b, ",%s\n", SR_ROW_SCHEMA);
+	}
+}
+
 int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 		const struct sr_ident *id, const struct sr_policy_result *p, uint64_t events,
 		const char *error)
 {
 	struct buf b = { NULL, 0, 0 };
-	double mean = 0, p50 = 0, p90 = 0, p99 = 0, moved = 0;
-	int i;
+	struct figs g;
 
 	memset(r, 0, sizeof(*r));
+	memset(&g, 0, sizeof(g));
+	g.ok = p != NULL;
+	g.error = error;
 	if (p) {
 		const struct sr_hist *h = &p->swapin_lat;
 
-		mean = h->count ? round(h->sum_ns / (double)h->count) : 0;
-		p50 = round(sr_hist_quantile(h, 0.5));
-		p90 = round(sr_hist_quantile(h, 0.9));
-		p99 = round(sr_hist_quantile(h, 0.99));
-		moved = p->swapouts ? 100.0 * (double)p->moved_out / (double)p->swapouts : 0;
+		g.events = events;
+		g.tput = p->throughput_kib_s;
+		g.delta = p->delta_pct;
+		g.makespan = p->makespan_ns;
+		g.swapouts = p->swapouts;
+		g.swapins = p->swapins;
+		g.unmatched = p->unmatched_in;
+		g.swap_full = p->swap_full;
+		g.moved = p->swapouts ? 100.0 * (double)p->moved_out / (double)p->swapouts : 0;
+		g.mean = h->count ? round(h->sum_ns / (double)h->count) : 0;
+		g.p50 = round(sr_hist_quantile(h, 0.5));
+		g.p90 = round(sr_hist_quantile(h, 0.9));
+		g.p99 = round(sr_hist_quantile(h, 0.99));
 	}
-	if (fmt == SR_SWEEP_JSONL) {
-		cat(&b, "{\"unit\": %" PRIu64, unit);
-		for (i = 0; i < SR_ID_COUNT; i++) {
-			const char *v = id->v[i];
-
-			cat(&b, ", \"%s\": ", sr_id_fields[i].name);
-			if (!v)
-				cat(&b, "null");
-			else if (sr_id_fields[i].kind == SR_IDK_BOOL)
-				cat(&b, "%s", strcmp(v, "on") ? "false" : "true");
-			else if (sr_id_fields[i].kind == SR_IDK_INT)
-				cat(&b, "%s", v);
-			else
-				cat_json(&b, v);
-		}
-		if (p) {
-			cat(&b, ", \"status\": \"ok\", \"events\": %" PRIu64
-			    ", \"throughput_kib_s\": %.1f, \"delta_pct\": %.3f, \"makespan_ns\": %.0f, "
-			    "\"swapouts\": %" PRIu64 ", \"swapins\": %" PRIu64 ", \"unmatched_swapins\": %"
-			    PRIu64 ", \"swap_full\": %" PRIu64 ", \"moved_out_pct\": %.3f, "
-			    "\"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f}",
-			    events, p->throughput_kib_s, p->delta_pct, p->makespan_ns, p->swapouts,
-			    p->swapins, p->unmatched_in, p->swap_full, moved, mean, p50, p90, p99);
-		} else {
-			cat(&b, ", \"status\": \"error\", \"error\": ");
-			cat_json(&b, error ? error : "failed");
-		}
-		cat(&b, ", \"schema\": \"%s\"}\n", SR_ROW_SCHEMA);
-	} else {
-		cat(&b, "%" PRIu64, unit);
-		for (i = 0; i < SR_ID_COUNT; i++) {
-			cat(&b, ",");
-			if (id->v[i])
-				cat_csv(&b, id->v[i]);
-		}
-		if (p) {
-			cat(&b, ",ok,,%" PRIu64 ",%.1f,%.3f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			    ",%" PRIu64 ",%.3f,%.0f,%.0f,%.0f,%.0f", events, p->throughput_kib_s,
-			    p->delta_pct, p->makespan_ns, p->swapouts, p->swapins, p->unmatched_in,
-			    p->swap_full, moved, mean, p50, p90, p99);
-		} else {
-			cat(&b, ",error,");
-			cat_csv(&b, error ? error : "failed");
-			cat(&b, ",,,,,,,,,,,,");
-		}
-		cat(&b, ",%s\n", SR_ROW_SCHEMA);
-	}
+	cat_row(&b, fmt, unit, id, &g);
 	if (b.err || copy_ident(r, id)) {
 		free(b.s);
 		free(r->idbuf);
@@ -249,6 +280,7 @@ int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 	}
 	r->unit = unit;
 	r->line = b.s;
+	r->fmt = fmt;
 	r->ok = p != NULL;
 	r->throughput = p ? p->throughput_kib_s : 0;
 	r->delta = p ? p->delta_pct : 0;
@@ -578,6 +610,7 @@ static enum sr_err take(struct reader *rd, const char *text, size_t len, uint64_
 	}
 	memcpy(r.line, text, body);
 	memcpy(r.line + body, "\n", 2);
+	r.fmt = rd->fmt;
 	r.file = rd->name;
 	r.lineno = lineno;
 	if (sr_rows_add(rd->rows, &r))
@@ -678,8 +711,37 @@ static enum sr_err read_csv(struct reader *rd, const char *buf, size_t len)
 	return err;
 }
 
-enum sr_err sr_rows_read_fd(struct sr_rows *rows, int fd, off_t size, const char *name,
-			    enum sr_sweep_fmt fmt, struct sr_rows_info *info, struct sr_diag *caller)
+/*
+ * The format of a result file by its first line that is not blank: JSON
+ * lines begin with "{", CSV rows with their header, "unit,"; 0 with *fmt,
+ * or -1 when the file has no such line (empty, blank lines only: *fmt
+ * left) or -2 when it is neither (its line number in *line).
+ */
+static int detect(const char *buf, size_t len, enum sr_sweep_fmt *fmt, uint64_t *line)
+{
+	size_t i = 0;
+
+	*line = 1;
+	while (i < len && (buf[i] == '\n' || (buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n'))) {
+		*line += buf[i] == '\n';
+		i++;
+	}
+	if (i == len)
+		return -1;
+	if (buf[i] == '{') {
+		*fmt = SR_SWEEP_JSONL;
+		return 0;
+	}
+	if (len - i >= 5 && !memcmp(buf + i, "unit,", 5)) {
+		*fmt = SR_SWEEP_CSV;
+		return 0;
+	}
+	return -2;
+}
+
+/* sr_rows_read_fd(), fmt < 0: the format the content shows (detect()). */
+static enum sr_err read_fd(struct sr_rows *rows, int fd, off_t size, const char *name, int fmt,
+			   struct sr_rows_info *info, struct sr_diag *caller)
 {
 	struct sr_diag local, *d = caller ? caller : &local;
 	struct reader rd;
@@ -730,18 +792,43 @@ enum sr_err sr_rows_read_fd(struct sr_rows *rows, int fd, off_t size, const char
 		sr_diag_file(d, name);
 		return sr_diag_set(d, SR_ERR_FORMAT, "not a result file (it holds a NUL byte)");
 	}
+	info->fmt = fmt;
+	if (fmt < 0) {
+		enum sr_sweep_fmt f = SR_SWEEP_JSONL;
+		uint64_t line;
+		int k = detect(buf, len, &f, &line);
+
+		if (k == -2) {
+			free(buf);
+			sr_diag_file(d, name);
+			d->line = line;
+			return sr_diag_set(d, SR_ERR_FORMAT,
+					   "not a result file: JSON rows begin with {\"unit\": ..., "
+					   "CSV rows follow their header, unit,%s...",
+					   sr_id_fields[0].name);
+		}
+		info->fmt = k ? -1 : (int)f;
+		fmt = (int)f;
+	}
 	rd.rows = rows;
 	rd.name = rows->files.v[rows->files.n - 1];
-	rd.fmt = fmt;
+	rd.fmt = (enum sr_sweep_fmt)fmt;
 	rd.info = info;
 	rd.d = d;
-	err = fmt == SR_SWEEP_CSV ? read_csv(&rd, buf, len) : read_jsonl(&rd, buf, len);
+	err = rd.fmt == SR_SWEEP_CSV ? read_csv(&rd, buf, len) : read_jsonl(&rd, buf, len);
 	free(buf);
 	return err;
 }
 
-enum sr_err sr_rows_read_file(struct sr_rows *rows, const char *path, enum sr_sweep_fmt fmt,
-			      struct sr_rows_info *info, struct sr_diag *caller)
+enum sr_err sr_rows_read_fd(struct sr_rows *rows, int fd, off_t size, const char *name,
+			    enum sr_sweep_fmt fmt, struct sr_rows_info *info, struct sr_diag *d)
+{
+	return read_fd(rows, fd, size, name, (int)fmt, info, d);
+}
+
+/* sr_rows_read_file(), fmt < 0: the format the content shows. */
+static enum sr_err read_file(struct sr_rows *rows, const char *path, int fmt,
+			     struct sr_rows_info *info, struct sr_diag *caller)
 {
 	struct sr_diag local, *d = caller ? caller : &local;
 	struct stat st;
@@ -761,7 +848,146 @@ enum sr_err sr_rows_read_file(struct sr_rows *rows, const char *path, enum sr_sw
 		sr_diag_file(d, path);
 		return sr_diag_set(d, SR_ERR_IO, "not a regular file nor a pipe");
 	}
-	err = sr_rows_read_fd(rows, fd, S_ISREG(st.st_mode) ? st.st_size : 0, path, fmt, info, d);
+	err = read_fd(rows, fd, S_ISREG(st.st_mode) ? st.st_size : 0, path, fmt, info, d);
 	close(fd);
 	return err;
+}
+
+enum sr_err sr_rows_read_file(struct sr_rows *rows, const char *path, enum sr_sweep_fmt fmt,
+			      struct sr_rows_info *info, struct sr_diag *d)
+{
+	return read_file(rows, path, (int)fmt, info, d);
+}
+
+enum sr_err sr_rows_read_file_any(struct sr_rows *rows, const char *path,
+				  struct sr_rows_info *info, struct sr_diag *d)
+{
+	return read_file(rows, path, -1, info, d);
+}
+
+/* ---- a row in the other format ------------------------------------------ */
+
+/* A JSON row's figures: 0, or -1 when one is missing or not of its kind. */
+static int json_u64(const json_t *o, const char *k, uint64_t *v)
+{
+	const json_t *x = json_object_get(o, k);
+
+	if (!json_is_integer(x) || json_integer_value(x) < 0)
+		return -1;
+	*v = (uint64_t)json_integer_value(x);
+	return 0;
+}
+
+static int json_num(const json_t *o, const char *k, double *v)
+{
+	const json_t *x = json_object_get(o, k);
+
+	if (!json_is_number(x))
+		return -1;
+	*v = json_number_value(x);
+	return 0;
+}
+
+static int figs_json(const json_t *o, struct figs *g)
+{
+	const json_t *lat = json_object_get(o, "swapin_lat_ns");
+	const json_t *st = json_object_get(o, "status");
+
+	memset(g, 0, sizeof(*g));
+	if (!json_is_string(st))
+		return -1;
+	g->ok = !strcmp(json_string_value(st), "ok");
+	if (!g->ok) {
+		g->error = json_string_value(json_object_get(o, "error"));
+		return 0;
+	}
+	return json_u64(o, "events", &g->events) || json_num(o, "throughput_kib_s", &g->tput) ||
+	       json_num(o, "delta_pct", &g->delta) || json_num(o, "makespan_ns", &g->makespan) ||
+	       json_u64(o, "swapouts", &g->swapouts) || json_u64(o, "swapins", &g->swapins) ||
+	       json_u64(o, "unmatched_swapins", &g->unmatched) ||
+	       json_u64(o, "swap_full", &g->swap_full) || json_num(o, "moved_out_pct", &g->moved) ||
+	       json_num(lat, "mean", &g->mean) || json_num(lat, "p50", &g->p50) ||
+	       json_num(lat, "p90", &g->p90) || json_num(lat, "p99", &g->p99) ? -1 : 0;
+}
+
+static int csv_u64(const char *s, uint64_t *v)
+{
+	return s && *s ? sr_parse_u64(s, strlen(s), UINT64_MAX, v) ? -1 : 0 : -1;
+}
+
+static int csv_num(const char *s, double *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -1;
+	*v = strtod(s, &end);
+	return *end ? -1 : 0;
+}
+
+/* A CSV row's figures (its C_COUNT fields f; g->error into f). */
+static int figs_csv(char *const *f, struct figs *g)
+{
+	const int c = C_STATUS;
+
+	memset(g, 0, sizeof(*g));
+	g->ok = !strcmp(f[c], "ok");
+	if (!g->ok) {
+		g->error = f[c + 1];
+		return 0;
+	}
+	return csv_u64(f[c + 2], &g->events) || csv_num(f[c + 3], &g->tput) ||
+	       csv_num(f[c + 4], &g->delta) || csv_num(f[c + 5], &g->makespan) ||
+	       csv_u64(f[c + 6], &g->swapouts) || csv_u64(f[c + 7], &g->swapins) ||
+	       csv_u64(f[c + 8], &g->unmatched) || csv_u64(f[c + 9], &g->swap_full) ||
+	       csv_num(f[c + 10], &g->moved) || csv_num(f[c + 11], &g->mean) ||
+	       csv_num(f[c + 12], &g->p50) || csv_num(f[c + 13], &g->p90) ||
+	       csv_num(f[c + 14], &g->p99) ? -1 : 0;
+}
+
+int sr_row_line_as(const struct sr_row *r, enum sr_sweep_fmt fmt, char **line)
+{
+	struct buf b = { NULL, 0, 0 };
+	struct figs g;
+	int bad = 0;
+
+	*line = NULL;
+	if (r->fmt == fmt) {
+		*line = strdup(r->line);
+		return *line ? 0 : -1;
+	}
+	if (r->fmt == SR_SWEEP_JSONL) {
+		json_error_t e;
+		json_t *o = json_loadb(r->line, strlen(r->line), 0, &e);
+
+		bad = !json_is_object(o) || figs_json(o, &g);
+		if (!bad)
+			cat_row(&b, fmt, r->unit, &r->id, &g);
+		json_decref(o);
+	} else {
+		struct csv_parser p;
+		struct rec rec;
+		size_t len = strlen(r->line);
+
+		memset(&rec, 0, sizeof(rec));
+		if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL | CSV_STRICT_FINI))
+			return -1;
+		bad = csv_parse(&p, r->line, len, on_field, on_row, &rec) != len ||
+		      csv_fini(&p, on_field, on_row, &rec);
+		if (rec.nomem) {
+			b.err = 1;
+		} else if (!bad) {
+			bad = rec.n != C_COUNT || figs_csv(rec.f, &g);
+			if (!bad)
+				cat_row(&b, fmt, r->unit, &r->id, &g);
+		}
+		rec_clear(&rec);
+		csv_free(&p);
+	}
+	if (bad || b.err) {
+		free(b.s);
+		return bad ? -2 : -1;
+	}
+	*line = b.s;
+	return 0;
 }

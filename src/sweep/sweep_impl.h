@@ -164,6 +164,7 @@ struct sr_row {
 	const char *file;      /* where it was read (NULL: written by this run) */
 	uint64_t lineno;       /* ... and its first line there */
 	size_t pol;            /* once matched: the index of its policy */
+	enum sr_sweep_fmt fmt; /* of line */
 };
 
 struct sr_rows {
@@ -178,6 +179,8 @@ struct sr_rows_info {
 	int no_final_nl;       /* the last row is whole but lacks its "\n" */
 	uint64_t cut_line;     /* the line of a last row cut short, 0 none */
 	int header;            /* CSV: the file has the header */
+	int fmt;               /* the format read (an enum sr_sweep_fmt), -1: no
+				* row nor header to tell (sr_rows_read_file_any()) */
 };
 
 /* The CSV header line of result rows (with "\n"), made from the identity
@@ -198,6 +201,12 @@ enum sr_err sr_rows_read_fd(struct sr_rows *rows, int fd, off_t size, const char
 /* The same, opening path (a regular file). */
 enum sr_err sr_rows_read_file(struct sr_rows *rows, const char *path, enum sr_sweep_fmt fmt,
 			      struct sr_rows_info *info, struct sr_diag *d);
+/* The same in the format the file's content shows: JSON lines when its
+ * first line that is not blank begins with "{", CSV when with "unit,"
+ * (info->fmt says which; -1 for a file without such a line, which has no
+ * rows); SR_ERR_FORMAT with the line for anything else. */
+enum sr_err sr_rows_read_file_any(struct sr_rows *rows, const char *path,
+				  struct sr_rows_info *info, struct sr_diag *d);
 /* Free the rows; rows is empty afterwards. */
 void sr_rows_free(struct sr_rows *rows);
 /* Take r (its strings too) into rows; 0 or -1 out of memory (r then freed). */
@@ -210,6 +219,11 @@ void sr_row_free(struct sr_row *r);
 int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 		const struct sr_ident *id, const struct sr_policy_result *p, uint64_t events,
 		const char *error);
+/* r's line in format fmt, malloc'ed into *line: the bytes sr_row_make()
+ * writes for the same row in fmt (its own line when fmt is r's).  0, -1
+ * out of memory, -2 when its figures cannot be read from its line (a row
+ * read back whose figures are missing or not numbers). */
+int sr_row_line_as(const struct sr_row *r, enum sr_sweep_fmt fmt, char **line);
 /* Give r the unit number unit (its line too); 0 or -1 out of memory. */
 int sr_row_renumber(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit);
 

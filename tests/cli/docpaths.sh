@@ -33,7 +33,7 @@ done
 [ $bad = 1 ] || echo "ok docpaths: every repository path named in $(echo "$files" | wc -l) files exists"
 # The help texts.
 bad=0
-for c in "" replay convert stat gen sweep merge policies machines machine capture-fixup; do
+for c in "" replay convert stat compare gen sweep merge policies machines machine capture-fixup; do
 	if [ -z "$c" ]; then
 		$SR --help
 	else

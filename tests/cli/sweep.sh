@@ -84,6 +84,34 @@ $SR sweep --shard=1/2 plan.jsonl -o s1.jsonl -q 2>/dev/null
 $SR merge --plan=plan.jsonl s1.jsonl s0.jsonl -o mshard.jsonl 2>/dev/null
 cmp -s mshard.jsonl j1.jsonl && echo "ok merge: two shards merged equal the local sweep" ||
 	echo "FAIL merge: shards differ"
+# merge --format names the output's format; each result file's is told by
+# its content.  A shard run in CSV and one in JSON lines, merged into
+# either, are the bytes of a local sweep in that format (error rows too).
+$SR sweep tr -m $M -f csv -o j1.csv -q 2>/dev/null
+$SR sweep --shard=1/2 plan.jsonl -f csv -o s1.csv -q 2>/dev/null
+$SR merge --plan=plan.jsonl s1.csv s0.jsonl --format=csv -o mix.csv 2>merr.txt
+rc=$?
+$SR merge --plan=plan.jsonl s1.csv s0.jsonl -f jsonl -o mix.jsonl 2>>merr.txt
+rc2=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s mix.csv j1.csv && cmp -s mix.jsonl j1.jsonl &&
+	[ "$(grep -c '^[0-9].*,error,' j1.csv)" -eq 8 ] &&
+	echo "ok merge: --format is the output's; CSV and JSON shards merge into either, a local sweep's bytes" ||
+	echo "FAIL merge: --format as the output: $rc $rc2 $(cat merr.txt)"
+# Without --format the output is in the results' format; in both, refused.
+$SR merge j1.csv -o same.csv 2>merr.txt
+rc=$?
+$SR merge j1.csv -f jsonl 2>>merr.txt | cmp -s - j1.jsonl
+rc2=$?
+$SR merge --plan=plan.jsonl s1.csv s0.jsonl -o both.jsonl 2>err.txt
+rc3=$?
+[ $rc -eq 0 ] && cmp -s same.csv j1.csv && [ $rc2 -eq 0 ] && [ $rc3 -eq 2 ] && [ ! -e both.jsonl ] &&
+	grep -q "merge: the result files are JSON lines and CSV: name the output's format, --format=jsonl or --format=csv" err.txt &&
+	echo "ok merge: the output is in the results' format unless --format names one; files in both need it (status 2)" ||
+	echo "FAIL merge: default format: $rc $rc2 $rc3 $(cat merr.txt err.txt)"
+printf 'trace,unit\n' >neither.csv
+$SR merge neither.csv 2>err.txt
+[ $? -eq 3 ] && grep -q 'neither.csv:1: not a result file: JSON rows begin with {"unit": ..., CSV rows follow their header, unit,tool_version...' err.txt &&
+	echo "ok merge: a file in neither format is refused (status 3)" || echo "FAIL merge: neither format: $(cat err.txt)"
 # A missing unit and a doubled one are reported, nothing written.
 rm res/5.jsonl
 $SR merge --plan=plan.jsonl -o bad.jsonl res/*.jsonl 2>merr.txt
@@ -260,12 +288,25 @@ $SR sweep a.csv gone.csv -m 2s-pmem2 -o efresh.jsonl -q 2>/dev/null
 [ $rc1 -eq 65 ] && [ "$n1" -eq 4 ] && [ $rc2 -eq 65 ] && [ $rc3 -eq 0 ] && cmp -s e.jsonl efresh.jsonl &&
 	echo "ok sweep: a missing trace's rows are retried by --resume (65 while it fails, 0 once restored, its error rows gone)" ||
 	echo "FAIL sweep: error rows retried: $rc1 $n1 $rc2 $rc3"
+# The same in CSV: a row in error has every column (the events and the
+# figures empty), so that the file resumes and merges.
+$SR sweep a.csv gonec.csv -m 2s-pmem2 -f csv -o ec.csv -q 2>/dev/null
+rc1=$?
+$SR sweep a.csv gonec.csv -m 2s-pmem2 -f csv -o ec.csv -q --resume 2>err.txt
+rc2=$?
+$SR merge ec.csv -o ecm.csv 2>>err.txt
+rc3=$?
+[ $rc1 -eq 65 ] && [ $rc2 -eq 65 ] && [ $rc3 -eq 0 ] && cmp -s ec.csv ecm.csv &&
+	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 34 ] &&
+	echo "ok sweep: CSV rows in error have all 34 columns, resume and merge" ||
+	echo "FAIL sweep: CSV rows in error: $rc1 $rc2 $rc3 $(awk -F, '{ print NF }' ec.csv | sort -u | tr '\n' ' ') $(cat err.txt)"
 
 # The output is never an input; nor are an archive's other files.
 mkdir -p arch
 cp tr/t1.swt.zst tr/sub/t9.csv arch/
 cp m.json arch/machine.json
 printf 'kernel: 6.8.0\ngeneration: 6.8 (x)\nseconds: 1\n' >arch/run1.info
+$SR compare "$T/data/compare/sample-nvme2.json" "$T/data/compare/sample-pmem-nvme.json" -f json -o arch/cmp.json
 $SR sweep arch tr/t2.swt.zst -m 2s-pmem2 --plan=arch/plan.jsonl -q 2>/dev/null
 $SR sweep arch -m 2s-pmem2 -o arch/res.jsonl -q 2>err1.txt
 $SR sweep arch -m 2s-pmem2 -o arch/res.jsonl -q --resume 2>err2.txt
@@ -273,9 +314,10 @@ rc=$?
 grep -q 'skipped arch/machine.json: a machine description' err1.txt &&
 	grep -q 'skipped arch/run1.info: a capture.s .info file' err1.txt &&
 	grep -q 'skipped arch/plan.jsonl: a sweep plan' err1.txt &&
+	grep -q 'skipped arch/cmp.json: a comparison of two reports' err1.txt &&
 	grep -q 'skipped arch/res.jsonl: a sweep.s result file' err2.txt && [ $rc -eq 0 ] &&
 	[ "$(wc -l <arch/res.jsonl)" -eq 8 ] && ! grep -q '"trace": "arch/res.jsonl"' arch/res.jsonl &&
-	echo "ok sweep: the output, a plan, a machine file and a .info in the archive are skipped, and said so" ||
+	echo "ok sweep: the output, a plan, a machine file, a comparison and a .info in the archive are skipped, and said so" ||
 	echo "FAIL sweep: archive's other files: $rc $(cat err1.txt err2.txt)"
 $SR sweep arch -m 2s-pmem2 -o arch/res.jsonl -q --resume --every-file 2>err.txt
 grep -q 'skipped arch/res.jsonl: the sweep.s output' err.txt && grep -q '"trace": "arch/machine.json"' arch/res.jsonl &&
@@ -337,7 +379,7 @@ $SR sweep nl -m 2s-pmem2 -f csv -o nl.csv -q 2>/dev/null
 cp nl.csv nl0.csv
 $SR sweep nl -m 2s-pmem2 -f csv -o nl.csv -q --resume 2>err.txt
 rc=$?
-$SR merge --format=csv nl.csv -o nlm.csv 2>>err.txt
+$SR merge nl.csv -o nlm.csv 2>>err.txt
 rc2=$?
 [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && cmp -s nl.csv nl0.csv && cmp -s nlm.csv nl0.csv && [ "$(grep -c '^[0-9]' nl0.csv)" -eq 4 ] &&
 	echo "ok sweep: CSV rows with a newline in the trace's name resume and merge" ||

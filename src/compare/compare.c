@@ -1,0 +1,1177 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Two replay reports compared (include/swapreplay/compare.h): each read
+ * back from its JSON (swapreplay-report/1, written by src/report/report.c)
+ * into the figures compared, its policies matched by name to the other's
+ * and, within a policy, its devices by name; then the comparison written
+ * as text (aligned columns within 76 characters, plain text for a mailing
+ * list), JSON or CSV.  docs/REPORT.md, "Comparing two reports", describes
+ * the three.
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/internal.h"
+#include "swapreplay/compare.h"
+#include "swapreplay/report.h"
+#include "swapreplay/version.h"
+
+#define REPORT_SCHEMA "swapreplay-report/1"
+#define COMPARE_SCHEMA "swapreplay-compare/1"
+#define MAX_BYTES (256u << 20)
+#define WIDTH 76
+
+enum sr_err sr_compare_fmt_parse(const char *s, enum sr_compare_fmt *out)
+{
+	if (!strcmp(s, "text"))
+		*out = SR_COMPARE_TEXT;
+	else if (!strcmp(s, "json"))
+		*out = SR_COMPARE_JSON;
+	else if (!strcmp(s, "csv"))
+		*out = SR_COMPARE_CSV;
+	else
+		return SR_ERR_INVAL;
+	return SR_OK;
+}
+
+/* ---- the figures compared ------------------------------------------------ */
+
+/* How a figure's change is given: after / before - 1 in per cent, or (a
+ * delta, itself a per cent) after - before in points. */
+enum chg { REL, PT };
+
+struct figdef {
+	const char *obj;  /* the report's object holding it, NULL: the policy (device) */
+	const char *key;  /* its name there, and in the comparison's JSON */
+	const char *csv;  /* the comparison CSV's name of it */
+	int group;        /* its text section */
+	const char *row;  /* text: what follows the policy's name, or NULL */
+	double mul, div;  /* text: from the report's unit to the section's, x mul / div */
+	int dec;          /* text: the decimals of a value */
+	int sign;         /* text: a value with its sign (a delta) */
+	enum chg chg;
+};
+
+/* A policy's figures, in the order they are written. */
+enum { F_TPUT, F_TOUT, F_TIN, F_MAKESPAN, F_DELTA, F_MEAN, F_P50, F_P90, F_P99, F_MAX, NF };
+
+static const struct figdef pfig[NF] = {
+	{ NULL, "throughput_kib_s", "throughput_kib_s", 0, NULL, 1, 1, 1, 0, REL },
+	{ NULL, "task_swapout_kib_s_sum", "task_swapout_kib_s_sum", 1, NULL, 1, 1, 1, 0, REL },
+	{ NULL, "task_swapin_kib_s_sum", "task_swapin_kib_s_sum", 2, NULL, 1, 1, 1, 0, REL },
+	{ NULL, "makespan_ns", "makespan_ns", 3, NULL, 1, 1e6, 3, 0, REL },
+	{ NULL, "delta_pct", "delta_pct", 4, NULL, 1, 1, 2, 1, PT },
+	{ "swapin_lat_ns", "mean", "swapin_mean_ns", 5, "mean", 1, 1e3, 1, 0, REL },
+	{ "swapin_lat_ns", "p50", "swapin_p50_ns", 5, "p50", 1, 1e3, 1, 0, REL },
+	{ "swapin_lat_ns", "p90", "swapin_p90_ns", 5, "p90", 1, 1e3, 1, 0, REL },
+	{ "swapin_lat_ns", "p99", "swapin_p99_ns", 5, "p99", 1, 1e3, 1, 0, REL },
+	{ "swapin_lat_ns", "max", "swapin_max_ns", 5, "max", 1, 1e3, 1, 0, REL },
+};
+
+/* A device's. */
+enum { D_UTIL, D_QUEUE, ND };
+
+static const struct figdef dfig[ND] = {
+	{ NULL, "utilization", "utilization", 6, NULL, 100, 1, 2, 0, REL },
+	{ "block", "queue_share", "queue_share", 7, NULL, 100, 1, 2, 0, REL },
+};
+
+/* The text sections, by group. */
+static const char *const titles[] = {
+	"Throughput (swap-out and swap-in), KiB/s",
+	"Tasks' swap-out throughputs summed (--per-task), KiB/s",
+	"Tasks' swap-in throughputs summed (--per-task), KiB/s",
+	"Makespan (simulated time), ms",
+	"Delta against the report's baseline, % (change in points)",
+	"Swap-in latency, us",
+	"Device utilisation, % of the simulated time",
+	"Device requests' time queued (nvme, ssd, hdd), % of their time",
+};
+#define NGROUPS ((int)(sizeof(titles) / sizeof(titles[0])))
+
+struct val {
+	double v;
+	int has;
+};
+
+struct dev {
+	char *name;
+	struct val f[ND];
+};
+
+struct pol {
+	char *name;
+	struct val f[NF];
+	struct dev *dev;
+	size_t ndev;
+};
+
+struct sr_compare_report {
+	char *file;               /* as named */
+	char *path;               /* the trace's, NULL: not given */
+	uint64_t events, tasks;
+	char *machine, *origin, *kernel, *readahead, *baseline; /* NULL: not given */
+	int slots, plug;          /* 1, 0, or -1: not given */
+	struct pol *pol;
+	size_t npol;
+};
+
+void sr_compare_report_free(struct sr_compare_report *r)
+{
+	size_t i, j;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->npol; i++) {
+		for (j = 0; j < r->pol[i].ndev; j++)
+			free(r->pol[i].dev[j].name);
+		free(r->pol[i].dev);
+		free(r->pol[i].name);
+	}
+	free(r->pol);
+	free(r->file);
+	free(r->path);
+	free(r->machine);
+	free(r->origin);
+	free(r->kernel);
+	free(r->readahead);
+	free(r->baseline);
+	free(r);
+}
+
+const char *sr_compare_baseline(const struct sr_compare_report *r)
+{
+	return r->baseline ? r->baseline : "";
+}
+
+/* ---- reading a report ---------------------------------------------------- */
+
+/* The whole of path, decompressed, NUL-terminated. */
+static enum sr_err slurp(const char *path, char **out, size_t *outlen, struct sr_diag *d)
+{
+	struct sr_src *s = NULL;
+	const unsigned char *p;
+	size_t n, len = 0, cap = 0;
+	char *buf = NULL, *nb;
+	enum sr_err err = sr_src_open(&s, path, d);
+
+	while (!err) {
+		err = sr_src_peek(s, 1 << 16, &p, &n, d);
+		if (err || !n)
+			break;
+		if (len + n > MAX_BYTES) {
+			sr_diag_file(d, path);
+			err = sr_diag_set(d, SR_ERR_LIMIT, "over %u MiB: not a replay report",
+					  MAX_BYTES >> 20);
+			break;
+		}
+		if (len + n + 1 > cap) {
+			cap = 2 * (len + n) + 1;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+				break;
+			}
+			buf = nb;
+		}
+		memcpy(buf + len, p, n);
+		len += n;
+		sr_src_skip(s, n);
+	}
+	sr_src_close(s);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	if (!buf && !(buf = malloc(1)))
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	buf[len] = '\0';
+	*out = buf;
+	*outlen = len;
+	return SR_OK;
+}
+
+/* What the JSON object o is when it is another of swapreplay's files
+ * (the kinds sweep's inputs skip), NULL otherwise. */
+static const char *other_kind(const json_t *o)
+{
+	static const struct { const char *schema, *what; } kinds[] = {
+		{ "swapreplay-sweep/", "a sweep's result row (swapreplay sweep)" },
+		{ "swapreplay-plan/", "a sweep plan" },
+		{ "swapreplay-machine/", "a machine description" },
+		{ "swapreplay-compare/", "a comparison (swapreplay compare -f json)" },
+	};
+	const json_t *sch = json_object_get(o, "schema");
+	size_t i;
+
+	if (json_is_string(sch)) {
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+			if (!strncmp(json_string_value(sch), kinds[i].schema, strlen(kinds[i].schema)))
+				return kinds[i].what;
+		return NULL;
+	}
+	if (json_object_get(o, "nodes") && json_object_get(o, "devices"))
+		return "a machine description";
+	if (json_object_get(o, "unit") && json_object_get(o, "policies"))
+		return "a sweep plan";
+	if (json_object_get(o, "unit") && json_object_get(o, "policy"))
+		return "a sweep's result row (swapreplay sweep)";
+	return NULL;
+}
+
+/* The reading of one report: where in it, for the messages. */
+struct rd {
+	struct sr_diag *d;
+	const char *file;
+	char where[160];  /* "policies[2] (hybrid): " */
+	int nomem;
+};
+
+static int bad(struct rd *c, const char *what, const char *key, const char *kind)
+{
+	sr_diag_file(c->d, c->file);
+	sr_diag_set(c->d, SR_ERR_FORMAT, "%s%s%s is %s", c->where, what, key, kind);
+	return -1;
+}
+
+/* o's member key, a number, into *v when there (null: not there). */
+static int get_num(struct rd *c, const json_t *o, const char *pre, const char *key, struct val *v)
+{
+	const json_t *x = json_object_get(o, key);
+
+	if (!x || json_is_null(x))
+		return 0;
+	if (!json_is_number(x))
+		return bad(c, pre, key, "not a number");
+	v->v = json_number_value(x);
+	v->has = 1;
+	return 0;
+}
+
+/* o's member key, a string, copied into *s when there. */
+static int get_str(struct rd *c, const json_t *o, const char *pre, const char *key, char **s)
+{
+	const json_t *x = json_object_get(o, key);
+
+	if (!x || json_is_null(x))
+		return 0;
+	if (!json_is_string(x))
+		return bad(c, pre, key, "not a string");
+	*s = strdup(json_string_value(x));
+	if (!*s) {
+		c->nomem = 1;
+		return -1;
+	}
+	return 0;
+}
+
+/* o's member key, a boolean, into *b (1, 0; left when not there). */
+static int get_bool(struct rd *c, const json_t *o, const char *pre, const char *key, int *b)
+{
+	const json_t *x = json_object_get(o, key);
+
+	if (!x || json_is_null(x))
+		return 0;
+	if (!json_is_boolean(x))
+		return bad(c, pre, key, "not true or false");
+	*b = json_is_true(x);
+	return 0;
+}
+
+/* o's member key, an object, into *m (NULL when not there). */
+static int get_obj(struct rd *c, const json_t *o, const char *pre, const char *key,
+		   const json_t **m)
+{
+	const json_t *x = json_object_get(o, key);
+
+	*m = NULL;
+	if (!x || json_is_null(x))
+		return 0;
+	if (!json_is_object(x))
+		return bad(c, pre, key, "not an object");
+	*m = x;
+	return 0;
+}
+
+/* The figures of fig[0..n) from the object o (a policy or a device). */
+static int get_figs(struct rd *c, const json_t *o, const struct figdef *fig, int n, struct val *v)
+{
+	const json_t *m;
+	char pre[64];
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!fig[i].obj) {
+			if (get_num(c, o, "", fig[i].key, &v[i]))
+				return -1;
+			continue;
+		}
+		if (get_obj(c, o, "", fig[i].obj, &m))
+			return -1;
+		snprintf(pre, sizeof(pre), "%s.", fig[i].obj);
+		if (m && get_num(c, m, pre, fig[i].key, &v[i]))
+			return -1;
+	}
+	return 0;
+}
+
+static int get_devices(struct rd *c, const json_t *o, struct pol *p)
+{
+	const json_t *a = json_object_get(o, "devices");
+	char pre[48];
+	size_t i;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return bad(c, "", "devices", "not an array");
+	p->dev = calloc(json_array_size(a) + 1, sizeof(*p->dev));
+	if (!p->dev) {
+		c->nomem = 1;
+		return -1;
+	}
+	for (i = 0; i < json_array_size(a); i++) {
+		const json_t *x = json_array_get(a, i);
+		struct dev *dv = &p->dev[p->ndev];
+		size_t at = strlen(c->where);
+
+		snprintf(pre, sizeof(pre), "devices[%zu]", i);
+		if (!json_is_object(x))
+			return bad(c, "", pre, "not an object");
+		if (!json_is_string(json_object_get(x, "name")))
+			return bad(c, pre, ".name", "missing or not a string");
+		dv->name = strdup(json_string_value(json_object_get(x, "name")));
+		if (!dv->name) {
+			c->nomem = 1;
+			return -1;
+		}
+		p->ndev++;
+		snprintf(c->where + at, sizeof(c->where) - at, "%s (%s): ", pre, dv->name);
+		if (get_figs(c, x, dfig, ND, dv->f))
+			return -1;
+		c->where[at] = '\0';
+	}
+	return 0;
+}
+
+static int get_policies(struct rd *c, const json_t *root, struct sr_compare_report *r)
+{
+	const json_t *a = json_object_get(root, "policies");
+	size_t i;
+
+	if (!json_is_array(a))
+		return bad(c, "", "policies", a ? "not an array" : "missing");
+	r->pol = calloc(json_array_size(a) + 1, sizeof(*r->pol));
+	if (!r->pol) {
+		c->nomem = 1;
+		return -1;
+	}
+	for (i = 0; i < json_array_size(a); i++) {
+		const json_t *x = json_array_get(a, i);
+		struct pol *p = &r->pol[r->npol];
+		char pre[48];
+
+		snprintf(pre, sizeof(pre), "policies[%zu]", i);
+		if (!json_is_object(x))
+			return bad(c, "", pre, "not an object");
+		if (!json_is_string(json_object_get(x, "name")))
+			return bad(c, pre, ".name", "missing or not a string");
+		p->name = strdup(json_string_value(json_object_get(x, "name")));
+		if (!p->name) {
+			c->nomem = 1;
+			return -1;
+		}
+		r->npol++;
+		snprintf(c->where, sizeof(c->where), "%s (%.60s): ", pre, p->name);
+		if (get_figs(c, x, pfig, NF, p->f) || get_devices(c, x, p))
+			return -1;
+	}
+	c->where[0] = '\0';
+	return 0;
+}
+
+/* trace.events or trace.tasks: a whole number, required. */
+static int get_count(struct rd *c, const json_t *t, const char *key, uint64_t *v)
+{
+	const json_t *x = json_object_get(t, key);
+
+	if (!json_is_integer(x) || json_integer_value(x) < 0)
+		return bad(c, "trace.", key, x ? "not a whole number" : "missing");
+	*v = (uint64_t)json_integer_value(x);
+	return 0;
+}
+
+/* root's schema: 0 for a report of REPORT_SCHEMA, else -1 with why. */
+static int check_schema(struct rd *c, const json_t *root)
+{
+	const json_t *sch = json_object_get(root, "schema");
+	const char *what = other_kind(root);
+
+	sr_diag_file(c->d, c->file);
+	if (json_is_string(sch) && !strcmp(json_string_value(sch), REPORT_SCHEMA))
+		return 0;
+	if (json_is_string(sch) && !strncmp(json_string_value(sch), "swapreplay-report/", 18))
+		sr_diag_set(c->d, SR_ERR_FORMAT, "a replay report of schema %.40s; this swapreplay "
+			    "reads %s", json_string_value(sch), REPORT_SCHEMA);
+	else if (what)
+		sr_diag_set(c->d, SR_ERR_FORMAT, "%s, not a replay report (swapreplay replay -f json "
+			    "writes one)", what);
+	else if (json_is_string(sch))
+		sr_diag_set(c->d, SR_ERR_FORMAT, "its schema is \"%.60s\": not a replay report (%s)",
+			    json_string_value(sch), REPORT_SCHEMA);
+	else
+		sr_diag_set(c->d, SR_ERR_FORMAT, "no \"schema\": not a replay report (swapreplay "
+			    "replay -f json writes one, schema %s)", REPORT_SCHEMA);
+	return -1;
+}
+
+enum sr_err sr_compare_report_read(struct sr_compare_report **out, const char *path,
+				   struct sr_diag *diag)
+{
+	struct sr_diag local, *d = diag ? diag : &local;
+	struct sr_compare_report *r;
+	struct rd c;
+	json_error_t je;
+	json_t *root;
+	const json_t *t, *m, *o;
+	char *buf = NULL;
+	size_t len = 0;
+	enum sr_err err;
+
+	*out = NULL;
+	sr_diag_clear(d);
+	err = slurp(path, &buf, &len, d);
+	if (err)
+		return err;
+	if (!len) {
+		free(buf);
+		sr_diag_file(d, path);
+		return sr_diag_set(d, SR_ERR_FORMAT, "empty: not a replay report (swapreplay replay "
+				   "-f json writes one)");
+	}
+	root = json_loadb(buf, len, 0, &je);
+	if (!root) {
+		/* Its first value alone: a line of another of swapreplay's files? */
+		json_error_t je2;
+		json_t *first = json_loadb(buf, len, JSON_DISABLE_EOF_CHECK, &je2);
+		const char *what = json_is_object(first) ? other_kind(first) : NULL;
+
+		sr_diag_file(d, path);
+		if (what) {
+			sr_diag_set(d, SR_ERR_FORMAT, "%s, not a replay report (swapreplay replay -f "
+				    "json writes one)", what);
+		} else {
+			d->line = je.line > 0 ? (uint64_t)je.line : 0;
+			sr_diag_set(d, SR_ERR_FORMAT, "not JSON (column %d: %s): not a replay report "
+				    "(swapreplay replay -f json writes one)", je.column, je.text);
+		}
+		json_decref(first);
+		free(buf);
+		return SR_ERR_FORMAT;
+	}
+	free(buf);
+	memset(&c, 0, sizeof(c));
+	c.d = d;
+	c.file = path;
+	r = calloc(1, sizeof(*r));
+	if (!r || !(r->file = strdup(path))) {
+		free(r);
+		json_decref(root);
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	}
+	r->slots = r->plug = -1;
+	if (!json_is_object(root)) {
+		sr_diag_file(d, path);
+		sr_diag_set(d, SR_ERR_FORMAT, "not a replay report: its JSON is not an object");
+		goto fail;
+	}
+	if (check_schema(&c, root))
+		goto fail;
+	if (get_obj(&c, root, "", "trace", &t))
+		goto fail;
+	if (!t) {
+		bad(&c, "", "trace", "missing");
+		goto fail;
+	}
+	if (get_count(&c, t, "events", &r->events) || get_count(&c, t, "tasks", &r->tasks) ||
+	    get_str(&c, t, "trace.", "path", &r->path) || get_obj(&c, root, "", "machine", &m) ||
+	    (m && (get_str(&c, m, "machine.", "name", &r->machine) ||
+		   get_str(&c, m, "machine.", "origin", &r->origin))) ||
+	    get_obj(&c, root, "", "options", &o) ||
+	    (o && (get_bool(&c, o, "options.", "slots_cache", &r->slots) ||
+		   get_str(&c, o, "options.", "kernel", &r->kernel) ||
+		   get_str(&c, o, "options.", "readahead", &r->readahead) ||
+		   get_bool(&c, o, "options.", "plug", &r->plug))) ||
+	    get_str(&c, root, "", "baseline", &r->baseline) || get_policies(&c, root, r))
+		goto fail;
+	json_decref(root);
+	*out = r;
+	return SR_OK;
+fail:
+	json_decref(root);
+	sr_compare_report_free(r);
+	if (c.nomem)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	return SR_ERR_FORMAT;
+}
+
+int sr_compare_trace_diff(const struct sr_compare_report *a, const struct sr_compare_report *b,
+			  char *buf, size_t size)
+{
+	size_t len = 0;
+	int n = 0;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	if (a->events != b->events)
+		len += (size_t)snprintf(buf + len, size - len, "events %" PRIu64 " and %" PRIu64,
+					a->events, b->events), n++;
+	if (a->tasks != b->tasks && len < size)
+		len += (size_t)snprintf(buf + len, size - len, "%stasks %" PRIu64 " and %" PRIu64,
+					len ? ", " : "", a->tasks, b->tasks), n++;
+	if (a->path && b->path && strcmp(a->path, b->path) && len < size)
+		snprintf(buf + len, size - len, "%strace paths %s and %s", len ? ", " : "", a->path,
+			 b->path);
+	return n;
+}
+
+/* ---- the two matched ------------------------------------------------------- */
+
+/* A policy (device) and its match: [0] before, [1] after; NULL: not in
+ * that report. */
+struct ppair {
+	const struct pol *p[2];
+};
+
+struct dpair {
+	const struct dev *d[2];
+};
+
+/* The names of two lists matched: for each of before's, in its order, the
+ * first of after's of its name not taken yet (or none), then after's left.
+ * Into pairs of indices, (size_t)-1 for none; NULL out of memory. */
+#define NONE ((size_t)-1)
+
+static size_t (*pair_up(char *const *n0, size_t len0, size_t stride0, char *const *n1,
+			 size_t len1, size_t stride1, size_t *n))[2]
+{
+	size_t (*out)[2] = calloc(len0 + len1 + 1, sizeof(*out));
+	unsigned char *used = calloc(len1 + 1, 1);
+	size_t i, j, k = 0;
+
+	if (!out || !used) {
+		free(out);
+		free(used);
+		return NULL;
+	}
+	for (i = 0; i < len0; i++) {
+		const char *x = *(char *const *)((const char *)n0 + i * stride0);
+
+		out[k][0] = i;
+		out[k][1] = NONE;
+		for (j = 0; j < len1; j++)
+			if (!used[j] && !strcmp(x, *(char *const *)((const char *)n1 + j * stride1))) {
+				used[j] = 1;
+				out[k][1] = j;
+				break;
+			}
+		k++;
+	}
+	for (j = 0; j < len1; j++)
+		if (!used[j]) {
+			out[k][0] = NONE;
+			out[k++][1] = j;
+		}
+	free(used);
+	*n = k;
+	return out;
+}
+
+static struct ppair *pair_policies(const struct sr_compare_report *b,
+				   const struct sr_compare_report *a, size_t *n)
+{
+	size_t (*ix)[2] = pair_up(&b->pol->name, b->npol, sizeof(*b->pol), &a->pol->name, a->npol,
+				  sizeof(*a->pol), n);
+	struct ppair *pp = ix ? calloc(*n + 1, sizeof(*pp)) : NULL;
+	size_t i;
+
+	for (i = 0; pp && i < *n; i++) {
+		pp[i].p[0] = ix[i][0] == NONE ? NULL : &b->pol[ix[i][0]];
+		pp[i].p[1] = ix[i][1] == NONE ? NULL : &a->pol[ix[i][1]];
+	}
+	free(ix);
+	return pp;
+}
+
+/* The devices of a pair of policies (either may be NULL). */
+static struct dpair *pair_devices(const struct ppair *pp, size_t *n)
+{
+	const struct pol *b = pp->p[0], *a = pp->p[1];
+	static char *const noname = NULL;
+	size_t (*ix)[2] = pair_up(b && b->ndev ? &b->dev->name : &noname, b ? b->ndev : 0,
+				  sizeof(struct dev), a && a->ndev ? &a->dev->name : &noname,
+				  a ? a->ndev : 0, sizeof(struct dev), n);
+	struct dpair *dp = ix ? calloc(*n + 1, sizeof(*dp)) : NULL;
+	size_t i;
+
+	for (i = 0; dp && i < *n; i++) {
+		dp[i].d[0] = ix[i][0] == NONE ? NULL : &b->dev[ix[i][0]];
+		dp[i].d[1] = ix[i][1] == NONE ? NULL : &a->dev[ix[i][1]];
+	}
+	free(ix);
+	return dp;
+}
+
+/* The change from b to a: 0 with *c, or -1 when there is none (one is
+ * missing, or b is 0 and a is not). */
+static int change(const struct val *b, const struct val *a, enum chg k, double *c)
+{
+	if (!b->has || !a->has)
+		return -1;
+	if (k == PT)
+		*c = a->v - b->v;
+	else if (a->v == b->v)
+		*c = 0;
+	else if (b->v == 0)
+		return -1;
+	else
+		*c = (a->v - b->v) / fabs(b->v) * 100;
+	return 0;
+}
+
+/* v rounded to digits decimals, without a minus sign on a zero. */
+static double tidy(double v, int digits)
+{
+	double s = pow(10, digits), r = round(v * s) / s;
+
+	return r == 0 ? 0 : r;
+}
+
+static const struct val none;
+
+static const struct val *pval(const struct ppair *pp, int side, int k)
+{
+	return pp->p[side] ? &pp->p[side]->f[k] : &none;
+}
+
+static const struct val *dval(const struct dpair *dp, int side, int k)
+{
+	return dp->d[side] ? &dp->d[side]->f[k] : &none;
+}
+
+static const char *in_of(const void *b, const void *a)
+{
+	return b && a ? "both" : b ? "before" : "after";
+}
+
+/* ---- JSON and CSV -------------------------------------------------------- */
+
+/* v as the shortest decimal that reads back as v (406650, 0.3032). */
+static void num(FILE *f, double v)
+{
+	char buf[40];
+	int p;
+
+	if (!isfinite(v)) {
+		fputs("null", f);
+		return;
+	}
+	if (v == floor(v) && fabs(v) < 1e15) {
+		fprintf(f, "%.0f", v == 0 ? 0 : v);
+		return;
+	}
+	for (p = 1; p < 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	if (p == 17)
+		snprintf(buf, sizeof(buf), "%.17g", v);
+	fputs(buf, f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	if (s)
+		sr_report_json_string(f, s);
+	else
+		fputs("null", f);
+}
+
+/* {"before": B, "after": A, "change_pct": C} (null for what is missing). */
+static void json_fig(FILE *f, const char *key, const struct val *b, const struct val *a,
+		     enum chg k)
+{
+	double c;
+
+	fprintf(f, "\"%s\": {\"before\": ", key);
+	if (b->has)
+		num(f, b->v);
+	else
+		fputs("null", f);
+	fputs(", \"after\": ", f);
+	if (a->has)
+		num(f, a->v);
+	else
+		fputs("null", f);
+	fprintf(f, ", \"%s\": ", k == PT ? "change_pt" : "change_pct");
+	if (change(b, a, k, &c))
+		fputs("null", f);
+	else
+		fprintf(f, "%.3f", tidy(c, 3));
+	fputc('}', f);
+}
+
+static void json_side(FILE *f, const char *name, const struct sr_compare_report *r)
+{
+	fprintf(f, "  \"%s\": {\"file\": ", name);
+	json_str(f, r->file);
+	fputs(", \"trace\": {\"path\": ", f);
+	json_str(f, r->path);
+	fprintf(f, ", \"events\": %" PRIu64 ", \"tasks\": %" PRIu64 "},\n", r->events, r->tasks);
+	fputs("    \"machine\": {\"name\": ", f);
+	json_str(f, r->machine);
+	fputs(", \"origin\": ", f);
+	json_str(f, r->origin);
+	fputs("}, \"options\": {", f);
+	fprintf(f, "\"slots_cache\": %s, \"kernel\": ", r->slots < 0 ? "null" : r->slots ? "true" : "false");
+	json_str(f, r->kernel);
+	fputs(", \"readahead\": ", f);
+	json_str(f, r->readahead);
+	fprintf(f, ", \"plug\": %s},\n    \"baseline\": ", r->plug < 0 ? "null" : r->plug ? "true" : "false");
+	json_str(f, r->baseline);
+	fputs("},\n", f);
+}
+
+static int write_json(FILE *f, const struct sr_compare_report *b,
+		      const struct sr_compare_report *a)
+{
+	struct ppair *pp;
+	size_t np, i, j, nd;
+	char why[1024];
+	int k;
+
+	pp = pair_policies(b, a, &np);
+	if (!pp)
+		return -1;
+	fprintf(f, "{\n  \"schema\": \"%s\",\n", COMPARE_SCHEMA);
+	fprintf(f, "  \"tool\": {\"name\": \"swapreplay\", \"version\": \"%s\"},\n", SR_VERSION_STRING);
+	json_side(f, "before", b);
+	json_side(f, "after", a);
+	fprintf(f, "  \"same_trace\": %s,\n  \"policies\": [",
+		sr_compare_trace_diff(b, a, why, sizeof(why)) ? "false" : "true");
+	for (i = 0; i < np; i++) {
+		struct dpair *dp;
+		int lat = 0;
+
+		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
+		json_str(f, (pp[i].p[0] ? pp[i].p[0] : pp[i].p[1])->name);
+		fprintf(f, ", \"in\": \"%s\"", in_of(pp[i].p[0], pp[i].p[1]));
+		for (k = 0; k < NF; k++) {
+			const struct val *vb = pval(&pp[i], 0, k), *va = pval(&pp[i], 1, k);
+
+			if (!vb->has && !va->has)
+				continue;
+			if (pfig[k].obj && !lat++)
+				fprintf(f, ",\n     \"%s\": {", pfig[k].obj);
+			else if (pfig[k].obj)
+				fputs(",\n       ", f);
+			else
+				fputs(",\n     ", f);
+			json_fig(f, pfig[k].key, vb, va, pfig[k].chg);
+		}
+		if (lat)
+			fputc('}', f);
+		dp = pair_devices(&pp[i], &nd);
+		if (!dp) {
+			free(pp);
+			return -1;
+		}
+		fputs(",\n     \"devices\": [", f);
+		for (j = 0; j < nd; j++) {
+			fprintf(f, "%s\n       {\"name\": ", j ? "," : "");
+			json_str(f, (dp[j].d[0] ? dp[j].d[0] : dp[j].d[1])->name);
+			fprintf(f, ", \"in\": \"%s\"", in_of(dp[j].d[0], dp[j].d[1]));
+			for (k = 0; k < ND; k++) {
+				const struct val *vb = dval(&dp[j], 0, k), *va = dval(&dp[j], 1, k);
+
+				if (!vb->has && !va->has)
+					continue;
+				fputs(", ", f);
+				json_fig(f, dfig[k].key, vb, va, dfig[k].chg);
+			}
+			fputc('}', f);
+		}
+		fputs("]}", f);
+		free(dp);
+	}
+	fputs("\n  ]\n}\n", f);
+	free(pp);
+	return 0;
+}
+
+/* s as a CSV field, quoted when it needs to be. */
+static void csv_str(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_row(FILE *f, const char *pol, const char *in, const char *dev,
+		    const struct figdef *fd, const struct val *b, const struct val *a)
+{
+	double c;
+
+	csv_str(f, pol);
+	fprintf(f, ",%s,", in);
+	if (dev)
+		csv_str(f, dev);
+	fprintf(f, ",%s,", fd->csv);
+	if (b->has)
+		num(f, b->v);
+	fputc(',', f);
+	if (a->has)
+		num(f, a->v);
+	fputc(',', f);
+	if (!change(b, a, fd->chg, &c))
+		fprintf(f, "%.3f", tidy(c, 3));
+	fprintf(f, ",%s\n", fd->chg == PT ? "pt" : "pct");
+}
+
+static int write_csv(FILE *f, const struct sr_compare_report *b,
+		     const struct sr_compare_report *a)
+{
+	struct ppair *pp;
+	size_t np, i, j, nd;
+	int k;
+
+	pp = pair_policies(b, a, &np);
+	if (!pp)
+		return -1;
+	fputs("policy,in,device,figure,before,after,change,change_unit\n", f);
+	for (i = 0; i < np; i++) {
+		const char *name = (pp[i].p[0] ? pp[i].p[0] : pp[i].p[1])->name;
+		struct dpair *dp;
+
+		for (k = 0; k < NF; k++) {
+			const struct val *vb = pval(&pp[i], 0, k), *va = pval(&pp[i], 1, k);
+
+			if (vb->has || va->has)
+				csv_row(f, name, in_of(pp[i].p[0], pp[i].p[1]), NULL, &pfig[k], vb, va);
+		}
+		dp = pair_devices(&pp[i], &nd);
+		if (!dp) {
+			free(pp);
+			return -1;
+		}
+		for (j = 0; j < nd; j++)
+			for (k = 0; k < ND; k++) {
+				const struct val *vb = dval(&dp[j], 0, k), *va = dval(&dp[j], 1, k);
+
+				if (vb->has || va->has)
+					csv_row(f, name, in_of(dp[j].d[0], dp[j].d[1]),
+						(dp[j].d[0] ? dp[j].d[0] : dp[j].d[1])->name, &dfig[k],
+						vb, va);
+			}
+		free(dp);
+	}
+	free(pp);
+	return 0;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* The label column (its two spaces of indent included) at most this wide:
+ * with the three columns of 14, 14 and 13, WIDTH in all. */
+#define MAX_LABEL (WIDTH - 41)
+#define HEAD 13 /* "slots cache: " */
+
+/* prefix and text, wrapped at WIDTH at text's spaces; the lines after the
+ * first indented by indent. */
+static void wrap_at(FILE *f, const char *prefix, const char *text, int indent)
+{
+	size_t col = strlen(prefix), words = 0;
+	const char *s = text;
+
+	fputs(prefix, f);
+	while (*s == ' ')
+		s++;
+	while (*s) {
+		const char *sp = strchr(s, ' ');
+		size_t w = sp ? (size_t)(sp - s) : strlen(s);
+
+		if (words && col + 1 + w > WIDTH) {
+			fprintf(f, "\n%*s", indent, "");
+			col = (size_t)indent;
+			words = 0;
+		} else if (words) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(s, 1, w, f);
+		col += w;
+		words++;
+		s += w;
+		while (*s == ' ')
+			s++;
+	}
+	fputc('\n', f);
+}
+
+static void wrap(FILE *f, const char *prefix, const char *text)
+{
+	wrap_at(f, prefix, text, HEAD);
+}
+
+/* "KEY:" padded to HEAD and the value, or each side's when they differ
+ * ("X before, Y after", or on two lines when that is longer than a line);
+ * nothing when neither report gives it. */
+static void head(FILE *f, const char *key, const char *b, const char *a)
+{
+	char prefix[32], *text;
+	size_t n;
+
+	if (!b && !a)
+		return;
+	snprintf(prefix, sizeof(prefix), "%-*s", HEAD, key);
+	if (b && a && !strcmp(b, a)) {
+		wrap(f, prefix, b);
+		return;
+	}
+	n = (b ? strlen(b) : 1) + (a ? strlen(a) : 1) + 32;
+	text = malloc(n);
+	if (!text)
+		return;
+	snprintf(text, n, "%s before, %s after", b ? b : "-", a ? a : "-");
+	if (HEAD + strlen(text) <= WIDTH) {
+		wrap(f, prefix, text);
+	} else {
+		snprintf(prefix + HEAD, sizeof(prefix) - HEAD, "before: ");
+		wrap_at(f, prefix, b ? b : "-", HEAD + 8);
+		snprintf(prefix, sizeof(prefix), "%*safter:  ", HEAD, "");
+		wrap_at(f, prefix, a ? a : "-", HEAD + 8);
+	}
+	free(text);
+}
+
+/* A report's trace and machine as the header gives them, into buf. */
+static const char *trace_of(const struct sr_compare_report *r, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s (%" PRIu64 " events, %" PRIu64 " tasks)", r->path ? r->path : "-",
+		 r->events, r->tasks);
+	return buf;
+}
+
+static const char *machine_of(const struct sr_compare_report *r, char *buf, size_t size)
+{
+	if (!r->machine)
+		return NULL;
+	if (r->origin)
+		snprintf(buf, size, "%s (%s)", r->machine, r->origin);
+	else
+		snprintf(buf, size, "%s", r->machine);
+	return buf;
+}
+
+static const char *onoff(int v)
+{
+	return v < 0 ? NULL : v ? "on" : "off";
+}
+
+/* One row: its label (on a line of its own when wider than the column),
+ * the two values and the change. */
+static void text_row(FILE *f, int lw, const char *label, const struct figdef *fd,
+		     const struct val *b, const struct val *a)
+{
+	char vb[32] = "-", va[32] = "-", vc[32] = "-";
+	double c;
+
+	/* Values and changes rounded alike (half away from zero), so that
+	 * -15.635 -> 0 shows as -15.64 -> +0.00, +15.64 pt. */
+	if (b->has)
+		snprintf(vb, sizeof(vb), fd->sign ? "%+.*f" : "%.*f", fd->dec,
+			 tidy(b->v * fd->mul / fd->div, fd->dec));
+	if (a->has)
+		snprintf(va, sizeof(va), fd->sign ? "%+.*f" : "%.*f", fd->dec,
+			 tidy(a->v * fd->mul / fd->div, fd->dec));
+	if (!change(b, a, fd->chg, &c))
+		snprintf(vc, sizeof(vc), fd->chg == PT ? "%+.2f pt" : "%+.2f %%", tidy(c, 2));
+	if ((int)strlen(label) > lw) {
+		fprintf(f, "%s\n", label);
+		label = "";
+	}
+	fprintf(f, "%-*s%14s%14s%13s\n", lw, label, vb, va, vc);
+}
+
+/* The label of a row: two spaces, the policy, and what follows it. */
+static void label_of(char *buf, size_t size, const char *pol, const char *more)
+{
+	snprintf(buf, size, "  %s%s%s", pol, more ? " " : "", more ? more : "");
+}
+
+/* A section's title and its columns' (each section has them, so that a
+ * section quoted alone in a reply still says what its columns are). */
+static void section(FILE *f, int g, int lw)
+{
+	fprintf(f, "\n%s\n%-*s%14s%14s%13s\n", titles[g], lw, "", "before", "after", "change");
+}
+
+/* Write (or, when f is NULL, measure: the widest label) group g's rows. */
+static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw, int *widest)
+{
+	char label[256];
+	size_t i, j, nd;
+	int k, rows = 0;
+
+	for (i = 0; i < np; i++) {
+		struct dpair *dp;
+
+		if (!pp[i].p[0] || !pp[i].p[1])
+			continue;
+		for (k = 0; k < NF; k++) {
+			const struct val *vb = pval(&pp[i], 0, k), *va = pval(&pp[i], 1, k);
+
+			if (pfig[k].group != g || (!vb->has && !va->has))
+				continue;
+			label_of(label, sizeof(label), pp[i].p[0]->name, pfig[k].row);
+			if (f && !rows)
+				section(f, g, lw);
+			rows++;
+			if (f)
+				text_row(f, lw, label, &pfig[k], vb, va);
+			else if ((int)strlen(label) > *widest)
+				*widest = (int)strlen(label);
+		}
+		dp = pair_devices(&pp[i], &nd);
+		if (!dp)
+			return -1;
+		for (j = 0; j < nd; j++)
+			for (k = 0; k < ND; k++) {
+				const struct val *vb = dval(&dp[j], 0, k), *va = dval(&dp[j], 1, k);
+
+				if (dfig[k].group != g || (!vb->has && !va->has))
+					continue;
+				label_of(label, sizeof(label), pp[i].p[0]->name,
+					 (dp[j].d[0] ? dp[j].d[0] : dp[j].d[1])->name);
+				if (f && !rows)
+					section(f, g, lw);
+				rows++;
+				if (f)
+					text_row(f, lw, label, &dfig[k], vb, va);
+				else if ((int)strlen(label) > *widest)
+					*widest = (int)strlen(label);
+			}
+		free(dp);
+	}
+	return 0;
+}
+
+/* "Only in before (FILE): a, b" for the policies of one report only. */
+static int text_only(FILE *f, const struct ppair *pp, size_t np, int side,
+		     const struct sr_compare_report *r)
+{
+	char prefix[300];
+	size_t i, len = 0;
+	char *names;
+
+	for (i = 0; i < np; i++)
+		if (pp[i].p[side] && !pp[i].p[!side])
+			len += strlen(pp[i].p[side]->name) + 2;
+	if (!len)
+		return 0;
+	names = malloc(len + 1);
+	if (!names)
+		return -1;
+	names[0] = '\0';
+	len = 0;
+	for (i = 0; i < np; i++)
+		if (pp[i].p[side] && !pp[i].p[!side])
+			len += (size_t)sprintf(names + len, "%s%s", len ? ", " : "",
+					       pp[i].p[side]->name);
+	snprintf(prefix, sizeof(prefix), "Only in %s (%.200s): ", side ? "after" : "before", r->file);
+	wrap(f, prefix, names);
+	free(names);
+	return 0;
+}
+
+static int write_text(FILE *f, const struct sr_compare_report *b,
+		      const struct sr_compare_report *a)
+{
+	struct ppair *pp;
+	size_t np, i;
+	char s0[600], s1[600];
+	int g, lw = 0, common = 0, only = 0;
+
+	pp = pair_policies(b, a, &np);
+	if (!pp)
+		return -1;
+	head(f, "before:", b->file, b->file);
+	head(f, "after:", a->file, a->file);
+	head(f, "trace:", trace_of(b, s0, sizeof(s0)), trace_of(a, s1, sizeof(s1)));
+	head(f, "machine:", machine_of(b, s0, sizeof(s0)), machine_of(a, s1, sizeof(s1)));
+	head(f, "kernel:", b->kernel, a->kernel);
+	head(f, "slots cache:", onoff(b->slots), onoff(a->slots));
+	head(f, "block plug:", onoff(b->plug), onoff(a->plug));
+	head(f, "readahead:", b->readahead, a->readahead);
+	head(f, "baseline:", b->baseline, a->baseline);
+	wrap(f, "change:      ", "(after / before - 1) x 100 %, of the reports' figures; for the "
+	     "delta, after - before");
+	for (g = 0; g < NGROUPS; g++)
+		if (text_group(NULL, g, pp, np, 0, &lw)) {
+			free(pp);
+			return -1;
+		}
+	for (i = 0; i < np; i++) {
+		common += pp[i].p[0] && pp[i].p[1];
+		only += !(pp[i].p[0] && pp[i].p[1]);
+	}
+	if (lw > MAX_LABEL)
+		lw = MAX_LABEL;
+	if (lw < 8)
+		lw = 8;
+	if (common) {
+		for (g = 0; g < NGROUPS; g++)
+			if (text_group(f, g, pp, np, lw, NULL)) {
+				free(pp);
+				return -1;
+			}
+	} else {
+		fputs("\nNo policy is in both reports.\n", f);
+	}
+	if (only)
+		fputc('\n', f);
+	if (text_only(f, pp, np, 0, b) || text_only(f, pp, np, 1, a)) {
+		free(pp);
+		return -1;
+	}
+	free(pp);
+	return 0;
+}
+
+enum sr_err sr_compare_write(FILE *f, const struct sr_compare_report *before,
+			     const struct sr_compare_report *after, enum sr_compare_fmt fmt)
+{
+	int rc;
+
+	switch (fmt) {
+	case SR_COMPARE_JSON: rc = write_json(f, before, after); break;
+	case SR_COMPARE_CSV: rc = write_csv(f, before, after); break;
+	default: rc = write_text(f, before, after); break;
+	}
+	if (rc)
+		return SR_ERR_NOMEM;
+	return ferror(f) ? SR_ERR_IO : SR_OK;
+}
