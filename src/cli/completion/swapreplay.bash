@@ -43,11 +43,15 @@ _swapreplay_commands()
 _swapreplay_options()
 {
 	"$1" help "$2" 2>/dev/null | awk '
+	# An option seen again (the usage line names it, then its own line)
+	# is printed again only to pair it with its short name.
 	function add(long, short, arg, vals) {
 		key = long != "-" ? long : short
-		if (key in seen)
+		if (key in seen && (short == "-" || (key in paired)))
 			return
 		seen[key] = 1
+		if (short != "-")
+			paired[key] = 1
 		print long, short, arg, vals
 	}
 	# One option word such as --policy=LIST, --zstd[=LEVEL], --plug=on|off;
@@ -121,6 +125,7 @@ _swapreplay_values()
 {
 	case $1:$2 in
 	replay:--format) echo text table json csv markdown ;;
+	compare:--format) echo text json csv ;;
 	sweep:--format) echo jsonl csv ;;
 	replay:--input-format | sweep:--input-format) echo auto csv jsonl swt ;;
 	convert:--input-format | stat:--input-format) echo auto csv jsonl swt vmstat ;;
@@ -272,9 +277,9 @@ _swapreplay()
 			local long short arg vals
 			while read -r long short arg vals; do
 				if [[ $long != - ]]; then
-					opts+=("$long")
+					[[ -z ${argof[$long]+x} ]] && opts+=("$long")
 					argof[$long]=$arg
-					valsof[$long]=$vals
+					[[ $vals != - || -z ${valsof[$long]-} ]] && valsof[$long]=$vals
 					[[ $short != - ]] && longof[$short]=$long
 				fi
 				if [[ $short != - && -z ${argof[$short]-} ]]; then
