@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/filekind.h"
 #include "common/internal.h"
 #include "swapreplay/compare.h"
 #include "swapreplay/report.h"
@@ -198,28 +199,13 @@ static enum sr_err slurp(const char *path, char **out, size_t *outlen, struct sr
  * (the kinds sweep's inputs skip), NULL otherwise. */
 static const char *other_kind(const json_t *o)
 {
-	static const struct { const char *schema, *what; } kinds[] = {
-		{ "swapreplay-sweep/", "a sweep's result row (swapreplay sweep)" },
-		{ "swapreplay-plan/", "a sweep plan" },
-		{ "swapreplay-machine/", "a machine description" },
-		{ "swapreplay-compare/", "a comparison (swapreplay compare -f json)" },
-	};
-	const json_t *sch = json_object_get(o, "schema");
-	size_t i;
-
-	if (json_is_string(sch)) {
-		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-			if (!strncmp(json_string_value(sch), kinds[i].schema, strlen(kinds[i].schema)))
-				return kinds[i].what;
-		return NULL;
+	switch (sr_json_file_kind(o)) {
+	case SR_KIND_SWEEP: return "a sweep's result row (swapreplay sweep)";
+	case SR_KIND_PLAN: return "a sweep plan";
+	case SR_KIND_COMPARE: return "a comparison (swapreplay compare -f json)";
+	case SR_KIND_MACHINE: return "a machine description";
+	default: return NULL; /* a report is check_schema()'s */
 	}
-	if (json_object_get(o, "nodes") && json_object_get(o, "devices"))
-		return "a machine description";
-	if (json_object_get(o, "unit") && json_object_get(o, "policies"))
-		return "a sweep plan";
-	if (json_object_get(o, "unit") && json_object_get(o, "policy"))
-		return "a sweep's result row (swapreplay sweep)";
-	return NULL;
 }
 
 /* The reading of one report: where in it, for the messages. */
@@ -318,6 +304,22 @@ static int get_figs(struct rd *c, const json_t *o, const struct figdef *fig, int
 	return 0;
 }
 
+/* Element pre of a report's array: an object with a string "name", whose
+ * copy goes to *name; 0, or -1 (said, or out of memory). */
+static int get_named(struct rd *c, const json_t *x, const char *pre, char **name)
+{
+	if (!json_is_object(x))
+		return bad(c, "", pre, "not an object");
+	if (!json_is_string(json_object_get(x, "name")))
+		return bad(c, pre, ".name", "missing or not a string");
+	*name = strdup(json_string_value(json_object_get(x, "name")));
+	if (!*name) {
+		c->nomem = 1;
+		return -1;
+	}
+	return 0;
+}
+
 static int get_devices(struct rd *c, const json_t *o, struct pol *p)
 {
 	const json_t *a = json_object_get(o, "devices");
@@ -339,15 +341,8 @@ static int get_devices(struct rd *c, const json_t *o, struct pol *p)
 		size_t at = strlen(c->where);
 
 		snprintf(pre, sizeof(pre), "devices[%zu]", i);
-		if (!json_is_object(x))
-			return bad(c, "", pre, "not an object");
-		if (!json_is_string(json_object_get(x, "name")))
-			return bad(c, pre, ".name", "missing or not a string");
-		dv->name = strdup(json_string_value(json_object_get(x, "name")));
-		if (!dv->name) {
-			c->nomem = 1;
+		if (get_named(c, x, pre, &dv->name))
 			return -1;
-		}
 		p->ndev++;
 		snprintf(c->where + at, sizeof(c->where) - at, "%s (%s): ", pre, dv->name);
 		if (get_figs(c, x, dfig, ND, dv->f))
@@ -375,15 +370,8 @@ static int get_policies(struct rd *c, const json_t *root, struct sr_compare_repo
 		char pre[48];
 
 		snprintf(pre, sizeof(pre), "policies[%zu]", i);
-		if (!json_is_object(x))
-			return bad(c, "", pre, "not an object");
-		if (!json_is_string(json_object_get(x, "name")))
-			return bad(c, pre, ".name", "missing or not a string");
-		p->name = strdup(json_string_value(json_object_get(x, "name")));
-		if (!p->name) {
-			c->nomem = 1;
+		if (get_named(c, x, pre, &p->name))
 			return -1;
-		}
 		r->npol++;
 		snprintf(c->where, sizeof(c->where), "%s (%.60s): ", pre, p->name);
 		if (get_figs(c, x, pfig, NF, p->f) || get_devices(c, x, p))

@@ -21,6 +21,7 @@
 
 #include <jansson.h>
 
+#include "common/filekind.h"
 #include "common/internal.h"
 #include "sweep/sweep_impl.h"
 
@@ -61,32 +62,16 @@ static enum sr_err nomem(struct sr_diag *d)
 
 /* What the JSON object o is, when it is one of swapreplay's files and not
  * a trace; NULL otherwise. */
-static const char *json_kind(json_t *o)
+static const char *json_kind(const json_t *o)
 {
-	static const struct { const char *schema, *what; } kinds[] = {
-		{ "swapreplay-sweep/", "a sweep's result file" },
-		{ "swapreplay-plan/", "a sweep plan" },
-		{ "swapreplay-report/", "a replay report" },
-		{ "swapreplay-compare/", "a comparison of two reports" },
-		{ "swapreplay-machine/", "a machine description" },
-	};
-	json_t *sch = json_object_get(o, "schema");
-	size_t i;
-
-	if (json_is_string(sch)) {
-		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-			if (!strncmp(json_string_value(sch), kinds[i].schema, strlen(kinds[i].schema)))
-				return kinds[i].what;
-		return NULL;
+	switch (sr_json_file_kind(o)) {
+	case SR_KIND_SWEEP: return "a sweep's result file";
+	case SR_KIND_PLAN: return "a sweep plan";
+	case SR_KIND_REPORT: return "a replay report";
+	case SR_KIND_COMPARE: return "a comparison of two reports";
+	case SR_KIND_MACHINE: return "a machine description";
+	default: return NULL;
 	}
-	/* Those written before there was a schema. */
-	if (json_object_get(o, "unit") && json_object_get(o, "policies"))
-		return "a sweep plan";
-	if (json_object_get(o, "unit") && json_object_get(o, "policy"))
-		return "a sweep's result file";
-	if (json_object_get(o, "nodes") && json_object_get(o, "devices"))
-		return "a machine description";
-	return NULL;
 }
 
 /*
