@@ -12,16 +12,9 @@
 R=$(cd "$T/.." && pwd)
 CC=${CC:-cc}
 
-need() {
-	command -v "$1" >/dev/null 2>&1 && return 0
-	echo "# $1 is missing: make deps" >&2
-	(unset MAKEFLAGS MAKELEVEL MFLAGS; make -s -C "$R" deps >&2)
-	command -v "$1" >/dev/null 2>&1 && return 0
-	echo "FAIL install: $1 is not installed and make deps did not install it (Debian package $2; see the Makefile's DOC_PKGS)"
-	exit 0
-}
-need pkg-config pkgconf
-need man man-db
+. "$T/cli/lib/need.sh"
+need pkg-config pkgconf install || exit 0
+need man man-db install || exit 0
 
 # The build folder of the binary under test, relative to the tree if in it.
 B=$(dirname "$SR_BIN")

@@ -13,15 +13,7 @@ R=$(cd "$T/.." && pwd)
 M=$R/docs/man
 PAGES="$M/swapreplay.1 $M/swapreplay-trace.5 $M/swapreplay-machine.5"
 
-# need TOOL PACKAGE: TOOL is there, or `make deps` installs it.
-need() {
-	command -v "$1" >/dev/null 2>&1 && return 0
-	echo "# $1 is missing: make deps" >&2
-	(unset MAKEFLAGS MAKELEVEL MFLAGS; make -s -C "$R" deps >&2)
-	command -v "$1" >/dev/null 2>&1 && return 0
-	echo "FAIL manpages: $1 is not installed and make deps did not install it (Debian package $2; see the Makefile's DOC_PKGS)"
-	return 1
-}
+. "$T/cli/lib/need.sh"
 
 # The text of a page's source with the escapes a name may hold undone:
 # \- is -, fonts, \c, \& and \% are dropped.
@@ -57,8 +49,8 @@ help_opts() {
 }
 
 ok=1
-need groff groff-base || ok=0
-need man man-db || ok=0
+need groff groff-base manpages || ok=0
+need man man-db manpages || ok=0
 
 # Rendering: no warning from groff (all warnings on) nor from man.
 if [ $ok = 1 ]; then
