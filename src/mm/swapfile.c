@@ -928,13 +928,10 @@ uint32_t sr_swapdev_get_pages(struct sr_swap_dev *sd, uint64_t cpu_key, uint64_t
 		if (sd->how != SR_SLOTS_SCAN && pcp && *pcp &&
 		    (c = rec_at(sd, (uint32_t)(*pcp & 0xffffffffu) - 1, &h)) &&
 		    (sd->how != SR_SLOTS_ORDERS || c->order == 0)) {
-			uint32_t from = (uint32_t)(*pcp >> 32) & 0xffff, idx = c->idx, s;
-
-			while (got < n && (s = bm_next_zero(c->map, from, sd->csize)) < sd->csize) {
-				off[got++] = take(sd, h, s, 1);
+			while (got < n && try_in(sd, h, (uint32_t)(*pcp >> 32) & 0xffff, 1, pcp,
+						 &off[got])) {
+				got++;
 				sd->inuse++;
-				from = s + 1;
-				*pcp = from < sd->csize ? sr_pcp_make(idx, from) : 0;
 				if (!*pcp)
 					break;
 			}

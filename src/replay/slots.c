@@ -247,11 +247,7 @@ void sr_replay_slots_prefetch(struct sr_replay *r, const struct sr_event *e)
 	int k;
 
 	if (!r->slots.off_at || e->op != SR_OP_IN || !sr_slot_key(e, e->offset, &key) ||
-	    !(c = sr_slotmap_chunk(&r->slots, key >> SLOTMAP_CHUNK_BITS)))
-		return;
-	sc = (struct slot_cell *)(void *)(c->cells +
-					  (key & (SLOTMAP_CHUNK_CELLS - 1)) * r->slots.cell_size);
-	if (!sc->nr_pages)
+	    !(sc = sr_slotmap_cell(&r->slots, key, 0, &c)) || !sc->nr_pages)
 		return;
 	for (k = 0; k < r->np; k++) {
 		uint32_t off = sr_slotmap_off(&r->slots, sc, k);
