@@ -134,6 +134,13 @@ enum sr_err sr_machine_load(struct sr_machine **out, const char *name_or_path,
 
 void sr_machine_free(struct sr_machine *m);
 
+struct sr_event;
+/* Event e, the nth of its trace, fits m: the nodes and the device it names
+ * exist there.  SR_OK, or SR_ERR_MACHINE with diag saying which (its
+ * record is nth). */
+enum sr_err sr_machine_check_event(const struct sr_machine *m, const struct sr_event *e,
+				   uint64_t nth, struct sr_diag *diag);
+
 /*
  * A copy of m whose performance figures are each multiplied by a factor
  * drawn log-uniformly from [1/(1+rel), 1+rel] (seeded, deterministic): the

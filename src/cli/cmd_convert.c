@@ -21,26 +21,6 @@ static const struct cli_opt opts[] = {
 	{ NULL, 0, 0, 0 },
 };
 
-/* Event e (the nth) fits machine m: its nodes and device exist there. */
-static int fits(const struct sr_machine *m, const struct sr_event *e, uint64_t nth,
-		const char *in)
-{
-	if (e->cpu_nid >= m->nr_nodes || e->page_nid >= m->nr_nodes) {
-		cli_err("%s: event %llu names node %u, but machine %s has %d node%s: the trace "
-			"was not recorded there", in, (unsigned long long)nth,
-			e->cpu_nid >= m->nr_nodes ? e->cpu_nid : e->page_nid, m->name, m->nr_nodes,
-			m->nr_nodes == 1 ? "" : "s");
-		return 0;
-	}
-	if (e->dev >= m->nr_devices) {
-		cli_err("%s: event %llu names swap device %d, but machine %s has %d device%s: the "
-			"trace was not recorded there", in, (unsigned long long)nth, e->dev, m->name,
-			m->nr_devices, m->nr_devices == 1 ? "" : "s");
-		return 0;
-	}
-	return 1;
-}
-
 static int run(int argc, char **argv)
 {
 	struct cli_parser p;
@@ -146,10 +126,12 @@ static int run(int argc, char **argv)
 				goto out;
 			}
 		}
+		/* The events must fit the machine embedded. */
 		for (i = 0; m && i < n; i++)
-			if (!fits(m, &evs[i], ++nth, in)) {
+			if (sr_machine_check_event(m, &evs[i], ++nth, &d)) {
+				snprintf(d.file, sizeof(d.file), "%s", in);
 				sr_writer_abort(w);
-				rc = EXIT_DATA;
+				rc = cli_diag(&d);
 				goto out;
 			}
 		if (n) {

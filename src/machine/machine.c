@@ -14,6 +14,7 @@
 #include "common/internal.h"
 #include "machine/defaults.h"
 #include "swapreplay/machine.h"
+#include "swapreplay/event.h"
 
 /* Machine files larger than this are refused before parsing. */
 #define MACHINE_MAX_BYTES (4u << 20)
@@ -540,6 +541,25 @@ out:
 	json_decref(root);
 	sr_machine_free(m);
 	return err;
+}
+
+enum sr_err sr_machine_check_event(const struct sr_machine *m, const struct sr_event *e,
+				   uint64_t nth, struct sr_diag *d)
+{
+	if (e->cpu_nid < m->nr_nodes && e->page_nid < m->nr_nodes && e->dev < m->nr_devices)
+		return SR_OK;
+	sr_diag_clear(d);
+	if (d)
+		d->record = nth;
+	if (e->cpu_nid >= m->nr_nodes || e->page_nid >= m->nr_nodes)
+		return sr_diag_set(d, SR_ERR_MACHINE,
+				   "the trace names node %u, but machine %s has %d node%s (0 to %d)",
+				   e->cpu_nid >= m->nr_nodes ? e->cpu_nid : e->page_nid, m->name,
+				   m->nr_nodes, m->nr_nodes > 1 ? "s" : "", m->nr_nodes - 1);
+	return sr_diag_set(d, SR_ERR_MACHINE,
+			   "the trace names swap device %d, but machine %s has %d device%s (0 to %d)",
+			   e->dev, m->name, m->nr_devices, m->nr_devices > 1 ? "s" : "",
+			   m->nr_devices - 1);
 }
 
 void sr_machine_free(struct sr_machine *m)

@@ -600,25 +600,13 @@ enum sr_err sr_replay_drain(struct sr_replay *r, struct sr_diag *d)
 	return SR_OK;
 }
 
-static enum sr_err check_event(struct sr_replay *r, const struct sr_event *e, uint64_t nth,
-			       struct sr_diag *d)
+static inline enum sr_err check_event(struct sr_replay *r, const struct sr_event *e, uint64_t nth,
+				      struct sr_diag *d)
 {
 	if (SR_LIKELY(e->cpu_nid < r->m->nr_nodes && e->page_nid < r->m->nr_nodes &&
 		      e->dev < r->m->nr_devices))
 		return SR_OK;
-	sr_diag_clear(d);
-	if (d)
-		d->record = nth;
-	if (e->cpu_nid >= r->m->nr_nodes || e->page_nid >= r->m->nr_nodes)
-		return sr_diag_set(d, SR_ERR_MACHINE,
-				   "the trace names node %u, but machine %s has %d node%s (0 to %d)",
-				   e->cpu_nid >= r->m->nr_nodes ? e->cpu_nid : e->page_nid,
-				   r->m->name, r->m->nr_nodes, r->m->nr_nodes > 1 ? "s" : "",
-				   r->m->nr_nodes - 1);
-	return sr_diag_set(d, SR_ERR_MACHINE,
-			   "the trace names swap device %d, but machine %s has %d device%s (0 to %d)",
-			   e->dev, r->m->name, r->m->nr_devices,
-			   r->m->nr_devices > 1 ? "s" : "", r->m->nr_devices - 1);
+	return sr_machine_check_event(r->m, e, nth, d);
 }
 
 enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth,
