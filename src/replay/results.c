@@ -51,27 +51,28 @@ static void blk_add(struct sr_dev_result *s, const struct sr_dev_result *d)
 /* The label of policy k in reports: its spec, but an out-of-tree policy
  * goes by its own name (and parameters), not its file's path, unless
  * another policy of the replay has that label already. */
+/* A policy's own label: its spec, or an out-of-tree one's .name[:PARAMS]. */
+static void own_label(const struct sr_mm *mm, char *buf, size_t n)
+{
+	const char *colon = strchr(mm->spec, ':');
+
+	if (mm->dl)
+		snprintf(buf, n, "%s%s", mm->ops->name, colon ? colon : "");
+	else
+		snprintf(buf, n, "%s", mm->spec);
+}
+
 static void policy_label(const struct sr_replay *r, int k, char *buf, size_t n)
 {
 	const struct sr_mm *mm = &r->pol[k].mm;
-	const char *colon = strchr(mm->spec, ':');
+	char other[sizeof(mm->spec) + 64];
 	int j;
 
-	snprintf(buf, n, "%s", mm->spec);
-	if (!mm->dl)
-		return;
-	snprintf(buf, n, "%s%s", mm->ops->name, colon ? colon : "");
-	for (j = 0; j < r->np; j++) {
-		const struct sr_mm *o = &r->pol[j].mm;
-		const char *oc = strchr(o->spec, ':');
-		char other[sizeof(o->spec) + 64];
-
+	own_label(mm, buf, n);
+	for (j = 0; mm->dl && j < r->np; j++) {
 		if (j == k)
 			continue;
-		if (o->dl)
-			snprintf(other, sizeof(other), "%s%s", o->ops->name, oc ? oc : "");
-		else
-			snprintf(other, sizeof(other), "%s", o->spec);
+		own_label(&r->pol[j].mm, other, sizeof(other));
 		if (!strcmp(other, buf)) {
 			snprintf(buf, n, "%s", mm->spec);
 			return;
