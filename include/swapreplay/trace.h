@@ -110,6 +110,16 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
  */
 const char *sr_reader_machine_json(const struct sr_reader *r);
 
+/*
+ * How far the reading of the file has gone: *read bytes of the file as
+ * stored (compressed bytes for zstd) out of *size (0 when the size is not
+ * known: standard input, a pipe).  The bytes read run ahead of the events
+ * handed out by the read-ahead buffers (a few MiB).  Safe to call from
+ * another thread than the one reading (a progress display while
+ * sr_pipe_start() decodes on its own thread).
+ */
+void sr_reader_file_progress(const struct sr_reader *r, uint64_t *read, uint64_t *size);
+
 const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r);
 
 /* Close and free; accepts NULL. */

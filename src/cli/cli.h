@@ -100,6 +100,28 @@ int cli_check_output(const char *out, const char *const *inputs, size_t n);
 
 /* Which temporary output files exist, for the signal handler. */
 void cli_install_signals(void);
+
+/* -q: no warnings (cli_warn, cli_read_warnings) and no progress; errors
+ * are printed still. */
+extern int cli_quiet;
+
+/* The progress of a long read on standard error (progress.c): AUTO is a
+ * line redrawn in place when standard error is a terminal, else nothing;
+ * LOG a line every 10 s and one at the end (--progress). */
+enum cli_progress_mode { CLI_PROGRESS_AUTO, CLI_PROGRESS_OFF, CLI_PROGRESS_TTY, CLI_PROGRESS_LOG };
+struct cli_progress {
+	enum cli_progress_mode mode;
+	const char *name;
+	unsigned replays;      /* the machine and its --uncertainty variants */
+	double t0, last;
+	int drawn;             /* a terminal line is showing */
+};
+void cli_progress_start(struct cli_progress *p, enum cli_progress_mode mode, const char *name,
+			unsigned replays);
+/* Cheap when nothing is due: call it after every batch. */
+void cli_progress_update(struct cli_progress *p, const struct sr_reader *r, uint64_t events);
+/* Erase the terminal line; into a log, the last line (when ok). */
+void cli_progress_end(struct cli_progress *p, const struct sr_reader *r, uint64_t events, int ok);
 /* Non-zero once SIGINT/SIGTERM arrived (the handler has cleaned up). */
 extern volatile int cli_interrupted;
 

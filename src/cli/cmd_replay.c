@@ -21,7 +21,7 @@
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
        O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_PLUG,
-       O_SIMTHREAD };
+       O_SIMTHREAD, O_PROGRESS, O_QUIET };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -39,6 +39,8 @@ static const struct cli_opt opts[] = {
 	{ "kernel", 0, CLI_ARG, O_KERNEL },
 	{ "plug", 0, CLI_ARG, O_PLUG },
 	{ "sim-thread", 0, CLI_ARG, O_SIMTHREAD },
+	{ "progress", 0, CLI_NOARG, O_PROGRESS },
+	{ "quiet", 'q', CLI_NOARG, O_QUIET },
 	CLI_RA_OPTS,
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
@@ -138,6 +140,9 @@ static int cli_replay(int argc, char **argv)
 	struct sr_kernel kern;
 	struct sr_readahead_opts ra;
 	char rad[192];
+	enum cli_progress_mode pmode = CLI_PROGRESS_AUTO;
+	struct cli_progress prog;
+	uint64_t fed = 0;
 
 	sr_kernel_parse(SR_KERNEL_DEFAULT, &kern, NULL);
 	sr_readahead_default(&ra);
@@ -184,6 +189,12 @@ static int cli_replay(int argc, char **argv)
 			rc = cli_opt_on_off("replay", "sim-thread", val, &sim_thread);
 			if (rc)
 				goto out;
+			break;
+		case O_PROGRESS:
+			pmode = CLI_PROGRESS_LOG;
+			break;
+		case O_QUIET:
+			cli_quiet = 1;
 			break;
 		case O_FORMAT:
 			if (sr_report_fmt_parse(val, &fmt)) {
@@ -340,6 +351,7 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	cli_progress_start(&prog, cli_quiet ? CLI_PROGRESS_OFF : pmode, trace, (unsigned)nvar + 1);
 	for (;;) {
 		const struct sr_event *batch;
 		size_t n;
@@ -361,10 +373,13 @@ static int cli_replay(int argc, char **argv)
 				d = fd;
 				err = ferr;
 			}
+			fed += n;
+			cli_progress_update(&prog, r, fed);
 		}
 		if (err || !n)
 			break;
 	}
+	cli_progress_end(&prog, r, fed, !err);
 	sr_pipe_stop(pipe);
 	pipe = NULL;
 	cli_read_warnings(trace, sr_reader_stats(r));
@@ -499,6 +514,13 @@ const struct cli_cmd cmd_replay = {
 	"                        vm-scalability reports per process; JSON lists them\n"
 	"                        per policy, CSV gives one row per policy and task\n"
 	"                        instead of one per policy, text and markdown the sums\n"
+	"  --progress            write the progress into a log (a batch job's output):\n"
+	"                        a line every 10 s and one at the end; without it,\n"
+	"                        a line redrawn in place when standard error is a\n"
+	"                        terminal (share of the file read, events, events/s,\n"
+	"                        time left), erased when the replay ends\n"
+	"  -q, --quiet           no progress and no warnings on standard error;\n"
+	"                        errors are still printed\n"
 	CLI_VMSTAT_HELP
 	"\n"
 	"A trace without swap events (a vmstat log of a quiet machine) is valid:\n"

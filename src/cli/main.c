@@ -42,10 +42,14 @@ void cli_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int cli_quiet;
+
 void cli_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (cli_quiet)
+		return;
 	fputs("swapreplay: warning: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);

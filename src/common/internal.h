@@ -58,6 +58,10 @@ void sr_src_hash_on(struct sr_src *s);
 uint64_t sr_src_hash(const struct sr_src *s);
 /* Decompressed bytes consumed so far. */
 uint64_t sr_src_pos(const struct sr_src *s);
+/* Bytes read from the file so far (compressed bytes for zstd) and its size
+ * (0 when it is not a regular file: standard input, a pipe); safe to call
+ * from another thread than the one reading. */
+void sr_src_file_progress(const struct sr_src *s, uint64_t *read, uint64_t *size);
 
 /*
  * Next line without its "\n" (a trailing "\r" is kept: callers strip it).

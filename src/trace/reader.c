@@ -308,6 +308,11 @@ const char *sr_reader_machine_json(const struct sr_reader *r)
 	return r->machine_json;
 }
 
+void sr_reader_file_progress(const struct sr_reader *r, uint64_t *read, uint64_t *size)
+{
+	sr_src_file_progress(r->src, read, size);
+}
+
 const struct sr_read_stats *sr_reader_stats(const struct sr_reader *r)
 {
 	return &r->stats;

@@ -8,8 +8,10 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDStream_advanced */
 #include <zstd.h>
 
@@ -47,6 +49,11 @@ struct sr_src {
 	size_t zret;           /* last ZSTD_decompressStream() hint; 0 = frame end */
 	uint64_t zout;         /* bytes decoded so far (the steps: ZSTEP) */
 	uint64_t raw_total;    /* compressed bytes read from the file */
+	/* Bytes read from the file so far, compressed or not, and its size (0:
+	 * not a regular file): for a progress display, read by another thread
+	 * than the one that reads the file (the decoding thread). */
+	_Atomic uint64_t file_read;
+	uint64_t file_size;
 
 	unsigned char *buf;    /* decoded window: buf[pos..len) not yet consumed */
 	size_t cap, pos, len;
@@ -130,6 +137,7 @@ static enum sr_err raw_read(struct sr_src *s, struct sr_diag *d)
 	s->raw_pos = 0;
 	s->raw_len = n;
 	s->raw_total += n;
+	atomic_fetch_add_explicit(&s->file_read, n, memory_order_relaxed);
 	if (s->hashing)
 		s->hash = fnv1a(s->hash, s->raw, n);
 	return SR_OK;
@@ -372,6 +380,7 @@ static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
 		}
 		if (s->hashing)
 			s->hash = fnv1a(s->hash, s->buf + s->len, n);
+		atomic_fetch_add_explicit(&s->file_read, n, memory_order_relaxed);
 		s->len += n;
 		return SR_OK;
 	}
@@ -409,6 +418,12 @@ enum sr_err sr_src_open(struct sr_src **out, const char *path, struct sr_diag *d
 			goto out_free;
 		}
 		s->own_fp = 1;
+	}
+	{
+		struct stat st;
+
+		if (fstat(fileno(s->fp), &st) == 0 && S_ISREG(st.st_mode))
+			s->file_size = (uint64_t)st.st_size;
 	}
 	s->cap = SRC_CHUNK;
 	s->buf = malloc(s->cap);
@@ -493,6 +508,12 @@ void sr_src_hash_on(struct sr_src *s)
 uint64_t sr_src_hash(const struct sr_src *s)
 {
 	return s->hash;
+}
+
+void sr_src_file_progress(const struct sr_src *s, uint64_t *read, uint64_t *size)
+{
+	*read = atomic_load_explicit(&s->file_read, memory_order_relaxed);
+	*size = s->file_size;
 }
 
 uint64_t sr_src_pos(const struct sr_src *s)
