@@ -51,7 +51,7 @@ DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev
 TOOL_PKGS = zstd
 DOC_PKGS = groff-base man-db pkgconf
 
-.PHONY: all test asan-test valgrind-test stress test-cluster demo bench install uninstall clean deps validate validate-readme pc FORCE
+.PHONY: all test asan-test valgrind-test stress test-cluster test-live demo bench install uninstall clean deps validate validate-readme pc FORCE
 all: $(BIN) $(EXAMPLE_SO)
 
 $(EXAMPLE_SO): policies/fixed_node.c include/swapreplay/policy.h
@@ -121,6 +121,12 @@ demo: deps
 test-cluster: deps
 	$(MAKE) $(BIN)
 	sh tests/cluster.sh $(BIN)
+
+# The capture on this machine's kernel with real swapping (as root, about
+# 15 s; skipped with a line saying why where it cannot run): tests/live/run.sh.
+test-live: deps
+	$(MAKE) $(BIN)
+	SWAPREPLAY=$(BIN) sh tests/live/run.sh
 
 # Hostile and huge inputs (a few minutes): tests/stress.sh.
 stress: deps

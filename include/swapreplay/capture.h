@@ -23,6 +23,13 @@
  * build's capture), and without (captures made before; still read). */
 #define SR_CAPTURE_HEADER "ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns,vaddr"
 #define SR_CAPTURE_HEADER_NOVADDR "ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns"
+/* The tracepoint capture (swapreplay-capture-tp.bt): block requests and
+ * reclaim's writes, joined here into events; before its header, the swap
+ * areas' extents, one a line: swap type, the device its bios are queued on
+ * and the disk its requests complete on (kernel device numbers, MAJOR << 20
+ * | MINOR), the first swap page, its disk sector, the pages. */
+#define SR_CAPTURE_TP_HEADER "ts_ns,kind,pid,cpu,cpu_nid,dev,sector,nr_sectors,rw,addr"
+#define SR_CAPTURE_TP_EXTENT "swapext,TYPE,DEV,DISK,PAGE,SECTOR,PAGES"
 
 /* ---- pfn -> node ------------------------------------------------------ */
 
@@ -55,6 +62,17 @@ struct sr_capture_stats {
 				 * its buffers dropped, the capture's own loss */
 	uint64_t cut_lines;     /* a last line without its newline (bpftrace killed,
 				 * or out of disk), dropped: 0 or 1 */
+	/* The tracepoint capture only (tracepoint set): */
+	int tracepoint;         /* the capture is the tracepoint one */
+	uint64_t not_swap_io;   /* bios on a swap device outside its swap areas */
+	uint64_t no_completion; /* events whose request's completion never came:
+				 * no latency */
+	uint64_t reads;         /* swap-in reads */
+	uint64_t reads_with_fault; /* ... with their fault's address: the fault's only
+				    * read (readahead's several reads of one fault
+				    * have none: which is its own is not known) */
+	uint64_t unpaired_pfn;  /* reclaim's writes with no bio of their own (zswap,
+				 * zero-filled folios) */
 };
 
 struct sr_capture;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture/tpjoin.h"
 #include "common/internal.h"
 #include "swapreplay/capture.h"
 
@@ -214,6 +215,8 @@ struct sr_capture {
 	uint64_t line;
 	int header_done;
 	int strict;
+	struct sr_tpjoin *tp;  /* the tracepoint capture's joiner, or NULL */
+	int tp_end;            /* its lines are all read: flush it */
 	struct sr_capture_stats st;
 	enum sr_err sticky;
 	struct sr_diag sticky_diag;
@@ -276,6 +279,30 @@ static int lost_line(const char *s, size_t len, uint64_t *lost)
 	return 1;
 }
 
+/* An event's page node from its page frame number (its CPU's node when it
+ * has none, or one in no node's memory), counted. */
+static void page_node(struct sr_capture *c, struct sr_event *ev, uint64_t pfn, int has_pfn)
+{
+	int node = has_pfn ? sr_pfn_map_node(c->map, pfn) : -1;
+
+	if (!has_pfn)
+		c->st.no_pfn++;
+	else if (node < 0)
+		c->st.pfn_unmapped++;
+	ev->page_nid = node >= 0 ? (uint16_t)node : ev->cpu_nid;
+	c->st.events++;
+}
+
+/* A swap extent line, before the tracepoint capture's header. */
+static int swapext(struct sr_capture *c, const char *line, size_t len, char *msg, size_t msz)
+{
+	if (!c->tp && !(c->tp = sr_tpjoin_new())) {
+		snprintf(msg, msz, "out of memory");
+		return -2;
+	}
+	return sr_tpjoin_extent(c->tp, line, len, msg, msz);
+}
+
 enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t cap,
 			    size_t *n, struct sr_diag *d)
 {
@@ -293,7 +320,16 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 		struct sr_diag x;
 		enum sr_err err;
 		uint64_t pfn;
-		int has_pfn, node;
+		int has_pfn, rc;
+
+		/* The tracepoint capture: the events its lines have completed. */
+		if (c->tp && sr_tpjoin_next(c->tp, &evs[*n], &pfn, &has_pfn, c->tp_end)) {
+			page_node(c, &evs[*n], pfn, has_pfn);
+			(*n)++;
+			continue;
+		}
+		if (c->tp_end)
+			break;
 
 		sr_diag_clear(&x);
 		err = sr_src_getline(c->src, &line, &len, &x);
@@ -309,6 +345,10 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 			if (!c->header_done)
 				return cap_fail(c, d, SR_ERR_FORMAT,
 						"no capture header (" SR_CAPTURE_HEADER ")");
+			if (c->st.tracepoint) {
+				c->tp_end = 1;
+				continue;
+			}
 			break;
 		}
 		c->line++;
@@ -319,14 +359,43 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 				return cap_fail(c, d, SR_ERR_FORMAT,
 						"the last line has no newline: cut short (bpftrace killed, or the disk full?)");
 			c->st.cut_lines++;
+			if (c->st.tracepoint) {
+				c->tp_end = 1;
+				continue;
+			}
 			break;
 		}
 		if (len && line[len - 1] == '\r')
 			len--;
 		if (lost_line(line, len, &c->st.lost_events))
 			continue;
-		if (!len || line[0] == '#' || (len >= 10 && !memcmp(line, "Attaching ", 10))) {
+		/* bpftrace's own lines: "Attaching N probes...", and its maps
+		 * printed at exit ("@name[key]: value") if END did not clear
+		 * them all (a map written while END runs). */
+		if (!len || line[0] == '#' || line[0] == '@' ||
+		    (len >= 10 && !memcmp(line, "Attaching ", 10))) {
 			c->st.skipped_lines++;
+			continue;
+		}
+		if (!c->header_done && len > 8 && !memcmp(line, "swapext,", 8)) {
+			rc = swapext(c, line, len, msg, sizeof(msg));
+			if (rc)
+				return cap_fail(c, d, rc == -2 ? SR_ERR_NOMEM : SR_ERR_FORMAT, msg);
+			continue;
+		}
+		if (!c->header_done && len == strlen(SR_CAPTURE_TP_HEADER) &&
+		    !memcmp(line, SR_CAPTURE_TP_HEADER, len)) {
+			if (!c->tp || !sr_tpjoin_has_extents(c->tp))
+				return cap_fail(c, d, SR_ERR_FORMAT,
+						"a tracepoint capture without swap extents before its header (" SR_CAPTURE_TP_EXTENT " lines, written by swapreplay-record)");
+			c->header_done = 1;
+			c->st.tracepoint = 1;
+			continue;
+		}
+		if (c->st.tracepoint) {
+			rc = sr_tpjoin_line(c->tp, line, len, msg, sizeof(msg));
+			if (rc)
+				return cap_fail(c, d, rc == -2 ? SR_ERR_NOMEM : SR_ERR_FORMAT, msg);
 			continue;
 		}
 		if (!c->header_done) {
@@ -341,20 +410,18 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 		}
 		if (sr_capture_parse_line(line, len, &evs[*n], &pfn, &has_pfn, msg, sizeof(msg)))
 			return cap_fail(c, d, SR_ERR_FORMAT, msg);
-		node = has_pfn ? sr_pfn_map_node(c->map, pfn) : -1;
-		if (!has_pfn)
-			c->st.no_pfn++;
-		else if (node < 0)
-			c->st.pfn_unmapped++;
-		evs[*n].page_nid = node >= 0 ? (uint16_t)node : evs[*n].cpu_nid;
+		page_node(c, &evs[*n], pfn, has_pfn);
 		(*n)++;
-		c->st.events++;
 	}
 	return SR_OK;
 }
 
 const struct sr_capture_stats *sr_capture_stats(const struct sr_capture *c)
 {
+	struct sr_capture *w = (struct sr_capture *)c;
+
+	if (c->tp)
+		sr_tpjoin_stats(c->tp, &w->st);
 	return &c->st;
 }
 
@@ -363,5 +430,6 @@ void sr_capture_close(struct sr_capture *c)
 	if (!c)
 		return;
 	sr_src_close(c->src);
+	sr_tpjoin_free(c->tp);
 	free(c);
 }

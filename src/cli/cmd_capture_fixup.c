@@ -90,6 +90,10 @@ static int run(int argc, char **argv)
 			 * (a capture with the vaddr column). */
 			for (i = 0; i < n && !wo.vaddr; i++)
 				wo.vaddr = (evs[i].flags & SR_EV_HAS_VADDR) != 0;
+			/* The tracepoint capture's swap-ins have theirs, after
+			 * swap-outs without. */
+			if (sr_capture_stats(c)->tracepoint)
+				wo.vaddr = 1;
 			err = sr_writer_open(&w, out, &wo, &d);
 		}
 		if (err || !n)
@@ -113,9 +117,24 @@ static int run(int argc, char **argv)
 		err = sr_writer_finish(w, &d);
 		if (err)
 			rc = cli_diag(&d);
-		if (st->no_pfn)
+		if (st->no_pfn && !st->tracepoint)
 			cli_warn("%s: %" PRIu64 " event(s) without a page frame number (swap cache hits): page node taken as the CPU's",
 				 in, st->no_pfn);
+		if (st->tracepoint) {
+			/* What the tracepoints could not give, said once. */
+			cli_warn("%s: tracepoint capture: %" PRIu64 " swap-in read(s), %" PRIu64
+				 " with their fault's address (the others are readahead's, with the fault's own among them, unknown which: no address); their page node is the CPU's (no tracepoint gives the page read); swap-ins that hit the swap cache are not in it",
+				 in, st->reads, st->reads_with_fault);
+			if (st->no_pfn > st->reads)
+				cli_warn("%s: %" PRIu64 " swap-out(s) without reclaim's write of their folio (mm_vmscan_write_folio): page node taken as the CPU's",
+					 in, st->no_pfn - st->reads);
+			if (st->no_completion)
+				cli_warn("%s: %" PRIu64 " event(s) whose request's completion was not seen (lost, or a stacked device): no latency",
+					 in, st->no_completion);
+			if (st->not_swap_io)
+				cli_warn("%s: %" PRIu64 " request(s) on the swap devices outside the swap areas (the file system's) left out",
+					 in, st->not_swap_io);
+		}
 		if (st->pfn_unmapped)
 			cli_warn("%s: %" PRIu64 " event(s) whose page frame is in no node's memory blocks (another machine's sysfs?): page node taken as the CPU's",
 				 in, st->pfn_unmapped);

@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tracepoint capture (traces/capture/swapreplay-capture-tp.bt) joined
+ * into swap events: see tpjoin.h and traces/capture/README.md.
+ *
+ * Where the kernel's own code puts each event (mm/page_io.c and
+ * mm/vmscan.c, 5.x to 6.18):
+ * - a swap-out is one bio per folio, REQ_OP_WRITE, submitted by the task
+ *   that reclaims (swap_writepage_bdev_sync/async(), from
+ *   __swap_writepage()); block:block_bio_queue sees it when it is
+ *   submitted, before a plug or the elevator merges it into a request;
+ *   vmscan's pageout() then traces mm_vmscan_write_folio for the folio;
+ * - a swap-in read is one bio per folio, REQ_OP_READ, submitted by the
+ *   faulting task (swap_read_folio_bdev_*()), readahead's neighbours first
+ *   and in the same way; the kernel counts pswpin for each folio read and
+ *   pswpout for each folio written, in pages (count_swpout_vm_event(),
+ *   count_vm_events(PSWPIN)), so the pages of these bios are those counts;
+ * - a request completes (block:block_rq_complete) for all the bios merged
+ *   into it: the sectors [sector, sector + nr_sectors) cover them.
+ * A bio's device in block_bio_queue is its own block device (a partition
+ * stays one after blk_partition_remap(), its sector made the disk's);
+ * block_rq_complete names the disk: an extent gives both numbers.
+ *
+ * The slot of a bio at disk sector s in the extent (page p0, sector s0)
+ * of swap area t: offset = p0 + (s - s0) / 8 (4 KiB pages of 8 sectors).
+ * Its latency: the completion's time less its queueing time.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/tpjoin.h"
+#include "common/internal.h"
+
+struct ext {
+	uint32_t type, qdev, cdev;
+	uint64_t page, sector, pages;
+};
+
+struct pend {
+	struct sr_event ev;
+	uint64_t pfn;
+	uint64_t sector;       /* disk sector of the bio */
+	uint32_t cdev;         /* the disk, as completions name it */
+	uint8_t has_pfn, done;
+};
+
+struct sr_tpjoin {
+	struct ext *ext;       /* by (qdev, sector) once sorted */
+	struct ext *by_disk;   /* the same by (cdev, sector) */
+	size_t next, ext_cap;
+	int sorted;
+	struct pend *ring;     /* pending events, queue order: seq & (cap - 1) */
+	size_t cap;
+	uint64_t head, tail;   /* sequence numbers: [head, tail) pending */
+	struct sr_u64map by_sector; /* (disk, sector) -> seq + 1 */
+	struct sr_u64map last_write; /* task -> seq + 1 of its last write */
+	struct sr_u64map last_read; /* task -> seq + 1 of its last read */
+	/* Completions read before their bio's line, (disk, sector) -> time:
+	 * bpftrace prints each CPU's lines from a buffer of its own, so a
+	 * request completed on one CPU may come out before its bio queued on
+	 * another. */
+	struct sr_u64map early;
+	uint64_t latest_ts;
+	uint64_t not_swap_io, no_completion, reads_fault, reads, unpaired_pfn, reads_grouped;
+};
+
+struct sr_tpjoin *sr_tpjoin_new(void)
+{
+	struct sr_tpjoin *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	sr_u64map_init(&j->by_sector);
+	sr_u64map_init(&j->last_write);
+	sr_u64map_init(&j->last_read);
+	sr_u64map_init(&j->early);
+	return j;
+}
+
+void sr_tpjoin_free(struct sr_tpjoin *j)
+{
+	if (!j)
+		return;
+	free(j->ext);
+	free(j->ring);
+	sr_u64map_free(&j->by_sector);
+	sr_u64map_free(&j->last_write);
+	sr_u64map_free(&j->last_read);
+	sr_u64map_free(&j->early);
+	free(j->by_disk);
+	free(j);
+}
+
+/* The comma-separated fields of s into f[0..n); the count found. */
+static size_t split(const char *s, size_t len, const char **f, size_t *fl, size_t n)
+{
+	size_t k = 0, pos = 0;
+
+	while (k < n) {
+		const char *c = memchr(s + pos, ',', len - pos);
+		size_t l = c ? (size_t)(c - (s + pos)) : len - pos;
+
+		f[k] = s + pos;
+		fl[k++] = l;
+		if (!c)
+			return k;
+		pos += l + 1;
+	}
+	return k + 1; /* more than n */
+}
+
+int sr_tpjoin_extent(struct sr_tpjoin *j, const char *s, size_t len, char *msg, size_t msz)
+{
+	static const char *const name[6] = { "type", "dev", "disk", "page", "sector", "pages" };
+	const char *f[8];
+	size_t fl[8], k;
+	uint64_t v[6];
+	struct ext *e;
+
+	if (split(s, len, f, fl, 8) != 7) {
+		snprintf(msg, msz, "a swap extent has 7 fields (" SR_CAPTURE_TP_EXTENT ")");
+		return -1;
+	}
+	for (k = 0; k < 6; k++) {
+		uint64_t max = k < 3 ? UINT32_MAX : (1ull << 52);
+
+		if (sr_parse_u64(f[k + 1], fl[k + 1], max, &v[k])) {
+			snprintf(msg, msz, "swap extent: not a number (%s, \"%.*s\")", name[k],
+				 (int)(fl[k + 1] > 32 ? 32 : fl[k + 1]), f[k + 1]);
+			return -1;
+		}
+	}
+	if (v[0] >= 32 || !v[5]) {
+		snprintf(msg, msz, "swap extent: type %llu (0 to 31) with %llu pages (at least 1)",
+			 (unsigned long long)v[0], (unsigned long long)v[5]);
+		return -1;
+	}
+	if (j->next == j->ext_cap) {
+		size_t nc = j->ext_cap ? 2 * j->ext_cap : 16;
+		struct ext *ne = realloc(j->ext, nc * sizeof(*ne));
+
+		if (!ne) {
+			snprintf(msg, msz, "out of memory");
+			return -2;
+		}
+		j->ext = ne;
+		j->ext_cap = nc;
+	}
+	e = &j->ext[j->next++];
+	e->type = (uint32_t)v[0];
+	e->qdev = (uint32_t)v[1];
+	e->cdev = (uint32_t)v[2];
+	e->page = v[3];
+	e->sector = v[4];
+	e->pages = v[5];
+	j->sorted = 0;
+	return 0;
+}
+
+int sr_tpjoin_has_extents(const struct sr_tpjoin *j)
+{
+	return j->next > 0;
+}
+
+static int ext_cmp(const void *a, const void *b)
+{
+	const struct ext *x = a, *y = b;
+
+	if (x->qdev != y->qdev)
+		return x->qdev < y->qdev ? -1 : 1;
+	return x->sector < y->sector ? -1 : x->sector > y->sector;
+}
+
+static int ext_cmp_disk(const void *a, const void *b)
+{
+	const struct ext *x = a, *y = b;
+
+	if (x->cdev != y->cdev)
+		return x->cdev < y->cdev ? -1 : 1;
+	return x->sector < y->sector ? -1 : x->sector > y->sector;
+}
+
+/* Sort the extents both ways once they are all in; 0, or -1 out of memory. */
+static int ext_sort(struct sr_tpjoin *j)
+{
+	if (j->sorted)
+		return 0;
+	free(j->by_disk);
+	j->by_disk = malloc((j->next ? j->next : 1) * sizeof(*j->by_disk));
+	if (!j->by_disk)
+		return -1;
+	qsort(j->ext, j->next, sizeof(*j->ext), ext_cmp);
+	memcpy(j->by_disk, j->ext, j->next * sizeof(*j->ext));
+	qsort(j->by_disk, j->next, sizeof(*j->by_disk), ext_cmp_disk);
+	j->sorted = 1;
+	return 0;
+}
+
+/* The extent of a[0..n) holding sector on device dev (its qdev, or its
+ * cdev with disk set), or NULL: a binary search for the last extent
+ * starting at or before (dev, sector). */
+static const struct ext *ext_search(const struct ext *a, size_t n, int disk, uint32_t dev,
+				    uint64_t sector)
+{
+	size_t lo = 0, hi = n;
+	const struct ext *e;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint32_t d;
+
+		e = &a[mid];
+		d = disk ? e->cdev : e->qdev;
+		if (d < dev || (d == dev && e->sector <= sector))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	e = &a[lo - 1];
+	if ((disk ? e->cdev : e->qdev) != dev || sector >= e->sector + e->pages * 8)
+		return NULL;
+	return e;
+}
+
+static const struct ext *ext_find(struct sr_tpjoin *j, uint32_t qdev, uint64_t sector)
+{
+	return ext_search(j->ext, j->next, 0, qdev, sector);
+}
+
+static uint64_t sector_key(uint32_t cdev, uint64_t sector)
+{
+	uint64_t k = sector + ((uint64_t)cdev << 42);
+
+	return k == SR_U64MAP_EMPTY ? k - 1 : k;
+}
+
+static struct pend *pend_of(struct sr_tpjoin *j, uint64_t seq1)
+{
+	if (!seq1 || seq1 - 1 < j->head || seq1 - 1 >= j->tail)
+		return NULL;
+	return &j->ring[(seq1 - 1) & (j->cap - 1)];
+}
+
+static struct pend *pend_push(struct sr_tpjoin *j)
+{
+	if (j->tail - j->head == j->cap) {
+		size_t nc = j->cap ? 2 * j->cap : 1024;
+		struct pend *nr = malloc(nc * sizeof(*nr));
+		uint64_t s;
+
+		if (!nr)
+			return NULL;
+		for (s = j->head; s < j->tail; s++)
+			nr[s & (nc - 1)] = j->ring[s & (j->cap - 1)];
+		free(j->ring);
+		j->ring = nr;
+		j->cap = nc;
+	}
+	return &j->ring[j->tail++ & (j->cap - 1)];
+}
+
+/* The operation of a block event's rwbs: 'W', 'R', or 0 for any other
+ * (a flush, a discard); a leading F is a preflush. */
+static char rwbs_op(const char *s, size_t len)
+{
+	if (len && s[0] == 'F') {
+		s++;
+		len--;
+	}
+	return len && (s[0] == 'W' || s[0] == 'R') ? s[0] : 0;
+}
+
+static int queued(struct sr_tpjoin *j, const uint64_t *v, const char *rw, size_t rwl)
+{
+	const struct ext *e;
+	struct pend *p;
+	uint64_t nr, *slot;
+	char op = rwbs_op(rw, rwl);
+	int added;
+
+	e = ext_find(j, (uint32_t)v[5], v[6]);
+	nr = v[7] / 8;
+	/* Not a swap area's, or not whole pages (the file system's metadata,
+	 * say): not swap I/O. */
+	if (!e || !op || !nr || v[7] % 8 || nr > SR_MAX_NR_PAGES || (nr & (nr - 1)) ||
+	    v[6] + v[7] > e->sector + e->pages * 8) {
+		j->not_swap_io++;
+		return 0;
+	}
+	p = pend_push(j);
+	if (!p)
+		return -2;
+	sr_event_init(&p->ev);
+	p->ev.ts_ns = v[0];
+	p->ev.op = op == 'W' ? SR_OP_OUT : SR_OP_IN;
+	p->ev.pid = (uint32_t)v[2];
+	p->ev.cpu = (uint32_t)v[3];
+	p->ev.cpu_nid = (uint16_t)v[4];
+	p->ev.dev = (int32_t)e->type;
+	p->ev.offset = e->page + (v[6] - e->sector) / 8;
+	p->ev.nr_pages = (uint32_t)nr;
+	p->ev.flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET;
+	if (p->ev.op == SR_OP_IN) {
+		j->reads++;
+		if (v[9]) {
+			p->ev.vaddr = v[9];
+			p->ev.flags |= SR_EV_HAS_VADDR;
+			j->reads_fault++;
+		}
+	}
+	p->pfn = 0;
+	p->has_pfn = 0;
+	p->done = 0;
+	p->sector = v[6];
+	p->cdev = e->cdev;
+	slot = sr_u64map_get(&j->early, sector_key(e->cdev, v[6]));
+	if (slot && *slot >= p->ev.ts_ns) {
+		/* Its completion came out first. */
+		p->ev.lat_ns = *slot - p->ev.ts_ns;
+		p->done = 1;
+		sr_u64map_del(&j->early, sector_key(e->cdev, v[6]));
+	} else {
+		slot = sr_u64map_put(&j->by_sector, sector_key(e->cdev, v[6]), &added);
+		if (!slot)
+			return -2;
+		*slot = j->tail; /* seq + 1 */
+	}
+	if (p->ev.op == SR_OP_OUT) {
+		slot = sr_u64map_put(&j->last_write, v[2], &added);
+		if (!slot)
+			return -2;
+		*slot = j->tail;
+	} else {
+		/* Reads of one fault (its own and readahead's, queued one
+		 * after another under the same fault address): which is the
+		 * fault's own is not known, so none keeps the address. */
+		slot = sr_u64map_put(&j->last_read, v[2], &added);
+		if (!slot)
+			return -2;
+		if (!added && v[9]) {
+			struct pend *q = pend_of(j, *slot);
+
+			if (q && q->ev.op == SR_OP_IN && q->ev.vaddr == v[9]) {
+				if (q->ev.flags & SR_EV_HAS_VADDR) {
+					q->ev.flags &= (uint8_t)~SR_EV_HAS_VADDR;
+					j->reads_grouped++;
+				}
+				p->ev.flags &= (uint8_t)~SR_EV_HAS_VADDR;
+				j->reads_grouped++;
+			}
+		}
+		*slot = j->tail;
+	}
+	return 0;
+}
+
+static int completed(struct sr_tpjoin *j, const uint64_t *v)
+{
+	uint64_t s = v[6], end = v[6] + v[7];
+
+	if (end < s)
+		return 0; /* a request without a sector (a flush: ~0) */
+	while (s < end) {
+		uint64_t key = sector_key((uint32_t)v[5], s), *seq = sr_u64map_get(&j->by_sector, key);
+		struct pend *p = seq ? pend_of(j, *seq) : NULL;
+
+		if (p && !p->done && p->sector == s && p->cdev == (uint32_t)v[5]) {
+			p->ev.lat_ns = v[0] > p->ev.ts_ns ? v[0] - p->ev.ts_ns : 0;
+			p->done = 1;
+			sr_u64map_del(&j->by_sector, key);
+			s += (uint64_t)p->ev.nr_pages * 8;
+		} else {
+			/* In a swap area: maybe a bio whose line comes later. */
+			if (ext_search(j->by_disk, j->next, 1, (uint32_t)v[5], s)) {
+				int added;
+				uint64_t *t = sr_u64map_put(&j->early, key, &added);
+
+				if (!t)
+					return -2;
+				*t = v[0];
+			}
+			s += 8;
+		}
+	}
+	return 0;
+}
+
+static void reclaimed(struct sr_tpjoin *j, const uint64_t *v)
+{
+	uint64_t *seq = sr_u64map_get(&j->last_write, v[2]);
+	struct pend *p = seq ? pend_of(j, *seq) : NULL;
+
+	if (p && !p->has_pfn) {
+		p->pfn = v[9];
+		p->has_pfn = 1;
+	} else {
+		/* A folio written with no bio of its own: zswap's, a zero-filled
+		 * one (6.12 on), or a bio lost by bpftrace. */
+		j->unpaired_pfn++;
+	}
+	if (seq)
+		sr_u64map_del(&j->last_write, v[2]);
+}
+
+int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, size_t msz)
+{
+	static const char *const name[10] = { "ts_ns", "kind", "pid", "cpu", "cpu_nid", "dev",
+					      "sector", "nr_sectors", "rw", "addr" };
+	static const uint64_t max[10] = { UINT64_MAX, 0, UINT32_MAX, UINT32_MAX, SR_MAX_NODES - 1,
+					  UINT32_MAX, UINT64_MAX, UINT32_MAX, 0, UINT64_MAX };
+	const char *f[11];
+	size_t fl[11], k;
+	uint64_t v[10] = { 0 };
+
+	if (split(s, len, f, fl, 10) != 10) {
+		snprintf(msg, msz, "a tracepoint line has 10 fields (" SR_CAPTURE_TP_HEADER ")");
+		return -1;
+	}
+	if (fl[1] != 1 || (f[1][0] != 'Q' && f[1][0] != 'C' && f[1][0] != 'P')) {
+		snprintf(msg, msz, "kind is Q, C or P, not \"%.*s\"", (int)(fl[1] > 16 ? 16 : fl[1]),
+			 f[1]);
+		return -1;
+	}
+	for (k = 0; k < 10; k++) {
+		if (k == 1 || k == 8)
+			continue;
+		if (sr_parse_u64(f[k], fl[k], max[k], &v[k])) {
+			snprintf(msg, msz, "not a number (%s, \"%.*s\")", name[k],
+				 (int)(fl[k] > 32 ? 32 : fl[k]), f[k]);
+			return -1;
+		}
+	}
+	if (v[0] > j->latest_ts)
+		j->latest_ts = v[0];
+	if (ext_sort(j)) {
+		snprintf(msg, msz, "out of memory");
+		return -2;
+	}
+	switch (f[1][0]) {
+	case 'Q':
+		if (queued(j, v, f[8], fl[8]) < 0) {
+			snprintf(msg, msz, "out of memory");
+			return -2;
+		}
+		break;
+	case 'C':
+		if (completed(j, v) < 0) {
+			snprintf(msg, msz, "out of memory");
+			return -2;
+		}
+		break;
+	default:
+		reclaimed(j, v);
+		break;
+	}
+	return 0;
+}
+
+int sr_tpjoin_next(struct sr_tpjoin *j, struct sr_event *ev, uint64_t *pfn, int *has_pfn,
+		   int at_end)
+{
+	struct pend *p;
+	uint64_t *seq;
+
+	if (j->head == j->tail)
+		return 0;
+	p = &j->ring[j->head & (j->cap - 1)];
+	if (!p->done) {
+		if (!at_end && j->latest_ts - p->ev.ts_ns < SR_TPJOIN_TIMEOUT_NS)
+			return 0;
+		j->no_completion++;
+		seq = sr_u64map_get(&j->by_sector, sector_key(p->cdev, p->sector));
+		if (seq && *seq == j->head + 1)
+			sr_u64map_del(&j->by_sector, sector_key(p->cdev, p->sector));
+	}
+	*ev = p->ev;
+	*pfn = p->pfn;
+	*has_pfn = p->has_pfn;
+	j->head++;
+	return 1;
+}
+
+void sr_tpjoin_stats(const struct sr_tpjoin *j, struct sr_capture_stats *st)
+{
+	st->not_swap_io = j->not_swap_io;
+	st->no_completion = j->no_completion;
+	st->reads = j->reads;
+	st->reads_with_fault = j->reads_fault - j->reads_grouped;
+	st->unpaired_pfn = j->unpaired_pfn;
+}

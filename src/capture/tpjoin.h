@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tracepoint capture's lines joined into swap events (tpjoin.c): a
+ * bio's sector mapped back to its swap slot by the swap areas' extents, a
+ * request's completion paired with the bios it holds (the latency), and
+ * reclaim's write of an anonymous folio paired with its bio (the page
+ * frame number).  Internal to src/capture/.
+ */
+#ifndef SR_CAPTURE_TPJOIN_H
+#define SR_CAPTURE_TPJOIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "swapreplay/capture.h"
+#include "swapreplay/error.h"
+#include "swapreplay/event.h"
+
+struct sr_tpjoin;
+
+struct sr_tpjoin *sr_tpjoin_new(void);
+void sr_tpjoin_free(struct sr_tpjoin *j);
+
+/* A "swapext,..." line (SR_CAPTURE_TP_EXTENT): 0, or -1 with msg. */
+int sr_tpjoin_extent(struct sr_tpjoin *j, const char *s, size_t len, char *msg, size_t msz);
+/* Whether any extent was given (the data needs them). */
+int sr_tpjoin_has_extents(const struct sr_tpjoin *j);
+/* A data line under SR_CAPTURE_TP_HEADER: 0, -1 with msg (a garbled line),
+ * -2 out of memory. */
+int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, size_t msz);
+/*
+ * The oldest event, in the order its bio was queued, once its request has
+ * completed, or once it has waited SR_TPJOIN_TIMEOUT_NS (the latest line's
+ * time) for a completion that did not come, or at_end: 1 and *ev, *pfn,
+ * *has_pfn set; 0 when none is ready.
+ */
+int sr_tpjoin_next(struct sr_tpjoin *j, struct sr_event *ev, uint64_t *pfn, int *has_pfn,
+		   int at_end);
+/* Its counts, added into st (not_swap_io, no_completion, ...). */
+void sr_tpjoin_stats(const struct sr_tpjoin *j, struct sr_capture_stats *st);
+
+/* A bio with no completion seen this long after it was queued is given
+ * without a latency: bpftrace lost the completion, or the device is a
+ * stacked one (device mapper) whose requests complete below it. */
+#define SR_TPJOIN_TIMEOUT_NS 10000000000ull
+
+#endif /* SR_CAPTURE_TPJOIN_H */

@@ -1,0 +1,167 @@
+#!/bin/sh
+# make test-live: the capture on this machine's own kernel, with real
+# swapping.  As root: a swap file of 256 MiB, a memory cgroup (v1) limited
+# to 64 MiB, and tests/live/swapload (160 MiB written, then read back twice)
+# in it, recorded by traces/capture/swapreplay-record (--probes=auto: kprobes
+# where they attach, else tracepoints) with `vmstat -t 1` beside it.  Checks:
+# - the capture's swap-out and swap-in pages against the pswpout and pswpin
+#   deltas of /proc/vmstat over the recording (record's .info), and the
+#   vmstat log read by `swapreplay stat` against the same counters;
+# - capture-fixup's trace reads (`stat`), and replays on the machine
+#   `machine --probe` described;
+# - everything is undone (swapoff, the cgroup, the file, tracefs if the
+#   capture mounted it), whatever fails.
+# Skipped, with a line that says why, where it cannot run (not root, no
+# bpftrace and no apt-get, no memory cgroup, swapon refused).
+# Prints "ok NAME" / "FAIL NAME: why" / "skip NAME: why" and the counts.
+set -u
+R=$(cd "$(dirname "$0")/../.." && pwd)
+SR=${SWAPREPLAY:-$R/build/swapreplay}
+REC=$R/traces/capture/swapreplay-record
+W=$(mktemp -d "${TMPDIR:-/tmp}/swapreplay-live.XXXXXX")
+CG=/sys/fs/cgroup/memory/swapreplay-live.$$
+SWAP=$W/swapfile
+pass=0
+fail=0
+ok() { echo "ok live: $*"; pass=$((pass + 1)); }
+bad() { echo "FAIL live: $*"; fail=$((fail + 1)); }
+skip() {
+	echo "skip live: $*"
+	echo "0 passed, 0 failed (skipped)"
+	rm -rf "$W"
+	exit 0
+}
+
+swap_on=0
+cleanup() {
+	[ $swap_on = 1 ] && swapoff "$SWAP" 2>/dev/null
+	if [ -d "$CG" ]; then
+		# Tasks left in it go back to the root group first.
+		for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do
+			echo "$p" >/sys/fs/cgroup/memory/cgroup.procs 2>/dev/null
+		done
+		rmdir "$CG" 2>/dev/null
+	fi
+	[ -n "${vmpid:-}" ] && kill "$vmpid" 2>/dev/null
+	rm -rf "$W"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+[ "$(id -u)" = 0 ] || skip "not root: swapon and cgroups need it"
+[ -d /sys/fs/cgroup/memory ] || skip "no memory cgroup (v1) at /sys/fs/cgroup/memory"
+# The tools, installed from Debian where missing (bpftrace is not on a
+# fresh machine): TOOL:PACKAGE.
+for tp in bpftrace:bpftrace vmstat:procps filefrag:e2fsprogs mkswap:util-linux swapon:mount \
+	zstd:zstd fallocate:util-linux; do
+	t=${tp%%:*}
+	command -v $t >/dev/null 2>&1 && continue
+	command -v apt-get >/dev/null 2>&1 || skip "no $t and no apt-get to install it (${tp#*:})"
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${tp#*:}"; } >/dev/null 2>&1
+	command -v $t >/dev/null 2>&1 || skip "$t could not be installed (apt-get install ${tp#*:})"
+done
+[ -x "$SR" ] || { bad "no $SR: build it first (make)"; exit 1; }
+${CC:-cc} -O2 -o "$W/swapload" "$R/tests/live/swapload.c" || { bad "cannot build tests/live/swapload.c"; exit 1; }
+
+# The swap file (fallocate'd: swapon takes its unwritten extents on ext4
+# and xfs), then the cgroup.
+fallocate -l 256M "$SWAP" 2>/dev/null || dd if=/dev/zero of="$SWAP" bs=1M count=256 2>/dev/null
+chmod 600 "$SWAP"
+mkswap "$SWAP" >/dev/null 2>&1 || skip "mkswap failed"
+swapon "$SWAP" 2>"$W/swapon.err" || skip "swapon refused: $(cat "$W/swapon.err")"
+swap_on=1
+if [ "$(tail -n +2 /proc/swaps | wc -l)" -ne 1 ]; then
+	skip "another swap area is on besides the test's: its I/O would be counted too"
+fi
+mkdir "$CG" && echo 64M >"$CG/memory.limit_in_bytes" || skip "cannot create a memory cgroup at $CG"
+echo 60 >"$CG/memory.swappiness" 2>/dev/null
+
+# vmstat -t 1 through the recording, and the recording: the workload runs
+# from 3 s in (bpftrace attached), for a few seconds.
+counters() { awk '$1 == "pswpin" { i = $2 } $1 == "pswpout" { o = $2 } END { print o, i }' /proc/vmstat; }
+set -- $(counters)
+vo0=$1 vi0=$2
+vmstat -n -t 1 >"$W/vmstat.log" 2>/dev/null &
+vmpid=$!
+start=$(date +%s)
+sh "$REC" --duration=12 -o "$W/run" --swapreplay="$SR" >"$W/record.out" 2>&1 &
+recpid=$!
+sleep 3
+sh -c "echo \$\$ >$CG/cgroup.procs && exec $W/swapload 160 2" >"$W/load.out" 2>&1
+lrc=$?
+wait $recpid
+rrc=$?
+sleep 1
+kill "$vmpid" 2>/dev/null
+wait "$vmpid" 2>/dev/null
+vmpid=
+set -- $(counters)
+vo=$(($1 - vo0)) vi=$(($2 - vi0))
+secs=$(($(date +%s) - start))
+[ $lrc = 0 ] && ok "the workload ran in the cgroup (160 MiB under a 64 MiB limit)" || bad "workload: status $lrc: $(cat "$W/load.out")"
+if [ $rrc = 0 ]; then
+	ok "swapreplay-record: status 0, $(grep -o 'probes: [a-z]*' "$W/run.info" | head -1)"
+else
+	bad "swapreplay-record: status $rrc: $(tail -5 "$W/record.out")"
+fi
+sed 's/^/    /' "$W/run.info" 2>/dev/null
+
+# The capture's pages against the kernel's counters.  The workload runs
+# wholly inside the recording and nothing else swaps (the one swap area
+# is the test's, the cgroup's limit the only pressure), so the counts are
+# exact but for what another task of the machine swapped meanwhile:
+# tolerance 1 %.
+set -- $(sed -n 's/^swap-outs: pages \([0-9]*\), pswpout delta \([0-9]*\), ratio \([0-9.]*\)$/\1 \2 \3/p' "$W/run.info")
+if [ $# = 3 ] && [ "$2" -gt 1000 ] && awk -v r="$3" 'BEGIN { exit !(r >= 0.99 && r <= 1.01) }'; then
+	ok "swap-outs: $1 pages captured, pswpout delta $2 (ratio $3, within 1 %)"
+else
+	bad "swap-outs: $(grep '^swap-outs' "$W/run.info")"
+fi
+set -- $(sed -n 's/^swap-ins: pages \([0-9]*\), pswpin delta \([0-9]*\), ratio \([0-9.]*\)$/\1 \2 \3/p' "$W/run.info")
+if [ $# = 3 ] && [ "$2" -gt 1000 ] && awk -v r="$3" 'BEGIN { exit !(r >= 0.99 && r <= 1.01) }'; then
+	ok "swap-ins: $1 pages captured, pswpin delta $2 (ratio $3, within 1 %)"
+else
+	bad "swap-ins: $(grep '^swap-ins' "$W/run.info")"
+fi
+
+# The trace reads, and replays on the probed machine.
+if "$SR" stat "$W/run.csv.zst" >"$W/stat.txt" 2>"$W/stat.err"; then
+	ok "stat reads the trace: $(grep '^events:' "$W/stat.txt")"
+else
+	bad "stat: $(cat "$W/stat.err")"
+fi
+if "$SR" "$W/run.csv.zst" --machine="$W/run.machine.json" -p reclaimer-nid,hybrid -f csv >"$W/rep.csv" 2>"$W/rep.err" &&
+	[ "$(wc -l <"$W/rep.csv")" -eq 3 ]; then
+	ok "the trace replays on the probed machine (run.machine.json)"
+else
+	bad "replay: $(cat "$W/rep.err")"
+fi
+
+# vmstat's log, read by stat, gives the kernel's page counts over its
+# span (stat's pages are the pswpin/pswpout deltas between its first and
+# last lines).
+# The log's lines are vmstat's samples, 1 s apart, the first before the
+# workload and the last after it: their sum is the counters' delta.
+if "$SR" stat "$W/vmstat.log" >"$W/vstat.txt" 2>"$W/vstat.err"; then
+	set -- $(sed -n 's/^pages: *out \([0-9]*\), in \([0-9]*\).*/\1 \2/p' "$W/vstat.txt")
+	if [ $# = 2 ] && [ "$1" = "$vo" ] && [ "$2" = "$vi" ]; then
+		ok "stat of the vmstat -t 1 log: out $1, in $2 pages, the pswpout/pswpin deltas exactly"
+	else
+		bad "stat of the vmstat log: '$(grep '^pages:' "$W/vstat.txt")', the counters moved by out $vo, in $vi"
+	fi
+else
+	bad "stat of the vmstat log: $(cat "$W/vstat.err")"
+fi
+echo "live: ${secs} s"
+
+# Undone: checked after the cleanup, in a subshell-free way.
+trap - EXIT
+cleanup
+swap_on=0
+if grep -q "$SWAP" /proc/swaps || [ -d "$CG" ] || [ -e "$W" ]; then
+	bad "not cleaned up: $(grep "$SWAP" /proc/swaps) $( [ -d "$CG" ] && echo "$CG") $( [ -e "$W" ] && echo "$W")"
+else
+	ok "cleaned up: swapoff, the cgroup and the files are gone"
+fi
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
