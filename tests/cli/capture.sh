@@ -89,7 +89,7 @@ EOB
 chmod +x "$W/bin/bpftrace"
 printf 'pgpgin 1\npswpin 100\npswpout 100\n' >"$W/vmstat"
 SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_UID=0 SWAPREPLAY_RECORD_VMSTAT="$W/vmstat" \
-	PATH="$W/bin:$PATH" sh "$REC" -o "$W/run" --swapreplay="$SR_BIN" --sysfs-root="$D/sysfs/two-nodes" >"$W/out" 2>&1
+	PATH="$W/bin:$PATH" sh "$REC" --probes=kprobe -o "$W/run" --swapreplay="$SR_BIN" --sysfs-root="$D/sysfs/two-nodes" >"$W/out" 2>&1
 rc=$?
 [ $rc = 0 ] && ok "stand-in run: status 0" || fail "stand-in run: status $rc: $(tail -5 "$W/out")"
 grep -q "swap-outs: captured 5, pswpout delta 10, ratio 0.500" "$W/out" && grep -q "swap-ins: captured 2, pswpin delta 4, ratio 0.500" "$W/out" &&
@@ -101,3 +101,46 @@ $SR_BIN convert "$W/run.csv.zst" "$W/run.csv" 2>/dev/null && $SR_BIN convert "$D
 	cmp -s "$W/run.csv" "$W/want.csv" && ok "stand-in run: the trace is the fixed-up sample" || fail "stand-in run: trace differs from tests/data/capture/fixed-sample.csv"
 $SR_BIN "$W/run.csv.zst" --machine="$W/run.machine.json" --policy=reclaimer-nid,hybrid --format=csv >"$W/rep.csv" 2>"$W/err" &&
 	[ "$(wc -l <"$W/rep.csv")" -eq 3 ] && ok "stand-in run: the trace replays on the recorded machine" || fail "stand-in replay: $(cat "$W/err")"
+
+# The tracepoint capture: swap extents, then block requests and reclaim's
+# writes (tests/data/capture/tp-body.csv): a merged request completing two
+# writes, a completion printed before its bio (another CPU's buffer), the
+# file system's I/O left out, a readahead pair without the fault's address,
+# a write never completed (no latency), a folio of 8 pages.
+cat "$D/capture/tp-swapext.txt" "$D/capture/tp-body.csv" >"$W/tp.raw.csv"
+$SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" "$W/tp.raw.csv" "$W/tp.csv" 2>"$W/tp.err"
+if [ $? = 0 ] && cmp -s "$W/tp.csv" "$D/capture/fixed-tp.csv"; then
+	ok "tracepoint capture: fixed up as tests/data/capture/fixed-tp.csv"
+else
+	fail "tracepoint capture: $(diff "$D/capture/fixed-tp.csv" "$W/tp.csv" | head -5) $(cat "$W/tp.err")"
+fi
+grep -q "3 swap-in read(s), 1 with their fault's address" "$W/tp.err" && grep -q "1 event(s) whose request's completion was not seen" "$W/tp.err" &&
+	grep -q "1 request(s) on the swap devices outside the swap areas" "$W/tp.err" &&
+	ok "tracepoint capture: what it lacks is said" || fail "tracepoint warnings: $(cat "$W/tp.err")"
+$SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" "$D/capture/tp-body.csv" "$W/tp2.csv" 2>"$W/tp2.err"
+[ $? = 3 ] && grep -q "a tracepoint capture without swap extents" "$W/tp2.err" &&
+	ok "tracepoint capture without extents: refused" || fail "no extents: $(cat "$W/tp2.err")"
+
+# A whole tracepoint run with a stand-in bpftrace: the extents go first,
+# the counts are pages, the fields' provenance is in run.info.
+cat >"$W/bin/bpftrace" <<EOB
+#!/bin/sh
+cat "$D/capture/tp-body.csv"
+printf 'pgpgin 1\npswpin 103\npswpout 111\n' >"$W/vmstat"
+EOB
+chmod +x "$W/bin/bpftrace"
+printf 'pgpgin 1\npswpin 100\npswpout 100\n' >"$W/vmstat"
+SWAPREPLAY_RECORD_SWAPEXT="$D/capture/tp-swapext.txt" SWAPREPLAY_RECORD_UID=0 SWAPREPLAY_RECORD_VMSTAT="$W/vmstat" \
+	PATH="$W/bin:$PATH" sh "$REC" --probes=tracepoint -o "$W/tprun" --swapreplay="$SR_BIN" --sysfs-root="$D/sysfs/two-nodes" >"$W/out" 2>&1
+rc=$?
+if [ $rc = 0 ] && grep -q "swap-outs: pages 11, pswpout delta 11, ratio 1.000" "$W/tprun.info" &&
+	grep -q "swap-ins: pages 3, pswpin delta 3, ratio 1.000" "$W/tprun.info" && grep -q "^fields missing: " "$W/tprun.info" &&
+	grep -q "^probes: tracepoint" "$W/tprun.info"; then
+	ok "stand-in tracepoint run: pages checked against pswpout/pswpin, fields said"
+else
+	fail "stand-in tracepoint run: status $rc: $(tail -4 "$W/out") $(cat "$W/tprun.info" 2>/dev/null)"
+fi
+$SR_BIN convert "$W/tprun.csv.zst" "$W/tprun.csv" 2>/dev/null && cmp -s "$W/tprun.csv" "$D/capture/fixed-tp.csv" &&
+	ok "stand-in tracepoint run: the trace is the fixed-up sample" || fail "stand-in tracepoint run: trace differs"
+sh "$REC" --probes=uprobe --print-script >"$W/out" 2>&1
+[ $? = 2 ] && grep -q "probes takes kprobe, tracepoint or auto" "$W/out" && ok "bad --probes: status 2" || fail "bad --probes: $(cat "$W/out")"
