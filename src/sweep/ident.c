@@ -30,7 +30,9 @@
  * readahead, plugging, a task count): one entry in enum sr_id
  * (sweep_impl.h), one line here, one in sr_ident_run() below; rows,
  * plans, --resume and merge then carry and compare it with no other
- * change (the CSV header is made from this table).  The vmstat settings
+ * change (the CSV header is made from this table).  An entry added to
+ * rows already written is marked added: rows and plans without it are
+ * still read (as null).  The vmstat settings
  * of sr_read_opts are not entries only because a sweep cannot set them:
  * the day it can, they are.
  */
@@ -40,6 +42,8 @@ const struct sr_id_field sr_id_fields[SR_ID_COUNT] = {
 	[SR_ID_TRACE_HASH] = { "trace_hash", SR_IDK_STR, SR_IDS_UNIT },
 	[SR_ID_MACHINE] = { "machine", SR_IDK_STR, SR_IDS_UNIT },
 	[SR_ID_MACHINE_HASH] = { "machine_hash", SR_IDK_STR, SR_IDS_UNIT },
+	[SR_ID_MSRC] = { "machine_source", SR_IDK_STR, SR_IDS_INFO, 1 },
+	[SR_ID_MPATH] = { "machine_path", SR_IDK_STR, SR_IDS_INFO, 1 },
 	[SR_ID_POLICY] = { "policy", SR_IDK_STR, SR_IDS_POLICY },
 	[SR_ID_POLICY_HASH] = { "policy_hash", SR_IDK_STR, SR_IDS_POLICY },
 	[SR_ID_BASELINE] = { "baseline", SR_IDK_STR, SR_IDS_RUN },

@@ -198,6 +198,17 @@ enum sr_err sr_sweep_write_plan(const struct sr_sweep *s, const char *path,
 	for (k = 0; k < s->policies.n; k++)
 		if (!(pstored[k] = policy_path(s->policies.v[k], plan_dir, cwd, 1)))
 			goto nomem;
+	/* A machine beside a trace is the unit's, named by its path with its
+	 * name and hash as -m's are: the unit then runs on that machine
+	 * wherever it runs, or fails.  One that cannot be loaded leaves the
+	 * unit without a machine to plan for. */
+	for (u = 0; s->bes && u < s->traces.n; u++)
+		if (s->bes[u].path && !s->bes[u].m) {
+			err = sr_diag_set(d, SR_ERR_MACHINE, "%s (the machine description beside %s: "
+					  "the plan cannot name its units' machine)", s->bes[u].err,
+					  s->traces.v[u]);
+			goto out;
+		}
 	err = sr_outfile_open(&of, path, d);
 	if (err)
 		goto out;
@@ -213,9 +224,31 @@ enum sr_err sr_sweep_write_plan(const struct sr_sweep *s, const char *path,
 		fprintf(f, "{\"unit\": %zu", u);
 		put_json(f, "trace", t, SR_IDK_STR);
 		free(t);
-		put_json(f, "machine_spec", s->machines.n ? mstored[m] : NULL, SR_IDK_STR);
-		put_json(f, "machine", s->machines.n ? s->mname[m] : NULL, SR_IDK_STR);
-		put_json(f, "machine_hash", s->machines.n ? s->mhash[m] : NULL, SR_IDK_STR);
+		if (s->machines.n) {
+			put_json(f, "machine_spec", mstored[m], SR_IDK_STR);
+			put_json(f, "machine", s->mname[m], SR_IDK_STR);
+			put_json(f, "machine_hash", s->mhash[m], SR_IDK_STR);
+			put_json(f, "machine_source", SR_MSRC_OPTION, SR_IDK_STR);
+		} else if (s->bes && s->bes[sr_unit_trace(s, u)].path) {
+			const struct sr_beside *b = &s->bes[sr_unit_trace(s, u)];
+			char *bp = stored_path(plan_dir, cwd, b->path, 1);
+
+			if (!bp) {
+				sr_outfile_abort(of);
+				goto nomem;
+			}
+			put_json(f, "machine_spec", bp, SR_IDK_STR);
+			free(bp);
+			put_json(f, "machine", b->name, SR_IDK_STR);
+			put_json(f, "machine_hash", b->hash, SR_IDK_STR);
+			put_json(f, "machine_source", SR_MSRC_BESIDE, SR_IDK_STR);
+		} else {
+			/* The trace's own: its header's, else the default. */
+			put_json(f, "machine_spec", NULL, SR_IDK_STR);
+			put_json(f, "machine", NULL, SR_IDK_STR);
+			put_json(f, "machine_hash", NULL, SR_IDK_STR);
+			put_json(f, "machine_source", NULL, SR_IDK_STR);
+		}
 		fputs(", \"policies\": [", f);
 		for (k = 0; k < s->policies.n; k++) {
 			char *sp = sr_json_str(pstored[k]);
@@ -262,6 +295,8 @@ void sr_plan_free(struct sr_plan *p)
 		free(p->u[i].mspec);
 		free(p->u[i].mname);
 		free(p->u[i].mhash);
+		free(p->u[i].msrc);
+		free(p->u[i].mstored);
 	}
 	free(p->u);
 	for (i = 0; i < p->np; i++) {
@@ -305,7 +340,7 @@ static int str_or_null(json_t *o, const char *key, const char **out)
 static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint64_t first,
 			     char *why, size_t wsz)
 {
-	const char *trace, *mspec, *mname, *mhash, *bspec, *sch, *run[SR_ID_COUNT];
+	const char *trace, *mspec, *mname, *mhash, *msrc, *bspec, *sch, *run[SR_ID_COUNT];
 	char num[SR_ID_COUNT][24];
 	struct sr_plan_unit *pu;
 	json_t *pv = json_object_get(o, "policies"), *v = json_object_get(o, "unit");
@@ -337,6 +372,13 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 	    str_or_null(o, "machine_hash", &mhash) || !mspec != !mname || !mname != !mhash)
 		return "its machine_spec, machine and machine_hash are not three strings, nor "
 		       "three nulls";
+	/* A plan written before machine_source: a machine given is -m's. */
+	if (!json_object_get(o, "machine_source"))
+		msrc = mspec ? SR_MSRC_OPTION : NULL;
+	else if (str_or_null(o, "machine_source", &msrc) || !msrc != !mspec ||
+		 (msrc && strcmp(msrc, SR_MSRC_OPTION) && strcmp(msrc, SR_MSRC_BESIDE)))
+		return "its machine_source is not \"" SR_MSRC_OPTION "\" nor \"" SR_MSRC_BESIDE
+		       "\" with a machine_spec, nor null without";
 	if (!json_is_array(pv) || !json_array_size(pv))
 		return "its policies are not a list of policies";
 	np = json_array_size(pv);
@@ -448,6 +490,8 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 						: dup_or_null(mspec, &nomem);
 	pu->mname = dup_or_null(mname, &nomem);
 	pu->mhash = dup_or_null(mhash, &nomem);
+	pu->msrc = dup_or_null(msrc, &nomem);
+	pu->mstored = dup_or_null(mspec && strchr(mspec, '/') ? mspec : NULL, &nomem);
 	p->n++;
 	if (nomem || !pu->trace || !pu->trace_path || (mspec && !pu->mspec))
 		return "";

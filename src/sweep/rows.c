@@ -41,28 +41,63 @@ static const char *const figure_cols[] = {
 #define C_SCHEMA (C_STATUS + (int)NFIG)
 #define C_COUNT (C_SCHEMA + 1)
 
-static char csv_header[1024];
+static char csv_header[1024], csv_header_old[1024];
+/* Per column: added since the first rows of the schema (ident.c), and so
+ * absent from older rows; how many columns those rows have. */
+static unsigned char col_added[C_COUNT];
+static int old_count;
 static pthread_once_t header_once = PTHREAD_ONCE_INIT;
 
-/* The header, made from the identity table once (ident.c). */
+/* The header, made from the identity table once (ident.c); and the
+ * header of rows written before the columns marked added. */
 static void make_header(void)
 {
-	size_t len = 0, i;
+	size_t len = 0, olen = 0, i;
+	int c = C_ID0;
 
 	len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, "unit");
-	for (i = 0; i < SR_ID_COUNT; i++)
+	olen += (size_t)snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen, "unit");
+	for (i = 0; i < SR_ID_COUNT; i++, c++) {
 		len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, ",%s",
 					sr_id_fields[i].name);
-	for (i = 0; i < NFIG; i++)
+		col_added[c] = (unsigned char)sr_id_fields[i].added;
+		if (!col_added[c])
+			olen += (size_t)snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen,
+						 ",%s", sr_id_fields[i].name);
+	}
+	for (i = 0; i < NFIG; i++) {
 		len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, ",%s",
 					figure_cols[i]);
+		olen += (size_t)snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen, ",%s",
+					 figure_cols[i]);
+	}
 	snprintf(csv_header + len, sizeof(csv_header) - len, ",schema\n");
+	snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen, ",schema\n");
+	for (c = 0; c < C_COUNT; c++)
+		old_count += !col_added[c];
 }
 
 const char *sr_rows_csv_header(void)
 {
 	pthread_once(&header_once, make_header);
 	return csv_header;
+}
+
+/* The fields of a CSV record of n fields (in) as the columns of the rows
+ * written now (out[C_COUNT]): a record of an older row has no field for
+ * the columns added since ("" for them).  0, or -1 for any other count;
+ * *old says which. */
+static int csv_map(char *const *in, int n, const char **out, int *old)
+{
+	int c, k = 0;
+
+	pthread_once(&header_once, make_header);
+	*old = n != C_COUNT;
+	if (n != C_COUNT && n != old_count)
+		return -1;
+	for (c = 0; c < C_COUNT; c++)
+		out[c] = *old && col_added[c] ? "" : in[k++];
+	return 0;
 }
 
 /* ---- writing ----------------------------------------------------------- */
@@ -383,6 +418,7 @@ void sr_rows_free(struct sr_rows *rows)
 struct fields {
 	const char *f[C_COUNT];  /* CSV: every column; JSON: the identity only */
 	int n;
+	int old;                 /* CSV: a row without the columns added since */
 };
 
 /* A decimal number filling a uint64_t. */
@@ -450,6 +486,11 @@ static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, c
 	r->unit = (uint64_t)json_integer_value(v);
 	for (i = 0; i < SR_ID_COUNT; i++) {
 		v = json_object_get(o, sr_id_fields[i].name);
+		if (!v && sr_id_fields[i].added) { /* a row written before it */
+			vals[i] = NULL;
+			r->old = 1;
+			continue;
+		}
 		if (!v || sr_id_from_json(v, sr_id_fields[i].kind, num[i], &vals[i])) {
 			snprintf(why, wsz, "its %s is %s", sr_id_fields[i].name,
 				 v ? "not of its kind" : "missing");
@@ -496,6 +537,7 @@ static const char *parse_csv(const struct fields *f, struct sr_row *r, char *why
 	if (!is_digits(f->f[0]))
 		return "a result row begins with its unit";
 	r->unit = strtoull(f->f[0], NULL, 10);
+	r->old = f->old;
 	for (i = 0; i < SR_ID_COUNT; i++)
 		vals[i] = f->f[C_ID0 + i][0] ? f->f[C_ID0 + i] : NULL;
 	if (strcmp(f->f[C_STATUS], "ok") && strcmp(f->f[C_STATUS], "error"))
@@ -572,9 +614,12 @@ static enum sr_err take(struct reader *rd, const char *text, size_t len, uint64_
 	if (body && text[body - 1] == '\n')
 		body--;
 	if (rd->fmt == SR_SWEEP_CSV && !rd->info->header) {
-		size_t hl = strlen(sr_rows_csv_header()) - 1;
+		size_t hl = strlen(sr_rows_csv_header()) - 1, ol = strlen(csv_header_old) - 1;
 
-		if (body == hl && !memcmp(text, sr_rows_csv_header(), hl)) {
+		/* This swapreplay's header, or that of rows written before the
+		 * columns added since (they are read, as null). */
+		if ((body == hl && !memcmp(text, sr_rows_csv_header(), hl)) ||
+		    (body == ol && !memcmp(text, csv_header_old, ol))) {
 			rd->info->header = 1;
 			rd->info->no_final_nl = last;
 			return SR_OK;
@@ -697,8 +742,12 @@ static enum sr_err read_csv(struct reader *rd, const char *buf, size_t len)
 			continue;
 		}
 		f.n = rec.n;
-		for (i = 0; i < C_COUNT; i++)
-			f.f[i] = i < rec.n ? rec.f[i] : NULL;
+		f.old = 0;
+		if (rec.n <= C_COUNT && !csv_map(rec.f, rec.n, f.f, &f.old))
+			f.n = C_COUNT;
+		else
+			for (i = 0; i < C_COUNT; i++)
+				f.f[i] = i < rec.n ? rec.f[i] : NULL;
 		err = take(rd, buf + start, pos - start, first, &f, last);
 		rec_clear(&rec);
 		if (!err && !rd->info->cut_line)
@@ -926,7 +975,7 @@ static int csv_num(const char *s, double *v)
 }
 
 /* A CSV row's figures (its C_COUNT fields f; g->error into f). */
-static int figs_csv(char *const *f, struct figs *g)
+static int figs_csv(const char *const *f, struct figs *g)
 {
 	const int c = C_STATUS;
 
@@ -952,7 +1001,9 @@ int sr_row_line_as(const struct sr_row *r, enum sr_sweep_fmt fmt, char **line)
 	int bad = 0;
 
 	*line = NULL;
-	if (r->fmt == fmt) {
+	/* (A row written before the fields added since is made again, as
+	 * this swapreplay writes it: with them, null.) */
+	if (r->fmt == fmt && !r->old) {
 		*line = strdup(r->line);
 		return *line ? 0 : -1;
 	}
@@ -977,7 +1028,10 @@ int sr_row_line_as(const struct sr_row *r, enum sr_sweep_fmt fmt, char **line)
 		if (rec.nomem) {
 			b.err = 1;
 		} else if (!bad) {
-			bad = rec.n != C_COUNT || figs_csv(rec.f, &g);
+			const char *f[C_COUNT];
+			int old;
+
+			bad = rec.n > C_COUNT || csv_map(rec.f, rec.n, f, &old) || figs_csv(f, &g);
 			if (!bad)
 				cat_row(&b, fmt, r->unit, &r->id, &g);
 		}

@@ -6,7 +6,8 @@
  * was replayed, as found here: the trace's content hash, the machine
  * loaded, the policies loaded; a machine file or a .so that is not what
  * the sweep (or the plan) was set up with fails the unit rather than
- * giving figures under another identity.  Run on a worker's thread.
+ * giving figures under another identity.  Rows also say where the machine
+ * came from (-m, beside the trace, the trace header, the default).  Run on a worker's thread.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,25 +24,55 @@ struct found {
 	sr_hash_t thash, mhash;
 	char mname[64];
 	int have_t, have_m;
+	const char *msrc, *mpath;  /* where the machine came from, once known */
 };
 
-/* The machine of unit u: the sweep's (loaded once), a plan's file (loaded
- * here: a machine one unit needs does not stop the others), or the
- * trace's own; *own is what to free.  0, or -1 with d. */
+/*
+ * The machine of unit u, in this order: the sweep's (-m, loaded once), a
+ * plan's file (loaded here: a machine one unit needs does not stop the
+ * others), the one beside the trace (loaded once: one that could not be
+ * fails the unit, rather than another machine standing in for it), the
+ * trace header's, the default; *own is what to free, and fd says where it
+ * came from.  0, or -1 with d.
+ */
 static int unit_machine(struct sr_sweep *s, size_t u, struct sr_reader *r,
-			struct sr_machine **own, const struct sr_machine **m, struct sr_diag *d)
+			struct sr_machine **own, const struct sr_machine **m, struct found *fd,
+			struct sr_diag *d)
 {
+	size_t t = sr_unit_trace(s, u);
 	const char *j;
 
 	*own = NULL;
-	*m = s->mach ? s->mach[sr_unit_machine(s, u)] : NULL;
-	if (*m)
+	*m = NULL;
+	if (s->mach) {
+		size_t k = sr_unit_machine(s, u);
+
+		*m = s->mach[k];
+		fd->msrc = SR_MSRC_OPTION;
+		fd->mpath = (*m)->from_preset ? NULL : s->machines.v[k];
 		return 0;
+	}
 	if (s->from_plan && s->plan.u[u].mspec) {
+		fd->msrc = s->plan.u[u].msrc;
+		fd->mpath = s->plan.u[u].mstored;
 		if (sr_machine_load(own, s->plan.u[u].mspec, d))
 			return -1;
+	} else if (!s->from_plan && s->bes && s->bes[t].path) {
+		fd->msrc = SR_MSRC_BESIDE;
+		fd->mpath = s->bes[t].path;
+		if (!s->bes[t].m) {
+			/* Its message names the file (and the line). */
+			d->file[0] = '\0';
+			d->line = 0;
+			sr_diag_set(d, SR_ERR_MACHINE, "%s (the machine description beside the trace)",
+				    s->bes[t].err);
+			return -1;
+		}
+		*m = s->bes[t].m;
+		return 0;
 	} else {
 		j = sr_reader_machine_json(r);
+		fd->msrc = j ? SR_MSRC_HEADER : SR_MSRC_DEFAULT;
 		if (j ? sr_machine_parse(own, j, strlen(j), "machine in the trace header", d)
 		      : sr_machine_load(own, SR_MACHINE_DEFAULT, d))
 			return -1;
@@ -107,7 +138,7 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	}
 	if (sr_reader_open(&r, trace, &s->ro, &d))
 		goto diag;
-	if (unit_machine(s, u, r, &own, &m, &d))
+	if (unit_machine(s, u, r, &own, &m, &fd, &d))
 		goto diag;
 	if (sr_hash_machine(m, fd.mhash)) {
 		sr_diag_set(&d, SR_ERR_NOMEM, "out of memory");
@@ -175,6 +206,10 @@ rows:
 		if (fd.have_m && (res || !id.v[SR_ID_MACHINE])) {
 			id.v[SR_ID_MACHINE] = fd.mname;
 			id.v[SR_ID_MACHINE_HASH] = fd.mhash;
+		}
+		if (fd.msrc) {
+			id.v[SR_ID_MSRC] = fd.msrc;
+			id.v[SR_ID_MPATH] = fd.mpath;
 		}
 		if (sr_row_make(&(*out)[*nout], s->fmt, u, &id, res ? &res->policy[k] : NULL,
 				res ? res->events : 0, err[0] ? err : "failed")) {

@@ -125,7 +125,7 @@ $SR merge --plan=plan.jsonl -o bad.jsonl res/*.jsonl res/3.jsonl s0.jsonl s1.jso
 # CSV, @LIST and globs.
 printf 'tr/t1.swt.zst\n# a comment\ntr/t[23].swt.zst\n' >list.txt
 $SR sweep @list.txt -m 2s-pmem2 -f csv -o l.csv -q
-head -1 l.csv | grep -q '^unit,tool_version,trace,trace_hash,machine,machine_hash,policy,policy_hash,' && [ "$(wc -l <l.csv)" -eq 13 ] &&
+head -1 l.csv | grep -q '^unit,tool_version,trace,trace_hash,machine,machine_hash,machine_source,machine_path,policy,policy_hash,' && [ "$(wc -l <l.csv)" -eq 13 ] &&
 	echo "ok sweep: @LIST with a glob, CSV output (3 traces x 4 policies + header)" ||
 	echo "FAIL sweep: list/csv: $(wc -l <l.csv) lines"
 $SR sweep @list.txt -m 2s-pmem2 -f csv -o l2.csv -q -j 2 && cmp -s l.csv l2.csv &&
@@ -297,8 +297,8 @@ rc2=$?
 $SR merge ec.csv -o ecm.csv 2>>err.txt
 rc3=$?
 [ $rc1 -eq 65 ] && [ $rc2 -eq 65 ] && [ $rc3 -eq 0 ] && cmp -s ec.csv ecm.csv &&
-	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 34 ] &&
-	echo "ok sweep: CSV rows in error have all 34 columns, resume and merge" ||
+	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 36 ] &&
+	echo "ok sweep: CSV rows in error have all 36 columns, resume and merge" ||
 	echo "FAIL sweep: CSV rows in error: $rc1 $rc2 $rc3 $(awk -F, '{ print NF }' ec.csv | sort -u | tr '\n' ' ') $(cat err.txt)"
 
 # The output is never an input; nor are an archive's other files.
@@ -507,3 +507,91 @@ if $SR sweep tr/t1.swt.zst -m 2s-pmem2,2s-nvme2 -p all -o sum.jsonl >sum.txt 2>&
 else
 	echo "FAIL sweep: summary per machine: $(head -12 sum.txt)"
 fi
+
+# ---- issue 16: the machine beside the trace ------------------------------
+# A capture leaves run1.csv.zst and run1.machine.json side by side
+# (traces/capture/): without -m, a sweep replays the trace on that
+# machine, and each row says where its machine came from.  -m comes first,
+# then the file beside the trace, then the trace header, then 2s-nvme2.
+mkdir -p bes/lab
+$SR gen swap-w-rand --tasks=2 --size=2M --limit=2M --seed=1 -o bes/lab/run1.csv.zst 2>/dev/null
+$SR machines 2s-pmem2 --json | sed 's/"name": *"2s-pmem2"/"name": "lab-box"/' >bes/lab/run1.machine.json
+$SR gen swap-w-rand --tasks=2 --size=2M --limit=2M --seed=2 -o bes/lab/run2.swt 2>/dev/null
+$SR convert bes/lab/run2.swt bes/lab/run3.swt --machine=2s-pmem2 2>/dev/null
+$SR sweep bes -p hybrid -o bes/r.jsonl -q 2>err.txt
+rc=$?
+src() { grep "\"trace\": \"$1\"" "$2" | grep '"policy": "hybrid"' | grep -o '"machine": "[^"]*", "machine_hash": "[^"]*", "machine_source": [^,]*, "machine_path": [^,]*'; }
+t=$($SR bes/lab/run1.csv.zst -m bes/lab/run1.machine.json -p hybrid -f json | awk -F'"throughput_kib_s": ' '/"hybrid"/ { split($2, a, ","); print a[1] }')
+if [ $rc -eq 0 ] && [ "$(wc -l <bes/r.jsonl)" -eq 6 ] &&
+	src bes/lab/run1.csv.zst bes/r.jsonl | grep -q '^"machine": "lab-box", .*"machine_source": "beside the trace", "machine_path": "bes/lab/run1.machine.json"$' &&
+	grep '"trace": "bes/lab/run1.csv.zst".*"policy": "hybrid"' bes/r.jsonl | grep -q "\"throughput_kib_s\": $t," &&
+	src bes/lab/run2.swt bes/r.jsonl | grep -q '^"machine": "2s-nvme2", .*"machine_source": "default", "machine_path": null$' &&
+	src bes/lab/run3.swt bes/r.jsonl | grep -q '^"machine": "2s-pmem2", .*"machine_source": "trace header", "machine_path": null$' &&
+	grep -q 'skipped bes/lab/run1.machine.json: a machine description' err.txt; then
+	echo "ok sweep: without -m, the machine beside the trace, else the header's, else the default; rows say which ($t KiB/s, as replay -m FILE)"
+else
+	echo "FAIL sweep: machine beside the trace: $rc $(cat err.txt) $(src bes/lab/run1.csv.zst bes/r.jsonl)"
+fi
+$SR sweep bes/lab/run1.csv.zst -m 2s-nvme2 -p hybrid -q | grep '"policy": "hybrid"' |
+	grep -q '"machine": "2s-nvme2", "machine_hash": "[^"]*", "machine_source": "-m", "machine_path": null' &&
+	$SR sweep bes/lab/run1.csv.zst -m bes/lab/run1.machine.json -p hybrid -q | grep '"policy": "hybrid"' |
+	grep -q '"machine": "lab-box", "machine_hash": "[^"]*", "machine_source": "-m", "machine_path": "bes/lab/run1.machine.json"' &&
+	echo "ok sweep: -m comes before the machine beside the trace" || echo "FAIL sweep: -m before the machine beside"
+# Resumed: the rows stand (the same machine is expected of them).
+cp bes/r.jsonl keep.jsonl
+$SR sweep bes -p hybrid -o bes/r.jsonl -q --resume 2>err.txt && cmp -s bes/r.jsonl keep.jsonl &&
+	echo "ok sweep: rows of machines beside their traces resume" || echo "FAIL sweep: resume beside: $(cat err.txt)"
+# One that cannot be read fails its trace's rows, saying why; it is no
+# trace either, whatever its content.
+mkdir -p bes2
+cp bes/lab/run1.csv.zst bes2/run4.csv.zst
+printf '{"name": "broken",\n' >bes2/run4.machine.json
+$SR sweep bes2 -p hybrid -o bes2/r.jsonl -q 2>err.txt
+rc=$?
+[ $rc -eq 65 ] && [ "$(grep -c '"status": "error"' bes2/r.jsonl)" -eq 2 ] &&
+	grep -q '"machine": null, "machine_hash": null, "machine_source": "beside the trace", "machine_path": "bes2/run4.machine.json".*"error": "bes2/run4.machine.json[^"]*(the machine description beside the trace)"' bes2/r.jsonl &&
+	grep -q 'skipped bes2/run4.machine.json: the machine description beside bes2/run4.csv.zst' err.txt &&
+	echo "ok sweep: a machine beside the trace that cannot be read fails its rows, no other machine instead" ||
+	echo "FAIL sweep: broken machine beside: $rc $(cat err.txt) $(head -1 bes2/r.jsonl)"
+$SR sweep bes2 -p hybrid --plan=bes2/p.jsonl -q 2>err.txt
+[ $? -eq 3 ] && [ ! -e bes2/p.jsonl ] && grep -q 'the plan cannot name its units' err.txt &&
+	echo "ok sweep: no plan of a trace whose machine beside it cannot be read" || echo "FAIL sweep: plan, broken beside: $(cat err.txt)"
+# A plan records the machine beside the trace by its path, name and hash:
+# its units replay on it from anywhere, and fail if it has changed.
+$SR sweep bes -p hybrid --plan=bes/p.jsonl -q 2>/dev/null
+grep '"trace": "lab/run1.csv.zst"' bes/p.jsonl | grep -q '"machine_spec": "lab/run1.machine.json", "machine": "lab-box", "machine_hash": "fnv1a64:[0-9a-f]*", "machine_source": "beside the trace"' &&
+	grep '"trace": "lab/run3.swt"' bes/p.jsonl | grep -q '"machine_spec": null, "machine": null, "machine_hash": null, "machine_source": null' &&
+	echo "ok sweep: a plan names the machine beside a trace (path, name, hash), null for the trace's own" ||
+	echo "FAIL sweep: plan beside: $(head -1 bes/p.jsonl | cut -c1-300)"
+mkdir -p bes/elsewhere
+(cd bes/elsewhere && $SR sweep --shard=0/1 ../p.jsonl -o all.jsonl -q) 2>err.txt &&
+	src lab/run1.csv.zst bes/elsewhere/all.jsonl | grep -q '^"machine": "lab-box", .*"machine_source": "beside the trace", "machine_path": "lab/run1.machine.json"$' &&
+	src lab/run3.swt bes/elsewhere/all.jsonl | grep -q '"machine_source": "trace header"' &&
+	$SR merge --plan=bes/p.jsonl bes/elsewhere/all.jsonl -o bes/m.jsonl 2>>err.txt &&
+	cmp -s bes/m.jsonl bes/elsewhere/all.jsonl &&
+	echo "ok sweep: a plan's unit replays on the machine beside its trace from another directory, and merges" ||
+	echo "FAIL sweep: plan beside from elsewhere: $(cat err.txt)"
+sed 's/"description": "two sockets/"description": "2 sockets/' bes/lab/run1.machine.json >bes/m.json && mv bes/m.json bes/lab/run1.machine.json
+$SR sweep --run-index=0 bes/p.jsonl -o bes/c0.jsonl -q 2>/dev/null
+[ $? -eq 65 ] && grep -q 'the machine is lab-box fnv1a64:[0-9a-f]* now, not lab-box fnv1a64:[0-9a-f]* as when the plan was written' bes/c0.jsonl &&
+	echo "ok sweep: a plan's machine beside the trace edited since fails its unit" || echo "FAIL sweep: plan beside edited: $(head -c 600 bes/c0.jsonl)"
+# Rows written before machine_source (JSON without it, CSV without its
+# columns) still merge; a resume refuses them, saying why.
+mkdir -p old
+sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/,/' keep.jsonl >old/old.jsonl
+sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/, "machine_source": null, "machine_path": null,/' keep.jsonl >old/want.jsonl
+$SR merge old/old.jsonl -o old/m.jsonl 2>err.txt && cmp -s old/want.jsonl old/m.jsonl &&
+	echo "ok merge: rows written before machine_source merge (it is null)" || echo "FAIL merge: old rows: $(cat err.txt)"
+$SR sweep bes/lab/run2.swt -m 2s-pmem2 -f csv -o old/new.csv -q
+# The CSV rows of before: without the columns machine_source and machine_path.
+awk -F, -v OFS=, '{ s = $1; for (i = 2; i <= NF; i++) if (i != 7 && i != 8) s = s OFS $i; print s }' old/new.csv >old/old.csv
+awk -F, -v OFS=, 'NR > 1 { $7 = ""; $8 = "" } { print }' old/new.csv >old/want.csv
+$SR merge old/old.csv -o old/m.csv 2>err.txt && cmp -s old/want.csv old/m.csv &&
+	$SR merge old/old.csv -f jsonl -o old/m2.jsonl 2>>err.txt &&
+	[ "$(grep -c '"machine": "2s-pmem2", "machine_hash": "fnv1a64:[0-9a-f]*", "machine_source": null, "machine_path": null' old/m2.jsonl)" -eq 4 ] &&
+	echo "ok merge: CSV rows with the header of before machine_source merge, in either format" ||
+	echo "FAIL merge: old CSV: $(cat err.txt) $(head -2 old/m.csv)"
+cp old/old.jsonl old/r.jsonl
+$SR sweep bes -p hybrid -o old/r.jsonl --resume -q 2>err.txt
+[ $? -eq 2 ] && cmp -s old/old.jsonl old/r.jsonl && grep -q 'old/r.jsonl:1: a row written before rows said where their machine came from' err.txt &&
+	echo "ok sweep: --resume refuses rows written before machine_source, saying so" || echo "FAIL sweep: resume of old rows: $(cat err.txt)"
