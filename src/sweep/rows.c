@@ -214,6 +214,7 @@ static int copy_ident(struct sr_row *r, const struct sr_ident *id)
 /* A row's status and figures, as sr_row_make() writes them. */
 struct figs {
 	int ok;
+	int quiet;           /* !ok: a trace without swap events, not an error */
 	const char *error;   /* !ok: the message */
 	uint64_t events, swapouts, swapins, unmatched, swap_full;
 	double tput, delta, makespan, moved, mean, p50, p90, p99;
@@ -250,6 +251,8 @@ static void cat_row(struct buf *b, enum sr_sweep_fmt fmt, uint64_t unit,
 			    "\"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f}",
 			    g->events, g->tput, g->delta, g->makespan, g->swapouts, g->swapins,
 			    g->unmatched, g->swap_full, g->moved, g->mean, g->p50, g->p90, g->p99);
+		} else if (g->quiet) {
+			cat(b, ", \"status\": \"%s\", \"events\": 0", SR_ROW_QUIET);
 		} else {
 			cat(b, ", \"status\": \"error\", \"error\": ");
 			cat_json(b, g->error ? g->error : "failed");
@@ -267,6 +270,11 @@ static void cat_row(struct buf *b, enum sr_sweep_fmt fmt, uint64_t unit,
 			    ",%" PRIu64 ",%.3f,%.0f,%.0f,%.0f,%.0f", g->events, g->tput, g->delta,
 			    g->makespan, g->swapouts, g->swapins, g->unmatched, g->swap_full, g->moved,
 			    g->mean, g->p50, g->p90, g->p99);
+		} else if (g->quiet) {
+			/* No message, no events, no figures. */
+			cat(b, ",%s,,0", SR_ROW_QUIET);
+			for (i = 3; i < (int)NFIG; i++)
+				cat(b, ",");
 		} else {
 			/* The message, then the empty events and figures. */
 			cat(b, ",error,");
@@ -288,6 +296,7 @@ int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 	memset(r, 0, sizeof(*r));
 	memset(&g, 0, sizeof(g));
 	g.ok = p != NULL;
+	g.quiet = !p && !error;
 	g.error = error;
 	if (p) {
 		const struct sr_hist *h = &p->swapin_lat;
@@ -316,7 +325,8 @@ int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 	r->unit = unit;
 	r->line = b.s;
 	r->fmt = fmt;
-	r->ok = p != NULL;
+	r->ok = p != NULL || g.quiet;
+	r->quiet = g.quiet;
 	r->throughput = p ? p->throughput_kib_s : 0;
 	r->delta = p ? p->delta_pct : 0;
 	return 0;
@@ -500,14 +510,16 @@ static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, c
 	}
 	v = json_object_get(o, "status");
 	if (!json_is_string(v) || (strcmp(json_string_value(v), "ok") &&
-				   strcmp(json_string_value(v), "error"))) {
-		bad = "its status is neither \"ok\" nor \"error\"";
+				   strcmp(json_string_value(v), "error") &&
+				   strcmp(json_string_value(v), SR_ROW_QUIET))) {
+		bad = "its status is none of \"ok\", \"error\" and \"" SR_ROW_QUIET "\"";
 		goto out;
 	}
-	r->ok = !strcmp(json_string_value(v), "ok");
+	r->quiet = !strcmp(json_string_value(v), SR_ROW_QUIET);
+	r->ok = r->quiet || !strcmp(json_string_value(v), "ok");
 	r->throughput = json_number_value(json_object_get(o, "throughput_kib_s"));
 	r->delta = json_number_value(json_object_get(o, "delta_pct"));
-	if (r->ok && (!json_is_number(json_object_get(o, "throughput_kib_s")) ||
+	if (r->ok && !r->quiet && (!json_is_number(json_object_get(o, "throughput_kib_s")) ||
 		      !json_is_number(json_object_get(o, "delta_pct")))) {
 		bad = "a row that replayed without its figures";
 		goto out;
@@ -540,9 +552,11 @@ static const char *parse_csv(const struct fields *f, struct sr_row *r, char *why
 	r->old = f->old;
 	for (i = 0; i < SR_ID_COUNT; i++)
 		vals[i] = f->f[C_ID0 + i][0] ? f->f[C_ID0 + i] : NULL;
-	if (strcmp(f->f[C_STATUS], "ok") && strcmp(f->f[C_STATUS], "error"))
-		return "its status is neither ok nor error";
-	r->ok = !strcmp(f->f[C_STATUS], "ok");
+	if (strcmp(f->f[C_STATUS], "ok") && strcmp(f->f[C_STATUS], "error") &&
+	    strcmp(f->f[C_STATUS], SR_ROW_QUIET))
+		return "its status is none of ok, error and " SR_ROW_QUIET;
+	r->quiet = !strcmp(f->f[C_STATUS], SR_ROW_QUIET);
+	r->ok = r->quiet || !strcmp(f->f[C_STATUS], "ok");
 	r->throughput = strtod(f->f[C_TPUT], NULL);
 	r->delta = strtod(f->f[C_DELTA], NULL);
 	bad = take_ident(r, vals);
@@ -946,6 +960,7 @@ static int figs_json(const json_t *o, struct figs *g)
 	if (!json_is_string(st))
 		return -1;
 	g->ok = !strcmp(json_string_value(st), "ok");
+	g->quiet = !strcmp(json_string_value(st), SR_ROW_QUIET);
 	if (!g->ok) {
 		g->error = json_string_value(json_object_get(o, "error"));
 		return 0;
@@ -981,6 +996,7 @@ static int figs_csv(const char *const *f, struct figs *g)
 
 	memset(g, 0, sizeof(*g));
 	g->ok = !strcmp(f[c], "ok");
+	g->quiet = !strcmp(f[c], SR_ROW_QUIET);
 	if (!g->ok) {
 		g->error = f[c + 1];
 		return 0;

@@ -172,7 +172,8 @@ struct sr_row {
 	uint64_t unit;
 	struct sr_ident id;    /* into idbuf */
 	char *idbuf;
-	int ok;                /* status "ok" */
+	int ok;                /* status "ok", or SR_ROW_QUIET: a result that stands */
+	int quiet;             /* status SR_ROW_QUIET: a trace without swap events */
 	double throughput;     /* KiB/s */
 	double delta;          /* % */
 	char *line;            /* the whole row, with its "\n" */
@@ -230,8 +231,13 @@ int sr_rows_add(struct sr_rows *rows, struct sr_row *r);
 /* Free one row's strings. */
 void sr_row_free(struct sr_row *r);
 
+/* The status of the rows of a trace without swap events (a vmstat log of
+ * a quiet machine): a valid, empty trace, not an error. */
+#define SR_ROW_QUIET "no swap activity"
+
 /* Make r the row of unit for identity id: the figures p with events, or
- * (p NULL) the error.  0, or -1 out of memory (r then empty). */
+ * (p NULL) the error, or (p and error NULL) a row of status SR_ROW_QUIET.
+ * 0, or -1 out of memory (r then empty). */
 int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 		const struct sr_ident *id, const struct sr_policy_result *p, uint64_t events,
 		const char *error);

@@ -125,6 +125,7 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	struct found fd;
 	char err[1100] = "";
 	size_t k, np = s->policies.n;
+	int quiet = 0;
 
 	*out = NULL;
 	*nout = 0;
@@ -186,6 +187,9 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	sr_hash_fmt(fd.thash, sr_reader_stats(r)->content_hash);
 	fd.have_t = 1;
 	*nev = res->events;
+	/* A valid trace of a machine that did not swap: its rows say so, as
+	 * replay does, rather than give figures of nothing. */
+	quiet = !sr_reader_stats(r)->events;
 	goto rows;
 diag:
 	sr_diag_format(&d, err, sizeof(err));
@@ -211,8 +215,8 @@ rows:
 			id.v[SR_ID_MSRC] = fd.msrc;
 			id.v[SR_ID_MPATH] = fd.mpath;
 		}
-		if (sr_row_make(&(*out)[*nout], s->fmt, u, &id, res ? &res->policy[k] : NULL,
-				res ? res->events : 0, err[0] ? err : "failed")) {
+		if (sr_row_make(&(*out)[*nout], s->fmt, u, &id, res && !quiet ? &res->policy[k] : NULL,
+				res ? res->events : 0, quiet ? NULL : err[0] ? err : "failed")) {
 			for (; *nout; --*nout)
 				sr_row_free(&(*out)[*nout - 1]);
 			free(*out);

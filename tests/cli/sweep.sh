@@ -595,3 +595,26 @@ cp old/old.jsonl old/r.jsonl
 $SR sweep bes -p hybrid -o old/r.jsonl --resume -q 2>err.txt
 [ $? -eq 2 ] && cmp -s old/old.jsonl old/r.jsonl && grep -q 'old/r.jsonl:1: a row written before rows said where their machine came from' err.txt &&
 	echo "ok sweep: --resume refuses rows written before machine_source, saying so" || echo "FAIL sweep: resume of old rows: $(cat err.txt)"
+
+# ---- issue 16: a trace without swap events --------------------------------
+# A vmstat log of a quiet machine is a valid, empty trace: its rows say
+# "no swap activity" (not an error: the status stays 0), with no figures,
+# and the summary counts it apart.
+mkdir -p quiet
+printf 'procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----\n r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st\n 1  0      0 100000  1000 50000    0    0     0     0  100  200  1  1 98  0  0\n 1  0      0 100000  1000 50000    0    0     0     0  100  200  1  1 98  0  0\n' >quiet/q.vmstat
+cp tr/t1.swt.zst quiet/t1.swt.zst
+$SR sweep quiet -m 2s-pmem2 -o quiet/r.jsonl >qsum.txt 2>err.txt
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '"trace": "quiet/q.vmstat".*"status": "no swap activity", "events": 0, "schema"' quiet/r.jsonl)" -eq 4 ] &&
+	[ "$(grep -c '"status": "ok"' quiet/r.jsonl)" -eq 4 ] &&
+	grep -q '^machine 2s-pmem2: 2 traces, 0 failed, 1 with no swap activity$' qsum.txt &&
+	awk '$1 == "reclaimer-nid" { r = $2 "/" $3 } END { exit r != "0/1" }' qsum.txt &&
+	echo "ok sweep: a trace without swap events: rows say no swap activity, status 0, the summary counts it apart" ||
+	echo "FAIL sweep: no swap activity: $rc $(cat err.txt) $(cat qsum.txt) $(grep q.vmstat quiet/r.jsonl | head -1)"
+cp quiet/r.jsonl qkeep.jsonl
+$SR sweep quiet -m 2s-pmem2 -o quiet/r.jsonl --resume -q 2>err.txt && cmp -s quiet/r.jsonl qkeep.jsonl &&
+	$SR sweep quiet -m 2s-pmem2 -f csv -o qr.csv -q 2>>err.txt &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["trace"] == "quiet/q.vmstat" { print $c["status"] "|" $c["error"] "|" $c["events"] "|" $c["throughput_kib_s"] "|" NF }' qr.csv | sort -u | grep -qx 'no swap activity||0||36' &&
+	$SR merge qr.csv -f jsonl -o qm.jsonl 2>>err.txt && cmp -s qm.jsonl qkeep.jsonl &&
+	echo "ok sweep: rows of no swap activity stand on resume, and are the same rows in CSV and merged back" ||
+	echo "FAIL sweep: no swap activity resume/CSV: $(cat err.txt)"
