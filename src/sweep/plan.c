@@ -386,6 +386,9 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 		return "its baseline_spec is missing or not a string";
 	for (i = 0; i < SR_ID_COUNT; i++) {
 		run[i] = NULL;
+		/* A plan written before a field added since: null. */
+		if (sr_id_fields[i].added && !json_object_get(o, sr_id_fields[i].name))
+			continue;
 		if (sr_id_fields[i].scope == SR_IDS_RUN &&
 		    sr_id_from_json(json_object_get(o, sr_id_fields[i].name), sr_id_fields[i].kind,
 				    num[i], &run[i])) {
@@ -478,6 +481,19 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 		if (!run[SR_ID_MAXERR] || sr_parse_u64(run[SR_ID_MAXERR], strlen(run[SR_ID_MAXERR]),
 							  INT64_MAX, &p->max_errors))
 			return "its max_errors is not a whole number";
+		{
+			uint64_t n = 0, r = SR_SWEEP_UNC_RANGE;
+
+			if (!run[SR_ID_UNC] || sr_parse_u64(run[SR_ID_UNC], strlen(run[SR_ID_UNC]),
+							    SR_SWEEP_MAX_VARIANTS, &n) ||
+			    (run[SR_ID_UNC_RANGE] && (sr_parse_u64(run[SR_ID_UNC_RANGE],
+								   strlen(run[SR_ID_UNC_RANGE]), 400, &r) ||
+						      !r)) || !n != !run[SR_ID_UNC_RANGE])
+				return "its uncertainty is not 0 to 200 variants with an "
+				       "uncertainty_range of 1 to 400, or 0 with null";
+			p->unc = (unsigned)n;
+			p->unc_range = (unsigned)r;
+		}
 	}
 	if (p->n == p->cap && sr_grow((void **)&p->u, &p->cap, p->n + 1, sizeof(*p->u), 64))
 		return "";
@@ -600,6 +616,8 @@ enum sr_err sr_sweep_open_plan(struct sr_sweep **out, const char *path,
 	s->ra = s->plan.ra;
 	s->ro.format = s->plan.infmt;
 	s->ro.max_errors = s->plan.max_errors;
+	s->unc = s->plan.unc;
+	s->unc_range = s->plan.unc_range;
 	s->pname = calloc(s->plan.np, sizeof(*s->pname));
 	s->phash = calloc(s->plan.np, sizeof(*s->phash));
 	s->baseline = strdup(s->plan.baseline);

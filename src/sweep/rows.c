@@ -32,8 +32,12 @@ static const char *const figure_cols[] = {
 	"status", "error", "events", "throughput_kib_s", "delta_pct", "makespan_ns",
 	"swapouts", "swapins", "unmatched_swapins", "swap_full", "moved_out_pct",
 	"swapin_mean_ns", "swapin_p50_ns", "swapin_p90_ns", "swapin_p99_ns",
+	/* --uncertainty (added since the first rows of /2): the delta's range
+	 * over the machine's variants and how many agree on its side. */
+	"delta_pct_min", "delta_pct_max", "agree",
 };
 #define NFIG (sizeof(figure_cols) / sizeof(figure_cols[0]))
+#define NFIG_ADDED 3 /* the last NFIG_ADDED of them */
 #define C_ID0 1                          /* the first identity column */
 #define C_STATUS (C_ID0 + SR_ID_COUNT)
 #define C_TPUT (C_STATUS + 3)
@@ -68,8 +72,10 @@ static void make_header(void)
 	for (i = 0; i < NFIG; i++) {
 		len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, ",%s",
 					figure_cols[i]);
-		olen += (size_t)snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen, ",%s",
-					 figure_cols[i]);
+		col_added[C_STATUS + i] = i >= NFIG - NFIG_ADDED;
+		if (!col_added[C_STATUS + i])
+			olen += (size_t)snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen,
+						 ",%s", figure_cols[i]);
 	}
 	snprintf(csv_header + len, sizeof(csv_header) - len, ",schema\n");
 	snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen, ",schema\n");
@@ -218,6 +224,9 @@ struct figs {
 	const char *error;   /* !ok: the message */
 	uint64_t events, swapouts, swapins, unmatched, swap_full;
 	double tput, delta, makespan, moved, mean, p50, p90, p99;
+	int unc;             /* ok: with --uncertainty's figures */
+	double umin, umax;   /* the delta's range over the variants */
+	uint64_t agree;      /* the variants on the delta's side */
 };
 
 /* The row of unit with identity id and figures g, in format fmt, into b:
@@ -251,6 +260,9 @@ static void cat_row(struct buf *b, enum sr_sweep_fmt fmt, uint64_t unit,
 			    "\"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f}",
 			    g->events, g->tput, g->delta, g->makespan, g->swapouts, g->swapins,
 			    g->unmatched, g->swap_full, g->moved, g->mean, g->p50, g->p90, g->p99);
+			if (g->unc)
+				cat(b, ", \"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %"
+				    PRIu64, g->umin, g->umax, g->agree);
 		} else if (g->quiet) {
 			cat(b, ", \"status\": \"%s\", \"events\": 0", SR_ROW_QUIET);
 		} else {
@@ -270,6 +282,10 @@ static void cat_row(struct buf *b, enum sr_sweep_fmt fmt, uint64_t unit,
 			    ",%" PRIu64 ",%.3f,%.0f,%.0f,%.0f,%.0f", g->events, g->tput, g->delta,
 			    g->makespan, g->swapouts, g->swapins, g->unmatched, g->swap_full, g->moved,
 			    g->mean, g->p50, g->p90, g->p99);
+			if (g->unc)
+				cat(b, ",%.3f,%.3f,%" PRIu64, g->umin, g->umax, g->agree);
+			else
+				cat(b, ",,,");
 		} else if (g->quiet) {
 			/* No message, no events, no figures. */
 			cat(b, ",%s,,0", SR_ROW_QUIET);
@@ -314,6 +330,10 @@ int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 		g.p50 = round(sr_hist_quantile(h, 0.5));
 		g.p90 = round(sr_hist_quantile(h, 0.9));
 		g.p99 = round(sr_hist_quantile(h, 0.99));
+		g.unc = p->unc.variants > 0;
+		g.umin = p->unc.min;
+		g.umax = p->unc.max;
+		g.agree = (uint64_t)p->unc.agree;
 	}
 	cat_row(&b, fmt, unit, id, &g);
 	if (b.err || copy_ident(r, id)) {
@@ -965,6 +985,12 @@ static int figs_json(const json_t *o, struct figs *g)
 		g->error = json_string_value(json_object_get(o, "error"));
 		return 0;
 	}
+	if (json_object_get(o, "agree")) {
+		g->unc = 1;
+		if (json_num(o, "delta_pct_min", &g->umin) || json_num(o, "delta_pct_max", &g->umax) ||
+		    json_u64(o, "agree", &g->agree))
+			return -1;
+	}
 	return json_u64(o, "events", &g->events) || json_num(o, "throughput_kib_s", &g->tput) ||
 	       json_num(o, "delta_pct", &g->delta) || json_num(o, "makespan_ns", &g->makespan) ||
 	       json_u64(o, "swapouts", &g->swapouts) || json_u64(o, "swapins", &g->swapins) ||
@@ -1000,6 +1026,12 @@ static int figs_csv(const char *const *f, struct figs *g)
 	if (!g->ok) {
 		g->error = f[c + 1];
 		return 0;
+	}
+	if (f[c + 17][0]) {
+		g->unc = 1;
+		if (csv_num(f[c + 15], &g->umin) || csv_num(f[c + 16], &g->umax) ||
+		    csv_u64(f[c + 17], &g->agree))
+			return -1;
 	}
 	return csv_u64(f[c + 2], &g->events) || csv_num(f[c + 3], &g->tput) ||
 	       csv_num(f[c + 4], &g->delta) || csv_num(f[c + 5], &g->makespan) ||

@@ -48,6 +48,8 @@ struct sr_sweep *sr_sweep_alloc(const struct sr_sweep_opts *opts)
 	s->ro.max_errors = opts->max_errors;
 	s->ro.content_hash = 1;
 	s->fmt = opts->format;
+	s->unc = opts->uncertainty;
+	s->unc_range = opts->uncertainty_range ? opts->uncertainty_range : SR_SWEEP_UNC_RANGE;
 	s->out_fd = -1;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->done_cv, NULL);
@@ -207,6 +209,10 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 	if (opts->max_errors > INT64_MAX)
 		return sr_diag_set(d, SR_ERR_LIMIT, "max_errors is at most %lld in a sweep, not %llu",
 				   (long long)INT64_MAX, (unsigned long long)opts->max_errors);
+	if (opts->uncertainty > SR_SWEEP_MAX_VARIANTS || opts->uncertainty_range > 400)
+		return sr_diag_set(d, SR_ERR_LIMIT, "uncertainty: at most %d variants within "
+				   "400 %%, not %u within %u %%", SR_SWEEP_MAX_VARIANTS,
+				   opts->uncertainty, opts->uncertainty_range);
 	s = sr_sweep_alloc(opts);
 	if (!s)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");

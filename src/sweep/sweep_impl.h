@@ -79,6 +79,7 @@ enum sr_id {
 	SR_ID_RA,            /* run: readahead (sr_readahead_format()) */
 	SR_ID_REORDER,       /* run: the reorder window */
 	SR_ID_UNC,           /* run: uncertainty variants */
+	SR_ID_UNC_RANGE,     /* run: their range in per cent; null without variants */
 	SR_ID_INFMT,         /* run: the input format */
 	SR_ID_MAXERR,        /* run: bad records skipped */
 	SR_ID_PLUG,          /* run: the block plug */
@@ -122,10 +123,9 @@ struct sr_ident {
 /* The schema of result rows and of plans. */
 #define SR_ROW_SCHEMA "swapreplay-sweep/2"
 #define SR_PLAN_SCHEMA "swapreplay-plan/2"
-/* What a sweep replays with, fixed for now: entries of the identity so
- * that a later option changing them is seen in old rows. */
+/* What a sweep replays with, fixed for now: an entry of the identity so
+ * that a later option changing it is seen in old rows. */
 #define SR_SWEEP_REORDER SR_REORDER_DEFAULT
-#define SR_SWEEP_UNCERTAINTY 0
 
 /* A content hash as rows write it: "fnv1a64:" and 16 hex digits. */
 #define SR_HASH_LEN 25
@@ -286,6 +286,7 @@ struct sr_plan {
 	struct sr_readahead_opts ra;
 	enum sr_format infmt;
 	uint64_t max_errors;
+	unsigned unc, unc_range;       /* variants, and their range in per cent */
 };
 
 /* Read the plan path (a line per unit, every line checked); SR_ERR_IO,
@@ -327,6 +328,7 @@ struct sr_sweep {
 	struct sr_readahead_opts ra; /* the readahead replayed */
 	struct sr_read_opts ro;
 	enum sr_sweep_fmt fmt;
+	unsigned unc, unc_range;    /* --uncertainty variants, range in per cent */
 	size_t nunits;
 	int from_plan;              /* unit u is traces[u] on machines of the plan */
 	struct sr_plan plan;        /* from_plan: what it says of its units */

@@ -178,7 +178,7 @@ fi
 row=$(grep '"trace": "tr/sub/bad.csv"' j1.jsonl | head -1)
 for f in '"tool_version": "' '"trace_hash": "fnv1a64:' '"machine": "2s-pmem2", "machine_hash": "fnv1a64:' \
 	'"policy": "reclaimer-nid", "policy_hash": null, "baseline": "reclaimer-nid", "baseline_hash": null' \
-	'"slots_cache": true, "kernel": "6.6", "readahead": "auto;page-cluster=3;window=adaptive;holes=skip;memory=0", "reorder_window": 65536, "uncertainty": 0, "input_format": "auto", "max_errors": 0' \
+	'"slots_cache": true, "kernel": "6.6", "readahead": "auto;page-cluster=3;window=adaptive;holes=skip;memory=0", "reorder_window": 65536, "uncertainty": 0, "uncertainty_range": null, "input_format": "auto", "max_errors": 0' \
 	'"schema": "swapreplay-sweep/2"}'; do
 	case $row in *"$f"*) ;; *) echo "FAIL sweep: an error row lacks $f: $row"; row= ;; esac
 done
@@ -297,8 +297,8 @@ rc2=$?
 $SR merge ec.csv -o ecm.csv 2>>err.txt
 rc3=$?
 [ $rc1 -eq 65 ] && [ $rc2 -eq 65 ] && [ $rc3 -eq 0 ] && cmp -s ec.csv ecm.csv &&
-	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 36 ] &&
-	echo "ok sweep: CSV rows in error have all 36 columns, resume and merge" ||
+	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 40 ] &&
+	echo "ok sweep: CSV rows in error have all 40 columns, resume and merge" ||
 	echo "FAIL sweep: CSV rows in error: $rc1 $rc2 $rc3 $(awk -F, '{ print NF }' ec.csv | sort -u | tr '\n' ' ') $(cat err.txt)"
 
 # The output is never an input; nor are an archive's other files.
@@ -578,14 +578,18 @@ $SR sweep --run-index=0 bes/p.jsonl -o bes/c0.jsonl -q 2>/dev/null
 # Rows written before machine_source (JSON without it, CSV without its
 # columns) still merge; a resume refuses them, saying why.
 mkdir -p old
-sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/,/' keep.jsonl >old/old.jsonl
+sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/,/; s/, "uncertainty_range": null//' keep.jsonl >old/old.jsonl
 sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/, "machine_source": null, "machine_path": null,/' keep.jsonl >old/want.jsonl
 $SR merge old/old.jsonl -o old/m.jsonl 2>err.txt && cmp -s old/want.jsonl old/m.jsonl &&
 	echo "ok merge: rows written before machine_source merge (it is null)" || echo "FAIL merge: old rows: $(cat err.txt)"
 $SR sweep bes/lab/run2.swt -m 2s-pmem2 -f csv -o old/new.csv -q
-# The CSV rows of before: without the columns machine_source and machine_path.
-awk -F, -v OFS=, '{ s = $1; for (i = 2; i <= NF; i++) if (i != 7 && i != 8) s = s OFS $i; print s }' old/new.csv >old/old.csv
-awk -F, -v OFS=, 'NR > 1 { $7 = ""; $8 = "" } { print }' old/new.csv >old/want.csv
+# The CSV rows of before: without the columns added since (machine_source,
+# machine_path, uncertainty_range, delta_pct_min, delta_pct_max, agree).
+added=' machine_source machine_path uncertainty_range delta_pct_min delta_pct_max agree '
+awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
+	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' old/new.csv >old/old.csv
+awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1; print; next }
+	{ for (i in x) $i = ""; print }' old/new.csv >old/want.csv
 $SR merge old/old.csv -o old/m.csv 2>err.txt && cmp -s old/want.csv old/m.csv &&
 	$SR merge old/old.csv -f jsonl -o old/m2.jsonl 2>>err.txt &&
 	[ "$(grep -c '"machine": "2s-pmem2", "machine_hash": "fnv1a64:[0-9a-f]*", "machine_source": null, "machine_path": null' old/m2.jsonl)" -eq 4 ] &&
@@ -614,7 +618,70 @@ rc=$?
 cp quiet/r.jsonl qkeep.jsonl
 $SR sweep quiet -m 2s-pmem2 -o quiet/r.jsonl --resume -q 2>err.txt && cmp -s quiet/r.jsonl qkeep.jsonl &&
 	$SR sweep quiet -m 2s-pmem2 -f csv -o qr.csv -q 2>>err.txt &&
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["trace"] == "quiet/q.vmstat" { print $c["status"] "|" $c["error"] "|" $c["events"] "|" $c["throughput_kib_s"] "|" NF }' qr.csv | sort -u | grep -qx 'no swap activity||0||36' &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["trace"] == "quiet/q.vmstat" { print $c["status"] "|" $c["error"] "|" $c["events"] "|" $c["throughput_kib_s"] "|" NF }' qr.csv | sort -u | grep -qx 'no swap activity||0||40' &&
 	$SR merge qr.csv -f jsonl -o qm.jsonl 2>>err.txt && cmp -s qm.jsonl qkeep.jsonl &&
 	echo "ok sweep: rows of no swap activity stand on resume, and are the same rows in CSV and merged back" ||
 	echo "FAIL sweep: no swap activity resume/CSV: $(cat err.txt)"
+
+# ---- issue 16: --uncertainty in sweeps -----------------------------------
+# Each unit also replays on N variants of its machine, the very variants
+# replay -u N draws (the same seeds): each row that replayed gives its
+# delta's range and how many variants agree on its side, as replay's
+# report does for the same trace, machine and policies.
+mkdir -p unc
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-pmem2,2s-nvme2 -u 4 --uncertainty-range=30 -j 2 -o unc/r.jsonl -q 2>err.txt
+rc=$?
+bad=""
+for t in t1 t2; do
+	for m in 2s-pmem2 2s-nvme2; do
+		$SR tr/$t.swt.zst -m $m -u 4 --uncertainty-range=30 -f json >unc/rep.json
+		for p in reclaimer-nid page-nid page-nid-strict hybrid; do
+			want=$(grep -A40 "\"name\": \"$p\"" unc/rep.json | grep -m1 '"uncertainty"' |
+				sed 's/.*"delta_pct_min": \([-0-9.]*\), "delta_pct_max": \([-0-9.]*\), "agree": \([0-9]*\).*/\1 \2 \3/')
+			got=$(grep "\"trace\": \"tr/$t.swt.zst\".*\"machine\": \"$m\".*\"policy\": \"$p\"" unc/r.jsonl |
+				sed 's/.*"delta_pct": \([-0-9.]*\),.*"delta_pct_min": \([-0-9.]*\), "delta_pct_max": \([-0-9.]*\), "agree": \([0-9]*\).*/\1 \2 \3 \4/')
+			# The range holds the point estimate; agree is 0 to 4 variants.
+			echo "$got" | awk '{ exit !(NF == 4 && $2 <= $1 && $1 <= $3 && $4 >= 0 && $4 <= 4) }' || bad="$bad $t/$m/$p: $got;"
+			[ "${got#* }" = "$want" ] || bad="$bad $t/$m/$p: $got, replay $want;"
+		done
+	done
+done
+[ $rc -eq 0 ] && [ -z "$bad" ] && [ "$(grep -c '"uncertainty": 4, "uncertainty_range": 30,' unc/r.jsonl)" -eq 16 ] &&
+	echo "ok sweep: -u 4 rows give the delta's range (holding the delta) and agreement, as replay -u 4 does" ||
+	echo "FAIL sweep: -u rows: $rc $(cat err.txt) $bad"
+grep '"policy": "page-nid-strict"' unc/r.jsonl | grep '"machine": "2s-pmem2"' | head -1 |
+	grep -q '"delta_pct_min": -[0-9.]*, "delta_pct_max": -[0-9.]*, "agree": 4' &&
+	echo "ok sweep: page-nid-strict on 2s-pmem2 is slower in all 4 variants" || echo "FAIL sweep: page-nid-strict uncertainty"
+# Without -u: no variants, uncertainty_range null, no range in the rows.
+grep -q '"uncertainty": 0, "uncertainty_range": null,' j1.jsonl && ! grep -q '"agree"' j1.jsonl &&
+	echo "ok sweep: without -u, no variants and no range" || echo "FAIL sweep: rows without -u"
+# CSV: the same figures; merged back to JSON, the same rows.  Resume with
+# another -u or range is refused; a plan carries them, and its units give
+# the same rows.
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-pmem2,2s-nvme2 -u 4 --uncertainty-range=30 -f csv -o unc/r.csv -q
+$SR merge unc/r.csv -f jsonl -o unc/m.jsonl 2>err.txt && cmp -s unc/m.jsonl unc/r.jsonl &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["agree"] }' unc/r.csv | grep -qvx '' &&
+	echo "ok sweep: -u rows in CSV are the JSON rows" || echo "FAIL sweep: -u CSV: $(cat err.txt)"
+cp unc/r.jsonl unc/keep.jsonl
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-pmem2,2s-nvme2 -u 4 -o unc/r.jsonl -q --resume 2>err.txt
+rc=$?
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-pmem2,2s-nvme2 -u 4 --uncertainty-range=30 -o unc/r.jsonl -q --resume 2>>err.txt
+rc2=$?
+[ $rc -eq 2 ] && [ $rc2 -eq 0 ] && cmp -s unc/r.jsonl unc/keep.jsonl && grep -q 'uncertainty_range 30, not 25' err.txt &&
+	echo "ok sweep: --resume with another --uncertainty-range is refused, with the same one it stands" ||
+	echo "FAIL sweep: -u resume: $rc $rc2 $(cat err.txt)"
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-pmem2,2s-nvme2 -u 4 --uncertainty-range=30 --plan=unc/p.jsonl -q
+$SR sweep --shard=0/1 unc/p.jsonl -o unc/s.jsonl -q 2>err.txt
+sed 's#"trace": "../tr/#"trace": "tr/#' unc/s.jsonl | cmp -s - unc/r.jsonl &&
+	grep -q '"uncertainty": 4, "uncertainty_range": 30,' unc/p.jsonl &&
+	echo "ok sweep: a plan carries --uncertainty, its units give the same rows" || echo "FAIL sweep: -u plan: $(cat err.txt)"
+$SR sweep --run-index=0 unc/p.jsonl -u 2 -o unc/x.jsonl -q 2>err.txt
+[ $? -eq 2 ] && grep -q -- '--uncertainty cannot be given with --run-index' err.txt &&
+	echo "ok sweep: -u with --run-index is refused (the plan has it)" || echo "FAIL sweep: -u run-index: $(cat err.txt)"
+# A plan written before machine_source and uncertainty_range: its machines
+# are -m's, the range null; its units give the same rows.
+sed 's/, "uncertainty_range": null//; s/, "machine_source": "-m"//' plan.jsonl >oldplan.jsonl
+$SR sweep --run-index=2 oldplan.jsonl -o unc/o2.jsonl -q 2>err.txt &&
+	cmp -s unc/o2.jsonl res/2.jsonl && grep -q '"machine_source": "-m"' unc/o2.jsonl &&
+	echo "ok sweep: a plan without machine_source and uncertainty_range runs, the same rows" ||
+	echo "FAIL sweep: plan without machine_source and uncertainty_range: $(cat err.txt)"
