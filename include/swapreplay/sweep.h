@@ -49,6 +49,10 @@ enum sr_err sr_sweep_fmt_parse(const char *s, enum sr_sweep_fmt *out);
 
 /* At most this many machines in a sweep set up from inputs. */
 #define SR_SWEEP_MAX_MACHINES 64
+/* --uncertainty: at most this many variants (as replay), and the default
+ * range, in per cent. */
+#define SR_SWEEP_MAX_VARIANTS 200
+#define SR_SWEEP_UNC_RANGE 25
 
 struct sr_sweep_opts {
 	/* Machines: presets or description files, in the order given.  None:
@@ -74,6 +78,15 @@ struct sr_sweep_opts {
 	enum sr_format input_format;  /* of every trace; SR_FMT_AUTO: detected */
 	uint64_t max_errors;          /* as sr_read_opts.max_errors; at most 2^63 - 1 */
 	enum sr_sweep_fmt format;     /* of the rows */
+	/* --uncertainty: each unit also replayed on this many variants of
+	 * its machine (sr_machine_perturb(), seeds 1 to N, as replay's), at
+	 * most SR_SWEEP_MAX_VARIANTS; rows that replayed then give each
+	 * delta's range over them and how many agree on its side
+	 * (sr_policy_result.unc).  0: none. */
+	unsigned uncertainty;
+	/* --uncertainty-range: figures within a factor 1 + P/100 either way,
+	 * 1 to 400; 0: SR_SWEEP_UNC_RANGE. */
+	unsigned uncertainty_range;
 	/* 1: every file found in a directory or by a glob is a trace; 0:
 	 * those that are by their content one of swapreplay's other files (a
 	 * sweep's result file or plan, a machine description, a replay
@@ -100,8 +113,9 @@ struct sr_sweep;
  * nothing, a directory that cannot be read: for that one, and only that
  * one, diag->msg is empty, a gap kept from the command line), SR_ERR_INVAL
  * when the inputs hold no trace, SR_ERR_LIMIT for more than SR_MAX_POLICIES
- * policies (the baseline included), SR_SWEEP_MAX_MACHINES machines or a
- * max_errors above 2^63 - 1, SR_ERR_NOMEM.
+ * policies (the baseline included), SR_SWEEP_MAX_MACHINES machines, a
+ * max_errors above 2^63 - 1, more than SR_SWEEP_MAX_VARIANTS variants or a
+ * range above 400, SR_ERR_NOMEM.
  */
 enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_t ninputs,
 			 const struct sr_sweep_opts *opts, struct sr_diag *diag);
@@ -110,7 +124,8 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
  * Set up the sweep a plan describes (written by sr_sweep_write_plan()):
  * unit I of the plan is unit I of the sweep, with the plan's trace and
  * machine, its paths resolved from the plan's directory.  The policies,
- * baseline, slots cache, input format and max_errors are the plan's (every
+ * baseline, slots cache, input format, max_errors and uncertainty are the
+ * plan's (every
  * line must give the same); of opts only format is used.  Blank lines are
  * skipped.
  *

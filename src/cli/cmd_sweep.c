@@ -21,7 +21,8 @@
 #include "swapreplay/trace.h"
 
 enum { O_POLICY = 1, O_MACHINE, O_BASELINE, O_SLOTS, O_JOBS, O_OUT, O_FORMAT, O_RESUME,
-       O_QUIET, O_PLAN, O_RUN_INDEX, O_SHARD, O_INFMT, O_MAXERR, O_EVERY, O_KERNEL, O_PLUG };
+       O_QUIET, O_PLAN, O_RUN_INDEX, O_SHARD, O_INFMT, O_MAXERR, O_EVERY, O_KERNEL, O_PLUG,
+       O_UNC, O_UNC_RANGE };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -41,6 +42,8 @@ static const struct cli_opt opts[] = {
 	{ "input-format", 0, CLI_ARG, O_INFMT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
 	{ "every-file", 0, CLI_NOARG, O_EVERY },
+	{ "uncertainty", 'u', CLI_ARG, O_UNC },
+	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
 	CLI_RA_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -161,7 +164,7 @@ static int run(int argc, char **argv)
 	struct sr_sweep_state st;
 	const char *val, *out = NULL, *plan = NULL;
 	size_t said = 0;
-	uint64_t jobs = 0, run_index = UINT64_MAX, shard_i = 0, shard_n = 1;
+	uint64_t jobs = 0, run_index = UINT64_MAX, shard_i = 0, shard_n = 1, u;
 	size_t k;
 	int id, rc = EXIT_OK, resume = 0, quiet = 0, progress, sharded = 0;
 	/* Options a plan holds: given with --run-index or --shard, refused. */
@@ -306,6 +309,24 @@ static int run(int argc, char **argv)
 				goto out;
 			}
 			plan_opt = "--input-format";
+			break;
+		case O_UNC:
+			if (cli_parse_u64(val, SR_SWEEP_MAX_VARIANTS, &u)) {
+				rc = cli_usage("sweep", "--uncertainty takes 0 to %d machine variants, not '%s'",
+					       SR_SWEEP_MAX_VARIANTS, val);
+				goto out;
+			}
+			so.uncertainty = (unsigned)u;
+			plan_opt = "--uncertainty";
+			break;
+		case O_UNC_RANGE:
+			if (cli_parse_u64(val, 400, &u) || u < 1) {
+				rc = cli_usage("sweep", "--uncertainty-range takes 1 to 400 (percent), not '%s'",
+					       val);
+				goto out;
+			}
+			so.uncertainty_range = (unsigned)u;
+			plan_opt = "--uncertainty-range";
 			break;
 		case O_MAXERR:
 			if (cli_parse_u64(val, UINT64_MAX, &so.max_errors)) {
@@ -491,14 +512,17 @@ const struct cli_cmd cmd_sweep = {
 	"file naming one INPUT per line).  Each trace is decoded once per machine\n"
 	"for all its policies (a unit of work).  Rows come out in the same order\n"
 	"whatever -j is; a damaged trace gives rows with status \"error\" and does not\n"
-	"stop the sweep.\n"
+	"stop the sweep; a trace without swap events (a vmstat log of a quiet\n"
+	"machine) gives rows with status \"no swap activity\", which is no error.\n"
 	"\n"
 	"Options:\n"
 	"  -p, --policy=LIST     policies (comma separated, may be repeated; 'all' for\n"
 	"                        every built-in but the example fixed-node; default\n"
 	"                        reclaimer-nid, page-nid, page-nid-strict, hybrid)\n"
 	"  -m, --machine=LIST    machines: presets or files (may be repeated; default:\n"
-	"                        each trace's recorded machine, else " SR_MACHINE_DEFAULT ")\n"
+	"                        for a trace X.EXT[.zst], the file X.machine.json beside\n"
+	"                        it (as the capture script writes them), else the\n"
+	"                        machine in its header, else " SR_MACHINE_DEFAULT ")\n"
 	"  --baseline=NAME       default reclaimer-nid, always replayed\n"
 	"  --kernel=VERSION      as for replay (default " SR_KERNEL_DEFAULT ")\n"
 	"  --slots-cache=on|off  as for replay\n"
@@ -521,13 +545,21 @@ const struct cli_cmd cmd_sweep = {
 	"  --run-index=I         run unit I of the plan given as the argument\n"
 	"  --shard=I/N           run the units whose number is I modulo N (0/1: all)\n"
 	"  --input-format=FMT, --max-errors=N   as for replay (N below 2^63)\n"
+	"  -u, --uncertainty=N   also replay each unit on N variants of its machine, as\n"
+	"                        replay does (the same seeds: the same variants); rows\n"
+	"                        that replayed then give the delta's range over them\n"
+	"                        (delta_pct_min, delta_pct_max) and how many agree on\n"
+	"                        its side (agree: faster, slower, or within 1 %)\n"
+	"  --uncertainty-range=P as for replay (default 25)\n"
 	"  (--run-index and --shard take the policies, machines, baseline, slots cache,\n"
-	"  kernel, readahead, input format and max errors from the plan, and refuse\n"
-	"  them as options)\n"
+	"  kernel, readahead, input format, max errors and uncertainty from the plan,\n"
+	"  and refuse them as options)\n"
 	"\n"
 	"Rows (docs/SWEEP.md): the unit, what the row is the result of (tool_version,\n"
-	"trace, trace_hash, machine, machine_hash, policy, policy_hash, baseline, the\n"
-	"options), status, error, events, the replay report's figures, schema.  To a\n"
+	"trace, trace_hash, machine, machine_hash, where the machine came from\n"
+	"(machine_source: -m, beside the trace, trace header or default; machine_path),\n"
+	"policy, policy_hash, baseline, the options), status, error, events, the\n"
+	"replay report's figures, schema.  To a\n"
 	"file, rows are written as each unit finishes and put in unit order at the end;\n"
 	"--resume matches them to this run's units by what they are the result of, and\n"
 	"refuses rows of other traces, machines, policies or options.  At the end a\n"

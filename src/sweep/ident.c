@@ -30,7 +30,9 @@
  * readahead, plugging, a task count): one entry in enum sr_id
  * (sweep_impl.h), one line here, one in sr_ident_run() below; rows,
  * plans, --resume and merge then carry and compare it with no other
- * change (the CSV header is made from this table).  The vmstat settings
+ * change (the CSV header is made from this table).  An entry added to
+ * rows already written is marked added: rows and plans without it are
+ * still read (as null).  The vmstat settings
  * of sr_read_opts are not entries only because a sweep cannot set them:
  * the day it can, they are.
  */
@@ -40,6 +42,8 @@ const struct sr_id_field sr_id_fields[SR_ID_COUNT] = {
 	[SR_ID_TRACE_HASH] = { "trace_hash", SR_IDK_STR, SR_IDS_UNIT },
 	[SR_ID_MACHINE] = { "machine", SR_IDK_STR, SR_IDS_UNIT },
 	[SR_ID_MACHINE_HASH] = { "machine_hash", SR_IDK_STR, SR_IDS_UNIT },
+	[SR_ID_MSRC] = { "machine_source", SR_IDK_STR, SR_IDS_INFO, 1 },
+	[SR_ID_MPATH] = { "machine_path", SR_IDK_STR, SR_IDS_INFO, 1 },
 	[SR_ID_POLICY] = { "policy", SR_IDK_STR, SR_IDS_POLICY },
 	[SR_ID_POLICY_HASH] = { "policy_hash", SR_IDK_STR, SR_IDS_POLICY },
 	[SR_ID_BASELINE] = { "baseline", SR_IDK_STR, SR_IDS_RUN },
@@ -49,6 +53,7 @@ const struct sr_id_field sr_id_fields[SR_ID_COUNT] = {
 	[SR_ID_RA] = { "readahead", SR_IDK_STR, SR_IDS_RUN },
 	[SR_ID_REORDER] = { "reorder_window", SR_IDK_INT, SR_IDS_RUN },
 	[SR_ID_UNC] = { "uncertainty", SR_IDK_INT, SR_IDS_RUN },
+	[SR_ID_UNC_RANGE] = { "uncertainty_range", SR_IDK_INT, SR_IDS_RUN, 1 },
 	[SR_ID_INFMT] = { "input_format", SR_IDK_STR, SR_IDS_RUN },
 	[SR_ID_MAXERR] = { "max_errors", SR_IDK_INT, SR_IDS_RUN },
 	[SR_ID_PLUG] = { "plug", SR_IDK_BOOL, SR_IDS_RUN },
@@ -63,11 +68,12 @@ static int set(char **v, const char *x)
 
 int sr_ident_run(struct sr_sweep *s)
 {
-	char num[4][24], ra[128];
+	char num[5][24], ra[128];
 	int rc = 0;
 
 	snprintf(num[0], sizeof(num[0]), "%u", (unsigned)SR_SWEEP_REORDER);
-	snprintf(num[1], sizeof(num[1]), "%d", SR_SWEEP_UNCERTAINTY);
+	snprintf(num[1], sizeof(num[1]), "%u", s->unc);
+	snprintf(num[4], sizeof(num[4]), "%u", s->unc_range);
 	snprintf(num[2], sizeof(num[2]), "%" PRIu64, s->ro.max_errors);
 	rc |= set(&s->run_v[SR_ID_TOOL], SR_VERSION_STRING);
 	rc |= set(&s->run_v[SR_ID_BASELINE], s->pname[s->bl]);
@@ -78,6 +84,9 @@ int sr_ident_run(struct sr_sweep *s)
 	rc |= set(&s->run_v[SR_ID_RA], sr_readahead_format(&s->ra, ra, sizeof(ra)));
 	rc |= set(&s->run_v[SR_ID_REORDER], num[0]);
 	rc |= set(&s->run_v[SR_ID_UNC], num[1]);
+	/* Without variants the range changes nothing: null, as in the rows
+	 * written before it. */
+	rc |= set(&s->run_v[SR_ID_UNC_RANGE], s->unc ? num[4] : NULL);
 	rc |= set(&s->run_v[SR_ID_INFMT], sr_format_name(s->ro.format));
 	rc |= set(&s->run_v[SR_ID_MAXERR], num[2]);
 	rc |= set(&s->run_v[SR_ID_PLUG], s->plug ? "on" : "off");

@@ -412,14 +412,14 @@ enum sr_err sr_sweep_merge_write(struct sr_sweep_merge *m, const char *path,
 	f = sr_outfile_stream(of);
 	if (m->fmt == SR_SWEEP_CSV)
 		fputs(sr_rows_csv_header(), f);
-	/* A row read in the other format is written as a sweep in this one
-	 * writes it. */
+	/* A row read in the other format, or written before the fields
+	 * added since, is written as a sweep in this format writes it. */
 	for (i = 0; i < m->npick; i++) {
 		const struct sr_row *r = &m->rows.v[m->pick[i]];
 		char *line;
 		int k;
 
-		if (r->fmt == m->fmt) {
+		if (r->fmt == m->fmt && !r->old) {
 			fputs(r->line, f);
 			continue;
 		}

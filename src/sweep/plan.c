@@ -198,6 +198,17 @@ enum sr_err sr_sweep_write_plan(const struct sr_sweep *s, const char *path,
 	for (k = 0; k < s->policies.n; k++)
 		if (!(pstored[k] = policy_path(s->policies.v[k], plan_dir, cwd, 1)))
 			goto nomem;
+	/* A machine beside a trace is the unit's, named by its path with its
+	 * name and hash as -m's are: the unit then runs on that machine
+	 * wherever it runs, or fails.  One that cannot be loaded leaves the
+	 * unit without a machine to plan for. */
+	for (u = 0; s->bes && u < s->traces.n; u++)
+		if (s->bes[u].path && !s->bes[u].m) {
+			err = sr_diag_set(d, SR_ERR_MACHINE, "%s (the machine description beside %s: "
+					  "the plan cannot name its units' machine)", s->bes[u].err,
+					  s->traces.v[u]);
+			goto out;
+		}
 	err = sr_outfile_open(&of, path, d);
 	if (err)
 		goto out;
@@ -213,9 +224,31 @@ enum sr_err sr_sweep_write_plan(const struct sr_sweep *s, const char *path,
 		fprintf(f, "{\"unit\": %zu", u);
 		put_json(f, "trace", t, SR_IDK_STR);
 		free(t);
-		put_json(f, "machine_spec", s->machines.n ? mstored[m] : NULL, SR_IDK_STR);
-		put_json(f, "machine", s->machines.n ? s->mname[m] : NULL, SR_IDK_STR);
-		put_json(f, "machine_hash", s->machines.n ? s->mhash[m] : NULL, SR_IDK_STR);
+		if (s->machines.n) {
+			put_json(f, "machine_spec", mstored[m], SR_IDK_STR);
+			put_json(f, "machine", s->mname[m], SR_IDK_STR);
+			put_json(f, "machine_hash", s->mhash[m], SR_IDK_STR);
+			put_json(f, "machine_source", SR_MSRC_OPTION, SR_IDK_STR);
+		} else if (s->bes && s->bes[sr_unit_trace(s, u)].path) {
+			const struct sr_beside *b = &s->bes[sr_unit_trace(s, u)];
+			char *bp = stored_path(plan_dir, cwd, b->path, 1);
+
+			if (!bp) {
+				sr_outfile_abort(of);
+				goto nomem;
+			}
+			put_json(f, "machine_spec", bp, SR_IDK_STR);
+			free(bp);
+			put_json(f, "machine", b->name, SR_IDK_STR);
+			put_json(f, "machine_hash", b->hash, SR_IDK_STR);
+			put_json(f, "machine_source", SR_MSRC_BESIDE, SR_IDK_STR);
+		} else {
+			/* The trace's own: its header's, else the default. */
+			put_json(f, "machine_spec", NULL, SR_IDK_STR);
+			put_json(f, "machine", NULL, SR_IDK_STR);
+			put_json(f, "machine_hash", NULL, SR_IDK_STR);
+			put_json(f, "machine_source", NULL, SR_IDK_STR);
+		}
 		fputs(", \"policies\": [", f);
 		for (k = 0; k < s->policies.n; k++) {
 			char *sp = sr_json_str(pstored[k]);
@@ -262,6 +295,8 @@ void sr_plan_free(struct sr_plan *p)
 		free(p->u[i].mspec);
 		free(p->u[i].mname);
 		free(p->u[i].mhash);
+		free(p->u[i].msrc);
+		free(p->u[i].mstored);
 	}
 	free(p->u);
 	for (i = 0; i < p->np; i++) {
@@ -305,7 +340,7 @@ static int str_or_null(json_t *o, const char *key, const char **out)
 static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint64_t first,
 			     char *why, size_t wsz)
 {
-	const char *trace, *mspec, *mname, *mhash, *bspec, *sch, *run[SR_ID_COUNT];
+	const char *trace, *mspec, *mname, *mhash, *msrc, *bspec, *sch, *run[SR_ID_COUNT];
 	char num[SR_ID_COUNT][24];
 	struct sr_plan_unit *pu;
 	json_t *pv = json_object_get(o, "policies"), *v = json_object_get(o, "unit");
@@ -337,6 +372,13 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 	    str_or_null(o, "machine_hash", &mhash) || !mspec != !mname || !mname != !mhash)
 		return "its machine_spec, machine and machine_hash are not three strings, nor "
 		       "three nulls";
+	/* A plan written before machine_source: a machine given is -m's. */
+	if (!json_object_get(o, "machine_source"))
+		msrc = mspec ? SR_MSRC_OPTION : NULL;
+	else if (str_or_null(o, "machine_source", &msrc) || !msrc != !mspec ||
+		 (msrc && strcmp(msrc, SR_MSRC_OPTION) && strcmp(msrc, SR_MSRC_BESIDE)))
+		return "its machine_source is not \"" SR_MSRC_OPTION "\" nor \"" SR_MSRC_BESIDE
+		       "\" with a machine_spec, nor null without";
 	if (!json_is_array(pv) || !json_array_size(pv))
 		return "its policies are not a list of policies";
 	np = json_array_size(pv);
@@ -344,6 +386,9 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 		return "its baseline_spec is missing or not a string";
 	for (i = 0; i < SR_ID_COUNT; i++) {
 		run[i] = NULL;
+		/* A plan written before a field added since: null. */
+		if (sr_id_fields[i].added && !json_object_get(o, sr_id_fields[i].name))
+			continue;
 		if (sr_id_fields[i].scope == SR_IDS_RUN &&
 		    sr_id_from_json(json_object_get(o, sr_id_fields[i].name), sr_id_fields[i].kind,
 				    num[i], &run[i])) {
@@ -436,6 +481,19 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 		if (!run[SR_ID_MAXERR] || sr_parse_u64(run[SR_ID_MAXERR], strlen(run[SR_ID_MAXERR]),
 							  INT64_MAX, &p->max_errors))
 			return "its max_errors is not a whole number";
+		{
+			uint64_t n = 0, r = SR_SWEEP_UNC_RANGE;
+
+			if (!run[SR_ID_UNC] || sr_parse_u64(run[SR_ID_UNC], strlen(run[SR_ID_UNC]),
+							    SR_SWEEP_MAX_VARIANTS, &n) ||
+			    (run[SR_ID_UNC_RANGE] && (sr_parse_u64(run[SR_ID_UNC_RANGE],
+								   strlen(run[SR_ID_UNC_RANGE]), 400, &r) ||
+						      !r)) || !n != !run[SR_ID_UNC_RANGE])
+				return "its uncertainty is not 0 to 200 variants with an "
+				       "uncertainty_range of 1 to 400, or 0 with null";
+			p->unc = (unsigned)n;
+			p->unc_range = (unsigned)r;
+		}
 	}
 	if (p->n == p->cap && sr_grow((void **)&p->u, &p->cap, p->n + 1, sizeof(*p->u), 64))
 		return "";
@@ -448,6 +506,8 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 						: dup_or_null(mspec, &nomem);
 	pu->mname = dup_or_null(mname, &nomem);
 	pu->mhash = dup_or_null(mhash, &nomem);
+	pu->msrc = dup_or_null(msrc, &nomem);
+	pu->mstored = dup_or_null(mspec && strchr(mspec, '/') ? mspec : NULL, &nomem);
 	p->n++;
 	if (nomem || !pu->trace || !pu->trace_path || (mspec && !pu->mspec))
 		return "";
@@ -556,6 +616,8 @@ enum sr_err sr_sweep_open_plan(struct sr_sweep **out, const char *path,
 	s->ra = s->plan.ra;
 	s->ro.format = s->plan.infmt;
 	s->ro.max_errors = s->plan.max_errors;
+	s->unc = s->plan.unc;
+	s->unc_range = s->plan.unc_range;
 	s->pname = calloc(s->plan.np, sizeof(*s->pname));
 	s->phash = calloc(s->plan.np, sizeof(*s->phash));
 	s->baseline = strdup(s->plan.baseline);

@@ -40,9 +40,23 @@ void sr_unit_ident(const struct sr_sweep *s, size_t u, size_t k, struct sr_ident
 	if (s->from_plan) {
 		id->v[SR_ID_MACHINE] = s->plan.u[u].mname;
 		id->v[SR_ID_MACHINE_HASH] = s->plan.u[u].mhash;
+		id->v[SR_ID_MSRC] = s->plan.u[u].msrc;
+		id->v[SR_ID_MPATH] = s->plan.u[u].mstored;
 	} else if (s->machines.n) {
-		id->v[SR_ID_MACHINE] = s->mname[sr_unit_machine(s, u)];
-		id->v[SR_ID_MACHINE_HASH] = s->mhash[sr_unit_machine(s, u)];
+		size_t mi = sr_unit_machine(s, u);
+
+		id->v[SR_ID_MACHINE] = s->mname[mi];
+		id->v[SR_ID_MACHINE_HASH] = s->mhash[mi];
+		id->v[SR_ID_MSRC] = SR_MSRC_OPTION;
+		id->v[SR_ID_MPATH] = s->mach[mi]->from_preset ? NULL : s->machines.v[mi];
+	} else if (s->bes && s->bes[sr_unit_trace(s, u)].path) {
+		const struct sr_beside *b = &s->bes[sr_unit_trace(s, u)];
+
+		/* NULL name and hash when it could not be loaded. */
+		id->v[SR_ID_MACHINE] = b->name;
+		id->v[SR_ID_MACHINE_HASH] = b->hash;
+		id->v[SR_ID_MSRC] = SR_MSRC_BESIDE;
+		id->v[SR_ID_MPATH] = b->path;
 	}
 	id->v[SR_ID_POLICY] = s->pname[k];
 	id->v[SR_ID_POLICY_HASH] = s->phash[k];
@@ -130,6 +144,8 @@ static enum sr_err drop_output(struct sr_sweep *s, struct sr_diag *d)
 		return SR_OK;
 	for (t = 0; t < s->traces.n; t++) {
 		if (stat(s->traces.v[t], &ts) || ts.st_dev != os.st_dev || ts.st_ino != os.st_ino) {
+			if (s->bes)
+				s->bes[k] = s->bes[t];
 			s->traces.v[k++] = s->traces.v[t];
 			continue;
 		}
@@ -142,6 +158,13 @@ static enum sr_err drop_output(struct sr_sweep *s, struct sr_diag *d)
 		    sr_strs_add(&s->skipped, "the sweep's output", 18))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		free(s->traces.v[t]);
+		if (s->bes) {
+			sr_machine_free(s->bes[t].m);
+			free(s->bes[t].path);
+			free(s->bes[t].name);
+			free(s->bes[t].hash);
+			free(s->bes[t].err);
+		}
 	}
 	if (k == s->traces.n)
 		return SR_OK;
@@ -293,7 +316,10 @@ static size_t find_unit(struct sr_sweep *s, const struct sr_row *r, const struct
 		sr_unit_ident(s, u, 0, &want);
 		m = want.v[SR_ID_MACHINE];
 		h = want.v[SR_ID_MACHINE_HASH];
-		if (!m && !(s->from_plan && s->plan.u[u].mspec))
+		/* (A machine beside the trace that cannot be loaded: only rows
+		 * in error, which do not know their machine, are of it.) */
+		if (!m && !(s->from_plan && s->plan.u[u].mspec) &&
+		    !(!s->from_plan && s->bes && s->bes[t].path))
 			header_machine(s, t, &m, &h);
 		/* A row in error may not know its machine (its file failed). */
 		if ((!rm || sr_id_eq(rm, m)) && (!rh || sr_id_eq(rh, h)))
@@ -341,6 +367,14 @@ enum sr_err sr_sweep_match_old(struct sr_sweep *s, struct sr_diag *d)
 		const char *th;
 
 		sr_unit_ident(s, 0, 0, &run);
+		if (r->old) {
+			/* Its bytes are not this swapreplay's rows': resumed, the
+			 * file would mix the two. */
+			err = refuse(s, r, d, "a row written before rows said where their machine came "
+				     "from (it has no machine_source): it cannot be resumed by this "
+				     "swapreplay (merge still reads it)");
+			break;
+		}
 		if (sr_ident_diff(&r->id, &run, SR_IDS_RUN, 0, diff, sizeof(diff))) {
 			snprintf(why, sizeof(why), "a row made with other options than this run's (%s)",
 				 diff);

@@ -32,8 +32,12 @@ static const char *const figure_cols[] = {
 	"status", "error", "events", "throughput_kib_s", "delta_pct", "makespan_ns",
 	"swapouts", "swapins", "unmatched_swapins", "swap_full", "moved_out_pct",
 	"swapin_mean_ns", "swapin_p50_ns", "swapin_p90_ns", "swapin_p99_ns",
+	/* --uncertainty (added since the first rows of /2): the delta's range
+	 * over the machine's variants and how many agree on its side. */
+	"delta_pct_min", "delta_pct_max", "agree",
 };
 #define NFIG (sizeof(figure_cols) / sizeof(figure_cols[0]))
+#define NFIG_ADDED 3 /* the last NFIG_ADDED of them */
 #define C_ID0 1                          /* the first identity column */
 #define C_STATUS (C_ID0 + SR_ID_COUNT)
 #define C_TPUT (C_STATUS + 3)
@@ -41,28 +45,65 @@ static const char *const figure_cols[] = {
 #define C_SCHEMA (C_STATUS + (int)NFIG)
 #define C_COUNT (C_SCHEMA + 1)
 
-static char csv_header[1024];
+static char csv_header[1024], csv_header_old[1024];
+/* Per column: added since the first rows of the schema (ident.c), and so
+ * absent from older rows; how many columns those rows have. */
+static unsigned char col_added[C_COUNT];
+static int old_count;
 static pthread_once_t header_once = PTHREAD_ONCE_INIT;
 
-/* The header, made from the identity table once (ident.c). */
+/* The header, made from the identity table once (ident.c); and the
+ * header of rows written before the columns marked added. */
 static void make_header(void)
 {
-	size_t len = 0, i;
+	size_t len = 0, olen = 0, i;
+	int c = C_ID0;
 
 	len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, "unit");
-	for (i = 0; i < SR_ID_COUNT; i++)
+	olen += (size_t)snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen, "unit");
+	for (i = 0; i < SR_ID_COUNT; i++, c++) {
 		len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, ",%s",
 					sr_id_fields[i].name);
-	for (i = 0; i < NFIG; i++)
+		col_added[c] = (unsigned char)sr_id_fields[i].added;
+		if (!col_added[c])
+			olen += (size_t)snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen,
+						 ",%s", sr_id_fields[i].name);
+	}
+	for (i = 0; i < NFIG; i++) {
 		len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, ",%s",
 					figure_cols[i]);
+		col_added[C_STATUS + i] = i >= NFIG - NFIG_ADDED;
+		if (!col_added[C_STATUS + i])
+			olen += (size_t)snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen,
+						 ",%s", figure_cols[i]);
+	}
 	snprintf(csv_header + len, sizeof(csv_header) - len, ",schema\n");
+	snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen, ",schema\n");
+	for (c = 0; c < C_COUNT; c++)
+		old_count += !col_added[c];
 }
 
 const char *sr_rows_csv_header(void)
 {
 	pthread_once(&header_once, make_header);
 	return csv_header;
+}
+
+/* The fields of a CSV record of n fields (in) as the columns of the rows
+ * written now (out[C_COUNT]): a record of an older row has no field for
+ * the columns added since ("" for them).  0, or -1 for any other count;
+ * *old says which. */
+static int csv_map(char *const *in, int n, const char **out, int *old)
+{
+	int c, k = 0;
+
+	pthread_once(&header_once, make_header);
+	*old = n != C_COUNT;
+	if (n != C_COUNT && n != old_count)
+		return -1;
+	for (c = 0; c < C_COUNT; c++)
+		out[c] = *old && col_added[c] ? "" : in[k++];
+	return 0;
 }
 
 /* ---- writing ----------------------------------------------------------- */
@@ -179,9 +220,13 @@ static int copy_ident(struct sr_row *r, const struct sr_ident *id)
 /* A row's status and figures, as sr_row_make() writes them. */
 struct figs {
 	int ok;
+	int quiet;           /* !ok: a trace without swap events, not an error */
 	const char *error;   /* !ok: the message */
 	uint64_t events, swapouts, swapins, unmatched, swap_full;
 	double tput, delta, makespan, moved, mean, p50, p90, p99;
+	int unc;             /* ok: with --uncertainty's figures */
+	double umin, umax;   /* the delta's range over the variants */
+	uint64_t agree;      /* the variants on the delta's side */
 };
 
 /* The row of unit with identity id and figures g, in format fmt, into b:
@@ -215,6 +260,11 @@ static void cat_row(struct buf *b, enum sr_sweep_fmt fmt, uint64_t unit,
 			    "\"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f}",
 			    g->events, g->tput, g->delta, g->makespan, g->swapouts, g->swapins,
 			    g->unmatched, g->swap_full, g->moved, g->mean, g->p50, g->p90, g->p99);
+			if (g->unc)
+				cat(b, ", \"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %"
+				    PRIu64, g->umin, g->umax, g->agree);
+		} else if (g->quiet) {
+			cat(b, ", \"status\": \"%s\", \"events\": 0", SR_ROW_QUIET);
 		} else {
 			cat(b, ", \"status\": \"error\", \"error\": ");
 			cat_json(b, g->error ? g->error : "failed");
@@ -232,6 +282,15 @@ static void cat_row(struct buf *b, enum sr_sweep_fmt fmt, uint64_t unit,
 			    ",%" PRIu64 ",%.3f,%.0f,%.0f,%.0f,%.0f", g->events, g->tput, g->delta,
 			    g->makespan, g->swapouts, g->swapins, g->unmatched, g->swap_full, g->moved,
 			    g->mean, g->p50, g->p90, g->p99);
+			if (g->unc)
+				cat(b, ",%.3f,%.3f,%" PRIu64, g->umin, g->umax, g->agree);
+			else
+				cat(b, ",,,");
+		} else if (g->quiet) {
+			/* No message, no events, no figures. */
+			cat(b, ",%s,,0", SR_ROW_QUIET);
+			for (i = 3; i < (int)NFIG; i++)
+				cat(b, ",");
 		} else {
 			/* The message, then the empty events and figures. */
 			cat(b, ",error,");
@@ -253,6 +312,7 @@ int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 	memset(r, 0, sizeof(*r));
 	memset(&g, 0, sizeof(g));
 	g.ok = p != NULL;
+	g.quiet = !p && !error;
 	g.error = error;
 	if (p) {
 		const struct sr_hist *h = &p->swapin_lat;
@@ -270,6 +330,10 @@ int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 		g.p50 = round(sr_hist_quantile(h, 0.5));
 		g.p90 = round(sr_hist_quantile(h, 0.9));
 		g.p99 = round(sr_hist_quantile(h, 0.99));
+		g.unc = p->unc.variants > 0;
+		g.umin = p->unc.min;
+		g.umax = p->unc.max;
+		g.agree = (uint64_t)p->unc.agree;
 	}
 	cat_row(&b, fmt, unit, id, &g);
 	if (b.err || copy_ident(r, id)) {
@@ -281,7 +345,8 @@ int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 	r->unit = unit;
 	r->line = b.s;
 	r->fmt = fmt;
-	r->ok = p != NULL;
+	r->ok = p != NULL || g.quiet;
+	r->quiet = g.quiet;
 	r->throughput = p ? p->throughput_kib_s : 0;
 	r->delta = p ? p->delta_pct : 0;
 	return 0;
@@ -383,6 +448,7 @@ void sr_rows_free(struct sr_rows *rows)
 struct fields {
 	const char *f[C_COUNT];  /* CSV: every column; JSON: the identity only */
 	int n;
+	int old;                 /* CSV: a row without the columns added since */
 };
 
 /* A decimal number filling a uint64_t. */
@@ -450,6 +516,11 @@ static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, c
 	r->unit = (uint64_t)json_integer_value(v);
 	for (i = 0; i < SR_ID_COUNT; i++) {
 		v = json_object_get(o, sr_id_fields[i].name);
+		if (!v && sr_id_fields[i].added) { /* a row written before it */
+			vals[i] = NULL;
+			r->old = 1;
+			continue;
+		}
 		if (!v || sr_id_from_json(v, sr_id_fields[i].kind, num[i], &vals[i])) {
 			snprintf(why, wsz, "its %s is %s", sr_id_fields[i].name,
 				 v ? "not of its kind" : "missing");
@@ -459,14 +530,16 @@ static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, c
 	}
 	v = json_object_get(o, "status");
 	if (!json_is_string(v) || (strcmp(json_string_value(v), "ok") &&
-				   strcmp(json_string_value(v), "error"))) {
-		bad = "its status is neither \"ok\" nor \"error\"";
+				   strcmp(json_string_value(v), "error") &&
+				   strcmp(json_string_value(v), SR_ROW_QUIET))) {
+		bad = "its status is none of \"ok\", \"error\" and \"" SR_ROW_QUIET "\"";
 		goto out;
 	}
-	r->ok = !strcmp(json_string_value(v), "ok");
+	r->quiet = !strcmp(json_string_value(v), SR_ROW_QUIET);
+	r->ok = r->quiet || !strcmp(json_string_value(v), "ok");
 	r->throughput = json_number_value(json_object_get(o, "throughput_kib_s"));
 	r->delta = json_number_value(json_object_get(o, "delta_pct"));
-	if (r->ok && (!json_is_number(json_object_get(o, "throughput_kib_s")) ||
+	if (r->ok && !r->quiet && (!json_is_number(json_object_get(o, "throughput_kib_s")) ||
 		      !json_is_number(json_object_get(o, "delta_pct")))) {
 		bad = "a row that replayed without its figures";
 		goto out;
@@ -496,11 +569,14 @@ static const char *parse_csv(const struct fields *f, struct sr_row *r, char *why
 	if (!is_digits(f->f[0]))
 		return "a result row begins with its unit";
 	r->unit = strtoull(f->f[0], NULL, 10);
+	r->old = f->old;
 	for (i = 0; i < SR_ID_COUNT; i++)
 		vals[i] = f->f[C_ID0 + i][0] ? f->f[C_ID0 + i] : NULL;
-	if (strcmp(f->f[C_STATUS], "ok") && strcmp(f->f[C_STATUS], "error"))
-		return "its status is neither ok nor error";
-	r->ok = !strcmp(f->f[C_STATUS], "ok");
+	if (strcmp(f->f[C_STATUS], "ok") && strcmp(f->f[C_STATUS], "error") &&
+	    strcmp(f->f[C_STATUS], SR_ROW_QUIET))
+		return "its status is none of ok, error and " SR_ROW_QUIET;
+	r->quiet = !strcmp(f->f[C_STATUS], SR_ROW_QUIET);
+	r->ok = r->quiet || !strcmp(f->f[C_STATUS], "ok");
 	r->throughput = strtod(f->f[C_TPUT], NULL);
 	r->delta = strtod(f->f[C_DELTA], NULL);
 	bad = take_ident(r, vals);
@@ -572,9 +648,12 @@ static enum sr_err take(struct reader *rd, const char *text, size_t len, uint64_
 	if (body && text[body - 1] == '\n')
 		body--;
 	if (rd->fmt == SR_SWEEP_CSV && !rd->info->header) {
-		size_t hl = strlen(sr_rows_csv_header()) - 1;
+		size_t hl = strlen(sr_rows_csv_header()) - 1, ol = strlen(csv_header_old) - 1;
 
-		if (body == hl && !memcmp(text, sr_rows_csv_header(), hl)) {
+		/* This swapreplay's header, or that of rows written before the
+		 * columns added since (they are read, as null). */
+		if ((body == hl && !memcmp(text, sr_rows_csv_header(), hl)) ||
+		    (body == ol && !memcmp(text, csv_header_old, ol))) {
 			rd->info->header = 1;
 			rd->info->no_final_nl = last;
 			return SR_OK;
@@ -697,8 +776,12 @@ static enum sr_err read_csv(struct reader *rd, const char *buf, size_t len)
 			continue;
 		}
 		f.n = rec.n;
-		for (i = 0; i < C_COUNT; i++)
-			f.f[i] = i < rec.n ? rec.f[i] : NULL;
+		f.old = 0;
+		if (rec.n <= C_COUNT && !csv_map(rec.f, rec.n, f.f, &f.old))
+			f.n = C_COUNT;
+		else
+			for (i = 0; i < C_COUNT; i++)
+				f.f[i] = i < rec.n ? rec.f[i] : NULL;
 		err = take(rd, buf + start, pos - start, first, &f, last);
 		rec_clear(&rec);
 		if (!err && !rd->info->cut_line)
@@ -897,9 +980,16 @@ static int figs_json(const json_t *o, struct figs *g)
 	if (!json_is_string(st))
 		return -1;
 	g->ok = !strcmp(json_string_value(st), "ok");
+	g->quiet = !strcmp(json_string_value(st), SR_ROW_QUIET);
 	if (!g->ok) {
 		g->error = json_string_value(json_object_get(o, "error"));
 		return 0;
+	}
+	if (json_object_get(o, "agree")) {
+		g->unc = 1;
+		if (json_num(o, "delta_pct_min", &g->umin) || json_num(o, "delta_pct_max", &g->umax) ||
+		    json_u64(o, "agree", &g->agree))
+			return -1;
 	}
 	return json_u64(o, "events", &g->events) || json_num(o, "throughput_kib_s", &g->tput) ||
 	       json_num(o, "delta_pct", &g->delta) || json_num(o, "makespan_ns", &g->makespan) ||
@@ -926,15 +1016,22 @@ static int csv_num(const char *s, double *v)
 }
 
 /* A CSV row's figures (its C_COUNT fields f; g->error into f). */
-static int figs_csv(char *const *f, struct figs *g)
+static int figs_csv(const char *const *f, struct figs *g)
 {
 	const int c = C_STATUS;
 
 	memset(g, 0, sizeof(*g));
 	g->ok = !strcmp(f[c], "ok");
+	g->quiet = !strcmp(f[c], SR_ROW_QUIET);
 	if (!g->ok) {
 		g->error = f[c + 1];
 		return 0;
+	}
+	if (f[c + 17][0]) {
+		g->unc = 1;
+		if (csv_num(f[c + 15], &g->umin) || csv_num(f[c + 16], &g->umax) ||
+		    csv_u64(f[c + 17], &g->agree))
+			return -1;
 	}
 	return csv_u64(f[c + 2], &g->events) || csv_num(f[c + 3], &g->tput) ||
 	       csv_num(f[c + 4], &g->delta) || csv_num(f[c + 5], &g->makespan) ||
@@ -952,7 +1049,9 @@ int sr_row_line_as(const struct sr_row *r, enum sr_sweep_fmt fmt, char **line)
 	int bad = 0;
 
 	*line = NULL;
-	if (r->fmt == fmt) {
+	/* (A row written before the fields added since is made again, as
+	 * this swapreplay writes it: with them, null.) */
+	if (r->fmt == fmt && !r->old) {
 		*line = strdup(r->line);
 		return *line ? 0 : -1;
 	}
@@ -977,7 +1076,10 @@ int sr_row_line_as(const struct sr_row *r, enum sr_sweep_fmt fmt, char **line)
 		if (rec.nomem) {
 			b.err = 1;
 		} else if (!bad) {
-			bad = rec.n != C_COUNT || figs_csv(rec.f, &g);
+			const char *f[C_COUNT];
+			int old;
+
+			bad = rec.n > C_COUNT || csv_map(rec.f, rec.n, f, &old) || figs_csv(f, &g);
 			if (!bad)
 				cat_row(&b, fmt, r->unit, &r->id, &g);
 		}

@@ -34,36 +34,45 @@ static void machine_summary(FILE *f, const struct sr_row **by, size_t n, int *wi
 			    const char *const *policies, const char *const *hashes, size_t np)
 {
 	size_t i, j, g, k;
-	int units = 0, failed = 0;
+	int units = 0, failed = 0, quiet = 0;
 
 	/* Per unit: the one best throughput wins; a best shared with
 	 * another policy is a tie, for each of them (a unit where every
 	 * policy does alike is no policy's win). */
 	for (g = 0; g < n; g = j) {
 		double best = -1;
-		int bad = 0, nbest = 0;
+		int bad = 0, nbest = 0, q = 0;
 
+		/* Rows of a trace without swap events have no figures: they
+		 * win, tie and count for no delta. */
 		for (j = g; j < n && by[j]->unit == by[g]->unit; j++) {
 			bad |= !by[j]->ok;
-			if (by[j]->ok && by[j]->throughput > best)
+			q |= by[j]->quiet;
+			if (by[j]->ok && !by[j]->quiet && by[j]->throughput > best)
 				best = by[j]->throughput;
 		}
 		for (i = g; i < j; i++)
-			nbest += by[i]->ok && by[i]->throughput == best;
+			nbest += by[i]->ok && !by[i]->quiet && by[i]->throughput == best;
 		units++;
 		failed += bad;
+		quiet += q && !bad;
 		for (i = g; i < j; i++)
-			win[i] = !(by[i]->ok && by[i]->throughput == best) ? 0 : nbest == 1 ? 1 : 2;
+			win[i] = !(by[i]->ok && !by[i]->quiet && by[i]->throughput == best) ? 0
+				 : nbest == 1 ? 1 : 2;
 	}
-	fprintf(f, "machine %s: %d trace%s, %d failed\n", by[0]->id.v[SR_ID_MACHINE], units,
+	fprintf(f, "machine %s: %d trace%s, %d failed", by[0]->id.v[SR_ID_MACHINE], units,
 		units == 1 ? "" : "s", failed);
+	if (quiet)
+		fprintf(f, ", %d with no swap activity", quiet);
+	fputc('\n', f);
 	fprintf(f, "  %-22s %5s %5s %11s %11s\n", "policy", "won", "tied", "median", "worst");
 	for (k = 0; k < np; k++) {
 		size_t nd = 0;
 		int won = 0, tied = 0;
 
 		for (i = 0; i < n; i++) {
-			if (!by[i]->ok || !sr_id_eq(by[i]->id.v[SR_ID_POLICY], policies[k]) ||
+			if (!by[i]->ok || by[i]->quiet ||
+			    !sr_id_eq(by[i]->id.v[SR_ID_POLICY], policies[k]) ||
 			    !sr_id_eq(by[i]->id.v[SR_ID_POLICY_HASH], hashes[k]))
 				continue;
 			d[nd++] = by[i]->delta;

@@ -4,12 +4,15 @@
  * the policies with the baseline first), its machines loaded once each
  * and its policies checked up front, with what each is (a machine's name
  * and hash, a policy's own name and a .so's hash) for the rows' identity;
- * and a sweep freed.  The files beside this one are listed in
+ * without machines, the machine description beside each trace; and a
+ * sweep freed.  The files beside this one are listed in
  * sweep_impl.h.
  */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/internal.h"
@@ -45,6 +48,8 @@ struct sr_sweep *sr_sweep_alloc(const struct sr_sweep_opts *opts)
 	s->ro.max_errors = opts->max_errors;
 	s->ro.content_hash = 1;
 	s->fmt = opts->format;
+	s->unc = opts->uncertainty;
+	s->unc_range = opts->uncertainty_range ? opts->uncertainty_range : SR_SWEEP_UNC_RANGE;
 	s->out_fd = -1;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->done_cv, NULL);
@@ -107,6 +112,87 @@ static int drop_doubles(struct sr_sweep *s)
 	return 0;
 }
 
+char *sr_beside_path(const char *trace)
+{
+	const char *slash = strrchr(trace, '/'), *base = slash ? slash + 1 : trace, *dot;
+	size_t len = strlen(base), dir = (size_t)(base - trace);
+	char *out;
+
+	/* X.EXT.zst, X.EXT or X: X (a name starting with a dot is all X). */
+	if (len > 4 && !strcmp(base + len - 4, ".zst"))
+		len -= 4;
+	for (dot = base + len; dot > base + 1 && dot[-1] != '.'; dot--)
+		;
+	if (dot > base + 1)
+		len = (size_t)(dot - 1 - base);
+	out = malloc(dir + len + sizeof(".machine.json"));
+	if (!out)
+		return NULL;
+	memcpy(out, trace, dir + len);
+	strcpy(out + dir + len, ".machine.json");
+	return out;
+}
+
+/* The machine description beside a trace describes it, and is never a
+ * trace itself (whatever its content: a damaged one too, whose traces'
+ * rows will say so). */
+static int drop_beside(struct sr_sweep *s)
+{
+	struct ix *v = malloc((s->traces.n + 1) * sizeof(*v));
+	unsigned char *drop = calloc(s->traces.n + 1, 1);
+	size_t i, k = 0;
+	int rc = -1;
+
+	if (!v || !drop)
+		goto out;
+	for (i = 0; i < s->traces.n; i++) {
+		v[i].s = s->traces.v[i];
+		v[i].i = i;
+	}
+	qsort(v, s->traces.n, sizeof(*v), cmp_ix);
+	for (i = 0; i < s->traces.n; i++) {
+		char *b = sr_beside_path(s->traces.v[i]);
+		size_t lo = 0, hi = s->traces.n;
+
+		if (!b)
+			goto out;
+		while (lo < hi) {
+			size_t m = (lo + hi) / 2;
+
+			if (strcmp(v[m].s, b) < 0)
+				lo = m + 1;
+			else
+				hi = m;
+		}
+		if (lo < s->traces.n && !strcmp(v[lo].s, b) && v[lo].i != i && !drop[v[lo].i]) {
+			char *why = NULL;
+
+			drop[v[lo].i] = 1;
+			if (asprintf(&why, "the machine description beside %s", s->traces.v[i]) < 0 ||
+			    sr_strs_add(&s->skipped, b, strlen(b)) ||
+			    sr_strs_add(&s->skipped, why, strlen(why))) {
+				free(why);
+				free(b);
+				goto out;
+			}
+			free(why);
+		}
+		free(b);
+	}
+	for (i = 0; i < s->traces.n; i++) {
+		if (drop[i])
+			free(s->traces.v[i]);
+		else
+			s->traces.v[k++] = s->traces.v[i];
+	}
+	s->traces.n = k;
+	rc = 0;
+out:
+	free(v);
+	free(drop);
+	return rc;
+}
+
 enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_t ninputs,
 			 const struct sr_sweep_opts *opts, struct sr_diag *caller)
 {
@@ -123,6 +209,10 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 	if (opts->max_errors > INT64_MAX)
 		return sr_diag_set(d, SR_ERR_LIMIT, "max_errors is at most %lld in a sweep, not %llu",
 				   (long long)INT64_MAX, (unsigned long long)opts->max_errors);
+	if (opts->uncertainty > SR_SWEEP_MAX_VARIANTS || opts->uncertainty_range > 400)
+		return sr_diag_set(d, SR_ERR_LIMIT, "uncertainty: at most %d variants within "
+				   "400 %%, not %u within %u %%", SR_SWEEP_MAX_VARIANTS,
+				   opts->uncertainty, opts->uncertainty_range);
 	s = sr_sweep_alloc(opts);
 	if (!s)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
@@ -140,7 +230,7 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 		if (err)
 			goto fail;
 	}
-	if (drop_doubles(s))
+	if (drop_doubles(s) || (!opts->every_file && drop_beside(s)))
 		goto nomem;
 	if (!s->traces.n) {
 		err = sr_diag_set(d, SR_ERR_INVAL, "no trace found in the inputs");
@@ -226,6 +316,45 @@ static enum sr_err policy_idents(struct sr_sweep *s, const struct sr_replay *pro
 	return SR_OK;
 }
 
+/* Without machines, each trace's machine beside it, if there is one: loaded
+ * once, or why it cannot be (its unit's rows will say so: never another
+ * machine instead). */
+static enum sr_err load_beside(struct sr_sweep *s, struct sr_diag *d)
+{
+	size_t t;
+
+	s->bes = calloc(s->traces.n + 1, sizeof(*s->bes));
+	if (!s->bes)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	for (t = 0; t < s->traces.n; t++) {
+		struct sr_beside *b = &s->bes[t];
+		struct sr_diag md;
+		struct stat st;
+		sr_hash_t h;
+
+		b->path = sr_beside_path(s->traces.v[t]);
+		if (!b->path)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		if (stat(b->path, &st) && errno == ENOENT) {
+			free(b->path);
+			b->path = NULL;
+			continue;
+		}
+		if (sr_machine_load(&b->m, b->path, &md)) {
+			char msg[1100];
+
+			sr_diag_format(&md, msg, sizeof(msg));
+			if (md.code == SR_ERR_NOMEM || !(b->err = strdup(msg)))
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+			continue;
+		}
+		if (sr_hash_machine(b->m, h) || !(b->name = strdup(b->m->name)) ||
+		    !(b->hash = strdup(h)))
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	}
+	return SR_OK;
+}
+
 enum sr_err sr_sweep_load(struct sr_sweep *s, struct sr_diag *caller)
 {
 	struct sr_diag local, *d = caller ? caller : &local;
@@ -261,6 +390,10 @@ enum sr_err sr_sweep_load(struct sr_sweep *s, struct sr_diag *caller)
 			    !(s->mhash[k] = strdup(h)))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		}
+	} else {
+		err = load_beside(s, d);
+		if (err)
+			return err;
 	}
 	/* The policies too (a .so that does not load, a typo). */
 	if (!s->mach) {
@@ -330,6 +463,14 @@ void sr_sweep_free(struct sr_sweep *s)
 		for (k = 0; k < s->machines.n; k++)
 			sr_machine_free(s->mach[k]);
 	free(s->mach);
+	for (k = 0; s->bes && k < s->traces.n; k++) {
+		sr_machine_free(s->bes[k].m);
+		free(s->bes[k].path);
+		free(s->bes[k].name);
+		free(s->bes[k].hash);
+		free(s->bes[k].err);
+	}
+	free(s->bes);
 	free_strv(s->mname, s->machines.n);
 	free_strv(s->mhash, s->machines.n);
 	if (s->from_plan) { /* the plan's strings */

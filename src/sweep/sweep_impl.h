@@ -68,6 +68,8 @@ enum sr_id {
 	SR_ID_TRACE_HASH,    /* unit: its content hash */
 	SR_ID_MACHINE,       /* unit: the machine's name */
 	SR_ID_MACHINE_HASH,  /* unit: the hash of its whole description */
+	SR_ID_MSRC,          /* info: where the machine came from (SR_MSRC_*) */
+	SR_ID_MPATH,         /* info: its description file, null for a preset */
 	SR_ID_POLICY,        /* policy: its name (a .so's own) and parameters */
 	SR_ID_POLICY_HASH,   /* policy: a .so's content hash; null built in */
 	SR_ID_BASELINE,      /* run: the baseline, as SR_ID_POLICY */
@@ -77,6 +79,7 @@ enum sr_id {
 	SR_ID_RA,            /* run: readahead (sr_readahead_format()) */
 	SR_ID_REORDER,       /* run: the reorder window */
 	SR_ID_UNC,           /* run: uncertainty variants */
+	SR_ID_UNC_RANGE,     /* run: their range in per cent; null without variants */
 	SR_ID_INFMT,         /* run: the input format */
 	SR_ID_MAXERR,        /* run: bad records skipped */
 	SR_ID_PLUG,          /* run: the block plug */
@@ -89,13 +92,26 @@ enum sr_id_kind {
 	SR_IDK_BOOL, /* JSON true/false; CSV and text: on/off */
 };
 
-enum sr_id_scope { SR_IDS_RUN, SR_IDS_UNIT, SR_IDS_POLICY };
+/* Info fields say how the unit came to its identity (where its machine
+ * came from): written in every row, never compared (the machine's name
+ * and hash are what it is). */
+enum sr_id_scope { SR_IDS_RUN, SR_IDS_UNIT, SR_IDS_POLICY, SR_IDS_INFO };
 
 struct sr_id_field {
 	const char *name;
 	enum sr_id_kind kind;
 	enum sr_id_scope scope;
+	/* 1: added after rows of schema /2 were first written: rows and
+	 * plans without it are read, as null (the CSV header without its
+	 * column is the header of those rows). */
+	int added;
 };
+
+/* Where a unit's machine came from, in that order of precedence. */
+#define SR_MSRC_OPTION "-m"                /* --machine (in a plan: when it was written) */
+#define SR_MSRC_BESIDE "beside the trace"  /* X.machine.json beside the trace X.EXT[.zst] */
+#define SR_MSRC_HEADER "trace header"      /* recorded in the trace's header (.swt) */
+#define SR_MSRC_DEFAULT "default"          /* SR_MACHINE_DEFAULT */
 
 extern const struct sr_id_field sr_id_fields[SR_ID_COUNT];
 
@@ -107,10 +123,9 @@ struct sr_ident {
 /* The schema of result rows and of plans. */
 #define SR_ROW_SCHEMA "swapreplay-sweep/2"
 #define SR_PLAN_SCHEMA "swapreplay-plan/2"
-/* What a sweep replays with, fixed for now: entries of the identity so
- * that a later option changing them is seen in old rows. */
+/* What a sweep replays with, fixed for now: an entry of the identity so
+ * that a later option changing it is seen in old rows. */
 #define SR_SWEEP_REORDER SR_REORDER_DEFAULT
-#define SR_SWEEP_UNCERTAINTY 0
 
 /* A content hash as rows write it: "fnv1a64:" and 16 hex digits. */
 #define SR_HASH_LEN 25
@@ -157,7 +172,8 @@ struct sr_row {
 	uint64_t unit;
 	struct sr_ident id;    /* into idbuf */
 	char *idbuf;
-	int ok;                /* status "ok" */
+	int ok;                /* status "ok", or SR_ROW_QUIET: a result that stands */
+	int quiet;             /* status SR_ROW_QUIET: a trace without swap events */
 	double throughput;     /* KiB/s */
 	double delta;          /* % */
 	char *line;            /* the whole row, with its "\n" */
@@ -165,6 +181,7 @@ struct sr_row {
 	uint64_t lineno;       /* ... and its first line there */
 	size_t pol;            /* once matched: the index of its policy */
 	enum sr_sweep_fmt fmt; /* of line */
+	int old;               /* read back without the fields added since (ident.c) */
 };
 
 struct sr_rows {
@@ -214,13 +231,19 @@ int sr_rows_add(struct sr_rows *rows, struct sr_row *r);
 /* Free one row's strings. */
 void sr_row_free(struct sr_row *r);
 
+/* The status of the rows of a trace without swap events (a vmstat log of
+ * a quiet machine): a valid, empty trace, not an error. */
+#define SR_ROW_QUIET "no swap activity"
+
 /* Make r the row of unit for identity id: the figures p with events, or
- * (p NULL) the error.  0, or -1 out of memory (r then empty). */
+ * (p NULL) the error, or (p and error NULL) a row of status SR_ROW_QUIET.
+ * 0, or -1 out of memory (r then empty). */
 int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 		const struct sr_ident *id, const struct sr_policy_result *p, uint64_t events,
 		const char *error);
 /* r's line in format fmt, malloc'ed into *line: the bytes sr_row_make()
- * writes for the same row in fmt (its own line when fmt is r's).  0, -1
+ * writes for the same row in fmt (its own line when fmt is r's, unless it
+ * is old: then with the fields added since, null).  0, -1
  * out of memory, -2 when its figures cannot be read from its line (a row
  * read back whose figures are missing or not numbers). */
 int sr_row_line_as(const struct sr_row *r, enum sr_sweep_fmt fmt, char **line);
@@ -239,10 +262,13 @@ int sr_write_all(int fd, const char *buf, size_t len);
 
 /* One unit of a plan: its trace as the plan names it and as opened from
  * here (resolved from the plan's directory), its machine (NULL: the
- * trace's own), with the name and hash it had when the plan was written. */
+ * trace's own), with the name and hash it had when the plan was written,
+ * where it came from (SR_MSRC_OPTION or SR_MSRC_BESIDE; NULL with mspec
+ * NULL) and, for a file, its path as the plan stores it (mstored). */
 struct sr_plan_unit {
 	char *trace, *trace_path;
 	char *mspec, *mname, *mhash;
+	char *msrc, *mstored;
 };
 
 /* A plan read back: its units, its policies (specs resolved from the
@@ -260,6 +286,7 @@ struct sr_plan {
 	struct sr_readahead_opts ra;
 	enum sr_format infmt;
 	uint64_t max_errors;
+	unsigned unc, unc_range;       /* variants, and their range in per cent */
 };
 
 /* Read the plan path (a line per unit, every line checked); SR_ERR_IO,
@@ -270,6 +297,21 @@ void sr_plan_free(struct sr_plan *p);
 /* ---- the sweep ----------------------------------------------------------- */
 
 struct sr_cost_class; /* schedule.c */
+
+/* The machine description beside a trace (sweep.c): for a trace
+ * DIR/X.EXT or DIR/X.EXT.zst, DIR/X.machine.json, as the capture script
+ * writes them (traces/capture/).  Used, when no machine is given, before
+ * the trace header's. */
+struct sr_beside {
+	char *path;            /* NULL: no such file beside the trace */
+	struct sr_machine *m;  /* loaded; NULL: it could not be (err) */
+	char *name, *hash;     /* m's identity */
+	char *err;             /* why it could not be loaded */
+};
+
+/* The path of the machine description beside trace (whether it exists or
+ * not), malloc'ed; NULL out of memory. */
+char *sr_beside_path(const char *trace);
 
 struct sr_sweep {
 	/* What is swept (sweep.c, plan.c). */
@@ -286,10 +328,12 @@ struct sr_sweep {
 	struct sr_readahead_opts ra; /* the readahead replayed */
 	struct sr_read_opts ro;
 	enum sr_sweep_fmt fmt;
+	unsigned unc, unc_range;    /* --uncertainty variants, range in per cent */
 	size_t nunits;
 	int from_plan;              /* unit u is traces[u] on machines of the plan */
 	struct sr_plan plan;        /* from_plan: what it says of its units */
 	struct sr_machine **mach;   /* loaded once per machine, NULL: per trace */
+	struct sr_beside *bes;      /* per trace, without machines: the one beside it */
 	char **mname, **mhash;      /* per machine: its name and hash */
 	char **pname, **phash;      /* per policy: its identity (phash NULL: built in) */
 	char *run_v[SR_ID_COUNT];   /* the run fields (sr_ident_run()) */

@@ -6,7 +6,8 @@
  * was replayed, as found here: the trace's content hash, the machine
  * loaded, the policies loaded; a machine file or a .so that is not what
  * the sweep (or the plan) was set up with fails the unit rather than
- * giving figures under another identity.  Run on a worker's thread.
+ * giving figures under another identity.  Rows also say where the machine
+ * came from (-m, beside the trace, the trace header, the default).  Run on a worker's thread.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,25 +24,55 @@ struct found {
 	sr_hash_t thash, mhash;
 	char mname[64];
 	int have_t, have_m;
+	const char *msrc, *mpath;  /* where the machine came from, once known */
 };
 
-/* The machine of unit u: the sweep's (loaded once), a plan's file (loaded
- * here: a machine one unit needs does not stop the others), or the
- * trace's own; *own is what to free.  0, or -1 with d. */
+/*
+ * The machine of unit u, in this order: the sweep's (-m, loaded once), a
+ * plan's file (loaded here: a machine one unit needs does not stop the
+ * others), the one beside the trace (loaded once: one that could not be
+ * fails the unit, rather than another machine standing in for it), the
+ * trace header's, the default; *own is what to free, and fd says where it
+ * came from.  0, or -1 with d.
+ */
 static int unit_machine(struct sr_sweep *s, size_t u, struct sr_reader *r,
-			struct sr_machine **own, const struct sr_machine **m, struct sr_diag *d)
+			struct sr_machine **own, const struct sr_machine **m, struct found *fd,
+			struct sr_diag *d)
 {
+	size_t t = sr_unit_trace(s, u);
 	const char *j;
 
 	*own = NULL;
-	*m = s->mach ? s->mach[sr_unit_machine(s, u)] : NULL;
-	if (*m)
+	*m = NULL;
+	if (s->mach) {
+		size_t k = sr_unit_machine(s, u);
+
+		*m = s->mach[k];
+		fd->msrc = SR_MSRC_OPTION;
+		fd->mpath = (*m)->from_preset ? NULL : s->machines.v[k];
 		return 0;
+	}
 	if (s->from_plan && s->plan.u[u].mspec) {
+		fd->msrc = s->plan.u[u].msrc;
+		fd->mpath = s->plan.u[u].mstored;
 		if (sr_machine_load(own, s->plan.u[u].mspec, d))
 			return -1;
+	} else if (!s->from_plan && s->bes && s->bes[t].path) {
+		fd->msrc = SR_MSRC_BESIDE;
+		fd->mpath = s->bes[t].path;
+		if (!s->bes[t].m) {
+			/* Its message names the file (and the line). */
+			d->file[0] = '\0';
+			d->line = 0;
+			sr_diag_set(d, SR_ERR_MACHINE, "%s (the machine description beside the trace)",
+				    s->bes[t].err);
+			return -1;
+		}
+		*m = s->bes[t].m;
+		return 0;
 	} else {
 		j = sr_reader_machine_json(r);
+		fd->msrc = j ? SR_MSRC_HEADER : SR_MSRC_DEFAULT;
 		if (j ? sr_machine_parse(own, j, strlen(j), "machine in the trace header", d)
 		      : sr_machine_load(own, SR_MACHINE_DEFAULT, d))
 			return -1;
@@ -94,6 +125,11 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	struct found fd;
 	char err[1100] = "";
 	size_t k, np = s->policies.n;
+	int quiet = 0;
+	struct sr_machine **vm = NULL;      /* --uncertainty's variants ... */
+	struct sr_replay **vr = NULL;       /* ... their replays ... */
+	const struct sr_result **vres = NULL; /* ... and results */
+	unsigned v;
 
 	*out = NULL;
 	*nout = 0;
@@ -107,7 +143,7 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	}
 	if (sr_reader_open(&r, trace, &s->ro, &d))
 		goto diag;
-	if (unit_machine(s, u, r, &own, &m, &d))
+	if (unit_machine(s, u, r, &own, &m, &fd, &d))
 		goto diag;
 	if (sr_hash_machine(m, fd.mhash)) {
 		sr_diag_set(&d, SR_ERR_NOMEM, "out of memory");
@@ -128,6 +164,31 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	    sr_replay_set_plug(rp, s->plug, &d) ||
 	    check_policies(s, rp, &d))
 		goto diag;
+	/* --uncertainty: the machine's variants, seeded 1 to N as replay's
+	 * are, replayed in the same pass. */
+	if (s->unc) {
+		vm = calloc(s->unc, sizeof(*vm));
+		vr = calloc(s->unc, sizeof(*vr));
+		vres = calloc(s->unc, sizeof(*vres));
+		if (!vm || !vr || !vres) {
+			sr_diag_set(&d, SR_ERR_NOMEM, "out of memory");
+			goto diag;
+		}
+	}
+	for (v = 0; v < s->unc; v++) {
+		struct sr_replay_opts vo = ro;
+
+		if (sr_machine_perturb(m, v + 1, (double)s->unc_range / 100.0, &vm[v])) {
+			sr_diag_set(&d, SR_ERR_NOMEM, "out of memory");
+			goto diag;
+		}
+		vo.machine = vm[v];
+		if (sr_replay_new(&vr[v], &vo, (const char *const *)s->policies.v, (int)np,
+				  s->baseline, &d) ||
+		    sr_replay_set_kernel(vr[v], &s->kernel, &d) ||
+		    sr_replay_set_readahead(vr[v], &s->ra, &d) || sr_replay_set_plug(vr[v], s->plug, &d))
+			goto diag;
+	}
 	if (ahead && sr_pipe_start_ordered(&pipe, r, SR_SWEEP_REORDER, sr_replay_check, rp, &d))
 		goto diag;
 	for (;;) {
@@ -140,6 +201,11 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 			snprintf(d.file, sizeof(d.file), "%s", trace);
 			goto diag;
 		}
+		for (v = 0; n && v < s->unc; v++)
+			if (sr_replay_feed(vr[v], batch, n, &d)) {
+				snprintf(d.file, sizeof(d.file), "%s", trace);
+				goto diag;
+			}
 		if (e) {
 			if (!d.file[0]) /* sr_replay_check's, from the pipe */
 				snprintf(d.file, sizeof(d.file), "%s", trace);
@@ -152,9 +218,19 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	pipe = NULL;
 	if (sr_replay_finish(rp, &res, &d))
 		goto diag;
+	for (v = 0; v < s->unc; v++)
+		if (sr_replay_finish(vr[v], &vres[v], &d)) {
+			res = NULL;
+			goto diag;
+		}
+	if (s->unc)
+		sr_replay_uncertainty(rp, vres, (int)s->unc, (double)s->unc_range / 100.0);
 	sr_hash_fmt(fd.thash, sr_reader_stats(r)->content_hash);
 	fd.have_t = 1;
 	*nev = res->events;
+	/* A valid trace of a machine that did not swap: its rows say so, as
+	 * replay does, rather than give figures of nothing. */
+	quiet = !sr_reader_stats(r)->events;
 	goto rows;
 diag:
 	sr_diag_format(&d, err, sizeof(err));
@@ -176,8 +252,12 @@ rows:
 			id.v[SR_ID_MACHINE] = fd.mname;
 			id.v[SR_ID_MACHINE_HASH] = fd.mhash;
 		}
-		if (sr_row_make(&(*out)[*nout], s->fmt, u, &id, res ? &res->policy[k] : NULL,
-				res ? res->events : 0, err[0] ? err : "failed")) {
+		if (fd.msrc) {
+			id.v[SR_ID_MSRC] = fd.msrc;
+			id.v[SR_ID_MPATH] = fd.mpath;
+		}
+		if (sr_row_make(&(*out)[*nout], s->fmt, u, &id, res && !quiet ? &res->policy[k] : NULL,
+				res ? res->events : 0, quiet ? NULL : err[0] ? err : "failed")) {
 			for (; *nout; --*nout)
 				sr_row_free(&(*out)[*nout - 1]);
 			free(*out);
@@ -190,6 +270,15 @@ rows:
 		*failed = 1; /* out of memory: the writer says so */
 	sr_pipe_stop(pipe);
 	sr_replay_free(rp);
+	for (v = 0; v < s->unc; v++) {
+		if (vr)
+			sr_replay_free(vr[v]);
+		if (vm)
+			sr_machine_free(vm[v]);
+	}
+	free(vr);
+	free(vm);
+	free(vres);
 	sr_reader_close(r);
 	sr_machine_free(own);
 	free(evs);

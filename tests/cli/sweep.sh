@@ -125,7 +125,7 @@ $SR merge --plan=plan.jsonl -o bad.jsonl res/*.jsonl res/3.jsonl s0.jsonl s1.jso
 # CSV, @LIST and globs.
 printf 'tr/t1.swt.zst\n# a comment\ntr/t[23].swt.zst\n' >list.txt
 $SR sweep @list.txt -m 2s-pmem2 -f csv -o l.csv -q
-head -1 l.csv | grep -q '^unit,tool_version,trace,trace_hash,machine,machine_hash,policy,policy_hash,' && [ "$(wc -l <l.csv)" -eq 13 ] &&
+head -1 l.csv | grep -q '^unit,tool_version,trace,trace_hash,machine,machine_hash,machine_source,machine_path,policy,policy_hash,' && [ "$(wc -l <l.csv)" -eq 13 ] &&
 	echo "ok sweep: @LIST with a glob, CSV output (3 traces x 4 policies + header)" ||
 	echo "FAIL sweep: list/csv: $(wc -l <l.csv) lines"
 $SR sweep @list.txt -m 2s-pmem2 -f csv -o l2.csv -q -j 2 && cmp -s l.csv l2.csv &&
@@ -178,7 +178,7 @@ fi
 row=$(grep '"trace": "tr/sub/bad.csv"' j1.jsonl | head -1)
 for f in '"tool_version": "' '"trace_hash": "fnv1a64:' '"machine": "2s-pmem2", "machine_hash": "fnv1a64:' \
 	'"policy": "reclaimer-nid", "policy_hash": null, "baseline": "reclaimer-nid", "baseline_hash": null' \
-	'"slots_cache": true, "kernel": "6.6", "readahead": "auto;page-cluster=3;window=adaptive;holes=skip;memory=0", "reorder_window": 65536, "uncertainty": 0, "input_format": "auto", "max_errors": 0' \
+	'"slots_cache": true, "kernel": "6.6", "readahead": "auto;page-cluster=3;window=adaptive;holes=skip;memory=0", "reorder_window": 65536, "uncertainty": 0, "uncertainty_range": null, "input_format": "auto", "max_errors": 0' \
 	'"schema": "swapreplay-sweep/2"}'; do
 	case $row in *"$f"*) ;; *) echo "FAIL sweep: an error row lacks $f: $row"; row= ;; esac
 done
@@ -297,8 +297,8 @@ rc2=$?
 $SR merge ec.csv -o ecm.csv 2>>err.txt
 rc3=$?
 [ $rc1 -eq 65 ] && [ $rc2 -eq 65 ] && [ $rc3 -eq 0 ] && cmp -s ec.csv ecm.csv &&
-	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 34 ] &&
-	echo "ok sweep: CSV rows in error have all 34 columns, resume and merge" ||
+	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 40 ] &&
+	echo "ok sweep: CSV rows in error have all 40 columns, resume and merge" ||
 	echo "FAIL sweep: CSV rows in error: $rc1 $rc2 $rc3 $(awk -F, '{ print NF }' ec.csv | sort -u | tr '\n' ' ') $(cat err.txt)"
 
 # The output is never an input; nor are an archive's other files.
@@ -507,3 +507,181 @@ if $SR sweep tr/t1.swt.zst -m 2s-pmem2,2s-nvme2 -p all -o sum.jsonl >sum.txt 2>&
 else
 	echo "FAIL sweep: summary per machine: $(head -12 sum.txt)"
 fi
+
+# ---- issue 16: the machine beside the trace ------------------------------
+# A capture leaves run1.csv.zst and run1.machine.json side by side
+# (traces/capture/): without -m, a sweep replays the trace on that
+# machine, and each row says where its machine came from.  -m comes first,
+# then the file beside the trace, then the trace header, then 2s-nvme2.
+mkdir -p bes/lab
+$SR gen swap-w-rand --tasks=2 --size=2M --limit=2M --seed=1 -o bes/lab/run1.csv.zst 2>/dev/null
+$SR machines 2s-pmem2 --json | sed 's/"name": *"2s-pmem2"/"name": "lab-box"/' >bes/lab/run1.machine.json
+$SR gen swap-w-rand --tasks=2 --size=2M --limit=2M --seed=2 -o bes/lab/run2.swt 2>/dev/null
+$SR convert bes/lab/run2.swt bes/lab/run3.swt --machine=2s-pmem2 2>/dev/null
+$SR sweep bes -p hybrid -o bes/r.jsonl -q 2>err.txt
+rc=$?
+src() { grep "\"trace\": \"$1\"" "$2" | grep '"policy": "hybrid"' | grep -o '"machine": "[^"]*", "machine_hash": "[^"]*", "machine_source": [^,]*, "machine_path": [^,]*'; }
+t=$($SR bes/lab/run1.csv.zst -m bes/lab/run1.machine.json -p hybrid -f json | awk -F'"throughput_kib_s": ' '/"hybrid"/ { split($2, a, ","); print a[1] }')
+if [ $rc -eq 0 ] && [ "$(wc -l <bes/r.jsonl)" -eq 6 ] &&
+	src bes/lab/run1.csv.zst bes/r.jsonl | grep -q '^"machine": "lab-box", .*"machine_source": "beside the trace", "machine_path": "bes/lab/run1.machine.json"$' &&
+	grep '"trace": "bes/lab/run1.csv.zst".*"policy": "hybrid"' bes/r.jsonl | grep -q "\"throughput_kib_s\": $t," &&
+	src bes/lab/run2.swt bes/r.jsonl | grep -q '^"machine": "2s-nvme2", .*"machine_source": "default", "machine_path": null$' &&
+	src bes/lab/run3.swt bes/r.jsonl | grep -q '^"machine": "2s-pmem2", .*"machine_source": "trace header", "machine_path": null$' &&
+	grep -q 'skipped bes/lab/run1.machine.json: a machine description' err.txt; then
+	echo "ok sweep: without -m, the machine beside the trace, else the header's, else the default; rows say which ($t KiB/s, as replay -m FILE)"
+else
+	echo "FAIL sweep: machine beside the trace: $rc $(cat err.txt) $(src bes/lab/run1.csv.zst bes/r.jsonl)"
+fi
+$SR sweep bes/lab/run1.csv.zst -m 2s-nvme2 -p hybrid -q | grep '"policy": "hybrid"' |
+	grep -q '"machine": "2s-nvme2", "machine_hash": "[^"]*", "machine_source": "-m", "machine_path": null' &&
+	$SR sweep bes/lab/run1.csv.zst -m bes/lab/run1.machine.json -p hybrid -q | grep '"policy": "hybrid"' |
+	grep -q '"machine": "lab-box", "machine_hash": "[^"]*", "machine_source": "-m", "machine_path": "bes/lab/run1.machine.json"' &&
+	echo "ok sweep: -m comes before the machine beside the trace" || echo "FAIL sweep: -m before the machine beside"
+# Resumed: the rows stand (the same machine is expected of them).
+cp bes/r.jsonl keep.jsonl
+$SR sweep bes -p hybrid -o bes/r.jsonl -q --resume 2>err.txt && cmp -s bes/r.jsonl keep.jsonl &&
+	echo "ok sweep: rows of machines beside their traces resume" || echo "FAIL sweep: resume beside: $(cat err.txt)"
+# One that cannot be read fails its trace's rows, saying why; it is no
+# trace either, whatever its content.
+mkdir -p bes2
+cp bes/lab/run1.csv.zst bes2/run4.csv.zst
+printf '{"name": "broken",\n' >bes2/run4.machine.json
+$SR sweep bes2 -p hybrid -o bes2/r.jsonl -q 2>err.txt
+rc=$?
+[ $rc -eq 65 ] && [ "$(grep -c '"status": "error"' bes2/r.jsonl)" -eq 2 ] &&
+	grep -q '"machine": null, "machine_hash": null, "machine_source": "beside the trace", "machine_path": "bes2/run4.machine.json".*"error": "bes2/run4.machine.json[^"]*(the machine description beside the trace)"' bes2/r.jsonl &&
+	grep -q 'skipped bes2/run4.machine.json: the machine description beside bes2/run4.csv.zst' err.txt &&
+	echo "ok sweep: a machine beside the trace that cannot be read fails its rows, no other machine instead" ||
+	echo "FAIL sweep: broken machine beside: $rc $(cat err.txt) $(head -1 bes2/r.jsonl)"
+$SR sweep bes2 -p hybrid --plan=bes2/p.jsonl -q 2>err.txt
+[ $? -eq 3 ] && [ ! -e bes2/p.jsonl ] && grep -q 'the plan cannot name its units' err.txt &&
+	echo "ok sweep: no plan of a trace whose machine beside it cannot be read" || echo "FAIL sweep: plan, broken beside: $(cat err.txt)"
+# A plan records the machine beside the trace by its path, name and hash:
+# its units replay on it from anywhere, and fail if it has changed.
+$SR sweep bes -p hybrid --plan=bes/p.jsonl -q 2>/dev/null
+grep '"trace": "lab/run1.csv.zst"' bes/p.jsonl | grep -q '"machine_spec": "lab/run1.machine.json", "machine": "lab-box", "machine_hash": "fnv1a64:[0-9a-f]*", "machine_source": "beside the trace"' &&
+	grep '"trace": "lab/run3.swt"' bes/p.jsonl | grep -q '"machine_spec": null, "machine": null, "machine_hash": null, "machine_source": null' &&
+	echo "ok sweep: a plan names the machine beside a trace (path, name, hash), null for the trace's own" ||
+	echo "FAIL sweep: plan beside: $(head -1 bes/p.jsonl | cut -c1-300)"
+mkdir -p bes/elsewhere
+(cd bes/elsewhere && $SR sweep --shard=0/1 ../p.jsonl -o all.jsonl -q) 2>err.txt &&
+	src lab/run1.csv.zst bes/elsewhere/all.jsonl | grep -q '^"machine": "lab-box", .*"machine_source": "beside the trace", "machine_path": "lab/run1.machine.json"$' &&
+	src lab/run3.swt bes/elsewhere/all.jsonl | grep -q '"machine_source": "trace header"' &&
+	$SR merge --plan=bes/p.jsonl bes/elsewhere/all.jsonl -o bes/m.jsonl 2>>err.txt &&
+	cmp -s bes/m.jsonl bes/elsewhere/all.jsonl &&
+	echo "ok sweep: a plan's unit replays on the machine beside its trace from another directory, and merges" ||
+	echo "FAIL sweep: plan beside from elsewhere: $(cat err.txt)"
+sed 's/"description": "two sockets/"description": "2 sockets/' bes/lab/run1.machine.json >bes/m.json && mv bes/m.json bes/lab/run1.machine.json
+$SR sweep --run-index=0 bes/p.jsonl -o bes/c0.jsonl -q 2>/dev/null
+[ $? -eq 65 ] && grep -q 'the machine is lab-box fnv1a64:[0-9a-f]* now, not lab-box fnv1a64:[0-9a-f]* as when the plan was written' bes/c0.jsonl &&
+	echo "ok sweep: a plan's machine beside the trace edited since fails its unit" || echo "FAIL sweep: plan beside edited: $(head -c 600 bes/c0.jsonl)"
+# Rows written before machine_source (JSON without it, CSV without its
+# columns) still merge; a resume refuses them, saying why.
+mkdir -p old
+sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/,/; s/, "uncertainty_range": null//' keep.jsonl >old/old.jsonl
+sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/, "machine_source": null, "machine_path": null,/' keep.jsonl >old/want.jsonl
+$SR merge old/old.jsonl -o old/m.jsonl 2>err.txt && cmp -s old/want.jsonl old/m.jsonl &&
+	echo "ok merge: rows written before machine_source merge (it is null)" || echo "FAIL merge: old rows: $(cat err.txt)"
+$SR sweep bes/lab/run2.swt -m 2s-pmem2 -f csv -o old/new.csv -q
+# The CSV rows of before: without the columns added since (machine_source,
+# machine_path, uncertainty_range, delta_pct_min, delta_pct_max, agree).
+added=' machine_source machine_path uncertainty_range delta_pct_min delta_pct_max agree '
+awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
+	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' old/new.csv >old/old.csv
+awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1; print; next }
+	{ for (i in x) $i = ""; print }' old/new.csv >old/want.csv
+$SR merge old/old.csv -o old/m.csv 2>err.txt && cmp -s old/want.csv old/m.csv &&
+	$SR merge old/old.csv -f jsonl -o old/m2.jsonl 2>>err.txt &&
+	[ "$(grep -c '"machine": "2s-pmem2", "machine_hash": "fnv1a64:[0-9a-f]*", "machine_source": null, "machine_path": null' old/m2.jsonl)" -eq 4 ] &&
+	echo "ok merge: CSV rows with the header of before machine_source merge, in either format" ||
+	echo "FAIL merge: old CSV: $(cat err.txt) $(head -2 old/m.csv)"
+cp old/old.jsonl old/r.jsonl
+$SR sweep bes -p hybrid -o old/r.jsonl --resume -q 2>err.txt
+[ $? -eq 2 ] && cmp -s old/old.jsonl old/r.jsonl && grep -q 'old/r.jsonl:1: a row written before rows said where their machine came from' err.txt &&
+	echo "ok sweep: --resume refuses rows written before machine_source, saying so" || echo "FAIL sweep: resume of old rows: $(cat err.txt)"
+
+# ---- issue 16: a trace without swap events --------------------------------
+# A vmstat log of a quiet machine is a valid, empty trace: its rows say
+# "no swap activity" (not an error: the status stays 0), with no figures,
+# and the summary counts it apart.
+mkdir -p quiet
+printf 'procs -----------memory---------- ---swap-- -----io---- -system-- ------cpu-----\n r  b   swpd   free   buff  cache   si   so    bi    bo   in   cs us sy id wa st\n 1  0      0 100000  1000 50000    0    0     0     0  100  200  1  1 98  0  0\n 1  0      0 100000  1000 50000    0    0     0     0  100  200  1  1 98  0  0\n' >quiet/q.vmstat
+cp tr/t1.swt.zst quiet/t1.swt.zst
+$SR sweep quiet -m 2s-pmem2 -o quiet/r.jsonl >qsum.txt 2>err.txt
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '"trace": "quiet/q.vmstat".*"status": "no swap activity", "events": 0, "schema"' quiet/r.jsonl)" -eq 4 ] &&
+	[ "$(grep -c '"status": "ok"' quiet/r.jsonl)" -eq 4 ] &&
+	grep -q '^machine 2s-pmem2: 2 traces, 0 failed, 1 with no swap activity$' qsum.txt &&
+	awk '$1 == "reclaimer-nid" { r = $2 "/" $3 } END { exit r != "0/1" }' qsum.txt &&
+	echo "ok sweep: a trace without swap events: rows say no swap activity, status 0, the summary counts it apart" ||
+	echo "FAIL sweep: no swap activity: $rc $(cat err.txt) $(cat qsum.txt) $(grep q.vmstat quiet/r.jsonl | head -1)"
+cp quiet/r.jsonl qkeep.jsonl
+$SR sweep quiet -m 2s-pmem2 -o quiet/r.jsonl --resume -q 2>err.txt && cmp -s quiet/r.jsonl qkeep.jsonl &&
+	$SR sweep quiet -m 2s-pmem2 -f csv -o qr.csv -q 2>>err.txt &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["trace"] == "quiet/q.vmstat" { print $c["status"] "|" $c["error"] "|" $c["events"] "|" $c["throughput_kib_s"] "|" NF }' qr.csv | sort -u | grep -qx 'no swap activity||0||40' &&
+	$SR merge qr.csv -f jsonl -o qm.jsonl 2>>err.txt && cmp -s qm.jsonl qkeep.jsonl &&
+	echo "ok sweep: rows of no swap activity stand on resume, and are the same rows in CSV and merged back" ||
+	echo "FAIL sweep: no swap activity resume/CSV: $(cat err.txt)"
+
+# ---- issue 16: --uncertainty in sweeps -----------------------------------
+# Each unit also replays on N variants of its machine, the very variants
+# replay -u N draws (the same seeds): each row that replayed gives its
+# delta's range and how many variants agree on its side, as replay's
+# report does for the same trace, machine and policies.
+mkdir -p unc
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-pmem2,2s-nvme2 -u 4 --uncertainty-range=30 -j 2 -o unc/r.jsonl -q 2>err.txt
+rc=$?
+bad=""
+for t in t1 t2; do
+	for m in 2s-pmem2 2s-nvme2; do
+		$SR tr/$t.swt.zst -m $m -u 4 --uncertainty-range=30 -f json >unc/rep.json
+		for p in reclaimer-nid page-nid page-nid-strict hybrid; do
+			want=$(grep -A40 "\"name\": \"$p\"" unc/rep.json | grep -m1 '"uncertainty"' |
+				sed 's/.*"delta_pct_min": \([-0-9.]*\), "delta_pct_max": \([-0-9.]*\), "agree": \([0-9]*\).*/\1 \2 \3/')
+			got=$(grep "\"trace\": \"tr/$t.swt.zst\".*\"machine\": \"$m\".*\"policy\": \"$p\"" unc/r.jsonl |
+				sed 's/.*"delta_pct": \([-0-9.]*\),.*"delta_pct_min": \([-0-9.]*\), "delta_pct_max": \([-0-9.]*\), "agree": \([0-9]*\).*/\1 \2 \3 \4/')
+			# The range holds the point estimate; agree is 0 to 4 variants.
+			echo "$got" | awk '{ exit !(NF == 4 && $2 <= $1 && $1 <= $3 && $4 >= 0 && $4 <= 4) }' || bad="$bad $t/$m/$p: $got;"
+			[ "${got#* }" = "$want" ] || bad="$bad $t/$m/$p: $got, replay $want;"
+		done
+	done
+done
+[ $rc -eq 0 ] && [ -z "$bad" ] && [ "$(grep -c '"uncertainty": 4, "uncertainty_range": 30,' unc/r.jsonl)" -eq 16 ] &&
+	echo "ok sweep: -u 4 rows give the delta's range (holding the delta) and agreement, as replay -u 4 does" ||
+	echo "FAIL sweep: -u rows: $rc $(cat err.txt) $bad"
+grep '"policy": "page-nid-strict"' unc/r.jsonl | grep '"machine": "2s-pmem2"' | head -1 |
+	grep -q '"delta_pct_min": -[0-9.]*, "delta_pct_max": -[0-9.]*, "agree": 4' &&
+	echo "ok sweep: page-nid-strict on 2s-pmem2 is slower in all 4 variants" || echo "FAIL sweep: page-nid-strict uncertainty"
+# Without -u: no variants, uncertainty_range null, no range in the rows.
+grep -q '"uncertainty": 0, "uncertainty_range": null,' j1.jsonl && ! grep -q '"agree"' j1.jsonl &&
+	echo "ok sweep: without -u, no variants and no range" || echo "FAIL sweep: rows without -u"
+# CSV: the same figures; merged back to JSON, the same rows.  Resume with
+# another -u or range is refused; a plan carries them, and its units give
+# the same rows.
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-pmem2,2s-nvme2 -u 4 --uncertainty-range=30 -f csv -o unc/r.csv -q
+$SR merge unc/r.csv -f jsonl -o unc/m.jsonl 2>err.txt && cmp -s unc/m.jsonl unc/r.jsonl &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["agree"] }' unc/r.csv | grep -qvx '' &&
+	echo "ok sweep: -u rows in CSV are the JSON rows" || echo "FAIL sweep: -u CSV: $(cat err.txt)"
+cp unc/r.jsonl unc/keep.jsonl
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-pmem2,2s-nvme2 -u 4 -o unc/r.jsonl -q --resume 2>err.txt
+rc=$?
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-pmem2,2s-nvme2 -u 4 --uncertainty-range=30 -o unc/r.jsonl -q --resume 2>>err.txt
+rc2=$?
+[ $rc -eq 2 ] && [ $rc2 -eq 0 ] && cmp -s unc/r.jsonl unc/keep.jsonl && grep -q 'uncertainty_range 30, not 25' err.txt &&
+	echo "ok sweep: --resume with another --uncertainty-range is refused, with the same one it stands" ||
+	echo "FAIL sweep: -u resume: $rc $rc2 $(cat err.txt)"
+$SR sweep tr/t1.swt.zst tr/t2.swt.zst -m 2s-pmem2,2s-nvme2 -u 4 --uncertainty-range=30 --plan=unc/p.jsonl -q
+$SR sweep --shard=0/1 unc/p.jsonl -o unc/s.jsonl -q 2>err.txt
+sed 's#"trace": "../tr/#"trace": "tr/#' unc/s.jsonl | cmp -s - unc/r.jsonl &&
+	grep -q '"uncertainty": 4, "uncertainty_range": 30,' unc/p.jsonl &&
+	echo "ok sweep: a plan carries --uncertainty, its units give the same rows" || echo "FAIL sweep: -u plan: $(cat err.txt)"
+$SR sweep --run-index=0 unc/p.jsonl -u 2 -o unc/x.jsonl -q 2>err.txt
+[ $? -eq 2 ] && grep -q -- '--uncertainty cannot be given with --run-index' err.txt &&
+	echo "ok sweep: -u with --run-index is refused (the plan has it)" || echo "FAIL sweep: -u run-index: $(cat err.txt)"
+# A plan written before machine_source and uncertainty_range: its machines
+# are -m's, the range null; its units give the same rows.
+sed 's/, "uncertainty_range": null//; s/, "machine_source": "-m"//' plan.jsonl >oldplan.jsonl
+$SR sweep --run-index=2 oldplan.jsonl -o unc/o2.jsonl -q 2>err.txt &&
+	cmp -s unc/o2.jsonl res/2.jsonl && grep -q '"machine_source": "-m"' unc/o2.jsonl &&
+	echo "ok sweep: a plan without machine_source and uncertainty_range runs, the same rows" ||
+	echo "FAIL sweep: plan without machine_source and uncertainty_range: $(cat err.txt)"
