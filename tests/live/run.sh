@@ -1,8 +1,8 @@
 #!/bin/sh
 # make test-live: the capture on this machine's own kernel, with real
 # swapping.  As root: a swap file of 256 MiB, a memory cgroup (v1) limited
-# to 64 MiB, and tests/live/swapload (160 MiB written, then read back twice)
-# in it, recorded by traces/capture/swapreplay-record (--probes=auto: kprobes
+# to 64 MiB, and tests/live/swapload.c built and run in it (160 MiB written,
+# then read back twice), recorded by traces/capture/swapreplay-record (--probes=auto: kprobes
 # where they attach, else tracepoints) with `vmstat -t 1` beside it.  Checks:
 # - the capture's swap-out and swap-in pages against the pswpout and pswpin
 #   deltas of /proc/vmstat over the recording (record's .info), and the
