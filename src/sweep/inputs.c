@@ -104,8 +104,15 @@ static const char *not_a_trace(const char *path)
 		json_decref(o);
 	} else if (n >= 5 && !memcmp(t, "unit,", 5)) {
 		why = "a sweep's result file";
-	} else if (n >= 8 && !memcmp(t, "kernel: ", 8) && memmem(t, n, "\ngeneration: ", 13)) {
+	} else if (n >= 8 && !memcmp(t, "kernel: ", 8) &&
+		   (memmem(t, n, "\ngeneration: ", 13) || memmem(t, n, "\nprobes: ", 9))) {
 		why = "a capture's .info file";
+	} else if ((n >= 8 && !memcmp(t, "swapext,", 8)) ||
+		   (n >= 21 && !memcmp(t, "# swapreplay-capture/", 21)) ||
+		   memmem(t, n, "\n# swapreplay-capture/", 22)) {
+		/* Its extents first (tracepoints), or bpftrace's "Attaching N
+		 * probes..." and the program's comment line (kprobes). */
+		why = "a raw capture (capture-fixup makes it a trace)";
 	}
 out:
 	sr_src_close(src);

@@ -306,6 +306,9 @@ mkdir -p arch
 cp tr/t1.swt.zst tr/sub/t9.csv arch/
 cp m.json arch/machine.json
 printf 'kernel: 6.8.0\ngeneration: 6.8 (x)\nseconds: 1\n' >arch/run1.info
+printf 'kernel: 6.18.44\nprobes: tracepoint (x)\nseconds: 1\n' >arch/run2.info
+cat "$T/data/capture/tp-swapext.txt" "$T/data/capture/tp-body.csv" | zstd -q >arch/run2.raw.csv.zst
+cp "$T/data/capture/raw-sample.csv" arch/run3.raw.csv
 $SR compare "$T/data/compare/sample-nvme2.json" "$T/data/compare/sample-pmem-nvme.json" -f json -o arch/cmp.json
 $SR sweep arch tr/t2.swt.zst -m 2s-pmem2 --plan=arch/plan.jsonl -q 2>/dev/null
 $SR sweep arch -m 2s-pmem2 -o arch/res.jsonl -q 2>err1.txt
@@ -313,11 +316,14 @@ $SR sweep arch -m 2s-pmem2 -o arch/res.jsonl -q --resume 2>err2.txt
 rc=$?
 grep -q 'skipped arch/machine.json: a machine description' err1.txt &&
 	grep -q 'skipped arch/run1.info: a capture.s .info file' err1.txt &&
+	grep -q 'skipped arch/run2.info: a capture.s .info file' err1.txt &&
+	grep -q 'skipped arch/run2.raw.csv.zst: a raw capture' err1.txt &&
+	grep -q 'skipped arch/run3.raw.csv: a raw capture' err1.txt &&
 	grep -q 'skipped arch/plan.jsonl: a sweep plan' err1.txt &&
 	grep -q 'skipped arch/cmp.json: a comparison of two reports' err1.txt &&
 	grep -q 'skipped arch/res.jsonl: a sweep.s result file' err2.txt && [ $rc -eq 0 ] &&
 	[ "$(wc -l <arch/res.jsonl)" -eq 8 ] && ! grep -q '"trace": "arch/res.jsonl"' arch/res.jsonl &&
-	echo "ok sweep: the output, a plan, a machine file, a comparison and a .info in the archive are skipped, and said so" ||
+	echo "ok sweep: the output, a plan, a machine file, a comparison, .info files and raw captures in the archive are skipped, and said so" ||
 	echo "FAIL sweep: archive's other files: $rc $(cat err1.txt err2.txt)"
 $SR sweep arch -m 2s-pmem2 -o arch/res.jsonl -q --resume --every-file 2>err.txt
 grep -q 'skipped arch/res.jsonl: the sweep.s output' err.txt && grep -q '"trace": "arch/machine.json"' arch/res.jsonl &&
