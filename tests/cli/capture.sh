@@ -144,3 +144,19 @@ $SR_BIN convert "$W/tprun.csv.zst" "$W/tprun.csv" 2>/dev/null && cmp -s "$W/tpru
 	ok "stand-in tracepoint run: the trace is the fixed-up sample" || fail "stand-in tracepoint run: trace differs"
 sh "$REC" --probes=uprobe --print-script >"$W/out" 2>&1
 [ $? = 2 ] && grep -q "probes takes kprobe, tracepoint or auto" "$W/out" && ok "bad --probes: status 2" || fail "bad --probes: $(cat "$W/out")"
+
+# The tracepoint program: the swap devices of the extents in its filters;
+# where bpftrace and tracefs are at hand, it compiles (-d, a dry run).
+SWAPREPLAY_RECORD_SWAPEXT="$D/capture/tp-swapext.txt" sh "$REC" --probes=tracepoint --print-script >"$W/tp.bt" 2>"$W/err"
+if [ $? = 0 ] && [ "$(grep -c '^/args->dev == 266338304/$' "$W/tp.bt")" = 2 ] && ! grep -q '@@' "$W/tp.bt"; then
+	ok "tracepoint program: the swap device in its two filters"
+else
+	fail "tracepoint program: $(grep -n 'args->dev\|@@' "$W/tp.bt" | head -3) $(cat "$W/err")"
+fi
+if command -v bpftrace >/dev/null 2>&1 && [ -d /sys/kernel/tracing/events/block ]; then
+	if timeout 120 bpftrace -d "$W/tp.bt" >"$W/btd" 2>&1; then
+		ok "bpftrace -d compiles the tracepoint program against this kernel"
+	else
+		fail "bpftrace -d (tracepoints): $(grep ERROR "$W/btd" | grep -v RLIMIT_MEMLOCK | head -3)"
+	fi
+fi
