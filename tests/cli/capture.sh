@@ -81,13 +81,18 @@ SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_UID=0 PATH="$W/nobin
 # A whole run with a stand-in bpftrace: prints the sample, and the
 # kernel's counters move by 10 swap-outs and 4 swap-ins meanwhile.
 mkdir -p "$W/bin"
-cat >"$W/bin/bpftrace" <<EOB
+# standin SAMPLE IN OUT: a bpftrace that prints SAMPLE and, meanwhile,
+# moves the kernel's counters from 100 to IN swap-ins and OUT swap-outs.
+standin() {
+	cat >"$W/bin/bpftrace" <<EOB
 #!/bin/sh
-cat "$D/capture/raw-sample.csv"
-printf 'pgpgin 1\npswpin 104\npswpout 110\n' >"$W/vmstat"
+cat "$1"
+printf 'pgpgin 1\npswpin $2\npswpout $3\n' >"$W/vmstat"
 EOB
-chmod +x "$W/bin/bpftrace"
-printf 'pgpgin 1\npswpin 100\npswpout 100\n' >"$W/vmstat"
+	chmod +x "$W/bin/bpftrace"
+	printf 'pgpgin 1\npswpin 100\npswpout 100\n' >"$W/vmstat"
+}
+standin "$D/capture/raw-sample.csv" 104 110
 SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_UID=0 SWAPREPLAY_RECORD_VMSTAT="$W/vmstat" \
 	PATH="$W/bin:$PATH" sh "$REC" --probes=kprobe -o "$W/run" --swapreplay="$SR_BIN" --sysfs-root="$D/sysfs/two-nodes" >"$W/out" 2>&1
 rc=$?
@@ -123,13 +128,7 @@ $SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" "$D/capture/tp-body.csv" "$W
 
 # A whole tracepoint run with a stand-in bpftrace: the extents go first,
 # the counts are pages, the fields' provenance is in run.info.
-cat >"$W/bin/bpftrace" <<EOB
-#!/bin/sh
-cat "$D/capture/tp-body.csv"
-printf 'pgpgin 1\npswpin 103\npswpout 111\n' >"$W/vmstat"
-EOB
-chmod +x "$W/bin/bpftrace"
-printf 'pgpgin 1\npswpin 100\npswpout 100\n' >"$W/vmstat"
+standin "$D/capture/tp-body.csv" 103 111
 SWAPREPLAY_RECORD_SWAPEXT="$D/capture/tp-swapext.txt" SWAPREPLAY_RECORD_UID=0 SWAPREPLAY_RECORD_VMSTAT="$W/vmstat" \
 	PATH="$W/bin:$PATH" sh "$REC" --probes=tracepoint -o "$W/tprun" --swapreplay="$SR_BIN" --sysfs-root="$D/sysfs/two-nodes" >"$W/out" 2>&1
 rc=$?
