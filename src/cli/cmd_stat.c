@@ -27,96 +27,34 @@ static const struct cli_opt opts[] = {
 /* ---- --timeline: swap-out and swap-in rates per time bucket ---------- */
 
 #define TL_DEFAULT_NS 1000000000ull
-#define TL_MAX_BUCKETS 100000 /* more: the buckets double in width */
 
-struct timeline {
-	uint64_t width_ns;
-	uint64_t base_ns;      /* start of bucket 0: the first event's time, floored to a width */
-	int have_base;
-	uint64_t (*b)[2];      /* pages by bucket and op */
-	size_t n, cap;
-	unsigned widened;      /* times the width doubled */
-};
-
-static void tl_widen(struct timeline *t)
+static void tl_print(FILE *f, const struct sr_timeline *t, int json)
 {
-	size_t i;
-
-	for (i = 0; i < t->n; i++) {
-		uint64_t o = t->b[i][0], in = t->b[i][1];
-
-		t->b[i][0] = t->b[i][1] = 0;
-		t->b[i / 2][0] += o;
-		t->b[i / 2][1] += in;
-	}
-	t->n = (t->n + 1) / 2;
-	/* The base stays a multiple of the old width; keep it. */
-	t->width_ns *= 2;
-	t->widened++;
-}
-
-static int tl_add(struct timeline *t, const struct sr_event *e, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t ts = e[i].ts_ns, k;
-
-		if (!t->have_base) {
-			t->base_ns = ts - ts % t->width_ns;
-			t->have_base = 1;
-		}
-		k = ts > t->base_ns ? (ts - t->base_ns) / t->width_ns : 0;
-		while (k >= TL_MAX_BUCKETS) {
-			tl_widen(t);
-			k = (ts - t->base_ns) / t->width_ns;
-		}
-		if (k >= t->cap) {
-			size_t c = t->cap ? t->cap : 64;
-			void *nb;
-
-			while (c <= k)
-				c *= 2;
-			nb = realloc(t->b, c * sizeof(*t->b));
-			if (!nb)
-				return -1;
-			t->b = nb;
-			memset(t->b + t->cap, 0, (c - t->cap) * sizeof(*t->b));
-			t->cap = c;
-		}
-		if (k >= t->n)
-			t->n = k + 1;
-		t->b[k][e[i].op == SR_OP_IN] += e[i].nr_pages;
-	}
-	return 0;
-}
-
-static void tl_print(FILE *f, const struct timeline *t, int json)
-{
-	double secs = (double)t->width_ns / 1e9;
+	struct sr_timeline_info ti;
+	double secs;
 	size_t i;
 	int op;
 
+	sr_timeline_get(t, &ti);
+	secs = (double)ti.width_ns / 1e9;
 	if (json) {
 		fprintf(f, ",\"timeline\":{\"bucket_ns\":%" PRIu64 ",\"start_ns\":%" PRIu64,
-			t->width_ns, t->base_ns);
+			ti.width_ns, ti.base_ns);
 		for (op = 0; op < 2; op++) {
 			fprintf(f, ",\"%s_kib_s\":[", op ? "in" : "out");
-			for (i = 0; i < t->n; i++)
-				fprintf(f, "%s%.1f", i ? "," : "",
-					(double)t->b[i][op] * (SR_PAGE_SIZE / 1024) / secs);
+			for (i = 0; i < ti.buckets; i++)
+				fprintf(f, "%s%.1f", i ? "," : "", sr_timeline_kib_s(t, i, op));
 			fputc(']', f);
 		}
 		fputc('}', f);
 		return;
 	}
-	fprintf(f, "timeline:         %g s buckets from ts %" PRIu64 " ns%s\n", secs, t->base_ns,
-		t->widened ? " (widened to keep under 100000 buckets)" : "");
+	fprintf(f, "timeline:         %g s buckets from ts %" PRIu64 " ns%s\n", secs, ti.base_ns,
+		ti.widened ? " (widened to keep under 100000 buckets)" : "");
 	fprintf(f, "  %12s %14s %14s\n", "start (s)", "out KiB/s", "in KiB/s");
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < ti.buckets; i++)
 		fprintf(f, "  %12.3f %14.1f %14.1f\n", (double)i * secs,
-			(double)t->b[i][0] * (SR_PAGE_SIZE / 1024) / secs,
-			(double)t->b[i][1] * (SR_PAGE_SIZE / 1024) / secs);
+			sr_timeline_kib_s(t, i, SR_OP_OUT), sr_timeline_kib_s(t, i, SR_OP_IN));
 }
 
 static void print_nodes(FILE *f, const struct sr_stat *s, int which, int json)
@@ -138,7 +76,7 @@ static void print_nodes(FILE *f, const struct sr_stat *s, int which, int json)
 }
 
 static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
-		      const struct sr_stat *s, const struct timeline *tl, int json, int first)
+		      const struct sr_stat *s, const struct sr_timeline *tl, int json, int first)
 {
 	struct sr_stat_summary m;
 	int32_t devs[64];
@@ -304,12 +242,14 @@ static int run(int argc, char **argv)
 	for (i = 0; i < nfiles; i++) {
 		struct sr_reader *r = NULL;
 		struct sr_stat *s = sr_stat_new();
-		struct timeline tl = { .width_ns = tl_width };
+		struct sr_timeline *tl = timeline ? sr_timeline_new(tl_width) : NULL;
 		struct sr_diag d;
 		enum sr_err err;
 		size_t n;
 
-		if (!s) {
+		if (!s || (timeline && !tl)) {
+			sr_stat_free(s);
+			sr_timeline_free(tl);
 			cli_err("out of memory");
 			rc = EXIT_FAIL;
 			break;
@@ -317,7 +257,7 @@ static int run(int argc, char **argv)
 		err = sr_reader_open(&r, files[i], &ro, &d);
 		while (!err) {
 			err = sr_reader_read(r, evs, BATCH, &n, &d);
-			if (n && (sr_stat_add(s, evs, n) || (timeline && tl_add(&tl, evs, n)))) {
+			if (n && (sr_stat_add(s, evs, n) || (tl && sr_timeline_add(tl, evs, n)))) {
 				sr_diag_clear(&d);
 				d.code = err = SR_ERR_NOMEM;
 			}
@@ -329,11 +269,11 @@ static int run(int argc, char **argv)
 		if (err)
 			rc = cli_diag(&d);
 		else
-			print_one(stdout, files[i], sr_reader_stats(r), s, timeline ? &tl : NULL,
+			print_one(stdout, files[i], sr_reader_stats(r), s, tl,
 				  json, i == 0);
 		sr_reader_close(r);
 		sr_stat_free(s);
-		free(tl.b);
+		sr_timeline_free(tl);
 		if (err)
 			break;
 	}
