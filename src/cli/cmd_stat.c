@@ -13,13 +13,14 @@
 #define BATCH 4096
 #define MAX_DEVS_SHOWN 4096
 
-enum { O_FORMAT = 1, O_INFMT, O_MAXERR, O_TIMELINE };
+enum { O_FORMAT = 1, O_INFMT, O_MAXERR, O_TIMELINE, O_PLOT };
 
 static const struct cli_opt opts[] = {
 	{ "format", 0, CLI_ARG, O_FORMAT },
 	{ "input-format", 0, CLI_ARG, O_INFMT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
 	{ "timeline", 0, CLI_OPTARG, O_TIMELINE },
+	{ "plot", 0, CLI_ARG, O_PLOT },
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -55,6 +56,20 @@ static void tl_print(FILE *f, const struct sr_timeline *t, int json)
 	for (i = 0; i < ti.buckets; i++)
 		fprintf(f, "  %12.3f %14.1f %14.1f\n", (double)i * secs,
 			sr_timeline_kib_s(t, i, SR_OP_OUT), sr_timeline_kib_s(t, i, SR_OP_IN));
+}
+
+/* --plot=FILE: the timelines of every trace (sr_plot_timeline). */
+struct plot_arg {
+	const char *const *names;
+	const struct sr_timeline *const *tl;
+	size_t n;
+};
+
+static enum sr_err draw_plot(FILE *f, enum sr_plot_fmt fmt, const void *arg, struct sr_diag *d)
+{
+	const struct plot_arg *a = arg;
+
+	return sr_plot_timeline(f, fmt, a->names, a->tl, a->n, d);
 }
 
 static void print_nodes(FILE *f, const struct sr_stat *s, int which, int json)
@@ -176,14 +191,18 @@ static int run(int argc, char **argv)
 	struct sr_read_opts ro = { .format = SR_FMT_AUTO, .max_errors = 0, .decompress_thread = 1 };
 	struct sr_event *evs;
 	const char *val;
-	const char **files;
+	const char **files, *plot = NULL;
+	struct sr_timeline **tls = NULL; /* with --plot: every trace's, kept to the end */
+	enum sr_plot_fmt plot_fmt = SR_PLOT_SVG;
 	int id, nfiles = 0, json = 0, rc = EXIT_OK, i, timeline = 0;
 	uint64_t tl_width = TL_DEFAULT_NS;
 
 	files = calloc((size_t)argc, sizeof(*files));
+	tls = calloc((size_t)argc, sizeof(*tls));
 	evs = malloc(BATCH * sizeof(*evs));
-	if (!files || !evs) {
+	if (!files || !tls || !evs) {
 		free(files);
+		free(tls);
 		free(evs);
 		cli_err("out of memory");
 		return EXIT_FAIL;
@@ -220,6 +239,12 @@ static int run(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_PLOT:
+			plot = val;
+			rc = cli_opt_plot("stat", plot, &plot_fmt);
+			if (rc)
+				goto out;
+			break;
 		case O_MAXERR:
 			if (cli_parse_u64(val, UINT64_MAX, &ro.max_errors)) {
 				rc = cli_usage("stat", "--max-errors takes a whole number, not '%s'", val);
@@ -237,17 +262,19 @@ static int run(int argc, char **argv)
 		rc = cli_usage("stat", "needs at least one trace");
 		goto out;
 	}
+	if (plot && (rc = cli_check_output(plot, files, (size_t)nfiles)))
+		goto out;
 	if (json)
 		fputs("{\"schema\":\"swapreplay-stat/1\",\"traces\":[\n", stdout);
 	for (i = 0; i < nfiles; i++) {
 		struct sr_reader *r = NULL;
 		struct sr_stat *s = sr_stat_new();
-		struct sr_timeline *tl = timeline ? sr_timeline_new(tl_width) : NULL;
+		struct sr_timeline *tl = timeline || plot ? sr_timeline_new(tl_width) : NULL;
 		struct sr_diag d;
 		enum sr_err err;
 		size_t n;
 
-		if (!s || (timeline && !tl)) {
+		if (!s || ((timeline || plot) && !tl)) {
 			sr_stat_free(s);
 			sr_timeline_free(tl);
 			cli_err("out of memory");
@@ -269,17 +296,29 @@ static int run(int argc, char **argv)
 		if (err)
 			rc = cli_diag(&d);
 		else
-			print_one(stdout, files[i], sr_reader_stats(r), s, tl,
+			print_one(stdout, files[i], sr_reader_stats(r), s, timeline ? tl : NULL,
 				  json, i == 0);
 		sr_reader_close(r);
 		sr_stat_free(s);
-		sr_timeline_free(tl);
+		if (plot)
+			tls[i] = tl;
+		else
+			sr_timeline_free(tl);
 		if (err)
 			break;
 	}
 	if (json)
 		fputs("\n]}\n", stdout);
+	if (plot && rc == EXIT_OK) {
+		struct plot_arg pa = { files, (const struct sr_timeline *const *)tls, (size_t)nfiles };
+
+		fflush(stdout);
+		rc = cli_write_plot(plot, plot_fmt, draw_plot, &pa);
+	}
 out:
+	for (i = 0; i < argc; i++)
+		sr_timeline_free(tls[i]);
+	free(tls);
 	free(files);
 	free(evs);
 	return rc;
@@ -308,6 +347,9 @@ const struct cli_cmd cmd_stat = {
 	"  --max-errors=N        skip up to N bad records per trace (default 0)\n"
 	"  --timeline[=S]        rates per bucket of S seconds (default 1; buckets\n"
 	"                        double in width beyond 100000 of them)\n"
+	"  --plot=FILE           draw the timeline, swap-out and swap-in KiB/s over\n"
+	"                        time (in --timeline's buckets), a curve per trace,\n"
+	"                        to FILE.svg, FILE.png or FILE.pdf\n"
 	CLI_VMSTAT_HELP,
 	.run = run,
 };
