@@ -1,5 +1,5 @@
 # swapreplay - see README.md.  Targets: all (default), test, asan-test, demo,
-# bench, install, uninstall, clean, deps, pc.
+# bench, install, uninstall, clean, deps, pc, plots.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
@@ -63,7 +63,7 @@ DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev libcairo2-dev
 TOOL_PKGS = zstd librsvg2-bin poppler-utils netpbm
 DOC_PKGS = groff-base man-db pkgconf
 
-.PHONY: all test asan-test valgrind-test stress test-cluster test-live demo bench install uninstall clean deps validate validate-readme pc FORCE
+.PHONY: all test asan-test valgrind-test stress test-cluster test-live demo bench install uninstall clean deps validate validate-readme pc plots FORCE
 all: $(BIN) $(EXAMPLE_SO)
 
 $(EXAMPLE_SO): policies/fixed_node.c include/swapreplay/policy.h
@@ -161,6 +161,13 @@ validate: deps
 validate-readme: deps
 	$(MAKE) $(BIN)
 	SWAPREPLAY=$(BIN) sh tests/validation/readme.sh --write
+
+# The chart README.md and docs/REPORT.md show: the bundled sample replayed
+# on its machine (docs/REPORT.md, "Plots").
+plots: deps
+	$(MAKE) $(BIN)
+	@mkdir -p docs/img
+	$(BIN) traces/sample.swt.zst --plot=docs/img/sample-replay.png >/dev/null
 
 # The pkg-config file, remade on every make (PREFIX may differ from the
 # last one's); paths under the prefix are written relative to ${prefix}.
