@@ -1,5 +1,5 @@
 # swapreplay - see README.md.  Targets: all (default), test, asan-test, demo,
-# bench, install, uninstall, clean, deps, pc.
+# bench, install, uninstall, clean, deps, pc, plots.
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
@@ -13,8 +13,15 @@ CC ?= cc
 CFLAGS ?= -O2 -g
 SR_CFLAGS = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
-SR_CPPFLAGS = -Iinclude -Isrc -MMD -MP
-LDLIBS = -lzstd -ljansson -lcsv -lm -ldl -pthread
+# cairo draws the plots (src/plot/), with the fonts fontconfig finds (its
+# caches are freed after a chart: sr_plot_release()); cairo's headers are
+# under a folder of their own, which pkg-config names (-lcairo and
+# Debian's folder when pkg-config is not installed yet: make deps
+# installs it; libcairo2-dev brings libfontconfig-dev).
+CAIRO_CFLAGS := $(shell pkg-config --cflags cairo fontconfig 2>/dev/null || echo -I/usr/include/cairo)
+CAIRO_LIBS := $(shell pkg-config --libs cairo fontconfig 2>/dev/null || echo -lcairo -lfontconfig)
+SR_CPPFLAGS = -Iinclude -Isrc -MMD -MP $(CAIRO_CFLAGS)
+LDLIBS = -lzstd -ljansson -lcsv $(CAIRO_LIBS) -lm -ldl -pthread
 
 B ?= build
 # The library: every layer's folder under src/ (docs/ARCHITECTURE.md) but
@@ -41,17 +48,22 @@ MAN5 := docs/man/swapreplay-trace.5 docs/man/swapreplay-machine.5
 BASH_COMPLETION := src/cli/completion/swapreplay.bash
 VERSION := $(shell sed -n 's/^\#define SR_VERSION_STRING "\(.*\)"/\1/p' include/swapreplay/version.h)
 
-# The three Debian packages swapreplay builds against (libcsv has no
-# pkg-config file: it is linked with -lcsv).
-DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev
-# What the tests and the demo use besides: the zstd tool; groff and man,
-# which render the manual pages without a warning (tests/cli/manpages.sh);
-# pkg-config, which reads the installed libswapreplay.pc to build a policy
-# (tests/cli/install.sh).
-TOOL_PKGS = zstd
+# The four Debian packages swapreplay builds against (libcsv has no
+# pkg-config file: it is linked with -lcsv); libcairo2-dev is cairo, made
+# for drawing the plots as SVG, PNG or PDF.
+DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev libcairo2-dev
+# What the tests and the demo use besides: the zstd tool; for the plots'
+# tests (tests/cli/plot.sh), rsvg-convert (librsvg2-bin), which renders
+# an SVG as another program would, pdftotext (poppler-utils), which reads
+# back the text a plot drew, and pngtopnm (netpbm), which gives a PNG's
+# pixels; groff and man, which render the manual pages without a warning
+# (tests/cli/manpages.sh); pkg-config, which reads the installed
+# libswapreplay.pc to build a policy (tests/cli/install.sh) and finds
+# cairo's headers.
+TOOL_PKGS = zstd librsvg2-bin poppler-utils netpbm
 DOC_PKGS = groff-base man-db pkgconf
 
-.PHONY: all test asan-test valgrind-test stress test-cluster test-live demo bench install uninstall clean deps validate validate-readme pc FORCE
+.PHONY: all test asan-test valgrind-test stress test-cluster test-live demo bench install uninstall clean deps validate validate-readme pc plots FORCE
 all: $(BIN) $(EXAMPLE_SO)
 
 $(EXAMPLE_SO): policies/fixed_node.c include/swapreplay/policy.h
@@ -149,6 +161,13 @@ validate: deps
 validate-readme: deps
 	$(MAKE) $(BIN)
 	SWAPREPLAY=$(BIN) sh tests/validation/readme.sh --write
+
+# The chart README.md and docs/REPORT.md show: the bundled sample replayed
+# on its machine (docs/REPORT.md, "Plots").
+plots: deps
+	$(MAKE) $(BIN)
+	@mkdir -p docs/img
+	$(BIN) traces/sample.swt.zst --plot=docs/img/sample-replay.png >/dev/null
 
 # The pkg-config file, remade on every make (PREFIX may differ from the
 # last one's); paths under the prefix are written relative to ${prefix}.

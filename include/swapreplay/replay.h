@@ -119,6 +119,9 @@ double sr_hist_quantile(const struct sr_hist *h, double q);
 /* Counts per log2 microsecond bucket: out[k] counts [2^k, 2^(k+1)) us,
  * out[0] also everything under 1 us.  Returns the number of buckets used. */
 int sr_hist_log2_us(const struct sr_hist *h, uint64_t *out, int max);
+/* The bounds of bucket idx (0 to SR_HIST_EXP * SR_HIST_SUB - 1), ns: it
+ * counts values in [*lo_ns, *hi_ns). */
+void sr_hist_bucket_bounds(int idx, double *lo_ns, double *hi_ns);
 
 /* Request sizes by powers of two: [i] counts requests of 4 KiB x 2^i up
  * to twice that; the last, 8 MiB and more. */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * swapreplay/stat.h - summary statistics of a trace (`swapreplay stat`).
- * Memory grows with the number of distinct pids, CPUs and devices, not with
- * the number of events.
+ * swapreplay/stat.h - summary statistics of a trace (`swapreplay stat`),
+ * and its timeline (`stat --timeline`).
+ * The summary's memory grows with the number of distinct pids, CPUs and
+ * devices, not with the number of events; a timeline's with its buckets.
  */
 #ifndef SWAPREPLAY_STAT_H
 #define SWAPREPLAY_STAT_H
@@ -45,5 +46,34 @@ uint64_t sr_stat_node_events(const struct sr_stat *s, int which, unsigned node);
  */
 size_t sr_stat_devices(const struct sr_stat *s, int32_t *devs, uint64_t *counts,
 		       size_t cap);
+
+/*
+ * A timeline: swap-out and swap-in pages per time bucket of width_ns from
+ * the first event (its time floored to a width).  Events before that
+ * bucket count in it.  Rather than grow past SR_TIMELINE_MAX_BUCKETS, the
+ * buckets double in width (sr_timeline_info.widened says how many times).
+ */
+#define SR_TIMELINE_MAX_BUCKETS 100000
+
+struct sr_timeline;
+
+/* A new, empty timeline of buckets width_ns wide; NULL on ENOMEM or a width of 0. */
+struct sr_timeline *sr_timeline_new(uint64_t width_ns);
+void sr_timeline_free(struct sr_timeline *t);
+/* Add n events; SR_ERR_NOMEM if the buckets could not grow. */
+enum sr_err sr_timeline_add(struct sr_timeline *t, const struct sr_event *evs, size_t n);
+
+struct sr_timeline_info {
+	uint64_t width_ns;       /* the buckets' width now (after widening) */
+	uint64_t base_ns;        /* the start of bucket 0 */
+	size_t buckets;          /* from bucket 0 to the last event's (0 if none) */
+	unsigned widened;        /* times the width doubled */
+};
+
+void sr_timeline_get(const struct sr_timeline *t, struct sr_timeline_info *out);
+/* Base pages of op (SR_OP_OUT, SR_OP_IN) in bucket i; 0 beyond the last. */
+uint64_t sr_timeline_pages(const struct sr_timeline *t, size_t i, int op);
+/* The same as KiB (4 KiB pages) per second of the bucket. */
+double sr_timeline_kib_s(const struct sr_timeline *t, size_t i, int op);
 
 #endif /* SWAPREPLAY_STAT_H */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "swapreplay/error.h"
+#include "swapreplay/plot.h"
 #include "swapreplay/replay.h"
 #include "swapreplay/trace.h"
 
@@ -98,6 +99,15 @@ int cli_kernel_slots(const char *cmd, const struct sr_kernel *k);
  * file that is also one of the n inputs: never write over what is read. */
 int cli_check_output(const char *out, const char *const *inputs, size_t n);
 
+/* --plot=FILE (or plot's -o) of cmd: its format by its name into *fmt; 0,
+ * or EXIT_USAGE after printing that it takes .svg, .png or .pdf. */
+int cli_opt_plot(const char *cmd, const char *path, enum sr_plot_fmt *fmt);
+/* Draw a chart with draw(stream, fmt, arg, diag) into path, whole or not at
+ * all: 0, or the exit status after printing the diagnostic. */
+typedef enum sr_err (*cli_plot_fn)(FILE *f, enum sr_plot_fmt fmt, const void *arg,
+				   struct sr_diag *diag);
+int cli_write_plot(const char *path, enum sr_plot_fmt fmt, cli_plot_fn draw, const void *arg);
+
 /* Which temporary output files exist, for the signal handler. */
 void cli_install_signals(void);
 
@@ -136,5 +146,6 @@ extern const struct cli_cmd cmd_sweep;
 extern const struct cli_cmd cmd_merge;
 extern const struct cli_cmd cmd_stat;
 extern const struct cli_cmd cmd_compare;
+extern const struct cli_cmd cmd_plot;
 
 #endif /* SR_CLI_H */

@@ -21,7 +21,7 @@
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
        O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_PLUG,
-       O_SIMTHREAD, O_PROGRESS, O_QUIET };
+       O_SIMTHREAD, O_PROGRESS, O_QUIET, O_PLOT };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -41,6 +41,7 @@ static const struct cli_opt opts[] = {
 	{ "sim-thread", 0, CLI_ARG, O_SIMTHREAD },
 	{ "progress", 0, CLI_NOARG, O_PROGRESS },
 	{ "quiet", 'q', CLI_NOARG, O_QUIET },
+	{ "plot", 0, CLI_ARG, O_PLOT },
 	CLI_RA_OPTS,
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
@@ -102,6 +103,19 @@ static int plist_parse(struct plist *l, const char *arg)
 	return 0;
 }
 
+/* --plot=FILE: the chart of the result (sr_plot_replay). */
+struct plot_arg {
+	const struct sr_result *res;
+	struct sr_plot_replay_info info;
+};
+
+static enum sr_err draw_plot(FILE *f, enum sr_plot_fmt fmt, const void *arg, struct sr_diag *d)
+{
+	const struct plot_arg *a = arg;
+
+	return sr_plot_replay(f, fmt, a->res, &a->info, d);
+}
+
 static void plist_free(struct plist *l)
 {
 	int i;
@@ -126,7 +140,8 @@ static int cli_replay(int argc, char **argv)
 	const struct sr_result *res;
 	struct sr_diag d;
 	const char *trace = NULL, *machine = NULL, *baseline = DEFAULT_BASELINE;
-	const char *out = "-", *val;
+	const char *out = "-", *val, *plot = NULL;
+	enum sr_plot_fmt plot_fmt = SR_PLOT_SVG;
 	struct sr_machine *vm[MAX_VARIANTS] = { NULL };
 	struct sr_replay *vr[MAX_VARIANTS] = { NULL };
 	uint64_t nvar = 0, unc_range = DEFAULT_UNC_RANGE;
@@ -205,6 +220,12 @@ static int cli_replay(int argc, char **argv)
 		case O_OUT:
 			out = val;
 			break;
+		case O_PLOT:
+			plot = val;
+			rc = cli_opt_plot("replay", plot, &plot_fmt);
+			if (rc)
+				goto out;
+			break;
 		case O_INFMT:
 			if (sr_format_parse(val, &ro.format)) {
 				rc = cli_usage("replay", "--input-format takes auto, csv, jsonl or swt, not '%s'", val);
@@ -280,6 +301,10 @@ static int cli_replay(int argc, char **argv)
 		const char *in[2] = { trace, machine };
 
 		rc = cli_check_output(out, in, machine ? 2 : 1);
+		if (!rc && plot)
+			rc = cli_check_output(plot, in, machine ? 2 : 1);
+		if (!rc && plot && !strcmp(plot, out))
+			rc = cli_usage("replay", "--plot and --output name the same file, '%s'", plot);
 		if (rc)
 			goto out;
 	}
@@ -436,6 +461,11 @@ static int cli_replay(int argc, char **argv)
 	err = sr_outfile_commit(of, &d);
 	if (err)
 		rc = cli_diag(&d);
+	if (!rc && plot) {
+		struct plot_arg pa = { res, { trace, m->name } };
+
+		rc = cli_write_plot(plot, plot_fmt, draw_plot, &pa);
+	}
 out:
 	sr_pipe_stop(pipe);
 	for (u = 0; u < nvar; u++) {
@@ -497,6 +527,9 @@ const struct cli_cmd cmd_replay = {
 	"                        json, csv or markdown (a table to\n"
 	"                        paste into a patch review)\n"
 	"  -o, --output=FILE     write the report to FILE (whole or not at all)\n"
+	"  --plot=FILE           also draw each policy's swap-in latency (its\n"
+	"                        distribution, log time axis) and each device's\n"
+	"                        utilisation to FILE.svg, FILE.png or FILE.pdf\n"
 	"  --input-format=FMT    auto (default), csv, jsonl, swt\n"
 	"  --max-errors=N        skip up to N bad records (default 0)\n"
 	"  --reorder-window=N    events held back to replay in time order\n"

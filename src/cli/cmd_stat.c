@@ -13,13 +13,14 @@
 #define BATCH 4096
 #define MAX_DEVS_SHOWN 4096
 
-enum { O_FORMAT = 1, O_INFMT, O_MAXERR, O_TIMELINE };
+enum { O_FORMAT = 1, O_INFMT, O_MAXERR, O_TIMELINE, O_PLOT };
 
 static const struct cli_opt opts[] = {
 	{ "format", 0, CLI_ARG, O_FORMAT },
 	{ "input-format", 0, CLI_ARG, O_INFMT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
 	{ "timeline", 0, CLI_OPTARG, O_TIMELINE },
+	{ "plot", 0, CLI_ARG, O_PLOT },
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -27,96 +28,48 @@ static const struct cli_opt opts[] = {
 /* ---- --timeline: swap-out and swap-in rates per time bucket ---------- */
 
 #define TL_DEFAULT_NS 1000000000ull
-#define TL_MAX_BUCKETS 100000 /* more: the buckets double in width */
 
-struct timeline {
-	uint64_t width_ns;
-	uint64_t base_ns;      /* start of bucket 0: the first event's time, floored to a width */
-	int have_base;
-	uint64_t (*b)[2];      /* pages by bucket and op */
-	size_t n, cap;
-	unsigned widened;      /* times the width doubled */
-};
-
-static void tl_widen(struct timeline *t)
+static void tl_print(FILE *f, const struct sr_timeline *t, int json)
 {
-	size_t i;
-
-	for (i = 0; i < t->n; i++) {
-		uint64_t o = t->b[i][0], in = t->b[i][1];
-
-		t->b[i][0] = t->b[i][1] = 0;
-		t->b[i / 2][0] += o;
-		t->b[i / 2][1] += in;
-	}
-	t->n = (t->n + 1) / 2;
-	/* The base stays a multiple of the old width; keep it. */
-	t->width_ns *= 2;
-	t->widened++;
-}
-
-static int tl_add(struct timeline *t, const struct sr_event *e, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		uint64_t ts = e[i].ts_ns, k;
-
-		if (!t->have_base) {
-			t->base_ns = ts - ts % t->width_ns;
-			t->have_base = 1;
-		}
-		k = ts > t->base_ns ? (ts - t->base_ns) / t->width_ns : 0;
-		while (k >= TL_MAX_BUCKETS) {
-			tl_widen(t);
-			k = (ts - t->base_ns) / t->width_ns;
-		}
-		if (k >= t->cap) {
-			size_t c = t->cap ? t->cap : 64;
-			void *nb;
-
-			while (c <= k)
-				c *= 2;
-			nb = realloc(t->b, c * sizeof(*t->b));
-			if (!nb)
-				return -1;
-			t->b = nb;
-			memset(t->b + t->cap, 0, (c - t->cap) * sizeof(*t->b));
-			t->cap = c;
-		}
-		if (k >= t->n)
-			t->n = k + 1;
-		t->b[k][e[i].op == SR_OP_IN] += e[i].nr_pages;
-	}
-	return 0;
-}
-
-static void tl_print(FILE *f, const struct timeline *t, int json)
-{
-	double secs = (double)t->width_ns / 1e9;
+	struct sr_timeline_info ti;
+	double secs;
 	size_t i;
 	int op;
 
+	sr_timeline_get(t, &ti);
+	secs = (double)ti.width_ns / 1e9;
 	if (json) {
 		fprintf(f, ",\"timeline\":{\"bucket_ns\":%" PRIu64 ",\"start_ns\":%" PRIu64,
-			t->width_ns, t->base_ns);
+			ti.width_ns, ti.base_ns);
 		for (op = 0; op < 2; op++) {
 			fprintf(f, ",\"%s_kib_s\":[", op ? "in" : "out");
-			for (i = 0; i < t->n; i++)
-				fprintf(f, "%s%.1f", i ? "," : "",
-					(double)t->b[i][op] * (SR_PAGE_SIZE / 1024) / secs);
+			for (i = 0; i < ti.buckets; i++)
+				fprintf(f, "%s%.1f", i ? "," : "", sr_timeline_kib_s(t, i, op));
 			fputc(']', f);
 		}
 		fputc('}', f);
 		return;
 	}
-	fprintf(f, "timeline:         %g s buckets from ts %" PRIu64 " ns%s\n", secs, t->base_ns,
-		t->widened ? " (widened to keep under 100000 buckets)" : "");
+	fprintf(f, "timeline:         %g s buckets from ts %" PRIu64 " ns%s\n", secs, ti.base_ns,
+		ti.widened ? " (widened to keep under 100000 buckets)" : "");
 	fprintf(f, "  %12s %14s %14s\n", "start (s)", "out KiB/s", "in KiB/s");
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < ti.buckets; i++)
 		fprintf(f, "  %12.3f %14.1f %14.1f\n", (double)i * secs,
-			(double)t->b[i][0] * (SR_PAGE_SIZE / 1024) / secs,
-			(double)t->b[i][1] * (SR_PAGE_SIZE / 1024) / secs);
+			sr_timeline_kib_s(t, i, SR_OP_OUT), sr_timeline_kib_s(t, i, SR_OP_IN));
+}
+
+/* --plot=FILE: the timelines of every trace (sr_plot_timeline). */
+struct plot_arg {
+	const char *const *names;
+	const struct sr_timeline *const *tl;
+	size_t n;
+};
+
+static enum sr_err draw_plot(FILE *f, enum sr_plot_fmt fmt, const void *arg, struct sr_diag *d)
+{
+	const struct plot_arg *a = arg;
+
+	return sr_plot_timeline(f, fmt, a->names, a->tl, a->n, d);
 }
 
 static void print_nodes(FILE *f, const struct sr_stat *s, int which, int json)
@@ -138,7 +91,7 @@ static void print_nodes(FILE *f, const struct sr_stat *s, int which, int json)
 }
 
 static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
-		      const struct sr_stat *s, const struct timeline *tl, int json, int first)
+		      const struct sr_stat *s, const struct sr_timeline *tl, int json, int first)
 {
 	struct sr_stat_summary m;
 	int32_t devs[64];
@@ -238,14 +191,18 @@ static int run(int argc, char **argv)
 	struct sr_read_opts ro = { .format = SR_FMT_AUTO, .max_errors = 0, .decompress_thread = 1 };
 	struct sr_event *evs;
 	const char *val;
-	const char **files;
+	const char **files, *plot = NULL;
+	struct sr_timeline **tls = NULL; /* with --plot: every trace's, kept to the end */
+	enum sr_plot_fmt plot_fmt = SR_PLOT_SVG;
 	int id, nfiles = 0, json = 0, rc = EXIT_OK, i, timeline = 0;
 	uint64_t tl_width = TL_DEFAULT_NS;
 
 	files = calloc((size_t)argc, sizeof(*files));
+	tls = calloc((size_t)argc, sizeof(*tls));
 	evs = malloc(BATCH * sizeof(*evs));
-	if (!files || !evs) {
+	if (!files || !tls || !evs) {
 		free(files);
+		free(tls);
 		free(evs);
 		cli_err("out of memory");
 		return EXIT_FAIL;
@@ -282,6 +239,12 @@ static int run(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_PLOT:
+			plot = val;
+			rc = cli_opt_plot("stat", plot, &plot_fmt);
+			if (rc)
+				goto out;
+			break;
 		case O_MAXERR:
 			if (cli_parse_u64(val, UINT64_MAX, &ro.max_errors)) {
 				rc = cli_usage("stat", "--max-errors takes a whole number, not '%s'", val);
@@ -299,17 +262,21 @@ static int run(int argc, char **argv)
 		rc = cli_usage("stat", "needs at least one trace");
 		goto out;
 	}
+	if (plot && (rc = cli_check_output(plot, files, (size_t)nfiles)))
+		goto out;
 	if (json)
 		fputs("{\"schema\":\"swapreplay-stat/1\",\"traces\":[\n", stdout);
 	for (i = 0; i < nfiles; i++) {
 		struct sr_reader *r = NULL;
 		struct sr_stat *s = sr_stat_new();
-		struct timeline tl = { .width_ns = tl_width };
+		struct sr_timeline *tl = timeline || plot ? sr_timeline_new(tl_width) : NULL;
 		struct sr_diag d;
 		enum sr_err err;
 		size_t n;
 
-		if (!s) {
+		if (!s || ((timeline || plot) && !tl)) {
+			sr_stat_free(s);
+			sr_timeline_free(tl);
 			cli_err("out of memory");
 			rc = EXIT_FAIL;
 			break;
@@ -317,7 +284,7 @@ static int run(int argc, char **argv)
 		err = sr_reader_open(&r, files[i], &ro, &d);
 		while (!err) {
 			err = sr_reader_read(r, evs, BATCH, &n, &d);
-			if (n && (sr_stat_add(s, evs, n) || (timeline && tl_add(&tl, evs, n)))) {
+			if (n && (sr_stat_add(s, evs, n) || (tl && sr_timeline_add(tl, evs, n)))) {
 				sr_diag_clear(&d);
 				d.code = err = SR_ERR_NOMEM;
 			}
@@ -329,17 +296,29 @@ static int run(int argc, char **argv)
 		if (err)
 			rc = cli_diag(&d);
 		else
-			print_one(stdout, files[i], sr_reader_stats(r), s, timeline ? &tl : NULL,
+			print_one(stdout, files[i], sr_reader_stats(r), s, timeline ? tl : NULL,
 				  json, i == 0);
 		sr_reader_close(r);
 		sr_stat_free(s);
-		free(tl.b);
+		if (plot)
+			tls[i] = tl;
+		else
+			sr_timeline_free(tl);
 		if (err)
 			break;
 	}
 	if (json)
 		fputs("\n]}\n", stdout);
+	if (plot && rc == EXIT_OK) {
+		struct plot_arg pa = { files, (const struct sr_timeline *const *)tls, (size_t)nfiles };
+
+		fflush(stdout);
+		rc = cli_write_plot(plot, plot_fmt, draw_plot, &pa);
+	}
 out:
+	for (i = 0; i < argc; i++)
+		sr_timeline_free(tls[i]);
+	free(tls);
 	free(files);
 	free(evs);
 	return rc;
@@ -368,6 +347,9 @@ const struct cli_cmd cmd_stat = {
 	"  --max-errors=N        skip up to N bad records per trace (default 0)\n"
 	"  --timeline[=S]        rates per bucket of S seconds (default 1; buckets\n"
 	"                        double in width beyond 100000 of them)\n"
+	"  --plot=FILE           draw the timeline, swap-out and swap-in KiB/s over\n"
+	"                        time (in --timeline's buckets), a curve per trace,\n"
+	"                        to FILE.svg, FILE.png or FILE.pdf\n"
 	CLI_VMSTAT_HELP,
 	.run = run,
 };

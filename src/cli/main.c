@@ -24,6 +24,7 @@ static const struct cli_cmd *const commands[] = {
 	&cmd_gen,
 	&cmd_sweep,
 	&cmd_merge,
+	&cmd_plot,
 	&cmd_policies,
 	&cmd_machines,
 	&cmd_machine,

@@ -23,6 +23,14 @@ static void hist_bucket(int idx, double *lo, double *width)
 	*lo = ldexp(1.0, e) + (idx % SR_HIST_SUB) * *width;
 }
 
+void sr_hist_bucket_bounds(int idx, double *lo_ns, double *hi_ns)
+{
+	double w;
+
+	hist_bucket(idx, lo_ns, &w);
+	*hi_ns = *lo_ns + w;
+}
+
 double sr_hist_quantile(const struct sr_hist *h, double q)
 {
 	uint64_t rank, seen = 0;

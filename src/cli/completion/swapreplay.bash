@@ -206,7 +206,7 @@ _swapreplay_value()
 		_swapreplay_files "$pre$head" "$val"
 		return
 		;;
-	--output | --plan | -o)
+	--output | --plan | --plot | -o)
 		_swapreplay_files "$pre" "$val"
 		return
 		;;

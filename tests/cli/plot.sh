@@ -1,0 +1,237 @@
+#!/bin/sh
+# The plots (docs/REPORT.md, "Plots"), looked at as a person would look at
+# them: each chart is drawn from a known input, an SVG is rendered to a PNG
+# by another program (rsvg-convert, librsvg2-bin), and its pixels and the
+# tool's own PNG's (pngtopnm, netpbm) must be the chart's size, not blank,
+# and show each series' colour; the labels are read back as text from the
+# same chart drawn as a PDF (pdftotext, poppler-utils: cairo's SVG writes
+# text as glyph outlines, its PDF keeps the characters); the curves and
+# bars are counted in the SVG (cairo writes each as a path: a curve a
+# stroke 2 wide, a bar or a legend's swatch a fill, in a colour of the
+# palette of src/plot/chart.c, never a grey).  Then the refusals.
+R=$(cd "$T/.." && pwd)
+. "$T/cli/lib/need.sh"
+ok=1
+need rsvg-convert librsvg2-bin plot || ok=0
+need pdftotext poppler-utils plot || ok=0
+need pngtopnm netpbm plot || ok=0
+[ $ok = 1 ] || exit 0
+
+SAMPLE=$R/traces/sample.swt.zst
+# The palette of src/plot/chart.c, in its order.
+PALETTE="0 114 178  213 94 0  0 158 115  204 121 167  230 159 0  86 180 233  148 103 189  140 86 75  188 189 34  23 190 207"
+
+# look PNG: "WIDTH HEIGHT INKED COLOURS": the image's size, the share of
+# its pixels that are not white (per mille) and how many of the palette's
+# colours it shows (in 20 pixels or more, each channel within 12).
+look() {
+	pngtopnm -plain "$1" 2>/dev/null | awk -v pal="$PALETTE" '
+	BEGIN { np = split(pal, p, " ") / 3 }
+	function pixel(r, g, b,   k) {
+		px++
+		if (r < 245 || g < 245 || b < 245)
+			inked++
+		for (k = 0; k < np; k++)
+			if (r - p[3*k+1] <= 12 && p[3*k+1] - r <= 12 && g - p[3*k+2] <= 12 &&
+			    p[3*k+2] - g <= 12 && b - p[3*k+3] <= 12 && p[3*k+3] - b <= 12)
+				c[k]++
+	}
+	{
+		for (i = 1; i <= NF; i++) {
+			tok++
+			if (tok == 2) w = $i
+			else if (tok == 3) h = $i
+			else if (tok > 4) {
+				v[(tok - 5) % 3] = $i
+				if ((tok - 5) % 3 == 2)
+					pixel(v[0], v[1], v[2])
+			}
+		}
+	}
+	END {
+		for (k = 0; k < np; k++)
+			if (c[k] >= 20)
+				cols++
+		printf "%d %d %d %d\n", w, h, px ? int(1000 * inked / px) : 0, cols
+	}'
+}
+
+# curves SVG / fills SVG: the paths stroked 2 wide / filled, in a colour
+# that is not a grey (r = g = b), one a line.
+curves() {
+	grep -o '<path style="fill:none;stroke-width:2;[^"]*stroke:rgb([^)]*)' "$1" |
+		sed 's/.*stroke:rgb(//' | awk -F, '!($1 == $2 && $2 == $3)'
+}
+fills() {
+	grep -o '<path style=" *stroke:none;fill-rule:[a-z]*;fill:rgb([^)]*)' "$1" |
+		sed 's/.*fill:rgb(//' | awk -F, '!($1 == $2 && $2 == $3)'
+}
+# text PDF: the PDF's text on one line, spaces squeezed (pdftotext gives
+# the words of a label turned upright a line each).
+text() {
+	pdftotext -raw "$1" - 2>/dev/null | tr '\n' ' ' | tr -s ' '
+}
+
+# check NAME WANT GOT: a line for it.
+check() {
+	if [ "$2" = "$3" ]; then
+		echo "ok plot: $1"
+	else
+		echo "FAIL plot: $1: got [$3], expected [$2]"
+	fi
+}
+
+# has NAME FILE STRING...: the PDF's text holds every STRING, as a line's part.
+has() {
+	name=$1 f=$2
+	shift 2
+	text "$f" >"$W/text"
+	miss=""
+	for s in "$@"; do
+		grep -qF -- "$s" "$W/text" || miss="$miss [$s]"
+	done
+	if [ -z "$miss" ]; then
+		echo "ok plot: $name"
+	else
+		echo "FAIL plot: $name: not in the PDF's text:$miss; it has: $(cut -c1-400 "$W/text")"
+	fi
+}
+
+# ---- replay --plot: swap-in latency and device utilisation ----------------
+# The sample on 2s-pmem2 (its header's machine) with four policies: three
+# place every swap-out on pmem0 and decide alike, page-nid-strict on pmem1
+# (README.md's table): four curves, and a bar per policy on its device
+# (the others' are 0 % and draw nothing).
+P=reclaimer-nid,page-nid,page-nid-strict,hybrid
+$SR "$SAMPLE" -p $P -f json -o "$W/r.json" --plot="$W/r.svg" 2>"$W/err"
+check "replay --plot=FILE.svg: status 0, the report too" "0 yes" "$? $(test -s "$W/r.json" && echo yes)"
+check "replay --plot=FILE.svg is an SVG of 800 x 820 px" 'width="800px" height="820px"' \
+	"$(grep -o 'width="[0-9]*px" height="[0-9]*px"' "$W/r.svg" | head -1)"
+check "replay plot: four curves, one per policy, in four colours" "4 4" \
+	"$(curves "$W/r.svg" | wc -l) $(curves "$W/r.svg" | sort -u | wc -l)"
+# Fills: the two legends' swatches (8) and the four bars.
+check "replay plot: four utilisation bars (and the legends' 8 swatches)" 12 "$(fills "$W/r.svg" | wc -l)"
+rsvg-convert -f png -o "$W/r-svg.png" "$W/r.svg" 2>"$W/err"
+set -- $(look "$W/r-svg.png")
+check "replay plot's SVG renders (rsvg-convert) at 800 x 820" "800 820" "$1 $2"
+[ "${3:-0}" -ge 30 ] && echo "ok plot: replay plot's SVG is not blank ($3 per mille inked)" ||
+	echo "FAIL plot: replay plot's SVG renders nearly blank: $3 per mille inked"
+check "replay plot's SVG shows the four policies' colours" 4 "${4:-}"
+$SR "$SAMPLE" -p $P -o "$W/r.txt" --plot="$W/r.png" 2>"$W/err"
+check "replay --plot=FILE.png: status 0" 0 $?
+set -- $(look "$W/r.png")
+check "replay --plot=FILE.png: 800 x 820, inked, the four colours" "800 820 yes 4" \
+	"$1 $2 $([ "${3:-0}" -ge 30 ] && echo yes || echo "no ($3)") $4"
+$SR "$SAMPLE" -p $P -o "$W/r.txt" --plot="$W/r.pdf" 2>"$W/err"
+check "replay --plot=FILE.pdf: status 0, a PDF" "0 %PDF" "$? $(head -c 4 "$W/r.pdf")"
+has "replay plot's labels: title, axes with units, decade ticks, legend, devices" "$W/r.pdf" \
+	"Swap-in latency and device utilisation by policy" \
+	"swap-in latency (simulated; log scale)" "cumulative share of swap-ins (%)" \
+	"1 µs" "10 µs" "100 µs" "busy (% of the run)" \
+	"reclaimer-nid (baseline)" "page-nid-strict" "same curve as reclaimer-nid" \
+	"pmem0" "pmem1" "predictions, not measurements"
+$SR "$SAMPLE" -p $P -o "$W/r2.txt" --plot="$W/r2.pdf" 2>"$W/err"
+cmp -s "$W/r.pdf" "$W/r2.pdf" && echo "ok plot: a plot depends only on its inputs (two PDFs, the same bytes)" ||
+	echo "FAIL plot: two replays of the same trace drew different PDFs"
+cmp -s "$W/r.txt" "$W/r2.txt" && $SR "$SAMPLE" -p $P | cmp -s - "$W/r.txt" &&
+	echo "ok plot: the report is the same with --plot" ||
+	echo "FAIL plot: --plot changed the report"
+
+# ---- stat --plot: the timeline ----------------------------------------------
+# Two vmstat logs: one curve each in each panel (swap-out, swap-in).
+V=$T/data/vmstat
+$SR stat "$V/plain.log" "$V/timestamp.log" --plot="$W/t.svg" >"$W/t.txt" 2>"$W/err"
+check "stat --plot=FILE.svg: status 0, stat's text as without it" "0 yes" \
+	"$? $($SR stat "$V/plain.log" "$V/timestamp.log" 2>/dev/null | cmp -s - "$W/t.txt" && echo yes)"
+check "stat plot: two curves per panel, one per trace, in two colours" "4 2" \
+	"$(curves "$W/t.svg" | wc -l) $(curves "$W/t.svg" | sort -u | wc -l)"
+rsvg-convert -f png -o "$W/t-svg.png" "$W/t.svg" 2>"$W/err"
+set -- $(look "$W/t-svg.png")
+check "stat plot's SVG renders at 800 x 650, inked, the two traces' colours" "800 650 yes 2" \
+	"$1 $2 $([ "${3:-0}" -ge 20 ] && echo yes || echo "no ($3)") $4"
+$SR stat --timeline=0.5 "$V/plain.log" --plot="$W/t.png" >/dev/null 2>"$W/err"
+set -- $(look "$W/t.png")
+check "stat --timeline --plot=FILE.png: 800 x 650, inked, one trace's colour" "800 650 yes 1" \
+	"$1 $2 $([ "${3:-0}" -ge 20 ] && echo yes || echo "no ($3)") $4"
+$SR stat --timeline "$V/plain.log" --plot="$W/t.pdf" >/dev/null 2>"$W/err"
+has "stat plot's labels: title, both panels' rates with a unit, time axis, the trace" "$W/t.pdf" \
+	"Swap-out and swap-in over time" "swap-out (MiB/s)" "swap-in (MiB/s)" \
+	"time from the first bucket (s)" "plain.log" "buckets of 1 s" "no replay"
+
+# ---- plot: a sweep's rows -----------------------------------------------------
+# Rows of known deltas: two traces on two machines, the baseline and two
+# policies: a bar per machine and policy (4), a dot per row but the
+# baseline's (8), a legend of two.
+row() { # TRACE MACHINE POLICY DELTA
+	printf '{"unit": 0, "tool_version": "0.1.0", "trace": "%s", "machine": "%s", "policy": "%s", "baseline": "reclaimer-nid", "status": "ok", "events": 10, "delta_pct": %s, "schema": "swapreplay-sweep/2"}\n' "$@"
+}
+{
+	for t in a.swt b.swt; do
+		for m in 2s-nvme2 2s-pmem2; do
+			row $t $m reclaimer-nid 0
+			row $t $m page-nid-strict -$(( ${#m} + ${#t} ))
+			row $t $m hybrid 3.5
+		done
+	done
+} >"$W/rows.jsonl"
+$SR plot "$W/rows.jsonl" -o "$W/s.svg" 2>"$W/err"
+check "plot RESULT -o FILE.svg: status 0" 0 $?
+check "plot: four bars and two legend swatches, in two colours" "6 2" \
+	"$(fills "$W/s.svg" | wc -l) $(fills "$W/s.svg" | sort -u | wc -l)"
+check "plot: a dot per trace, policy and machine (8)" 8 \
+	"$(grep -c 'fill:rgb(100%,100%,100%);fill-opacity:1;stroke-width:1;' "$W/s.svg")"
+rsvg-convert -f png -o "$W/s-svg.png" "$W/s.svg" 2>"$W/err"
+set -- $(look "$W/s-svg.png")
+check "plot's SVG renders at 800 x 540, inked, two policies' colours" "800 540 yes 2" \
+	"$1 $2 $([ "${3:-0}" -ge 20 ] && echo yes || echo "no ($3)") $4"
+# A real sweep: the sample on two machines, four policies.
+$SR sweep "$SAMPLE" -m 2s-pmem2,2s-nvme2 -p $P -o "$W/sweep.jsonl" >/dev/null 2>&1
+$SR plot "$W/sweep.jsonl" -o "$W/s.png" 2>"$W/err"
+set -- $(look "$W/s.png")
+check "plot of a sweep -o FILE.png: status 0, 800 x 540, inked" "800 540 yes" \
+	"$1 $2 $([ "${3:-0}" -ge 20 ] && echo yes || echo "no ($3)")"
+$SR plot "$W/sweep.jsonl" -o "$W/s.pdf" 2>"$W/err"
+has "plot's labels: title with the baseline, delta axis, machines, policies" "$W/s.pdf" \
+	"Throughput delta against reclaimer-nid, by machine" "throughput delta (%; + faster)" \
+	"2s-pmem2" "2s-nvme2" "page-nid-strict" "hybrid" "1 trace x 2 machines" "-10 %"
+# Rows in error (a trace that is missing) are left out and said so.
+$SR sweep "$SAMPLE" "$W/missing.csv" -m 2s-nvme2 -p hybrid -o "$W/mixed.jsonl" >/dev/null 2>&1
+$SR plot "$W/mixed.jsonl" -o "$W/m.pdf" 2>"$W/err"
+check "plot with rows in error: status 0, said on stderr and in the chart" "0 yes yes" \
+	"$? $(grep -q '2 of 4 rows are in error' "$W/err" && echo yes) $(text "$W/m.pdf" | grep -q '2 rows in error left out' && echo yes)"
+
+# A trace with no swap activity: its rows have no delta, left out and said so.
+{
+	cat "$W/rows.jsonl"
+	printf '{"unit": 1, "tool_version": "0.1.0", "trace": "quiet.log", "machine": "2s-nvme2", "policy": "hybrid", "baseline": "reclaimer-nid", "status": "no swap activity", "events": 0, "schema": "swapreplay-sweep/2"}\n'
+} >"$W/quiet.jsonl"
+$SR plot "$W/quiet.jsonl" -o "$W/q.pdf" 2>"$W/err"
+check "plot with a row of no swap activity: status 0, said on stderr and in the chart" "0 yes yes" \
+	"$? $(grep -q '1 of 13 rows are of traces with no swap activity' "$W/err" && echo yes) $(text "$W/q.pdf" | grep -q '1 of traces with no swap activity left out' && echo yes)"
+
+# ---- refusals -------------------------------------------------------------------
+$SR "$SAMPLE" --plot="$W/x.jpg" >"$W/out" 2>"$W/err"
+check "replay --plot=FILE.jpg: refused, status 2, nothing written" "2 no no" \
+	"$? $(test -s "$W/out" && echo yes || echo no) $(test -e "$W/x.jpg" && echo yes || echo no)"
+grep -qF "replay: '$W/x.jpg': a plot is an .svg, .png or .pdf file, told by its name" "$W/err" &&
+	echo "ok plot: a wrong extension's message names the three" ||
+	echo "FAIL plot: a wrong extension's message: $(cat "$W/err")"
+$SR stat "$V/plain.log" --plot=- >/dev/null 2>"$W/err"
+check "stat --plot=- (no extension): status 2" "2 yes" "$? $(grep -q 'a plot is an .svg' "$W/err" && echo yes)"
+$SR plot "$W/rows.jsonl" -o "$W/x.gif" 2>"$W/err"
+check "plot -o FILE.gif: status 2" 2 $?
+$SR plot "$W/rows.jsonl" 2>"$W/err"
+check "plot without -o: status 2" "2 yes" "$? $(grep -q 'needs -o FILE.svg' "$W/err" && echo yes)"
+$SR "$SAMPLE" -o "$W/same.svg" --plot="$W/same.svg" >/dev/null 2>"$W/err"
+check "replay -o F --plot=F: refused, status 2" "2 yes" "$? $(grep -q 'name the same file' "$W/err" && echo yes)"
+$SR sweep "$SAMPLE" -m 2s-nvme2 -p hybrid -f csv -o "$W/rows.csv" >/dev/null 2>&1
+$SR plot "$W/rows.csv" -o "$W/c.svg" 2>"$W/err"
+check "plot of CSV rows: status 3, names merge -f jsonl" "3 yes no" \
+	"$? $(grep -q 'CSV rows: plot reads JSON lines (swapreplay merge -f jsonl' "$W/err" && echo yes) $(test -e "$W/c.svg" && echo yes || echo no)"
+$SR plot "$W/r.json" -o "$W/c.svg" 2>"$W/err"
+check "plot of a replay report: status 3, FILE:1: not a sweep's row" "3 yes" \
+	"$? $(grep -qF "$W/r.json:1: not a sweep's result row" "$W/err" && echo yes)"
+cp "$W/s.svg" "$W/s.before"
+$SR plot "$SAMPLE" -o "$W/s.svg" 2>"$W/err"
+check "plot of a trace: status 3, and the plot there before stays" "3 yes" \
+	"$? $(cmp -s "$W/s.svg" "$W/s.before" && echo yes)"
