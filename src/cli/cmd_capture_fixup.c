@@ -123,7 +123,7 @@ static int run(int argc, char **argv)
 		if (st->tracepoint) {
 			/* What the tracepoints could not give, said once. */
 			cli_warn("%s: tracepoint capture: %" PRIu64 " swap-in read(s), %" PRIu64
-				 " with their fault's address (the others are readahead's, with the fault's own among them, unknown which: no address); their page node is the CPU's (no tracepoint gives the page read); swap-ins that hit the swap cache are not in it",
+				 " with their fault's address; their page node is the CPU's (no tracepoint gives the page read); swap-ins that hit the swap cache are not in it",
 				 in, st->reads, st->reads_with_fault);
 			if (st->no_pfn > st->reads)
 				cli_warn("%s: %" PRIu64 " swap-out(s) without reclaim's write of their folio (mm_vmscan_write_folio): page node taken as the CPU's",

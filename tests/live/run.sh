@@ -111,24 +111,37 @@ sed 's/^/    /' "$W/run.info" 2>/dev/null
 # is the test's, the cgroup's limit the only pressure), so the counts are
 # exact but for what another task of the machine swapped meanwhile:
 # tolerance 1 %.
-set -- $(sed -n 's/^swap-outs: pages \([0-9]*\), pswpout delta \([0-9]*\), ratio \([0-9.]*\)$/\1 \2 \3/p' "$W/run.info")
-if [ $# = 3 ] && [ "$2" -gt 1000 ] && awk -v r="$3" 'BEGIN { exit !(r >= 0.99 && r <= 1.01) }'; then
-	ok "swap-outs: $1 pages captured, pswpout delta $2 (ratio $3, within 1 %)"
-else
-	bad "swap-outs: $(grep '^swap-outs' "$W/run.info")"
-fi
-set -- $(sed -n 's/^swap-ins: pages \([0-9]*\), pswpin delta \([0-9]*\), ratio \([0-9.]*\)$/\1 \2 \3/p' "$W/run.info")
-if [ $# = 3 ] && [ "$2" -gt 1000 ] && awk -v r="$3" 'BEGIN { exit !(r >= 0.99 && r <= 1.01) }'; then
-	ok "swap-ins: $1 pages captured, pswpin delta $2 (ratio $3, within 1 %)"
-else
-	bad "swap-ins: $(grep '^swap-ins' "$W/run.info")"
-fi
+# within PCT A B: A is within PCT % of B (B > 0).
+within() {
+	awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'
+}
+for dir in out:pswpout in:pswpin; do
+	what=swap-${dir%%:*}s
+	set -- $(sed -n "s/^$what: pages \([0-9]*\), ${dir#*:} delta \([0-9]*\), ratio .*/\1 \2/p" "$W/run.info")
+	if [ $# = 2 ] && [ "$2" -gt 1000 ] && within 1 "$1" "$2"; then
+		ok "$what: $1 pages captured, ${dir#*:} delta $2 (within 1 %)"
+	else
+		bad "$what: $(grep "^$what" "$W/run.info")"
+	fi
+done
 
 # The trace reads, and replays on the probed machine.
 if "$SR" stat "$W/run.csv.zst" >"$W/stat.txt" 2>"$W/stat.err"; then
 	ok "stat reads the trace: $(grep '^events:' "$W/stat.txt")"
 else
 	bad "stat: $(cat "$W/stat.err")"
+fi
+# Latencies: an event whose request's completion the capture missed has
+# none.  The kernel does not run a BPF program on a CPU where one is
+# running already (trace_call_bpf()), and completions come in interrupts,
+# so some are missed: 0 % to 10 % of the events in six runs here.  At
+# least 75 % must have one.
+ev=$(sed -n 's/^events: *\([0-9]*\).*/\1/p' "$W/stat.txt")
+lat=$(sed -n 's/^recorded latency: *\([0-9]*\) events.*/\1/p' "$W/stat.txt")
+if [ -n "$ev" ] && [ -n "$lat" ] && [ "$((lat * 100))" -ge "$((ev * 75))" ]; then
+	ok "latency recorded for $lat of $ev events ($((lat * 100 / ev)) %, at least 75 %)"
+else
+	bad "latency recorded for ${lat:-?} of ${ev:-?} events: more than a quarter of the completions missed"
 fi
 if "$SR" "$W/run.csv.zst" --machine="$W/run.machine.json" -p reclaimer-nid,hybrid -f csv >"$W/rep.csv" 2>"$W/rep.err" &&
 	[ "$(wc -l <"$W/rep.csv")" -eq 3 ]; then
