@@ -129,10 +129,23 @@ __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, doub
 		b++;
 	}
 	/* Every bucket from b0 to b is full now but maybe b itself (b0 is
-	 * inside the window: cal_reserve() moved an older start to it). */
+	 * inside the window: cal_reserve() moved an older start to it).  A
+	 * run of full buckets that meets the one remembered makes one run
+	 * with it (buckets are never emptied but by a slide): requests that
+	 * start anywhere in a backlog, as many tasks' do, then all find its
+	 * end at once, instead of only those after the latest start. */
 	if (b0 >= c->lo) {
-		c->run_lo = b0;
-		c->run_hi = c->used[b & (CAL_BUCKETS - 1)] >= c->bucket_ns ? b + 1 : b;
+		int64_t hi = c->used[b & (CAL_BUCKETS - 1)] >= c->bucket_ns ? b + 1 : b;
+
+		if (c->run_hi > c->run_lo && b0 <= c->run_hi && c->run_lo <= hi) {
+			if (b0 < c->run_lo)
+				c->run_lo = b0;
+			if (hi > c->run_hi)
+				c->run_hi = hi;
+		} else {
+			c->run_lo = b0;
+			c->run_hi = hi;
+		}
 	}
 	done = (double)b * c->bucket_ns + c->used[b & (CAL_BUCKETS - 1)];
 	return done > s + w ? done : s + w;

@@ -37,10 +37,11 @@ struct cal {
 	int64_t lo;      /* bucket number of the window's oldest bucket */
 	double work_ns;  /* all work ever reserved */
 	uint64_t stale;  /* requests that started before the window */
-	/* Buckets [run_lo, run_hi) are full: the backlog the last slow-path
-	 * request went through.  A request that starts inside it begins at
-	 * run_hi at once, so that a saturated resource costs the same
-	 * whatever its backlog. */
+	/* Buckets [run_lo, run_hi) are full: the backlog the slow-path
+	 * requests went through (a run that meets it joins it).  A request
+	 * that starts inside it begins at run_hi at once, so that a saturated
+	 * resource costs the same whatever its backlog (tests/bench/calbench.c
+	 * measures it). */
 	int64_t run_lo, run_hi;
 	/* The bucket's width (CAL_BUCKET_NS unless cal_set_bucket() said
 	 * otherwise before the first use) and its inverse. */

@@ -579,8 +579,11 @@ static enum sr_err pop_one(struct sr_replay *r, struct sr_diag *d)
 	const struct sr_event *next = sr_window_ahead(&r->win, PREFETCH_AHEAD);
 	struct sr_event x;
 
-	if (next)
+	if (next) {
 		sr_slotmap_prefetch(&r->slots, next);
+		if (r->vma_map)
+			sr_replay_pte_prefetch(r, next);
+	}
 	next = sr_window_ahead(&r->win, PREFETCH_SLOTS);
 	if (next)
 		sr_replay_slots_prefetch(r, next);
@@ -630,8 +633,11 @@ enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size
 		if (err)
 			return err;
 		if (r->ordered) {
-			if (i + PREFETCH_AHEAD < n)
+			if (i + PREFETCH_AHEAD < n) {
 				sr_slotmap_prefetch(&r->slots, &evs[i + PREFETCH_AHEAD]);
+				if (r->vma_map)
+					sr_replay_pte_prefetch(r, &evs[i + PREFETCH_AHEAD]);
+			}
 			if (i + PREFETCH_SLOTS < n)
 				sr_replay_slots_prefetch(r, &evs[i + PREFETCH_SLOTS]);
 			err = replay_next(r, e, d);

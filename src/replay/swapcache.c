@@ -248,6 +248,17 @@ static struct pte_chunk *pte_chunk(const struct sr_replay *r, uint64_t vpn)
 	return v ? (struct pte_chunk *)(uintptr_t)*v : NULL;
 }
 
+void sr_replay_pte_prefetch(const struct sr_replay *r, const struct sr_event *e)
+{
+	const struct pte_chunk *c;
+
+	if (!(e->flags & SR_EV_HAS_VADDR) || e->nr_pages != 1)
+		return;
+	c = pte_chunk(r, e->vaddr >> 12);
+	if (c)
+		__builtin_prefetch(&c->key[(e->vaddr >> 12) & 511], 1);
+}
+
 int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key,
 		      struct slot_cell *sc)
 {

@@ -70,6 +70,45 @@ static void calendar_backlog(void)
 	cal_free(&c);
 }
 
+/* Requests that start at random times inside a backlog (many tasks behind
+ * a saturated resource) each go at its end, as a scan would put them, and
+ * the runs of full buckets they went through join into one that covers
+ * the backlog: a later request anywhere in it goes to its end at once. */
+static void calendar_backlog_random(void)
+{
+	struct cal c;
+	double end = 0;
+	uint64_t z = 1;
+	int i, ok = 1;
+
+	memset(&c, 0, sizeof(c));
+	CHECK(cal_init(&c) == 0);
+	/* A backlog of 20 ms: 5000 requests of 4 us from 0. */
+	for (i = 0; i < 5000; i++)
+		end = cal_reserve(&c, 0, 4000);
+	CHECK(end == 20e6);
+	/* 5000 more, each at a random time before the backlog's end, which
+	 * each extends by 4 us. */
+	for (i = 0; i < 5000; i++) {
+		double s, f;
+
+		z = z * 6364136223846793005ull + 1442695040888963407ull;
+		s = (double)(z >> 11) * 0x1p-53 * end;
+		f = cal_reserve(&c, s, 4000);
+		ok &= fabs(f - (end + 4000)) < 1e-6;
+		end = f;
+	}
+	CHECK(ok);
+	CHECK(end == 40e6);
+	/* One run from the first request's bucket to the end. */
+	CHECK(c.run_lo == 0 && c.run_hi == 4000);
+	CHECK(cal_reserve(&c, 1e6, 4000) == 40e6 + 4000);
+	/* A gap after the backlog is still found. */
+	CHECK(cal_reserve(&c, 41e6, 1000) == 41e6 + 1000);
+	CHECK(c.stale == 0);
+	cal_free(&c);
+}
+
 /* The mean of sr_hw_read_wait() over many reads with the device's write
  * backlog at `backlog` writes, limits recent/idle. */
 static double mean_wait(const struct sr_device *dev, double backlog, unsigned recent,
@@ -147,6 +186,7 @@ void suite_calendar(void)
 {
 	TEST(calendar_queues);
 	TEST(calendar_stale);
+	TEST(calendar_backlog_random);
 	TEST(calendar_backlog);
 	TEST(flash_read_waits);
 }
