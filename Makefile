@@ -135,7 +135,7 @@ test-cluster: deps
 	sh tests/cluster.sh $(BIN)
 
 # The capture on this machine's kernel with real swapping (as root, about
-# 15 s; skipped with a line saying why where it cannot run): tests/live/run.sh.
+# 20 s; skipped with a line saying why where it cannot run): tests/live/run.sh.
 test-live: deps
 	$(MAKE) $(BIN)
 	SWAPREPLAY=$(BIN) sh tests/live/run.sh
