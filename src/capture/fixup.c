@@ -296,7 +296,7 @@ static void page_node(struct sr_capture *c, struct sr_event *ev, uint64_t pfn, i
 /* A swap extent line, before the tracepoint capture's header. */
 static int swapext(struct sr_capture *c, const char *line, size_t len, char *msg, size_t msz)
 {
-	if (!c->tp && !(c->tp = sr_tpjoin_new())) {
+	if (!c->tp && !(c->tp = sr_tpjoin_new(&c->st))) {
 		snprintf(msg, msz, "out of memory");
 		return -2;
 	}
@@ -418,10 +418,6 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 
 const struct sr_capture_stats *sr_capture_stats(const struct sr_capture *c)
 {
-	struct sr_capture *w = (struct sr_capture *)c;
-
-	if (c->tp)
-		sr_tpjoin_stats(c->tp, &w->st);
 	return &c->st;
 }
 

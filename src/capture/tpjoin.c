@@ -61,15 +61,16 @@ struct sr_tpjoin {
 	 * another. */
 	struct sr_u64map early;
 	uint64_t latest_ts;
-	uint64_t not_swap_io, no_completion, reads_fault, reads, unpaired_pfn, reads_grouped;
+	struct sr_capture_stats *st; /* the capture's: its tracepoint counts */
 };
 
-struct sr_tpjoin *sr_tpjoin_new(void)
+struct sr_tpjoin *sr_tpjoin_new(struct sr_capture_stats *st)
 {
 	struct sr_tpjoin *j = calloc(1, sizeof(*j));
 
 	if (!j)
 		return NULL;
+	j->st = st;
 	sr_u64map_init(&j->by_sector);
 	sr_u64map_init(&j->last_write);
 	sr_u64map_init(&j->last_read);
@@ -286,7 +287,7 @@ static int queued(struct sr_tpjoin *j, const uint64_t *v, const char *rw, size_t
 	 * say): not swap I/O. */
 	if (!e || !op || !nr || v[7] % 8 || nr > SR_MAX_NR_PAGES || (nr & (nr - 1)) ||
 	    v[6] + v[7] > e->sector + e->pages * 8) {
-		j->not_swap_io++;
+		j->st->not_swap_io++;
 		return 0;
 	}
 	p = pend_push(j);
@@ -303,11 +304,11 @@ static int queued(struct sr_tpjoin *j, const uint64_t *v, const char *rw, size_t
 	p->ev.nr_pages = (uint32_t)nr;
 	p->ev.flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET;
 	if (p->ev.op == SR_OP_IN) {
-		j->reads++;
+		j->st->reads++;
 		if (v[9]) {
 			p->ev.vaddr = v[9];
 			p->ev.flags |= SR_EV_HAS_VADDR;
-			j->reads_fault++;
+			j->st->reads_with_fault++;
 		}
 	}
 	p->pfn = 0;
@@ -345,10 +346,10 @@ static int queued(struct sr_tpjoin *j, const uint64_t *v, const char *rw, size_t
 			if (q && q->ev.op == SR_OP_IN && q->ev.vaddr == v[9]) {
 				if (q->ev.flags & SR_EV_HAS_VADDR) {
 					q->ev.flags &= (uint8_t)~SR_EV_HAS_VADDR;
-					j->reads_grouped++;
+					j->st->reads_with_fault--;
 				}
 				p->ev.flags &= (uint8_t)~SR_EV_HAS_VADDR;
-				j->reads_grouped++;
+				j->st->reads_with_fault--;
 			}
 		}
 		*slot = j->tail;
@@ -398,7 +399,7 @@ static void reclaimed(struct sr_tpjoin *j, const uint64_t *v)
 	} else {
 		/* A folio written with no bio of its own: zswap's, a zero-filled
 		 * one (6.12 on), or a bio lost by bpftrace. */
-		j->unpaired_pfn++;
+		j->st->unpaired_pfn++;
 	}
 	if (seq)
 		sr_u64map_del(&j->last_write, v[2]);
@@ -470,7 +471,7 @@ int sr_tpjoin_next(struct sr_tpjoin *j, struct sr_event *ev, uint64_t *pfn, int 
 	if (!p->done) {
 		if (!at_end && j->latest_ts - p->ev.ts_ns < SR_TPJOIN_TIMEOUT_NS)
 			return 0;
-		j->no_completion++;
+		j->st->no_completion++;
 		seq = sr_u64map_get(&j->by_sector, sector_key(p->cdev, p->sector));
 		if (seq && *seq == j->head + 1)
 			sr_u64map_del(&j->by_sector, sector_key(p->cdev, p->sector));
@@ -480,13 +481,4 @@ int sr_tpjoin_next(struct sr_tpjoin *j, struct sr_event *ev, uint64_t *pfn, int 
 	*has_pfn = p->has_pfn;
 	j->head++;
 	return 1;
-}
-
-void sr_tpjoin_stats(const struct sr_tpjoin *j, struct sr_capture_stats *st)
-{
-	st->not_swap_io = j->not_swap_io;
-	st->no_completion = j->no_completion;
-	st->reads = j->reads;
-	st->reads_with_fault = j->reads_fault - j->reads_grouped;
-	st->unpaired_pfn = j->unpaired_pfn;
 }

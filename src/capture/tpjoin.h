@@ -18,7 +18,9 @@
 
 struct sr_tpjoin;
 
-struct sr_tpjoin *sr_tpjoin_new(void);
+/* A joiner whose counts (not_swap_io, no_completion, reads, ...) go into
+ * st, the capture's stats, which must outlive it. */
+struct sr_tpjoin *sr_tpjoin_new(struct sr_capture_stats *st);
 void sr_tpjoin_free(struct sr_tpjoin *j);
 
 /* A "swapext,..." line (SR_CAPTURE_TP_EXTENT): 0, or -1 with msg. */
@@ -36,8 +38,6 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
  */
 int sr_tpjoin_next(struct sr_tpjoin *j, struct sr_event *ev, uint64_t *pfn, int *has_pfn,
 		   int at_end);
-/* Its counts, added into st (not_swap_io, no_completion, ...). */
-void sr_tpjoin_stats(const struct sr_tpjoin *j, struct sr_capture_stats *st);
 
 /* A bio with no completion seen this long after it was queued is given
  * without a latency: bpftrace lost the completion, or the device is a
