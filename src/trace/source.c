@@ -48,11 +48,11 @@ struct sr_src {
 	int raw_eof;
 	size_t zret;           /* last ZSTD_decompressStream() hint; 0 = frame end */
 	uint64_t zout;         /* bytes decoded so far (the steps: ZSTEP) */
-	uint64_t raw_total;    /* compressed bytes read from the file */
-	/* Bytes read from the file so far, compressed or not, and its size (0:
-	 * not a regular file): for a progress display, read by another thread
-	 * than the one that reads the file (the decoding thread). */
-	_Atomic uint64_t file_read;
+	/* Bytes read from the file so far (compressed ones for zstd), and its
+	 * size (0: not a regular file); raw_total is read by another thread
+	 * than the one reading the file for a progress display
+	 * (sr_src_file_progress()). */
+	_Atomic uint64_t raw_total;
 	uint64_t file_size;
 
 	unsigned char *buf;    /* decoded window: buf[pos..len) not yet consumed */
@@ -136,8 +136,7 @@ static enum sr_err raw_read(struct sr_src *s, struct sr_diag *d)
 		s->raw_eof = 1;
 	s->raw_pos = 0;
 	s->raw_len = n;
-	s->raw_total += n;
-	atomic_fetch_add_explicit(&s->file_read, n, memory_order_relaxed);
+	atomic_fetch_add_explicit(&s->raw_total, n, memory_order_relaxed);
 	if (s->hashing)
 		s->hash = fnv1a(s->hash, s->raw, n);
 	return SR_OK;
@@ -380,7 +379,7 @@ static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
 		}
 		if (s->hashing)
 			s->hash = fnv1a(s->hash, s->buf + s->len, n);
-		atomic_fetch_add_explicit(&s->file_read, n, memory_order_relaxed);
+		atomic_fetch_add_explicit(&s->raw_total, n, memory_order_relaxed);
 		s->len += n;
 		return SR_OK;
 	}
@@ -512,7 +511,7 @@ uint64_t sr_src_hash(const struct sr_src *s)
 
 void sr_src_file_progress(const struct sr_src *s, uint64_t *read, uint64_t *size)
 {
-	*read = atomic_load_explicit(&s->file_read, memory_order_relaxed);
+	*read = atomic_load_explicit(&s->raw_total, memory_order_relaxed);
 	*size = s->file_size;
 }
 
