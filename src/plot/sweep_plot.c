@@ -11,6 +11,7 @@
 
 #include "common/filekind.h"
 #include "common/internal.h"
+#include "common/strs.h"
 #include "plot/chart.h"
 
 #define PAGE_W 800
@@ -22,44 +23,6 @@
 #define LEGEND_X 620
 #define LEGEND_W (PAGE_W - LEGEND_X - 10)
 
-/* A list of distinct names, in the order first seen. */
-struct names {
-	char **v;
-	size_t n, cap;
-};
-
-/* The index of s in l, added if new; -1 on ENOMEM. */
-static long names_index(struct names *l, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return (long)i;
-	if (l->n == l->cap) {
-		size_t c = l->cap ? 2 * l->cap : 8;
-		char **nv = realloc(l->v, c * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		l->v = nv;
-		l->cap = c;
-	}
-	l->v[l->n] = strdup(s);
-	if (!l->v[l->n])
-		return -1;
-	return (long)l->n++;
-}
-
-static void names_free(struct names *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-}
-
 /* A row that replayed: indexes into the name lists, and its delta. */
 struct row {
 	long trace, machine, policy;
@@ -67,7 +30,7 @@ struct row {
 };
 
 struct sr_plot_rows {
-	struct names traces, machines, policies;
+	struct sr_strs traces, machines, policies; /* names, in the order first seen */
 	char *baseline;               /* of the first row; every row's */
 	struct row *r;
 	size_t n, cap;
@@ -85,9 +48,9 @@ void sr_plot_rows_free(struct sr_plot_rows *r)
 {
 	if (!r)
 		return;
-	names_free(&r->traces);
-	names_free(&r->machines);
-	names_free(&r->policies);
+	sr_strs_free(&r->traces);
+	sr_strs_free(&r->machines);
+	sr_strs_free(&r->policies);
 	free(r->baseline);
 	free(r->r);
 	free(r);
@@ -182,11 +145,11 @@ static enum sr_err add_line(struct sr_plot_rows *r, const char *path, uint64_t l
 		json_decref(o);
 		return SR_ERR_FORMAT;
 	}
-	ix[0] = names_index(&r->traces, str_of(o, "trace"));
-	ix[1] = names_index(&r->machines, str_of(o, "machine"));
+	ix[0] = sr_strs_index(&r->traces, str_of(o, "trace"));
+	ix[1] = sr_strs_index(&r->machines, str_of(o, "machine"));
 	/* The baseline's own rows (a delta of 0) are the reference, not a bar. */
 	ix[2] = strcmp(str_of(o, "policy"), r->baseline)
-			? names_index(&r->policies, str_of(o, "policy")) : -2;
+			? sr_strs_index(&r->policies, str_of(o, "policy")) : -2;
 	row.delta = json_number_value(json_object_get(o, "delta_pct"));
 	json_decref(o);
 	if (ix[0] < 0 || ix[1] < 0 || ix[2] == -1)

@@ -27,24 +27,12 @@
 
 #include <jansson.h>
 
+#include "common/strs.h"
 #include "swapreplay/error.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/replay.h"
 #include "swapreplay/sweep.h"
 #include "swapreplay/trace.h"
-
-/* ---- lists of strings (inputs.c) ---------------------------------------- */
-
-/* A list of strings, each owned. */
-struct sr_strs {
-	char **v;
-	size_t n, cap;
-};
-
-/* Append a copy of x[0..len); 0, or -1 out of memory. */
-int sr_strs_add(struct sr_strs *s, const char *x, size_t len);
-/* Free the strings and the list; the list is empty afterwards. */
-void sr_strs_free(struct sr_strs *s);
 
 /* One input (a file, a directory, a glob or @LIST) appended to out as
  * trace paths; files found in directories and by globs that are not
