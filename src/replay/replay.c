@@ -564,6 +564,15 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 #define PREFETCH_AHEAD 12
 #define PREFETCH_SLOTS 6
 
+/* What the event PREFETCH_AHEAD events on will read first, towards the
+ * cache: its slot cell and, with VMA readahead, its virtual page's entry. */
+static inline void prefetch_ahead(struct sr_replay *r, const struct sr_event *e)
+{
+	sr_slotmap_prefetch(&r->slots, e);
+	if (r->vma_map)
+		sr_replay_pte_prefetch(r, e);
+}
+
 /* Replay an event in its turn, counting it late if it is. */
 static enum sr_err replay_next(struct sr_replay *r, const struct sr_event *e, struct sr_diag *d)
 {
@@ -579,11 +588,8 @@ static enum sr_err pop_one(struct sr_replay *r, struct sr_diag *d)
 	const struct sr_event *next = sr_window_ahead(&r->win, PREFETCH_AHEAD);
 	struct sr_event x;
 
-	if (next) {
-		sr_slotmap_prefetch(&r->slots, next);
-		if (r->vma_map)
-			sr_replay_pte_prefetch(r, next);
-	}
+	if (next)
+		prefetch_ahead(r, next);
 	next = sr_window_ahead(&r->win, PREFETCH_SLOTS);
 	if (next)
 		sr_replay_slots_prefetch(r, next);
@@ -633,11 +639,8 @@ enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size
 		if (err)
 			return err;
 		if (r->ordered) {
-			if (i + PREFETCH_AHEAD < n) {
-				sr_slotmap_prefetch(&r->slots, &evs[i + PREFETCH_AHEAD]);
-				if (r->vma_map)
-					sr_replay_pte_prefetch(r, &evs[i + PREFETCH_AHEAD]);
-			}
+			if (i + PREFETCH_AHEAD < n)
+				prefetch_ahead(r, &evs[i + PREFETCH_AHEAD]);
 			if (i + PREFETCH_SLOTS < n)
 				sr_replay_slots_prefetch(r, &evs[i + PREFETCH_SLOTS]);
 			err = replay_next(r, e, d);

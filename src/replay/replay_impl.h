@@ -250,14 +250,14 @@ void sr_replay_ra_resolve(struct sr_replay *r);
 /* Policy p (bit k) swapped n pages out: reclaim takes back what it read
  * ahead long enough ago and did not use. */
 void sr_replay_ra_reclaim(struct sr_replay *r, struct pol *p, int k, uint32_t n);
-/* VMA readahead: swap-out e went into the recorded slot key (NULL sc: none)
- * / the page in slot key is gone (read, or its slot reused): the map of
- * virtual pages.  0, or -1 out of memory. */
 /* The entry of e's virtual page in the map of swapped-out pages (its
  * swap-out sets it, its swap-in's VMA readahead reads the window around
  * it), towards the cache: a hint, some events ahead, as for the slot map's
  * cells; the map is read at random, and its entry was a cache miss. */
 void sr_replay_pte_prefetch(const struct sr_replay *r, const struct sr_event *e);
+/* VMA readahead: swap-out e went into the recorded slot key (NULL sc: none)
+ * / the page in slot key is gone (read, or its slot reused): the map of
+ * virtual pages.  0, or -1 out of memory. */
 int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key,
 		      struct slot_cell *sc);
 void sr_replay_pte_clear(struct sr_replay *r, uint64_t key, struct slot_cell *sc);
