@@ -12,6 +12,7 @@ int cal_init(struct cal *c)
 	c->used = calloc(CAL_BUCKETS, sizeof(*c->used));
 	c->skip = calloc(CAL_BUCKETS, sizeof(*c->skip));
 	c->lo = 0;
+	c->lo_ns = 0;
 	c->work_ns = 0;
 	c->stale = 0;
 	c->run_lo = c->run_hi = 0;
@@ -48,6 +49,7 @@ int cal_copy(struct cal *dst, const struct cal *src)
 		memcpy(dst->skip, src->skip, CAL_BUCKETS * sizeof(*dst->skip));
 	}
 	dst->lo = src->lo;
+	dst->lo_ns = src->lo_ns;
 	dst->work_ns = src->work_ns;
 	dst->stale = src->stale;
 	dst->run_lo = src->run_lo;
@@ -72,6 +74,7 @@ static void cal_slide(struct cal *c, int64_t b)
 		}
 	}
 	c->lo = nlo;
+	c->lo_ns = (double)nlo * c->bucket_ns;
 	if (c->run_hi <= nlo)
 		c->run_lo = c->run_hi = 0;
 	else if (c->run_lo < nlo)

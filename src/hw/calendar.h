@@ -35,6 +35,7 @@ struct cal {
 	double *used;    /* work held by each bucket, ns; NULL until first use */
 	uint32_t *skip;  /* full bucket: how far on a bucket with room was */
 	int64_t lo;      /* bucket number of the window's oldest bucket */
+	double lo_ns;    /* lo x bucket_ns: when the window begins */
 	double work_ns;  /* all work ever reserved */
 	uint64_t stale;  /* requests that started before the window */
 	/* Buckets [run_lo, run_hi) are full: the backlog the slow-path
@@ -53,6 +54,7 @@ static inline void cal_set_bucket(struct cal *c, double ns)
 {
 	c->bucket_ns = ns;
 	c->inv_bucket = 1.0 / ns;
+	c->lo_ns = (double)c->lo * ns;
 }
 
 /* Allocate the buckets: 0, or -1 out of memory (c left empty). */
@@ -82,7 +84,7 @@ static inline double cal_reserve(struct cal *c, double s, double w)
 	int64_t b;
 
 	c->work_ns += w;
-	if (SR_UNLIKELY(s < (double)c->lo * c->bucket_ns)) {
+	if (SR_UNLIKELY(s < c->lo_ns)) {
 		c->stale++;
 		return s + w;
 	}
