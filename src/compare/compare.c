@@ -1035,13 +1035,15 @@ static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw,
 			if (pfig[k].group != g || (!vb->has && !va->has))
 				continue;
 			label_of(label, sizeof(label), pp[i].p[0]->name, pfig[k].row);
-			if (f && !rows)
-				section(f, g, lw);
 			rows++;
-			if (f)
-				text_row(f, lw, label, &pfig[k], vb, va);
-			else if ((int)strlen(label) > *widest)
-				*widest = (int)strlen(label);
+			if (!f) {
+				if ((int)strlen(label) > *widest)
+					*widest = (int)strlen(label);
+				continue;
+			}
+			if (rows == 1)
+				section(f, g, lw);
+			text_row(f, lw, label, &pfig[k], vb, va);
 		}
 		dp = pair_devices(&pp[i], &nd);
 		if (!dp)
@@ -1054,13 +1056,15 @@ static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw,
 					continue;
 				label_of(label, sizeof(label), pp[i].p[0]->name,
 					 (dp[j].d[0] ? dp[j].d[0] : dp[j].d[1])->name);
-				if (f && !rows)
-					section(f, g, lw);
 				rows++;
-				if (f)
-					text_row(f, lw, label, &dfig[k], vb, va);
-				else if ((int)strlen(label) > *widest)
-					*widest = (int)strlen(label);
+				if (!f) {
+					if ((int)strlen(label) > *widest)
+						*widest = (int)strlen(label);
+					continue;
+				}
+				if (rows == 1)
+					section(f, g, lw);
+				text_row(f, lw, label, &dfig[k], vb, va);
 			}
 		free(dp);
 	}

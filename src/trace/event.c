@@ -107,7 +107,8 @@ static int bad(char *msg, size_t msz, const char *what, enum sr_field f,
 	char shown[48];
 
 	show(shown, sizeof(shown), v, len);
-	snprintf(msg, msz, "%s (%s, \"%s\")", what, sr_field_names[f], shown);
+	snprintf(msg, msz, "%s (%s, \"%s\")", what,
+		 (unsigned)f < SR_F_COUNT ? sr_field_names[f] : "?", shown);
 	return -1;
 }
 

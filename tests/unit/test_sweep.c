@@ -58,7 +58,7 @@ static char *slurp(const char *path, size_t *len)
 
 static int same_file(const char *a, const char *b)
 {
-	size_t na, nb;
+	size_t na = 0, nb = 0;
 	char *x = slurp(a, &na), *y = slurp(b, &nb);
 	int same = x && y && na == nb && !memcmp(x, y, na);
 
