@@ -449,8 +449,8 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 
 		gap = e->ts_ns > busy_end ? (double)(e->ts_ns - busy_end) : 0;
 	}
-	if (!r->any || (double)e->ts_ns < r->first_ts)
-		r->first_ts = (double)e->ts_ns;
+	if (!r->any || e->ts_ns < r->first_ts)
+		r->first_ts = e->ts_ns;
 	r->any = 1;
 	t->prev_ts = e->ts_ns > t->prev_ts || fresh ? e->ts_ns : t->prev_ts;
 	t->prev_busy = e->op == SR_OP_IN ? e->lat_ns : 0;
@@ -489,7 +489,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 				sr_replay_ra_reclaim(r, p, k, e->nr_pages);
 		}
 		/* Its lead (never after it) has decided already. */
-		part |= !sr_replay_same(r, k, p->lead);
+		part |= p->lead != k && !sr_replay_same(r, k, p->lead);
 		bad |= p->mm.policy_error;
 	}
 	if (SR_UNLIKELY(bad))
@@ -500,7 +500,9 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	/* Then each simulation plays the event on the device chosen, on the
 	 * event's CPU (a task without one has its own). */
-	x.cpu = (e->flags & SR_EV_HAS_CPU) ? (int)(e->cpu % (uint32_t)r->m->nr_cpus) : -1;
+	x.cpu = !(e->flags & SR_EV_HAS_CPU) ? -1 :
+		SR_LIKELY(e->cpu < (uint32_t)r->m->nr_cpus) ? (int)e->cpu :
+		(int)(e->cpu % (uint32_t)r->m->nr_cpus);
 	x.task = ti;
 	/* A huge page is swapped out whole from 4.14 on (one folio on the LRU
 	 * lock); before, it is split into its pages after its slots were

@@ -80,7 +80,7 @@ struct sr_replay {
 	size_t task_vec_n;
 	struct task *tasks;
 	size_t ntasks, task_cap;
-	double first_ts;
+	uint64_t first_ts;         /* the earliest event's time (when any) */
 	int any;
 
 	struct sr_slotmap slots;   /* recorded slots in use */

@@ -86,7 +86,7 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	const struct sr_machine *m = r->m;
 	struct pol *p = &r->pol[k];
 	struct sr_policy_result *o = &p->res;
-	double span = p->end - r->first_ts, bytes;
+	double span = p->end - (double)r->first_ts, bytes;
 	int nl = 0, i;
 
 	policy_label(r, k, o->name, sizeof(o->name));
