@@ -429,7 +429,8 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	uint64_t key = 0;
 	long ti;
 	double gap;
-	struct sr_hw_ev x;
+	struct sr_play in;
+	const int np = r->np;
 	int fresh, k, part = 0, bad = 0, nomem;
 
 	ti = sr_replay_task(r, e->pid, &fresh);
@@ -469,7 +470,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	}
 
 	/* Every policy decides where the event's slots are. */
-	for (k = 0; k < r->np; k++) {
+	for (k = 0; k < np; k++) {
 		struct pol *p = &r->pol[k];
 
 		r->choice[k] = place(r, p, k, e, sc, key);
@@ -499,39 +500,40 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	if (part && sr_replay_split(r))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	/* Then each simulation plays the event on the device chosen, on the
-	 * event's CPU (a task without one has its own). */
-	x.cpu = !(e->flags & SR_EV_HAS_CPU) ? -1 :
-		SR_LIKELY(e->cpu < (uint32_t)r->m->nr_cpus) ? (int)e->cpu :
-		(int)(e->cpu % (uint32_t)r->m->nr_cpus);
-	x.task = ti;
+	 * event's CPU (a task without one has its own): what all of them are
+	 * told alike first, then each its own. */
+	in.e = *e;
+	in.x.cpu = !(e->flags & SR_EV_HAS_CPU) ? -1 :
+		   SR_LIKELY(e->cpu < (uint32_t)r->m->nr_cpus) ? (int)e->cpu :
+		   (int)(e->cpu % (uint32_t)r->m->nr_cpus);
+	in.x.task = ti;
 	/* A huge page is swapped out whole from 4.14 on (one folio on the LRU
 	 * lock); before, it is split into its pages after its slots were
 	 * allocated (4.13) or before (docs/MODEL.md, L2).  A huge page
 	 * swapped in is one folio. */
-	x.lru = e->op == SR_OP_OUT && !r->kernel.thp_swap_whole ? e->nr_pages : 1;
+	in.x.lru = e->op == SR_OP_OUT && !r->kernel.thp_swap_whole ? e->nr_pages : 1;
 	/* Before 4.11: the swap-map updates under si->lock and the swap
 	 * cache's tree lock, per page (docs/MODEL.md, L1). */
-	x.si_other = r->kernel.device_locks ? 3 : 0;
-	x.tree = r->kernel.device_locks ? 2 : 0;
-	for (k = 0; k < r->np; k++) {
-		struct sr_play in;
-
+	in.x.si_other = r->kernel.device_locks ? 3 : 0;
+	in.x.tree = r->kernel.device_locks ? 2 : 0;
+	in.gap = gap;
+	in.ti = ti;
+	in.fresh = fresh;
+	for (k = 0; k < np; k++) {
 		if (r->pol[k].lead != k)
 			continue;
-		in.e = *e;
 		/* The hardware sees where this policy's slots are (a disk's
 		 * seeks, the block layer's merges). */
 		if (r->choff[k] != UINT64_MAX) {
 			in.e.offset = r->choff[k];
-			in.e.flags |= SR_EV_HAS_OFFSET;
+			in.e.flags = e->flags | SR_EV_HAS_OFFSET;
+		} else {
+			in.e.offset = e->offset;
+			in.e.flags = e->flags;
 		}
-		in.x = x;
 		in.x.slots = r->lkslots[k];
-		in.gap = gap;
-		in.ti = ti;
 		in.k = k;
 		in.dv = r->choice[k];
-		in.fresh = fresh;
 		in.ra_hit = r->ra_hit[k];
 		in.ra_n = r->ra_n[k];
 		in.nbio = r->ra_nbio[k];
@@ -542,7 +544,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	if (e->op == SR_OP_OUT) {
 		const int b = r->choice[r->baseline];
 
-		for (k = 0; k < r->np; k++)
+		for (k = 0; k < np; k++)
 			if (r->choice[k] != b)
 				r->pol[k].res.moved_out++;
 	}
