@@ -43,10 +43,11 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->treelock = calloc((size_t)m->nr_devices, sizeof(*h->treelock));
 	h->lrulock = calloc((size_t)m->nr_nodes, sizeof(*h->lrulock));
 	h->mix = calloc(2 * (size_t)m->nr_devices, sizeof(*h->mix));
+	h->flash = calloc((size_t)m->nr_devices, sizeof(*h->flash));
 	if (!h->head || !h->q || !h->lim || !h->qlock || !h->wstream || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev ||
 	    !h->rdcal || !h->wr_end || !h->rd_last || !h->cpucal || !h->cpu_owner ||
 	    !h->swaplock || !h->treelock ||
-	    !h->lrulock || !h->mix)
+	    !h->lrulock || !h->mix || !h->flash)
 		return -1;
 	for (i = 0; i < m->nr_devices; i++) {
 		const struct sr_device *d = &m->dev[i];
@@ -65,6 +66,15 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 		h->lim[i].max_segments = sr_hw_is_blk(d) ? (uint32_t)d->max_segments : 0;
 		if (h->lim[i].max_pages < 1)
 			h->lim[i].max_pages = 1;
+		if (d->cls == SR_DEV_NVME || d->cls == SR_DEV_SSD) {
+			struct sr_hw_flash *f = &h->flash[i];
+
+			sr_cost_request(d, SR_OP_OUT, 1, 0, &f->work1[SR_OP_OUT], &f->lat1[SR_OP_OUT]);
+			sr_cost_request(d, SR_OP_IN, 1, 0, &f->work1[SR_OP_IN], &f->lat1[SR_OP_IN]);
+			sr_cost_request_stream(d, 1, &f->stream_work1, &f->stream_lat1);
+			f->cw = 1e9 / d->write_iops;
+			f->P = d->read_iops * d->read_lat_ns / 1e9;
+		}
 	}
 	for (i = 0; i < m->nr_cpus; i++)
 		h->cpu_owner[i] = -1;
@@ -117,6 +127,7 @@ void sr_hw_free(struct sr_hw *h)
 	free(h->treelock);
 	free(h->lrulock);
 	free(h->mix);
+	free(h->flash);
 	free(h->head);
 	free(h->q);
 	free(h->lim);
@@ -266,6 +277,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 	struct sr_blk_wait *w;
 	struct cal *cal = &h->devcal[dv];
 	double B = (double)pages * SR_PAGE_SIZE, pos = 0, W, L, d, f, fin, t0 = t;
+	int seq;
 
 	/* Its bios, all but one merged in a plug when it is a plug's. */
 	r->bios += bios;
@@ -320,11 +332,19 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 		      hdd_position(h, dv, off, t);
 	if (off != UINT64_MAX)
 		h->head[dv] = off + pages;
-	if (op == SR_OP_OUT && dev->cls != SR_DEV_HDD && off != UINT64_MAX &&
-	    stream(h, dv, off, off + pages))
+	seq = op == SR_OP_OUT && dev->cls != SR_DEV_HDD && off != UINT64_MAX &&
+	      stream(h, dv, off, off + pages);
+	if (pages == 1 && dev->cls != SR_DEV_HDD) {
+		/* The common request, its figures computed once. */
+		const struct sr_hw_flash *fl = &h->flash[dv];
+
+		W = seq ? fl->stream_work1 : fl->work1[op];
+		L = seq ? fl->stream_lat1 : fl->lat1[op];
+	} else if (seq) {
 		sr_cost_request_stream(dev, pages, &W, &L);
-	else
+	} else {
 		sr_cost_request(dev, op, pages, pos, &W, &L);
+	}
 	d = sr_blkq_dispatch_time(q, t);
 	if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
 		return -1;

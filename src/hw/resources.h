@@ -40,6 +40,12 @@ struct sr_hw_memo {
 void sr_hw_memo_init(struct sr_hw_memo *memo, const struct sr_machine *m);
 void sr_hw_memo_free(struct sr_hw_memo *memo);
 
+struct sr_hw_flash {
+	double work1[2], lat1[2]; /* by op: SR_OP_OUT, SR_OP_IN */
+	double stream_work1, stream_lat1;
+	double cw, P;             /* 1e9 / IOPS_w; IOPS_r x L_r / 1e9 */
+};
+
 struct sr_hw {
 	const struct sr_machine *m;
 	struct cal *devcal;        /* per device */
@@ -72,6 +78,11 @@ struct sr_hw {
 	double *wr_end;            /* per device: when its latest-ending write is done */
 	double *rd_last;           /* per device: when its last read was issued */
 	struct sr_wbt_limits wbt;  /* swap writes in flight (src/block/blk-wbt.h) */
+	/* Per flash device (nvme, ssd), figures of the machine alone that
+	 * every request would otherwise divide out again: a one-page
+	 * request's work and latency by op (sr_cost_request()) and as a
+	 * stream's (sr_cost_request_stream()), and (D3)'s t_w and P. */
+	struct sr_hw_flash *flash;
 	uint64_t rng;              /* the draws of (D3), from a fixed seed */
 };
 
@@ -171,7 +182,7 @@ static inline double sr_hw_draw(struct sr_hw *h)
 static inline double sr_hw_read_wait(struct sr_hw *h, int dv, const struct sr_device *dev,
 				     double s)
 {
-	double cw = 1e9 / dev->write_iops, P = dev->read_iops * dev->read_lat_ns / 1e9;
+	double cw = h->flash[dv].cw, P = h->flash[dv].P;
 	double n = (h->wr_end[dv] - s) / cw, lim, k, u;
 
 	if (n <= 0)
