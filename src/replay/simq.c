@@ -59,21 +59,24 @@ struct sr_simq {
 struct rec_head {
 	uint32_t kind, len;
 };
+_Static_assert(_Alignof(struct sr_play) <= 8 && sizeof(struct rec_head) == 8,
+	       "a record's body is played where it lies: 8-byte alignment");
 
-static void play_batch(struct sr_simq *q, const struct batch *b)
+/* Play batch b's records in order, each where it lies (records are
+ * 8-byte aligned, as struct sr_play is). */
+static void play_batch(struct sr_simq *q, struct batch *b)
 {
 	size_t at = 0;
 
 	while (at < b->used) {
 		const struct rec_head *h = (const void *)(b->buf + at);
-		const unsigned char *body = b->buf + at + sizeof(*h);
+		unsigned char *body = b->buf + at + sizeof(*h);
 
 		if (h->kind == REC_PLAY) {
-			struct sr_play in;
+			struct sr_play *in = (void *)body;
 
-			memcpy(&in, body, sizeof(in));
-			in.bio = (const uint64_t *)(const void *)(body + sizeof(in));
-			if (sr_replay_play(q->r, &in))
+			in->bio = (const uint64_t *)(const void *)(body + sizeof(*in));
+			if (sr_replay_play(q->r, in))
 				q->failed = 1;
 		} else {
 			const struct rec_copy *c = (const void *)body;
