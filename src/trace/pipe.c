@@ -23,7 +23,7 @@
  */
 #define PIPE_SLOTS 8
 #define PIPE_BATCH 4096 /* events handed over at a time */
-#define PIPE_IN 512      /* events decoded at a time for the window: in L1 */
+#define PIPE_IN 512      /* events decoded at a time for the window */
 
 struct batch {
 	struct sr_event ev[PIPE_BATCH];
@@ -50,7 +50,9 @@ struct sr_pipe {
 	struct sr_window win;
 	sr_pipe_check_fn check;
 	void *ctx;
-	struct sr_event *in;   /* events read, not yet through the window */
+	struct sr_event *in;   /* events read, not yet through the window: in
+				* the window's ring or in in_buf (read_in()) */
+	struct sr_event *in_buf;
 	size_t in_n, in_pos;
 	int in_end;            /* the reader has nothing more */
 	enum sr_err in_err;    /* ... because of this error (after in[]) */
@@ -58,13 +60,38 @@ struct sr_pipe {
 	uint64_t nth;          /* events checked */
 };
 
+/*
+ * The next PIPE_IN events from the reader, decoded straight into the
+ * window's ring after its newest event when there is room for them in one
+ * piece (sr_window_tail(); the ring has PIPE_IN slots more than the
+ * window), else into in_buf.  The reader is asked for PIPE_IN events every
+ * time either way: how much it asks for decides where a zstd error cuts
+ * the events short (source.c).
+ */
+static void read_in(struct sr_pipe *p)
+{
+	size_t room;
+	struct sr_event *dst = sr_window_tail(&p->win, &room);
+
+	if (room < PIPE_IN)
+		dst = p->in_buf;
+	p->in = dst;
+	sr_diag_clear(&p->in_diag);
+	p->in_err = sr_reader_read(p->r, dst, PIPE_IN, &p->in_n, &p->in_diag);
+	p->in_pos = 0;
+	if (p->in_err || p->in_n == 0)
+		p->in_end = 1;
+}
+
 /* Fill b with the next events in window order. */
 static void fill_ordered(struct sr_pipe *p, struct batch *b)
 {
+	struct sr_window *w = &p->win;
+
 	b->n = 0;
 	b->err = SR_OK;
 	while (b->n < PIPE_BATCH) {
-		const struct sr_event *e;
+		size_t k, n;
 
 		if (p->in_pos == p->in_n) {
 			if (p->in_err) {
@@ -73,31 +100,36 @@ static void fill_ordered(struct sr_pipe *p, struct batch *b)
 				return;
 			}
 			if (p->in_end) {
-				if (!sr_window_len(&p->win))
+				if (!sr_window_len(w))
 					return;
-				sr_window_pop(&p->win, &b->ev[b->n++]);
+				sr_window_pop(w, &b->ev[b->n++]);
 				continue;
 			}
-			sr_diag_clear(&p->in_diag);
-			p->in_err = sr_reader_read(p->r, p->in, PIPE_IN, &p->in_n, &p->in_diag);
-			p->in_pos = 0;
-			if (p->in_err || p->in_n == 0)
-				p->in_end = 1;
+			read_in(p);
 			continue;
 		}
-		e = &p->in[p->in_pos++];
-		p->nth++;
-		if (p->check) {
-			enum sr_err err = p->check(p->ctx, e, p->nth, &b->diag);
+		/* As many events as the batch may still take: one leaves the
+		 * window for each at most. */
+		n = p->in_n - p->in_pos;
+		if (n > PIPE_BATCH - b->n)
+			n = PIPE_BATCH - b->n;
+		for (k = 0; k < n; k++) {
+			const struct sr_event *e = &p->in[p->in_pos + k];
 
-			if (err) {
-				b->err = err;
-				return;
+			if (p->check) {
+				enum sr_err err = p->check(p->ctx, e, p->nth + k + 1, &b->diag);
+
+				if (err) {
+					b->err = err;
+					return;
+				}
 			}
+			if (sr_window_len(w) == w->cap)
+				sr_window_pop(w, &b->ev[b->n++]);
+			sr_window_push_placed(w, e);
 		}
-		if (sr_window_len(&p->win) == p->win.cap)
-			sr_window_pop(&p->win, &b->ev[b->n++]);
-		sr_window_push(&p->win, e);
+		p->in_pos += n;
+		p->nth += n;
 	}
 }
 
@@ -143,7 +175,7 @@ static void *produce(void *arg)
 static void pipe_free(struct sr_pipe *p)
 {
 	sr_window_free(&p->win);
-	free(p->in);
+	free(p->in_buf);
 	sr_big_free(p->b, PIPE_SLOTS * sizeof(*p->b));
 	free(p);
 }
@@ -162,8 +194,8 @@ static enum sr_err start(struct sr_pipe **out, struct sr_reader *r, size_t windo
 		p->ordered = 1;
 		p->check = check;
 		p->ctx = ctx;
-		p->in = malloc(PIPE_IN * sizeof(*p->in));
-		if (!p->in || sr_window_init(&p->win, window)) {
+		p->in_buf = malloc(PIPE_IN * sizeof(*p->in_buf));
+		if (!p->in_buf || sr_window_init_room(&p->win, window, PIPE_IN)) {
 			pipe_free(p);
 			return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
 		}

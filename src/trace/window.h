@@ -28,12 +28,18 @@ struct sr_window {
 	struct sr_wentry *heap;/* the others, with their arrival numbers */
 	size_t rhead, rn, hn;
 	size_t cap;            /* the window: ring and heap together */
+	size_t rcap;           /* the ring's slots: cap, and room to decode
+				* events in place (sr_window_init_room()) */
 	uint64_t seq;          /* arrival number of the next event */
 	uint64_t last_in;      /* ts_ns of the ring's newest event */
 };
 
 /* 0, or -1 out of memory. */
 int sr_window_init(struct sr_window *w, size_t cap);
+/* The same with extra ring slots after a full window's, so that up to
+ * extra events can be written in place before they are pushed
+ * (sr_window_tail()). */
+int sr_window_init_room(struct sr_window *w, size_t cap, size_t extra);
 void sr_window_free(struct sr_window *w);
 
 static inline size_t sr_window_len(const struct sr_window *w)
@@ -41,13 +47,13 @@ static inline size_t sr_window_len(const struct sr_window *w)
 	return w->rn + w->hn;
 }
 
-/* Index of the ring entry i places after its head (i < cap): no division,
- * which would cost as much as the rest of the window's work. */
+/* Index of the ring entry i places after its head (i < rcap): no
+ * division, which would cost as much as the rest of the window's work. */
 static inline size_t sr_window_ring_at(const struct sr_window *w, size_t i)
 {
 	size_t j = w->rhead + i;
 
-	return j >= w->cap ? j - w->cap : j;
+	return j >= w->rcap ? j - w->rcap : j;
 }
 
 void sr_window_push_heap(struct sr_window *w, const struct sr_event *e);
@@ -60,6 +66,37 @@ static inline void sr_window_push(struct sr_window *w, const struct sr_event *e)
 {
 	if (!w->rn || e->ts_ns >= w->last_in) {
 		w->ring[sr_window_ring_at(w, w->rn)] = *e;
+		w->rn++;
+		w->last_in = e->ts_ns;
+		w->seq++;
+	} else {
+		sr_window_push_heap(w, e);
+	}
+}
+
+/*
+ * The ring's free slots after its newest event, as many as follow in one
+ * piece (*room; up to rcap - cap once the window is full).  Events written
+ * there in arrival order can be pushed with sr_window_push_placed(), which
+ * copies one only when an earlier one went to the heap.
+ */
+static inline struct sr_event *sr_window_tail(const struct sr_window *w, size_t *room)
+{
+	size_t t = sr_window_ring_at(w, w->rn), free = w->rcap - w->rn;
+
+	*room = w->rcap - t < free ? w->rcap - t : free;
+	return &w->ring[t];
+}
+
+/* sr_window_push() of an event that may already sit in the ring's next
+ * slot (sr_window_tail()): the same, without the copy then. */
+static inline void sr_window_push_placed(struct sr_window *w, const struct sr_event *e)
+{
+	if (!w->rn || e->ts_ns >= w->last_in) {
+		struct sr_event *slot = &w->ring[sr_window_ring_at(w, w->rn)];
+
+		if (slot != e)
+			*slot = *e;
 		w->rn++;
 		w->last_in = e->ts_ns;
 		w->seq++;
