@@ -24,9 +24,20 @@
 #define PIPE_SLOTS 8
 #define PIPE_BATCH 4096 /* events handed over at a time */
 #define PIPE_IN 512      /* events decoded at a time for the window */
+/*
+ * Ordered, a batch is where its events are in the window's ring when they
+ * left it in one piece of the ring, as sorted input does (no copy), else a
+ * copy in ev[].  The ring keeps the slots of PIPE_SLOTS batches, beside a
+ * full window and PIPE_IN events decoded in place: the producer fills a
+ * batch only while fewer than PIPE_SLOTS are out, and a batch takes at most
+ * PIPE_BATCH events out of the window, so the slots of the batches the
+ * consumer may still read are not written until they come back.
+ */
+#define PIPE_HOLD (PIPE_SLOTS * PIPE_BATCH)
 
 struct batch {
 	struct sr_event ev[PIPE_BATCH];
+	const struct sr_event *evs; /* ev, or the events in the window's ring */
 	size_t n;
 	enum sr_err err;       /* set on the last batch of an error */
 	struct sr_diag diag;
@@ -83,12 +94,45 @@ static void read_in(struct sr_pipe *p)
 		p->in_end = 1;
 }
 
+/*
+ * The next event out of the window, onto the end of b.  b starts as a
+ * view of the ring from its head (fill_ordered()) and stays one while its
+ * events leave the ring one slot after another; else they are copied to
+ * b->ev, once, and the events after them too.
+ */
+static void pop_copy(struct sr_window *w, struct batch *b)
+{
+	if (b->evs != b->ev) {
+		if (sr_window_ring_next(w) && &w->ring[w->rhead] == b->evs + b->n) {
+			sr_window_pop_ring(w);
+			b->n++;
+			return;
+		}
+		memcpy(b->ev, b->evs, b->n * sizeof(*b->ev));
+		b->evs = b->ev;
+	}
+	sr_window_pop(w, &b->ev[b->n++]);
+}
+
+/* pop_copy(), with the case of sorted input inline: the heap empty and
+ * the ring's head the next slot of b's view. */
+static inline void pop_to(struct sr_window *w, struct batch *b)
+{
+	if (SR_LIKELY(!w->hn && w->rn && &w->ring[w->rhead] == b->evs + b->n)) {
+		sr_window_pop_ring(w);
+		b->n++;
+	} else {
+		pop_copy(w, b);
+	}
+}
+
 /* Fill b with the next events in window order. */
 static void fill_ordered(struct sr_pipe *p, struct batch *b)
 {
 	struct sr_window *w = &p->win;
 
 	b->n = 0;
+	b->evs = &w->ring[w->rhead]; /* a view until an event is not there */
 	b->err = SR_OK;
 	while (b->n < PIPE_BATCH) {
 		size_t k, n;
@@ -102,7 +146,7 @@ static void fill_ordered(struct sr_pipe *p, struct batch *b)
 			if (p->in_end) {
 				if (!sr_window_len(w))
 					return;
-				sr_window_pop(w, &b->ev[b->n++]);
+				pop_to(w, b);
 				continue;
 			}
 			read_in(p);
@@ -125,7 +169,7 @@ static void fill_ordered(struct sr_pipe *p, struct batch *b)
 				}
 			}
 			if (sr_window_len(w) == w->cap)
-				sr_window_pop(w, &b->ev[b->n++]);
+				pop_to(w, b);
 			sr_window_push_placed(w, e);
 		}
 		p->in_pos += n;
@@ -156,8 +200,10 @@ static void *produce(void *arg)
 		b = &p->b[tail];
 		if (p->ordered)
 			fill_ordered(p, b);
-		else
+		else {
+			b->evs = b->ev;
 			b->err = sr_reader_read(p->r, b->ev, PIPE_BATCH, &b->n, &b->diag);
+		}
 		last = b->err || b->n == 0;
 
 		pthread_mutex_lock(&p->mu);
@@ -195,7 +241,7 @@ static enum sr_err start(struct sr_pipe **out, struct sr_reader *r, size_t windo
 		p->check = check;
 		p->ctx = ctx;
 		p->in_buf = malloc(PIPE_IN * sizeof(*p->in_buf));
-		if (!p->in_buf || sr_window_init_room(&p->win, window, PIPE_IN)) {
+		if (!p->in_buf || sr_window_init_room(&p->win, window, PIPE_IN + PIPE_HOLD)) {
 			pipe_free(p);
 			return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
 		}
@@ -254,7 +300,7 @@ enum sr_err sr_pipe_next(struct sr_pipe *p, const struct sr_event **evs, size_t 
 	b = &p->b[p->head];
 	pthread_mutex_unlock(&p->mu);
 
-	*evs = b->ev;
+	*evs = b->evs;
 	*n = b->n;
 	if (b->err) {
 		if (diag)

@@ -106,9 +106,9 @@ static inline void sr_window_push_placed(struct sr_window *w, const struct sr_ev
 }
 
 /*
- * Take the earliest event out (the window must not be empty).  The ring's
- * head goes first unless the heap's head is earlier.  On a tie the ring's
- * head came first, so ring entries need no arrival number: an event goes
+ * Does the ring's head leave next?  It does unless the heap's head is
+ * earlier.  On a tie the ring's head came first, so ring entries need no
+ * arrival number: an event goes
  * to the heap only if it is earlier than the ring's newest, so every event
  * in the heap is earlier than the ring's newest and leaves before it; the
  * ring therefore empties only after the heap has, and every event in the
@@ -116,15 +116,36 @@ static inline void sr_window_push_placed(struct sr_window *w, const struct sr_ev
  * A ring entry as early as a heap entry h cannot have come after h (it
  * would be no earlier than that newest), so it came before.
  */
+static inline int sr_window_ring_next(const struct sr_window *w)
+{
+	return w->rn && (!w->hn || w->ring[w->rhead].ts_ns <= w->heap[0].ev.ts_ns);
+}
+
+/* Take the earliest event out (the window must not be empty). */
 static inline void sr_window_pop(struct sr_window *w, struct sr_event *out)
 {
-	if (w->rn && (!w->hn || w->ring[w->rhead].ts_ns <= w->heap[0].ev.ts_ns)) {
+	if (sr_window_ring_next(w)) {
 		*out = w->ring[w->rhead];
 		w->rhead = sr_window_ring_at(w, 1);
 		w->rn--;
 	} else {
 		sr_window_pop_heap(w, out);
 	}
+}
+
+/*
+ * sr_window_pop() when sr_window_ring_next(), without the copy: the event
+ * stays in its slot.  The slot is written again when the ring comes round
+ * to it: not before rcap - cap more events have joined the ring, fewer
+ * those written in place ahead of its newest (sr_window_tail()).
+ */
+static inline const struct sr_event *sr_window_pop_ring(struct sr_window *w)
+{
+	const struct sr_event *e = &w->ring[w->rhead];
+
+	w->rhead = sr_window_ring_at(w, 1);
+	w->rn--;
+	return e;
 }
 
 /* The event k places after the ring's head if it is in the ring (a hint of
