@@ -135,6 +135,10 @@ static void fill_ordered(struct sr_pipe *p, struct batch *b)
 	b->evs = &w->ring[w->rhead]; /* a view until an event is not there */
 	b->err = SR_OK;
 	while (b->n < PIPE_BATCH) {
+		const struct sr_event *in;
+		sr_pipe_check_fn check;
+		void *ctx;
+		uint64_t nth;
 		size_t k, n;
 
 		if (p->in_pos == p->in_n) {
@@ -157,16 +161,27 @@ static void fill_ordered(struct sr_pipe *p, struct batch *b)
 		n = p->in_n - p->in_pos;
 		if (n > PIPE_BATCH - b->n)
 			n = PIPE_BATCH - b->n;
+		/* In locals: the check is a call that could change *p. */
+		in = p->in + p->in_pos;
+		check = p->check;
+		ctx = p->ctx;
+		nth = p->nth;
 		for (k = 0; k < n; k++) {
-			const struct sr_event *e = &p->in[p->in_pos + k];
+			const struct sr_event *e = &in[k];
 
-			if (p->check) {
-				enum sr_err err = p->check(p->ctx, e, p->nth + k + 1, &b->diag);
+			if (check) {
+				enum sr_err err = check(ctx, e, nth + k + 1, &b->diag);
 
 				if (err) {
 					b->err = err;
 					return;
 				}
+			}
+			/* Sorted input, in place, the batch a view: no copy. */
+			if (SR_LIKELY(b->evs + b->n == &w->ring[w->rhead]) &&
+			    SR_LIKELY(sr_window_pass_placed(w, e) != NULL)) {
+				b->n++;
+				continue;
 			}
 			if (sr_window_len(w) == w->cap)
 				pop_to(w, b);

@@ -148,6 +148,27 @@ static inline const struct sr_event *sr_window_pop_ring(struct sr_window *w)
 	return e;
 }
 
+/*
+ * The window full, its heap empty and e no earlier than the ring's newest
+ * and in the ring's next free slot (sr_window_tail()): sr_window_pop_ring()
+ * then sr_window_push_placed(e) in one, returning the event that left (in
+ * its slot).  Otherwise NULL, and nothing changed.
+ */
+static inline const struct sr_event *sr_window_pass_placed(struct sr_window *w,
+							   const struct sr_event *e)
+{
+	const struct sr_event *out;
+
+	if (w->hn || w->rn != w->cap || e->ts_ns < w->last_in ||
+	    e != &w->ring[sr_window_ring_at(w, w->rn)])
+		return NULL;
+	out = &w->ring[w->rhead];
+	w->rhead = sr_window_ring_at(w, 1);
+	w->last_in = e->ts_ns;
+	w->seq++;
+	return out;
+}
+
 /* The event k places after the ring's head if it is in the ring (a hint of
  * what comes next, for prefetching), else NULL. */
 static inline const struct sr_event *sr_window_ahead(const struct sr_window *w, size_t k)
