@@ -136,10 +136,8 @@ static void fill_ordered(struct sr_pipe *p, struct batch *b)
 	b->err = SR_OK;
 	while (b->n < PIPE_BATCH) {
 		const struct sr_event *in;
-		sr_pipe_check_fn check;
-		void *ctx;
-		uint64_t nth;
-		size_t k, n;
+		enum sr_err err = SR_OK;
+		size_t k, m, n;
 
 		if (p->in_pos == p->in_n) {
 			if (p->in_err) {
@@ -161,34 +159,44 @@ static void fill_ordered(struct sr_pipe *p, struct batch *b)
 		n = p->in_n - p->in_pos;
 		if (n > PIPE_BATCH - b->n)
 			n = PIPE_BATCH - b->n;
-		/* In locals: the check is a call that could change *p. */
+		/* The check first, of them all (it depends on the event alone),
+		 * then the window, in a loop without calls: the check is one
+		 * that could change *p and *w, for the compiler. */
 		in = p->in + p->in_pos;
-		check = p->check;
-		ctx = p->ctx;
-		nth = p->nth;
-		for (k = 0; k < n; k++) {
-			const struct sr_event *e = &in[k];
+		m = n;
+		if (p->check) {
+			sr_pipe_check_fn check = p->check;
+			void *ctx = p->ctx;
+			uint64_t nth = p->nth;
 
-			if (check) {
-				enum sr_err err = check(ctx, e, nth + k + 1, &b->diag);
-
+			for (k = 0; k < n; k++) {
+				err = check(ctx, &in[k], nth + k + 1, &b->diag);
 				if (err) {
-					b->err = err;
-					return;
+					m = k;
+					break;
 				}
 			}
+		}
+		for (k = 0; k < m; k++) {
 			/* Sorted input, in place, the batch a view: no copy. */
-			if (SR_LIKELY(b->evs + b->n == &w->ring[w->rhead]) &&
-			    SR_LIKELY(sr_window_pass_placed(w, e) != NULL)) {
-				b->n++;
-				continue;
+			if (SR_LIKELY(b->evs + b->n == &w->ring[w->rhead])) {
+				size_t run = sr_window_pass_placed(w, &in[k], m - k);
+
+				b->n += run;
+				k += run;
+				if (k == m)
+					break;
 			}
 			if (sr_window_len(w) == w->cap)
 				pop_to(w, b);
-			sr_window_push_placed(w, e);
+			sr_window_push_placed(w, &in[k]);
 		}
-		p->in_pos += n;
-		p->nth += n;
+		p->in_pos += m;
+		p->nth += m;
+		if (err) {
+			b->err = err;
+			return;
+		}
 	}
 }
 

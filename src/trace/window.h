@@ -149,24 +149,36 @@ static inline const struct sr_event *sr_window_pop_ring(struct sr_window *w)
 }
 
 /*
- * The window full, its heap empty and e no earlier than the ring's newest
- * and in the ring's next free slot (sr_window_tail()): sr_window_pop_ring()
- * then sr_window_push_placed(e) in one, returning the event that left (in
- * its slot).  Otherwise NULL, and nothing changed.
+ * The steady state of sorted input: the window full, its heap empty, and
+ * e[0..k) in the ring's free slots from the next (sr_window_tail()).  While
+ * an event is no earlier than the ring's newest, it joins the ring and the
+ * ring's head leaves (sr_window_pop_ring() then sr_window_push_placed(),
+ * in one step); the events that leave are in consecutive slots from the
+ * head's, so this stops where the head would wrap round.  Returns how many
+ * passed (0, and nothing changed, when the state is not this one).
  */
-static inline const struct sr_event *sr_window_pass_placed(struct sr_window *w,
-							   const struct sr_event *e)
+static inline size_t sr_window_pass_placed(struct sr_window *w, const struct sr_event *e,
+					   size_t k)
 {
-	const struct sr_event *out;
+	size_t t, i;
+	uint64_t last;
 
-	if (w->hn || w->rn != w->cap || e->ts_ns < w->last_in ||
-	    e != &w->ring[sr_window_ring_at(w, w->rn)])
-		return NULL;
-	out = &w->ring[w->rhead];
-	w->rhead = sr_window_ring_at(w, 1);
-	w->last_in = e->ts_ns;
-	w->seq++;
-	return out;
+	if (w->hn || w->rn != w->cap)
+		return 0;
+	t = sr_window_ring_at(w, w->rn);
+	if (e != &w->ring[t])
+		return 0;
+	if (k > w->rcap - w->rhead)
+		k = w->rcap - w->rhead;
+	if (k > w->rcap - t)
+		k = w->rcap - t;
+	last = w->last_in;
+	for (i = 0; i < k && e[i].ts_ns >= last; i++)
+		last = e[i].ts_ns;
+	w->rhead = sr_window_ring_at(w, i);
+	w->last_in = last;
+	w->seq += i;
+	return i;
 }
 
 /* The event k places after the ring's head if it is in the ring (a hint of
