@@ -25,13 +25,14 @@
 #define PIPE_BATCH 4096 /* events handed over at a time */
 #define PIPE_IN 512      /* events decoded at a time for the window */
 /*
- * Ordered, a batch is where its events are in the window's ring when they
- * left it in one piece of the ring, as sorted input does (no copy), else a
- * copy in ev[].  The ring keeps the slots of PIPE_SLOTS batches, beside a
- * full window and PIPE_IN events decoded in place: the producer fills a
- * batch only while fewer than PIPE_SLOTS are out, and a batch takes at most
- * PIPE_BATCH events out of the window, so the slots of the batches the
- * consumer may still read are not written until they come back.
+ * Ordered, a batch whose events left the window from consecutive slots of
+ * its ring (sorted input: all but the batch where the ring wraps round) is
+ * handed over where they are, without a copy; any other is a copy in ev[].
+ * So the ring has PIPE_HOLD slots beside those of a full window and the
+ * PIPE_IN decoded in place: the producer fills a batch only while fewer
+ * than PIPE_SLOTS are out, and a batch takes at most PIPE_BATCH events out
+ * of the window, so no slot that the consumer may still read is written
+ * before its batch comes back.
  */
 #define PIPE_HOLD (PIPE_SLOTS * PIPE_BATCH)
 
@@ -68,7 +69,7 @@ struct sr_pipe {
 	int in_end;            /* the reader has nothing more */
 	enum sr_err in_err;    /* ... because of this error (after in[]) */
 	struct sr_diag in_diag;
-	uint64_t nth;          /* events checked */
+	uint64_t nth;          /* events checked and put into the window */
 };
 
 /*
@@ -159,9 +160,9 @@ static void fill_ordered(struct sr_pipe *p, struct batch *b)
 		n = p->in_n - p->in_pos;
 		if (n > PIPE_BATCH - b->n)
 			n = PIPE_BATCH - b->n;
-		/* The check first, of them all (it depends on the event alone),
-		 * then the window, in a loop without calls: the check is one
-		 * that could change *p and *w, for the compiler. */
+		/* The check first, over all of them (it depends on the event
+		 * alone), then the window, in a loop without calls: after a
+		 * call the compiler must load the window's fields again. */
 		in = p->in + p->in_pos;
 		m = n;
 		if (p->check) {

@@ -108,11 +108,11 @@ static inline void sr_window_push_placed(struct sr_window *w, const struct sr_ev
 /*
  * Does the ring's head leave next?  It does unless the heap's head is
  * earlier.  On a tie the ring's head came first, so ring entries need no
- * arrival number: an event goes
- * to the heap only if it is earlier than the ring's newest, so every event
- * in the heap is earlier than the ring's newest and leaves before it; the
- * ring therefore empties only after the heap has, and every event in the
- * heap came during the ring's current run, after the ring's newest then.
+ * arrival number: an event goes to the heap only if it is earlier than the
+ * ring's newest, so every event in the heap is earlier than the ring's
+ * newest and leaves before it; the ring therefore empties only after the
+ * heap has, and every event in the heap came during the ring's current
+ * run, after the ring's newest then.
  * A ring entry as early as a heap entry h cannot have come after h (it
  * would be no earlier than that newest), so it came before.
  */
