@@ -205,17 +205,13 @@ out_free:
 	return err;
 }
 
-/* The stats of n events handed out. */
-static void count_events(struct sr_reader *r, const struct sr_event *e, size_t n)
+/* The stats of an event handed out (next_batch() counts its own). */
+static void count_event(struct sr_reader *r, const struct sr_event *e)
 {
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		if (e[k].ts_ns < r->last_ts && r->stats.events)
-			r->stats.ts_backwards++;
-		r->last_ts = e[k].ts_ns;
-		r->stats.events++;
-	}
+	if (e->ts_ns < r->last_ts && r->stats.events)
+		r->stats.ts_backwards++;
+	r->last_ts = e->ts_ns;
+	r->stats.events++;
 }
 
 enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap,
@@ -244,8 +240,7 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 
 			err = r->ops->next_batch(r, evs + i, cap - i, &got, &rd);
 			if (!err && got) {
-				count_events(r, evs + i, got);
-				i += got;
+				i += got; /* counted by next_batch() */
 				continue;
 			}
 		}
@@ -295,7 +290,7 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 			}
 			break;
 		}
-		count_events(r, &evs[i], 1);
+		count_event(r, &evs[i]);
 		i++;
 	}
 	r->stats.bytes_in = sr_src_pos(r->src);

@@ -28,8 +28,9 @@ struct sr_reader_ops {
 	/*
 	 * Optional: decode up to cap good records at once into evs, setting
 	 * *n (0 at the end or before a bad or short record, which next() then
-	 * reports).  Only the fast path: never fails but on an I/O or zstd
-	 * error, like next().
+	 * reports), and count them in r->stats and r->last_ts as the caller
+	 * counts next()'s (count_event() in reader.c).  Only the fast path:
+	 * never fails but on an I/O or zstd error, like next().
 	 */
 	enum sr_err (*next_batch)(struct sr_reader *r, struct sr_event *evs, size_t cap,
 				  size_t *n, struct sr_diag *d);

@@ -180,27 +180,43 @@ static enum sr_err swt_next_batch(struct sr_reader *r, struct sr_event *evs, siz
 				  size_t *n, struct sr_diag *d)
 {
 	struct swt_state *st = r->priv;
+	/* In locals: the decode's copies could change *st, for the compiler. */
+	const size_t recsize = st->recsize;
+	const unsigned version = st->version;
 	const unsigned char *p;
 	/* 32 KiB of records: decoded while the decompressed bytes are still
 	 * in the cache (a fill of a 1 MiB window at a time was slower). */
-	size_t avail, want = (32768 + st->recsize - 1) / st->recsize, i;
+	size_t avail, want = (32768 + recsize - 1) / recsize, i;
+	/* Flag bits this version may not have: vaddr is version 2's. */
+	const unsigned bad_flags = version < 2 ? SR_EV_HAS_VADDR : 0;
+	uint64_t last_ts = r->last_ts, backwards = 0;
 	enum sr_err err;
 
 	*n = 0;
 	if (want > cap)
 		want = cap;
-	err = sr_src_peek(r->src, want * st->recsize, &p, &avail, d);
+	err = sr_src_peek(r->src, want * recsize, &p, &avail, d);
 	if (err)
 		return err;
-	want = avail / st->recsize < want ? avail / st->recsize : want;
-	for (i = 0; i < want; i++, p += st->recsize) {
-		swt_decode(p, &evs[i], st->version);
-		if (SR_UNLIKELY(!sr_event_valid(&evs[i]) ||
-				(st->version < 2 && (evs[i].flags & SR_EV_HAS_VADDR))))
+	want = avail / recsize < want ? avail / recsize : want;
+	/* Decoded, checked and counted (the stats of sr_reader_read()'s
+	 * count_event()) in one pass, while the event is at hand.
+	 * last_ts is 0 before the first event, and no timestamp is below it,
+	 * so the first needs no test of its own. */
+	for (i = 0; i < want; i++, p += recsize) {
+		struct sr_event *e = &evs[i];
+
+		swt_decode(p, e, version);
+		if (SR_UNLIKELY(!sr_event_valid(e) || (e->flags & bad_flags)))
 			break; /* next() reports it */
+		backwards += e->ts_ns < last_ts;
+		last_ts = e->ts_ns;
 	}
+	r->stats.ts_backwards += backwards;
+	r->stats.events += i;
+	r->last_ts = last_ts;
 	st->nrec += i;
-	sr_src_skip(r->src, i * st->recsize);
+	sr_src_skip(r->src, i * recsize);
 	*n = i;
 	return SR_OK;
 }

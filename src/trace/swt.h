@@ -8,6 +8,7 @@
 #ifndef SR_SWT_H
 #define SR_SWT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -102,6 +103,18 @@ static inline void swt_encode(unsigned char *p, const struct sr_event *e)
 /* A record of version v (1 or 2); a version-1 record has no vaddr. */
 static inline void swt_decode(const unsigned char *p, struct sr_event *e, unsigned v)
 {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* The record's fields are struct sr_event's, in its byte order, in
+	 * two pieces: 0..23 (ts_ns, offset, lat_ns) and 24..45 (pid to flags)
+	 * around vaddr; three copies instead of twelve fields.  Bytes 46 and
+	 * 47 (reserved) land in the struct's padding. */
+	memcpy(e, p, SWT_R_PID);
+	memcpy(&e->pid, p + SWT_R_PID, SWT_R_VADDR - SWT_R_PID);
+	if (v >= 2)
+		memcpy(&e->vaddr, p + SWT_R_VADDR, sizeof(e->vaddr));
+	else
+		e->vaddr = 0;
+#else
 	e->ts_ns = swt_get64(p + SWT_R_TS);
 	e->offset = swt_get64(p + SWT_R_OFFSET);
 	e->lat_ns = swt_get64(p + SWT_R_LAT);
@@ -114,6 +127,23 @@ static inline void swt_decode(const unsigned char *p, struct sr_event *e, unsign
 	e->op = p[SWT_R_OP];
 	e->flags = p[SWT_R_FLAGS];
 	e->vaddr = v >= 2 ? swt_get64(p + SWT_R_VADDR) : 0;
+#endif
 }
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* swt_decode()'s copies: the event's fields where the record has them. */
+_Static_assert(offsetof(struct sr_event, ts_ns) == SWT_R_TS &&
+	       offsetof(struct sr_event, offset) == SWT_R_OFFSET &&
+	       offsetof(struct sr_event, lat_ns) == SWT_R_LAT, "sr_event: ts_ns, offset, lat_ns first");
+_Static_assert(offsetof(struct sr_event, cpu) - offsetof(struct sr_event, pid) == SWT_R_CPU - SWT_R_PID &&
+	       offsetof(struct sr_event, dev) - offsetof(struct sr_event, pid) == SWT_R_DEV - SWT_R_PID &&
+	       offsetof(struct sr_event, nr_pages) - offsetof(struct sr_event, pid) == SWT_R_NRPAGES - SWT_R_PID &&
+	       offsetof(struct sr_event, cpu_nid) - offsetof(struct sr_event, pid) == SWT_R_CPUNID - SWT_R_PID &&
+	       offsetof(struct sr_event, page_nid) - offsetof(struct sr_event, pid) == SWT_R_PAGENID - SWT_R_PID &&
+	       offsetof(struct sr_event, op) - offsetof(struct sr_event, pid) == SWT_R_OP - SWT_R_PID &&
+	       offsetof(struct sr_event, flags) - offsetof(struct sr_event, pid) == SWT_R_FLAGS - SWT_R_PID &&
+	       sizeof(struct sr_event) - offsetof(struct sr_event, pid) >= SWT_R_VADDR - SWT_R_PID,
+	       "sr_event: pid to flags as in the record");
+#endif
 
 #endif /* SR_SWT_H */

@@ -7,8 +7,14 @@
 
 int sr_window_init(struct sr_window *w, size_t cap)
 {
+	return sr_window_init_room(w, cap, 0);
+}
+
+int sr_window_init_room(struct sr_window *w, size_t cap, size_t extra)
+{
 	w->cap = cap;
-	w->ring = sr_big_alloc(cap * sizeof(*w->ring));
+	w->rcap = cap + extra;
+	w->ring = sr_big_alloc(w->rcap * sizeof(*w->ring));
 	w->heap = sr_big_alloc(cap * sizeof(*w->heap));
 	w->rhead = w->rn = w->hn = 0;
 	w->seq = w->last_in = 0;
@@ -21,7 +27,7 @@ int sr_window_init(struct sr_window *w, size_t cap)
 
 void sr_window_free(struct sr_window *w)
 {
-	sr_big_free(w->ring, w->cap * sizeof(*w->ring));
+	sr_big_free(w->ring, w->rcap * sizeof(*w->ring));
 	sr_big_free(w->heap, w->cap * sizeof(*w->heap));
 	w->ring = NULL;
 	w->heap = NULL;
