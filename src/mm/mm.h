@@ -78,6 +78,8 @@ struct sr_cluster {
 struct sr_swap_dev {
 	uint32_t nslots;           /* slots (at most 2^32 - 1) */
 	uint32_t csize;            /* SWAPFILE_CLUSTER: 512 or 256 */
+	uint32_t cshift;           /* its log2: slot off is slot off & (csize - 1)
+				    * of cluster off >> cshift */
 	uint32_t ncl;              /* clusters */
 	uint32_t cols;             /* SWAP_CLUSTER_COLS of the free list's order */
 	enum sr_slot_alloc how;

@@ -328,8 +328,20 @@ static inline int bm_test(const uint64_t *bm, uint32_t i)
 	return (bm[i / 64] >> (i % 64)) & 1;
 }
 
+/* The cluster of slot off, and off's slot within it (SWAPFILE_CLUSTER is a
+ * power of two: off / csize and off % csize). */
+static inline uint32_t cl_of(const struct sr_swap_dev *sd, uint32_t off)
+{
+	return off >> sd->cshift;
+}
+
+static inline uint32_t cl_slot(const struct sr_swap_dev *sd, uint32_t off)
+{
+	return off & (sd->csize - 1);
+}
+
 /* The first i in [from, n) whose bit is clear, or n. */
-static uint32_t bm_next_zero(const uint64_t *bm, uint32_t from, uint32_t n)
+static inline uint32_t bm_next_zero(const uint64_t *bm, uint32_t from, uint32_t n)
 {
 	uint32_t w = from / 64;
 	uint64_t x;
@@ -404,20 +416,23 @@ static uint32_t *ix_cell(struct sr_swap_dev *sd, uint32_t idx)
 	return &(*b)[idx & ((1u << IX_BITS) - 1)];
 }
 
-/* Mark slots [s, s + n) of c in use (or free, !on); the count of those
- * that changed. */
-static uint32_t run_mark(struct sr_cluster *c, uint32_t s, uint32_t n, int on)
+/* Mark slot s of c in use (or free, !on): 1 if it changed, else 0. */
+static inline uint32_t slot_mark(struct sr_cluster *c, uint32_t s, int on)
+{
+	uint64_t bit = 1ull << (s % 64), *w = &c->map[s / 64];
+
+	if (!(*w & bit) == !on)
+		return 0;
+	*w ^= bit;
+	return 1;
+}
+
+/* run_mark() for more than one slot: a word at a time. */
+static __attribute__((noinline)) uint32_t run_mark_words(struct sr_cluster *c, uint32_t s,
+							 uint32_t n, int on)
 {
 	uint32_t changed = 0, i;
 
-	if (n == 1) {
-		uint64_t bit = 1ull << (s % 64), *w = &c->map[s / 64];
-
-		if (!(*w & bit) == !on)
-			return 0;
-		*w ^= bit;
-		return 1;
-	}
 	for (i = s; i < s + n;) {
 		uint32_t w = i / 64, b = i % 64, k = n - (i - s) < 64 - b ? n - (i - s) : 64 - b;
 		uint64_t mask = (k == 64 ? ~0ull : ((1ull << k) - 1)) << b;
@@ -428,6 +443,13 @@ static uint32_t run_mark(struct sr_cluster *c, uint32_t s, uint32_t n, int on)
 		i += k;
 	}
 	return changed;
+}
+
+/* Mark slots [s, s + n) of c in use (or free, !on); the count of those
+ * that changed.  A page's one slot, the common case, is inline. */
+static inline uint32_t run_mark(struct sr_cluster *c, uint32_t s, uint32_t n, int on)
+{
+	return n == 1 ? slot_mark(c, s, on) : run_mark_words(c, s, n, on);
 }
 
 static int run_free(const struct sr_cluster *c, uint32_t s, uint32_t n)
@@ -535,7 +557,7 @@ static uint32_t rec_new(struct sr_swap_dev *sd, uint32_t idx, unsigned order)
 }
 
 /* Cluster h's last slot was freed: to the free list's tail. */
-static void rec_release(struct sr_swap_dev *sd, uint32_t h)
+static __attribute__((noinline)) void rec_release(struct sr_swap_dev *sd, uint32_t h)
 {
 	uint32_t idx = sd->rec[h].idx;
 
@@ -596,6 +618,7 @@ int sr_swapdev_init(struct sr_swap_dev *sd, uint64_t size_pages, uint32_t csize,
 	memset(sd, 0, sizeof(*sd));
 	sd->nslots = size_pages < UINT32_MAX ? (uint32_t)size_pages : UINT32_MAX - 1;
 	sd->csize = csize;
+	sd->cshift = (uint32_t)__builtin_ctz(csize);
 	sd->ncl = (uint32_t)(((uint64_t)sd->nslots + csize - 1) / csize);
 	/* SWAP_CLUSTER_COLS: SWAP_ADDRESS_SPACE_PAGES (2^14) / SWAPFILE_CLUSTER,
 	 * larger than the cluster infos in a cache line. */
@@ -655,8 +678,8 @@ int sr_swapdev_used(const struct sr_swap_dev *sd, uint32_t off)
 
 	if (off >= sd->nslots)
 		return 1;
-	c = rec_at(sd, off / sd->csize, &h);
-	return c && bm_test(c->map, off % sd->csize);
+	c = rec_at(sd, cl_of(sd, off), &h);
+	return c && bm_test(c->map, cl_slot(sd, off));
 }
 
 /* Take n slots at slot s of cluster h; its list changes as the kernel's
@@ -707,8 +730,8 @@ static uint32_t new_cluster(struct sr_swap_dev *sd, unsigned order, int *nomem)
  * (scan_swap_map_slots()'s "scan:" loop); NOREC if none. */
 static uint32_t scan_free(struct sr_swap_dev *sd, uint32_t from, int *nomem, uint32_t *hp)
 {
-	uint32_t pass, ci = from < sd->nslots ? from / sd->csize : 0;
-	uint32_t s = from < sd->nslots ? from % sd->csize : 0;
+	uint32_t pass, ci = from < sd->nslots ? cl_of(sd, from) : 0;
+	uint32_t s = from < sd->nslots ? cl_slot(sd, from) : 0;
 
 	for (pass = 0; pass <= sd->ncl + 1; pass++) {
 		struct sr_cluster *c;
@@ -948,33 +971,59 @@ uint32_t sr_swapdev_get_pages(struct sr_swap_dev *sd, uint64_t cpu_key, uint64_t
 
 void sr_swapdev_prefetch(const struct sr_swap_dev *sd, uint32_t off)
 {
-	uint32_t idx = off / sd->csize, h;
+	uint32_t h;
 	const struct sr_cluster *c;
 
-	if (off >= sd->nslots || !(c = rec_at(sd, idx, &h)))
+	if (off >= sd->nslots || !(c = rec_at(sd, cl_of(sd, off), &h)))
 		return;
 	__builtin_prefetch(c, 1);
-	__builtin_prefetch(&c->map[(off % sd->csize) / 64], 1);
+	__builtin_prefetch(&c->map[cl_slot(sd, off) / 64], 1);
+}
+
+/* Free the k slots from slot s of cluster idx (record h, c), all in it
+ * (dec_cluster_info_page() for each). */
+static inline void put_in(struct sr_swap_dev *sd, struct sr_cluster *c, uint32_t h, uint32_t idx,
+			  uint32_t s, uint32_t k)
+{
+	uint32_t freed = run_mark(c, s, k, 0);
+
+	/* Only a cluster with every slot in use has its bit in full. */
+	if (c->count >= sd->csize)
+		bm_clr(sd->full, idx);
+	c->count = (uint16_t)(c->count - freed);
+	sd->inuse -= freed;
+	if (!c->count)
+		rec_release(sd, h);
+	else if (sd->how == SR_SLOTS_ORDERS && c->list != CL_NONFULL && freed)
+		list_tail(sd, h, CL_NONFULL);
+}
+
+/* sr_swapdev_put() of more than one slot: cluster by cluster. */
+static __attribute__((noinline)) void put_run(struct sr_swap_dev *sd, uint32_t off, uint32_t n)
+{
+	while (n) {
+		uint32_t idx = cl_of(sd, off), s = cl_slot(sd, off), h;
+		uint32_t k = n < sd->csize - s ? n : sd->csize - s;
+		struct sr_cluster *c = rec_at(sd, idx, &h);
+
+		if (c && off < sd->nslots)
+			put_in(sd, c, h, idx, s, k);
+		off += k;
+		n -= k;
+	}
 }
 
 void sr_swapdev_put(struct sr_swap_dev *sd, uint32_t off, uint32_t n)
 {
-	while (n) {
-		uint32_t idx = off / sd->csize, s = off % sd->csize, h;
-		uint32_t k = n < sd->csize - s ? n : sd->csize - s, freed;
-		struct sr_cluster *c = rec_at(sd, idx, &h);
+	uint32_t idx = cl_of(sd, off), h;
+	struct sr_cluster *c;
 
-		if (c && off < sd->nslots) {
-			freed = run_mark(c, s, k, 0);
-			c->count = (uint16_t)(c->count - freed);
-			sd->inuse -= freed;
-			bm_clr(sd->full, idx);
-			if (!c->count)
-				rec_release(sd, h);
-			else if (sd->how == SR_SLOTS_ORDERS && c->list != CL_NONFULL && freed)
-				list_tail(sd, h, CL_NONFULL);
-		}
-		off += k;
-		n -= k;
+	if (n != 1) {
+		put_run(sd, off, n);
+		return;
 	}
+	/* A page's slot: the common case. */
+	c = rec_at(sd, idx, &h);
+	if (c && off < sd->nslots)
+		put_in(sd, c, h, idx, cl_slot(sd, off), 1);
 }
