@@ -712,6 +712,52 @@ static int try_in(struct sr_swap_dev *sd, uint32_t h, uint32_t from, uint32_t n,
 	return 1;
 }
 
+/*
+ * try_in() of one slot up to n times in cluster h from slot from on, as
+ * the kernel's get_swap_pages() takes a batch from the current cluster
+ * (cluster_alloc_range() per slot): its free slots in order into off[],
+ * found a word of the bitmap at a time.  How many; the current cluster
+ * *pcp goes on after the last (none past the cluster's end), and the
+ * cluster's count, lists and full bit end as the single takes leave them.
+ */
+static uint32_t take_pages(struct sr_swap_dev *sd, uint32_t h, uint32_t from, uint32_t n,
+			   uint64_t *pcp, uint32_t *off)
+{
+	struct sr_cluster *c = &sd->rec[h];
+	uint32_t got = 0, w = from / 64, words = sd->csize / 64, s = 0;
+	uint32_t first = c->idx << sd->cshift;
+	uint64_t x;
+
+	if (!n || from >= sd->csize)
+		return 0;
+	x = ~c->map[w] & (~0ull << (from % 64));
+	for (;;) {
+		while (x && got < n) {
+			uint64_t bit = x & -x;
+
+			s = w * 64 + (uint32_t)__builtin_ctzll(x);
+			c->map[w] |= bit;
+			x ^= bit;
+			off[got++] = first + s;
+		}
+		if (got == n || ++w >= words)
+			break;
+		x = ~c->map[w];
+	}
+	if (!got)
+		return 0;
+	c->count = (uint16_t)(c->count + got);
+	sd->inuse += got;
+	if (c->count >= sd->csize) {
+		bm_set(sd->full, c->idx);
+		list_unlink(sd, h);
+	} else if (sd->how == SR_SLOTS_ORDERS && c->list == CL_NONE) {
+		list_tail(sd, h, CL_NONFULL);
+	}
+	*pcp = s + 1 < sd->csize ? sr_pcp_make(c->idx, s + 1) : 0;
+	return got;
+}
+
 /* A new cluster from the free list for order; NOREC if none (or out of
  * memory: *nomem). */
 static uint32_t new_cluster(struct sr_swap_dev *sd, unsigned order, int *nomem)
@@ -951,13 +997,8 @@ uint32_t sr_swapdev_get_pages(struct sr_swap_dev *sd, uint64_t cpu_key, uint64_t
 		if (sd->how != SR_SLOTS_SCAN && pcp && *pcp &&
 		    (c = rec_at(sd, (uint32_t)(*pcp & 0xffffffffu) - 1, &h)) &&
 		    (sd->how != SR_SLOTS_ORDERS || c->order == 0)) {
-			while (got < n && try_in(sd, h, (uint32_t)(*pcp >> 32) & 0xffff, 1, pcp,
-						 &off[got])) {
-				got++;
-				sd->inuse++;
-				if (!*pcp)
-					break;
-			}
+			got += take_pages(sd, h, (uint32_t)(*pcp >> 32) & 0xffff, n - got, pcp,
+					  &off[got]);
 			if (got == n)
 				break;
 		}
