@@ -144,10 +144,12 @@ void sr_swapdev_put(struct sr_swap_dev *sd, uint32_t off, uint32_t n);
 int sr_swapdev_used(const struct sr_swap_dev *sd, uint32_t off);
 
 /* A CPU's slots cache (swap_slots.c): slots off[cur] to off[nr - 1] of
- * device dev1 - 1 are its to hand out. */
+ * device dev1 - 1 are its to hand out.  The slots themselves are apart
+ * (made at the first refill that lays them out), so that every CPU's
+ * counts, which each swap-out reads, share a few cache lines. */
 struct sr_slots_cache {
 	uint32_t dev1, cur, nr;
-	uint32_t off[64];          /* SWAP_SLOTS_CACHE_SIZE */
+	uint32_t *off;             /* SWAP_SLOTS_CACHE_SIZE slots, or NULL */
 };
 
 /* ---- the state of one policy's kernel --------------------------------- */
@@ -171,6 +173,8 @@ struct sr_mm {
 	/* swap_slots.c */
 	enum sr_alloc_mode alloc;  /* how order-0 slots are handed out */
 	int cache_active;          /* the slots cache is on (check_cache_active()) */
+	uint64_t cache_off_below;  /* ... and goes off below this many free slots
+				    * (SR_SLOTS_CACHE_DEACTIVATE x online CPUs) */
 	struct sr_slots_cache *cache_vec; /* per CPU key below cache_n: no hashing */
 	size_t cache_n;
 	struct sr_u64map cache;    /* larger CPU keys -> index + 1 in cache_pool */
@@ -310,7 +314,7 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
 	uint64_t key = sr_mm_cpu_key(e);
 
 	if (SR_LIKELY(mm->alloc == SR_ALLOC_SLOTS_CACHE && mm->cache_active && e->nr_pages == 1 &&
-		      mm->free_total >= SR_SLOTS_CACHE_DEACTIVATE * (uint64_t)mm->m->nr_cpus &&
+		      mm->free_total >= mm->cache_off_below &&
 		      key < mm->cache_n && mm->cache_vec[key].cur < mm->cache_vec[key].nr)) {
 		struct sr_slots_cache *c = &mm->cache_vec[key];
 

@@ -10,6 +10,7 @@
  * per-CPU clusters that replaced the cache in v6.15 (cluster_alloc()), and
  * direct allocation for every slot (before v4.11, or --slots-cache=off).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mm/mm.h"
@@ -70,7 +71,7 @@ static void cache_check(struct sr_mm *mm)
 	uint64_t cpus = (uint64_t)mm->m->nr_cpus;
 	size_t i;
 
-	if (mm->cache_active && mm->free_total < SR_SLOTS_CACHE_DEACTIVATE * cpus) {
+	if (mm->cache_active && mm->free_total < mm->cache_off_below) {
 		for (i = 0; i < mm->cache_n; i++)
 			cache_drop(mm, &mm->cache_vec[i]);
 		for (i = 0; i < mm->pool_n; i++)
@@ -106,7 +107,9 @@ static int refill(struct sr_mm *mm, const struct sr_event *e, struct sr_slots_ca
 	} else {
 		uint64_t *pcp = sr_swapdev_pcp(&mm->sdev[d], key, 0);
 
-		if (!pcp) {
+		if (!c->off)
+			c->off = malloc(SR_SLOTS_CACHE_SIZE * sizeof(*c->off));
+		if (!pcp || !c->off) {
 			mm->nomem = 1;
 			return -1;
 		}

@@ -209,6 +209,7 @@ enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 	sr_u64map_init(&mm->cache);
 	sr_u64map_init(&mm->pcpu);
 	mm->cache_active = 1;
+	mm->cache_off_below = SR_SLOTS_CACHE_DEACTIVATE * (uint64_t)m->nr_cpus;
 	mm->rr = calloc((size_t)m->nr_nodes * m->nr_devices, sizeof(*mm->rr));
 	mm->used = calloc((size_t)m->nr_devices, sizeof(*mm->used));
 	mm->sdev = calloc((size_t)m->nr_devices, sizeof(*mm->sdev));
@@ -256,6 +257,10 @@ void sr_mm_free(struct sr_mm *mm)
 	free(mm->sdev);
 	free(mm->rr);
 	free(mm->used);
+	for (i = 0; mm->cache_vec && (size_t)i < mm->cache_n; i++)
+		free(mm->cache_vec[i].off);
+	for (i = 0; mm->cache_pool && (size_t)i < mm->pool_n; i++)
+		free(mm->cache_pool[i].off);
 	free(mm->cache_vec);
 	free(mm->cache_pool);
 	sr_u64map_free(&mm->cache);
