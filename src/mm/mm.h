@@ -68,11 +68,13 @@ enum sr_slot_alloc {
 
 struct sr_cluster {
 	uint32_t idx;              /* the cluster's number on the device */
-	uint16_t count;            /* slots in use (with those past the end) */
 	uint8_t order;             /* the folio order it serves (6.12 on) */
 	uint8_t list;              /* which list it is on (swapfile.c) */
 	uint32_t prev, next;       /* list links: record handles, or none */
-	uint64_t map[8];           /* slots in use, a bit each */
+	uint64_t map[8];           /* slots in use, a bit each (with those past
+				    * the end): the kernel's count of the
+				    * cluster is the bits set (swapfile.c,
+				    * cl_full(), cl_empty()) */
 };
 
 struct sr_swap_dev {

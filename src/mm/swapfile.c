@@ -432,6 +432,32 @@ static inline uint32_t slot_mark(struct sr_cluster *c, uint32_t s, int on)
 	return 1;
 }
 
+/*
+ * Whether every slot of c is in use, or none: the kernel's count of the
+ * cluster's slots in use (cluster_info's count) at SWAPFILE_CLUSTER or 0.
+ * The model keeps the count as its bitmap alone, so that a free reads only
+ * the line of the slot's word: its callers test that word first.
+ */
+static inline int cl_full(const struct sr_swap_dev *sd, const struct sr_cluster *c)
+{
+	uint64_t all = ~0ull;
+	uint32_t w;
+
+	for (w = 0; w < sd->csize / 64; w++)
+		all &= c->map[w];
+	return all == ~0ull;
+}
+
+static inline int cl_empty(const struct sr_swap_dev *sd, const struct sr_cluster *c)
+{
+	uint64_t any = 0;
+	uint32_t w;
+
+	for (w = 0; w < sd->csize / 64; w++)
+		any |= c->map[w];
+	return !any;
+}
+
 /* run_mark() for more than one slot: a word at a time. */
 static __attribute__((noinline)) uint32_t run_mark_words(struct sr_cluster *c, uint32_t s,
 							 uint32_t n, int on)
@@ -554,10 +580,9 @@ static uint32_t rec_new(struct sr_swap_dev *sd, uint32_t idx, unsigned order)
 	c->order = (uint8_t)order;
 	c->prev = c->next = NOREC;
 	if (idx == 0)
-		c->count = (uint16_t)run_mark(c, 0, 1, 1);
+		run_mark(c, 0, 1, 1);
 	if ((uint64_t)first + sd->csize > sd->nslots)
-		c->count = (uint16_t)(c->count + run_mark(c, sd->nslots - first,
-							  first + sd->csize - sd->nslots, 1));
+		run_mark(c, sd->nslots - first, first + sd->csize - sd->nslots, 1);
 	return h;
 }
 
@@ -693,8 +718,8 @@ static uint32_t take(struct sr_swap_dev *sd, uint32_t h, uint32_t s, uint32_t n)
 {
 	struct sr_cluster *c = &sd->rec[h];
 
-	c->count = (uint16_t)(c->count + run_mark(c, s, n, 1));
-	if (c->count >= sd->csize) {
+	run_mark(c, s, n, 1);
+	if (c->map[(s + n - 1) / 64] == ~0ull && cl_full(sd, c)) {
 		bm_set(sd->full, c->idx);
 		list_unlink(sd, h);
 	} else if (sd->how == SR_SLOTS_ORDERS && c->list == CL_NONE) {
@@ -751,9 +776,8 @@ static uint32_t take_pages(struct sr_swap_dev *sd, uint32_t h, uint32_t from, ui
 	}
 	if (!got)
 		return 0;
-	c->count = (uint16_t)(c->count + got);
 	sd->inuse += got;
-	if (c->count >= sd->csize) {
+	if (c->map[s / 64] == ~0ull && cl_full(sd, c)) {
 		bm_set(sd->full, c->idx);
 		list_unlink(sd, h);
 	} else if (sd->how == SR_SLOTS_ORDERS && c->list == CL_NONE) {
@@ -1031,14 +1055,14 @@ void sr_swapdev_prefetch(const struct sr_swap_dev *sd, uint32_t off)
 static inline void put_in(struct sr_swap_dev *sd, struct sr_cluster *c, uint32_t h, uint32_t idx,
 			  uint32_t s, uint32_t k)
 {
-	uint32_t freed = run_mark(c, s, k, 0);
+	uint32_t freed;
 
 	/* Only a cluster with every slot in use has its bit in full. */
-	if (c->count >= sd->csize)
+	if (c->map[s / 64] == ~0ull && cl_full(sd, c))
 		bm_clr(sd->full, idx);
-	c->count = (uint16_t)(c->count - freed);
+	freed = run_mark(c, s, k, 0);
 	sd->inuse -= freed;
-	if (!c->count)
+	if (!c->map[s / 64] && cl_empty(sd, c))
 		rec_release(sd, h);
 	else if (sd->how == SR_SLOTS_ORDERS && c->list != CL_NONFULL && freed)
 		list_tail(sd, h, CL_NONFULL);
