@@ -66,6 +66,33 @@ enum sr_slot_alloc {
 #define SR_SLOT_SPLIT UINT32_MAX /* a folio whose slots are not contiguous */
 #define SR_SLOT_NONE (UINT32_MAX - 1) /* no positions laid out (sr_mm.positions) */
 
+/*
+ * A value per (CPU, folio order), 0 until set: the current clusters (the
+ * kernel's percpu_swap_cluster and, per device, the per-CPU cluster
+ * before 6.15).  A CPU key below SR_PCPU_VEC (a recorded CPU) indexes a
+ * vector, a row of orders each; the others (a task standing for its
+ * CPU, sr_mm_cpu_key()) hash.
+ */
+#define SR_PCPU_VEC 65536
+struct sr_pcpu {
+	uint64_t (*vec)[SR_SLOT_ORDERS];
+	size_t n;                  /* rows */
+	struct sr_u64map big;      /* CPU key << 4 | order -> the value */
+};
+
+void sr_pcpu_init(struct sr_pcpu *p);
+void sr_pcpu_free(struct sr_pcpu *p);
+uint64_t *sr_pcpu_at_slow(struct sr_pcpu *p, uint64_t cpu_key, unsigned order);
+
+/* The value of (cpu_key, order); NULL out of memory.  It holds until the
+ * next call for this p. */
+static inline uint64_t *sr_pcpu_at(struct sr_pcpu *p, uint64_t cpu_key, unsigned order)
+{
+	if (SR_LIKELY(cpu_key < p->n))
+		return &p->vec[cpu_key][order];
+	return sr_pcpu_at_slow(p, cpu_key, order);
+}
+
 struct sr_cluster {
 	uint32_t idx;              /* the cluster's number on the device */
 	uint8_t order;             /* the folio order it serves (6.12 on) */
@@ -99,7 +126,7 @@ struct sr_swap_dev {
 	uint32_t nrec, caprec, free_rec;
 	uint64_t *full;            /* a bit per cluster: every slot in use */
 	uint32_t head[2][SR_SLOT_ORDERS], tail[2][SR_SLOT_ORDERS]; /* nonfull, frag */
-	struct sr_u64map pcp;      /* (CPU key, order) -> its current cluster */
+	struct sr_pcpu pcp;        /* (CPU key, order) -> its current cluster */
 	uint64_t one_pcp[SR_SLOT_ORDERS]; /* one_cluster's, per order */
 	uint32_t cluster_next, cluster_nr; /* the scan's position and countdown */
 	uint64_t inuse;            /* slots handed out */
@@ -182,7 +209,7 @@ struct sr_mm {
 	struct sr_u64map cache;    /* larger CPU keys -> index + 1 in cache_pool */
 	struct sr_slots_cache *cache_pool;
 	size_t pool_n, pool_cap;
-	struct sr_u64map pcpu;     /* SR_ALLOC_CLUSTER: (CPU key, order) -> (device
+	struct sr_pcpu pcpu;       /* SR_ALLOC_CLUSTER: (CPU key, order) -> (device
 				    * + 1) << 48 | its current cluster (sr_pcp_make()) */
 	uint64_t cache_refills, direct_allocs, splits;
 	uint32_t ev_slots;         /* slots the last sr_mm_alloc_out() took under the

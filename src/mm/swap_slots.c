@@ -221,7 +221,7 @@ static int cluster_alloc(struct sr_mm *mm, const struct sr_event *e)
 {
 	uint32_t nr = e->nr_pages;
 	unsigned order = (unsigned)__builtin_ctz(nr);
-	uint64_t *v = sr_u64map_put(&mm->pcpu, sr_mm_cpu_key(e) << 4 | order, NULL), pcp = 0, n;
+	uint64_t *v = sr_pcpu_at(&mm->pcpu, sr_mm_cpu_key(e), order), pcp = 0, n;
 	struct sr_alloc_req req;
 	int d, nomem = 0;
 

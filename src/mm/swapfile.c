@@ -190,6 +190,29 @@ int sr_mm_choose(struct sr_mm *mm, const struct sr_alloc_req *req, uint32_t need
 	return d;
 }
 
+void sr_pcpu_init(struct sr_pcpu *p)
+{
+	p->vec = NULL;
+	p->n = 0;
+	sr_u64map_init(&p->big);
+}
+
+void sr_pcpu_free(struct sr_pcpu *p)
+{
+	free(p->vec);
+	sr_u64map_free(&p->big);
+	sr_pcpu_init(p);
+}
+
+uint64_t *sr_pcpu_at_slow(struct sr_pcpu *p, uint64_t cpu_key, unsigned order)
+{
+	if (cpu_key >= SR_PCPU_VEC)
+		return sr_u64map_put(&p->big, cpu_key << 4 | order, NULL);
+	if (sr_grow_zeroed((void **)&p->vec, &p->n, (size_t)cpu_key + 1, sizeof(*p->vec), 64))
+		return NULL;
+	return &p->vec[cpu_key][order];
+}
+
 enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 		       const struct sr_swap_lists *lists, enum sr_alloc_mode alloc,
 		       struct sr_diag *d)
@@ -207,7 +230,7 @@ enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 	mm->env.advance = env_advance;
 	mm->env.core = mm;
 	sr_u64map_init(&mm->cache);
-	sr_u64map_init(&mm->pcpu);
+	sr_pcpu_init(&mm->pcpu);
 	mm->cache_active = 1;
 	mm->cache_off_below = SR_SLOTS_CACHE_DEACTIVATE * (uint64_t)m->nr_cpus;
 	mm->rr = calloc((size_t)m->nr_nodes * m->nr_devices, sizeof(*mm->rr));
@@ -264,7 +287,7 @@ void sr_mm_free(struct sr_mm *mm)
 	free(mm->cache_vec);
 	free(mm->cache_pool);
 	sr_u64map_free(&mm->cache);
-	sr_u64map_free(&mm->pcpu);
+	sr_pcpu_free(&mm->pcpu);
 }
 
 /* ---- the slots of one device ---------------------------------------------
@@ -510,7 +533,7 @@ static uint32_t run_find(const struct sr_swap_dev *sd, const struct sr_cluster *
 	return sd->csize;
 }
 
-static void list_unlink(struct sr_swap_dev *sd, uint32_t h)
+static __attribute__((noinline)) void list_unlink(struct sr_swap_dev *sd, uint32_t h)
 {
 	struct sr_cluster *c = &sd->rec[h];
 	int l = c->list - 1;
@@ -529,7 +552,7 @@ static void list_unlink(struct sr_swap_dev *sd, uint32_t h)
 	c->list = CL_NONE;
 }
 
-static void list_tail(struct sr_swap_dev *sd, uint32_t h, int list)
+static __attribute__((noinline)) void list_tail(struct sr_swap_dev *sd, uint32_t h, int list)
 {
 	struct sr_cluster *c = &sd->rec[h];
 	int l = list - 1;
@@ -659,7 +682,7 @@ int sr_swapdev_init(struct sr_swap_dev *sd, uint64_t size_pages, uint32_t csize,
 	for (l = 0; l < 2; l++)
 		for (o = 0; o < SR_SLOT_ORDERS; o++)
 			sd->head[l][o] = sd->tail[l][o] = NOREC;
-	sr_u64map_init(&sd->pcp);
+	sr_pcpu_init(&sd->pcp);
 	words = ((size_t)sd->ncl + 63) / 64;
 	sd->ix_cols = how == SR_SLOTS_SCAN ? 1 : sd->cols;
 	sd->ix_shift = (uint32_t)__builtin_ctz(sd->ix_cols);
@@ -697,7 +720,7 @@ void sr_swapdev_free(struct sr_swap_dev *sd)
 	free(sd->fifo);
 	free(sd->rec);
 	free(sd->full);
-	sr_u64map_free(&sd->pcp);
+	sr_pcpu_free(&sd->pcp);
 	memset(sd, 0, sizeof(*sd));
 }
 
@@ -728,27 +751,13 @@ static uint32_t take(struct sr_swap_dev *sd, uint32_t h, uint32_t s, uint32_t n)
 	return c->idx * sd->csize + s;
 }
 
-/* A run of n in cluster h from slot from; sets *off and the current
- * cluster. */
-static int try_in(struct sr_swap_dev *sd, uint32_t h, uint32_t from, uint32_t n, uint64_t *pcp,
-		  uint32_t *off)
-{
-	uint32_t s = run_find(sd, &sd->rec[h], from, n), idx = sd->rec[h].idx;
-
-	if (s >= sd->csize)
-		return 0;
-	*off = take(sd, h, s, n);
-	*pcp = s + n < sd->csize ? sr_pcp_make(idx, s + n) : 0;
-	return 1;
-}
-
 /*
- * try_in() of one slot up to n times in cluster h from slot from on, as
- * the kernel's get_swap_pages() takes a batch from the current cluster
+ * Up to n single slots in cluster h from slot from on, as the kernel's
+ * get_swap_pages() takes a batch from the current cluster
  * (cluster_alloc_range() per slot): its free slots in order into off[],
  * found a word of the bitmap at a time.  How many; the current cluster
  * *pcp goes on after the last (none past the cluster's end), and the
- * cluster's count, lists and full bit end as the single takes leave them.
+ * cluster's lists and full bit end as single takes (take()) leave them.
  */
 static uint32_t take_pages(struct sr_swap_dev *sd, uint32_t h, uint32_t from, uint32_t n,
 			   uint64_t *pcp, uint32_t *off)
@@ -776,7 +785,6 @@ static uint32_t take_pages(struct sr_swap_dev *sd, uint32_t h, uint32_t from, ui
 	}
 	if (!got)
 		return 0;
-	sd->inuse += got;
 	if (c->map[s / 64] == ~0ull && cl_full(sd, c)) {
 		bm_set(sd->full, c->idx);
 		list_unlink(sd, h);
@@ -785,6 +793,46 @@ static uint32_t take_pages(struct sr_swap_dev *sd, uint32_t h, uint32_t from, ui
 	}
 	*pcp = s + 1 < sd->csize ? sr_pcp_make(c->idx, s + 1) : 0;
 	return got;
+}
+
+/* try_in() of one slot, the common case: take() of the first free slot
+ * from slot from on. */
+static inline int take_one(struct sr_swap_dev *sd, struct sr_cluster *c, uint32_t h,
+			   uint32_t from, uint64_t *pcp, uint32_t *off)
+{
+	uint32_t s = bm_next_zero(c->map, from, sd->csize);
+	uint64_t *w;
+
+	if (s >= sd->csize)
+		return 0;
+	w = &c->map[s / 64];
+	*w |= 1ull << (s % 64);
+	if (SR_UNLIKELY(*w == ~0ull) && cl_full(sd, c)) {
+		bm_set(sd->full, c->idx);
+		list_unlink(sd, h);
+	} else if (sd->how == SR_SLOTS_ORDERS && c->list == CL_NONE) {
+		list_tail(sd, h, CL_NONFULL);
+	}
+	*off = (c->idx << sd->cshift) + s;
+	*pcp = s + 1 < sd->csize ? sr_pcp_make(c->idx, s + 1) : 0;
+	return 1;
+}
+
+/* A run of n in cluster h from slot from; sets *off and the current
+ * cluster. */
+static int try_in(struct sr_swap_dev *sd, uint32_t h, uint32_t from, uint32_t n, uint64_t *pcp,
+		  uint32_t *off)
+{
+	uint32_t s, idx = sd->rec[h].idx;
+
+	if (n == 1)
+		return take_one(sd, &sd->rec[h], h, from, pcp, off);
+	s = run_find(sd, &sd->rec[h], from, n);
+	if (s >= sd->csize)
+		return 0;
+	*off = take(sd, h, s, n);
+	*pcp = s + n < sd->csize ? sr_pcp_make(idx, s + n) : 0;
+	return 1;
 }
 
 /* A new cluster from the free list for order; NOREC if none (or out of
@@ -939,11 +987,13 @@ static int get_lists(struct sr_swap_dev *sd, unsigned order, uint64_t *pcp, uint
 uint64_t *sr_swapdev_pcp(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order)
 {
 	return sd->one_cluster ? &sd->one_pcp[order] :
-	       sr_u64map_put(&sd->pcp, cpu_key << 4 | order, NULL);
+	       sr_pcpu_at(&sd->pcp, cpu_key, order);
 }
 
-int sr_swapdev_get(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order, uint64_t *pcp,
-		   int may_new, uint32_t *off, int *nomem)
+/* sr_swapdev_get() but for its common case. */
+static __attribute__((noinline)) int get_slow(struct sr_swap_dev *sd, uint64_t cpu_key,
+					      unsigned order, uint64_t *pcp, int may_new,
+					      uint32_t *off, int *nomem)
 {
 	uint32_t n = 1u << order, h, idx;
 	unsigned o;
@@ -1012,6 +1062,27 @@ done:
 	return 0;
 }
 
+int sr_swapdev_get(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order, uint64_t *pcp,
+		   int may_new, uint32_t *off, int *nomem)
+{
+	/* The common case: a page from the current cluster (where it fails,
+	 * nothing changed: get_slow() tries it again and goes on). */
+	if (order == 0 && sd->how != SR_SLOTS_SCAN) {
+		uint64_t *p = pcp && !sd->one_cluster ? pcp : sr_swapdev_pcp(sd, cpu_key, 0);
+		struct sr_cluster *c;
+		uint32_t h;
+
+		if (p && *p && (c = rec_at(sd, (uint32_t)(*p & 0xffffffffu) - 1, &h)) &&
+		    (sd->how != SR_SLOTS_ORDERS || c->order == 0) &&
+		    take_one(sd, c, h, (uint32_t)(*p >> 32) & 0xffff, p, off)) {
+			*nomem = 0;
+			sd->inuse++;
+			return 0;
+		}
+	}
+	return get_slow(sd, cpu_key, order, pcp, may_new, off, nomem);
+}
+
 uint32_t sr_swapdev_get_pages(struct sr_swap_dev *sd, uint64_t cpu_key, uint64_t *pcp, uint32_t n,
 			      uint32_t *off, int *nomem)
 {
@@ -1026,8 +1097,11 @@ uint32_t sr_swapdev_get_pages(struct sr_swap_dev *sd, uint64_t cpu_key, uint64_t
 		if (sd->how != SR_SLOTS_SCAN && pcp && *pcp &&
 		    (c = rec_at(sd, (uint32_t)(*pcp & 0xffffffffu) - 1, &h)) &&
 		    (sd->how != SR_SLOTS_ORDERS || c->order == 0)) {
-			got += take_pages(sd, h, (uint32_t)(*pcp >> 32) & 0xffff, n - got, pcp,
-					  &off[got]);
+			uint32_t k = take_pages(sd, h, (uint32_t)(*pcp >> 32) & 0xffff, n - got,
+						pcp, &off[got]);
+
+			got += k;
+			sd->inuse += k;
 			if (got == n)
 				break;
 		}
