@@ -29,6 +29,8 @@ struct sr_prio_list {
 	int n;
 	int *dev;     /* device indices, highest priority first */
 	int *prio;    /* their priority on this node */
+	int *gend;    /* [i]: where the group of equal priority that i is in
+		       * ends (its last + 1), derived once from prio */
 };
 
 /* Every node's list; built once per machine, read-only after, shared by

@@ -45,7 +45,8 @@ int sr_swap_lists_build(struct sr_swap_lists *lists, const struct sr_machine *m,
 		l->n = m->nr_devices;
 		l->dev = malloc((size_t)l->n * sizeof(*l->dev));
 		l->prio = malloc((size_t)l->n * sizeof(*l->prio));
-		if (!l->dev || !l->prio) {
+		l->gend = malloc((size_t)l->n * sizeof(*l->gend));
+		if (!l->dev || !l->prio || !l->gend) {
 			free(base);
 			return -1;
 		}
@@ -63,6 +64,8 @@ int sr_swap_lists_build(struct sr_swap_lists *lists, const struct sr_machine *m,
 			l->prio[j] = p;
 			l->dev[j] = i;
 		}
+		for (i = l->n - 1; i >= 0; i--)
+			l->gend[i] = i + 1 < l->n && l->prio[i + 1] == l->prio[i] ? l->gend[i + 1] : i + 1;
 	}
 	free(base);
 	return 0;
@@ -75,6 +78,7 @@ void sr_swap_lists_free(struct sr_swap_lists *lists)
 	for (i = 0; i < SR_MACHINE_MAX_NODES; i++) {
 		free(lists->node[i].dev);
 		free(lists->node[i].prio);
+		free(lists->node[i].gend);
 	}
 }
 
@@ -91,10 +95,18 @@ int sr_mm_walk(struct sr_mm *mm, int node, unsigned mask, uint32_t nr_pages, int
 	int g = 0;
 
 	while (g < l->n) {
-		int e = g, k, *turn = &mm->rr[node * m->nr_devices + g];
+		int e = l->gend[g], k, *turn = &mm->rr[node * m->nr_devices + g];
 
-		while (e < l->n && l->prio[e] == l->prio[g])
-			e++;
+		if (e - g == 1) {
+			/* A device alone at its priority: no turns. */
+			int d = l->dev[g];
+
+			if ((!mask || (mask & SR_CLASS_BIT(m->dev[d].cls))) &&
+			    sr_mm_dev_free(mm, d) >= nr_pages)
+				return d;
+			g = e;
+			continue;
+		}
 		for (k = 0; k < e - g; k++) {
 			int j = g + (*turn + k) % (e - g);
 			int d = l->dev[j];
