@@ -177,9 +177,13 @@ int sr_swapdev_used(const struct sr_swap_dev *sd, uint32_t off);
 /* A CPU's slots cache (swap_slots.c): slots off[cur] to off[nr - 1] of
  * device dev1 - 1 are its to hand out.  The slots themselves are apart
  * (made at the first refill that lays them out), so that every CPU's
- * counts, which each swap-out reads, share a few cache lines. */
+ * counts, which each swap-out reads, share a few cache lines; and as a
+ * refill's slots are mostly one run of consecutive ones (the current
+ * cluster's next), the run from cur is kept with the counts: off[i] is
+ * first + i for cur <= i < run (run <= nr; 0: not known yet). */
 struct sr_slots_cache {
 	uint32_t dev1, cur, nr;
+	uint32_t run, first;
 	uint32_t *off;             /* SWAP_SLOTS_CACHE_SIZE slots, or NULL */
 };
 
@@ -346,11 +350,11 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
 
 	if (SR_LIKELY(mm->alloc == SR_ALLOC_SLOTS_CACHE && mm->cache_active && e->nr_pages == 1 &&
 		      mm->free_total >= mm->cache_off_below &&
-		      key < mm->cache_n && mm->cache_vec[key].cur < mm->cache_vec[key].nr)) {
+		      key < mm->cache_n && mm->cache_vec[key].cur < mm->cache_vec[key].run)) {
 		struct sr_slots_cache *c = &mm->cache_vec[key];
 
 		mm->ev_slots = 0;
-		mm->ev_off = mm->positions ? c->off[c->cur] : SR_SLOT_NONE;
+		mm->ev_off = mm->positions ? c->first + c->cur : SR_SLOT_NONE;
 		c->cur++;
 		return (int)c->dev1 - 1;
 	}

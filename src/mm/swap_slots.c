@@ -53,13 +53,30 @@ static void cache_drop(struct sr_mm *mm, struct sr_slots_cache *c)
 		sr_mm_put(mm, (int)c->dev1 - 1, c->nr - c->cur);
 	while (mm->positions && c->cur < c->nr)
 		sr_mm_free_slots(mm, (int)c->dev1 - 1, c->off[c->cur++], NULL, 1);
-	c->cur = c->nr = 0;
+	c->cur = c->nr = c->run = 0;
 }
 
-/* Hand out the next slot of CPU cache c. */
+/* Hand out the next slot of CPU cache c (c->cur < c->nr). */
 static int cache_pop(struct sr_mm *mm, struct sr_slots_cache *c)
 {
-	mm->ev_off = mm->positions ? c->off[c->cur] : SR_SLOT_NONE;
+	if (c->cur >= c->run) {
+		/* The run of consecutive slots from cur (counted only: all
+		 * of them). */
+		uint32_t i = c->cur + 1, first = 0;
+
+		if (!mm->positions) {
+			i = c->nr;
+		} else {
+			const uint32_t *off = c->off;
+
+			first = off[c->cur] - c->cur;
+			while (i < c->nr && off[i] == first + i)
+				i++;
+		}
+		c->first = first;
+		c->run = i;
+	}
+	mm->ev_off = mm->positions ? c->first + c->cur : SR_SLOT_NONE;
 	c->cur++;
 	return (int)c->dev1 - 1;
 }
@@ -118,7 +135,7 @@ static int refill(struct sr_mm *mm, const struct sr_event *e, struct sr_slots_ca
 	}
 	sr_mm_take(mm, d, got);
 	c->dev1 = (uint32_t)d + 1;
-	c->cur = 0;
+	c->cur = c->run = 0;
 	c->nr = got;
 	mm->cache_refills++;
 	/* One si->lock hold for the batch (get_swap_pages(64, ...)). */
