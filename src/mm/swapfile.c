@@ -783,20 +783,23 @@ static uint32_t take_pages(struct sr_swap_dev *sd, uint32_t h, uint32_t from, ui
 		return 0;
 	x = ~c->map[w] & (~0ull << (from % 64));
 	for (;;) {
-		while (x && got < n) {
-			uint64_t bit = x & -x;
+		/* The free slots of word w, lowest first; those taken are
+		 * the bits cleared from x. */
+		uint64_t free0 = x;
+		uint32_t base = first + w * 64;
 
-			s = w * 64 + (uint32_t)__builtin_ctzll(x);
-			c->map[w] |= bit;
-			x ^= bit;
-			off[got++] = first + s;
+		while (x && got < n) {
+			off[got++] = base + (uint32_t)__builtin_ctzll(x);
+			x &= x - 1;
 		}
+		c->map[w] |= free0 ^ x;
 		if (got == n || ++w >= words)
 			break;
 		x = ~c->map[w];
 	}
 	if (!got)
 		return 0;
+	s = off[got - 1] - first; /* the last slot taken */
 	if (c->map[s / 64] == ~0ull && cl_full(sd, c)) {
 		bm_set(sd->full, c->idx);
 		list_unlink(sd, h);
