@@ -29,6 +29,8 @@ struct sr_prio_list {
 	int n;
 	int *dev;     /* device indices, highest priority first */
 	int *prio;    /* their priority on this node */
+	int *gend;    /* [i]: where the group of equal priority that i is in
+		       * ends (its last + 1), derived once from prio */
 };
 
 /* Every node's list; built once per machine, read-only after, shared by
@@ -66,18 +68,49 @@ enum sr_slot_alloc {
 #define SR_SLOT_SPLIT UINT32_MAX /* a folio whose slots are not contiguous */
 #define SR_SLOT_NONE (UINT32_MAX - 1) /* no positions laid out (sr_mm.positions) */
 
+/*
+ * A value per (CPU, folio order), 0 until set: the current clusters (the
+ * kernel's percpu_swap_cluster and, per device, the per-CPU cluster
+ * before 6.15).  A CPU key below SR_PCPU_VEC (a recorded CPU) indexes a
+ * vector, a row of orders each; the others (a task standing for its
+ * CPU, sr_mm_cpu_key()) hash.
+ */
+#define SR_PCPU_VEC 65536
+struct sr_pcpu {
+	uint64_t (*vec)[SR_SLOT_ORDERS];
+	size_t n;                  /* rows */
+	struct sr_u64map big;      /* CPU key << 4 | order -> the value */
+};
+
+void sr_pcpu_init(struct sr_pcpu *p);
+void sr_pcpu_free(struct sr_pcpu *p);
+uint64_t *sr_pcpu_at_slow(struct sr_pcpu *p, uint64_t cpu_key, unsigned order);
+
+/* The value of (cpu_key, order); NULL out of memory.  It holds until the
+ * next call for this p. */
+static inline uint64_t *sr_pcpu_at(struct sr_pcpu *p, uint64_t cpu_key, unsigned order)
+{
+	if (SR_LIKELY(cpu_key < p->n))
+		return &p->vec[cpu_key][order];
+	return sr_pcpu_at_slow(p, cpu_key, order);
+}
+
 struct sr_cluster {
 	uint32_t idx;              /* the cluster's number on the device */
-	uint16_t count;            /* slots in use (with those past the end) */
 	uint8_t order;             /* the folio order it serves (6.12 on) */
 	uint8_t list;              /* which list it is on (swapfile.c) */
 	uint32_t prev, next;       /* list links: record handles, or none */
-	uint64_t map[8];           /* slots in use, a bit each */
+	uint64_t map[8];           /* slots in use, a bit each (with those past
+				    * the end): the kernel's count of the
+				    * cluster is the bits set (swapfile.c,
+				    * cl_full(), cl_empty()) */
 };
 
 struct sr_swap_dev {
 	uint32_t nslots;           /* slots (at most 2^32 - 1) */
 	uint32_t csize;            /* SWAPFILE_CLUSTER: 512 or 256 */
+	uint32_t cshift;           /* its log2: slot off is slot off & (csize - 1)
+				    * of cluster off >> cshift */
 	uint32_t ncl;              /* clusters */
 	uint32_t cols;             /* SWAP_CLUSTER_COLS of the free list's order */
 	enum sr_slot_alloc how;
@@ -95,7 +128,7 @@ struct sr_swap_dev {
 	uint32_t nrec, caprec, free_rec;
 	uint64_t *full;            /* a bit per cluster: every slot in use */
 	uint32_t head[2][SR_SLOT_ORDERS], tail[2][SR_SLOT_ORDERS]; /* nonfull, frag */
-	struct sr_u64map pcp;      /* (CPU key, order) -> its current cluster */
+	struct sr_pcpu pcp;        /* (CPU key, order) -> its current cluster */
 	uint64_t one_pcp[SR_SLOT_ORDERS]; /* one_cluster's, per order */
 	uint32_t cluster_next, cluster_nr; /* the scan's position and countdown */
 	uint64_t inuse;            /* slots handed out */
@@ -142,10 +175,16 @@ void sr_swapdev_put(struct sr_swap_dev *sd, uint32_t off, uint32_t n);
 int sr_swapdev_used(const struct sr_swap_dev *sd, uint32_t off);
 
 /* A CPU's slots cache (swap_slots.c): slots off[cur] to off[nr - 1] of
- * device dev1 - 1 are its to hand out. */
+ * device dev1 - 1 are its to hand out.  The slots themselves are apart
+ * (made at the first refill that lays them out), so that every CPU's
+ * counts, which each swap-out reads, share a few cache lines; and as a
+ * refill's slots are mostly one run of consecutive ones (the current
+ * cluster's next), the run from cur is kept with the counts: off[i] is
+ * first + i for cur <= i < run (run <= nr; 0: not known yet). */
 struct sr_slots_cache {
 	uint32_t dev1, cur, nr;
-	uint32_t off[64];          /* SWAP_SLOTS_CACHE_SIZE */
+	uint32_t run, first;
+	uint32_t *off;             /* SWAP_SLOTS_CACHE_SIZE slots, or NULL */
 };
 
 /* ---- the state of one policy's kernel --------------------------------- */
@@ -169,12 +208,14 @@ struct sr_mm {
 	/* swap_slots.c */
 	enum sr_alloc_mode alloc;  /* how order-0 slots are handed out */
 	int cache_active;          /* the slots cache is on (check_cache_active()) */
+	uint64_t cache_off_below;  /* ... and goes off below this many free slots
+				    * (SR_SLOTS_CACHE_DEACTIVATE x online CPUs) */
 	struct sr_slots_cache *cache_vec; /* per CPU key below cache_n: no hashing */
 	size_t cache_n;
 	struct sr_u64map cache;    /* larger CPU keys -> index + 1 in cache_pool */
 	struct sr_slots_cache *cache_pool;
 	size_t pool_n, pool_cap;
-	struct sr_u64map pcpu;     /* SR_ALLOC_CLUSTER: (CPU key, order) -> (device
+	struct sr_pcpu pcpu;       /* SR_ALLOC_CLUSTER: (CPU key, order) -> (device
 				    * + 1) << 48 | its current cluster (sr_pcp_make()) */
 	uint64_t cache_refills, direct_allocs, splits;
 	uint32_t ev_slots;         /* slots the last sr_mm_alloc_out() took under the
@@ -308,12 +349,12 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
 	uint64_t key = sr_mm_cpu_key(e);
 
 	if (SR_LIKELY(mm->alloc == SR_ALLOC_SLOTS_CACHE && mm->cache_active && e->nr_pages == 1 &&
-		      mm->free_total >= SR_SLOTS_CACHE_DEACTIVATE * (uint64_t)mm->m->nr_cpus &&
-		      key < mm->cache_n && mm->cache_vec[key].cur < mm->cache_vec[key].nr)) {
+		      mm->free_total >= mm->cache_off_below &&
+		      key < mm->cache_n && mm->cache_vec[key].cur < mm->cache_vec[key].run)) {
 		struct sr_slots_cache *c = &mm->cache_vec[key];
 
 		mm->ev_slots = 0;
-		mm->ev_off = mm->positions ? c->off[c->cur] : SR_SLOT_NONE;
+		mm->ev_off = mm->positions ? c->first + c->cur : SR_SLOT_NONE;
 		c->cur++;
 		return (int)c->dev1 - 1;
 	}

@@ -10,6 +10,7 @@
  * per-CPU clusters that replaced the cache in v6.15 (cluster_alloc()), and
  * direct allocation for every slot (before v4.11, or --slots-cache=off).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "mm/mm.h"
@@ -52,13 +53,30 @@ static void cache_drop(struct sr_mm *mm, struct sr_slots_cache *c)
 		sr_mm_put(mm, (int)c->dev1 - 1, c->nr - c->cur);
 	while (mm->positions && c->cur < c->nr)
 		sr_mm_free_slots(mm, (int)c->dev1 - 1, c->off[c->cur++], NULL, 1);
-	c->cur = c->nr = 0;
+	c->cur = c->nr = c->run = 0;
 }
 
-/* Hand out the next slot of CPU cache c. */
+/* Hand out the next slot of CPU cache c (c->cur < c->nr). */
 static int cache_pop(struct sr_mm *mm, struct sr_slots_cache *c)
 {
-	mm->ev_off = mm->positions ? c->off[c->cur] : SR_SLOT_NONE;
+	if (c->cur >= c->run) {
+		/* The run of consecutive slots from cur (counted only: all
+		 * of them). */
+		uint32_t i = c->cur + 1, first = 0;
+
+		if (!mm->positions) {
+			i = c->nr;
+		} else {
+			const uint32_t *off = c->off;
+
+			first = off[c->cur] - c->cur;
+			while (i < c->nr && off[i] == first + i)
+				i++;
+		}
+		c->first = first;
+		c->run = i;
+	}
+	mm->ev_off = mm->positions ? c->first + c->cur : SR_SLOT_NONE;
 	c->cur++;
 	return (int)c->dev1 - 1;
 }
@@ -70,7 +88,7 @@ static void cache_check(struct sr_mm *mm)
 	uint64_t cpus = (uint64_t)mm->m->nr_cpus;
 	size_t i;
 
-	if (mm->cache_active && mm->free_total < SR_SLOTS_CACHE_DEACTIVATE * cpus) {
+	if (mm->cache_active && mm->free_total < mm->cache_off_below) {
 		for (i = 0; i < mm->cache_n; i++)
 			cache_drop(mm, &mm->cache_vec[i]);
 		for (i = 0; i < mm->pool_n; i++)
@@ -106,7 +124,9 @@ static int refill(struct sr_mm *mm, const struct sr_event *e, struct sr_slots_ca
 	} else {
 		uint64_t *pcp = sr_swapdev_pcp(&mm->sdev[d], key, 0);
 
-		if (!pcp) {
+		if (!c->off)
+			c->off = malloc(SR_SLOTS_CACHE_SIZE * sizeof(*c->off));
+		if (!pcp || !c->off) {
 			mm->nomem = 1;
 			return -1;
 		}
@@ -115,7 +135,7 @@ static int refill(struct sr_mm *mm, const struct sr_event *e, struct sr_slots_ca
 	}
 	sr_mm_take(mm, d, got);
 	c->dev1 = (uint32_t)d + 1;
-	c->cur = 0;
+	c->cur = c->run = 0;
 	c->nr = got;
 	mm->cache_refills++;
 	/* One si->lock hold for the batch (get_swap_pages(64, ...)). */
@@ -218,7 +238,7 @@ static int cluster_alloc(struct sr_mm *mm, const struct sr_event *e)
 {
 	uint32_t nr = e->nr_pages;
 	unsigned order = (unsigned)__builtin_ctz(nr);
-	uint64_t *v = sr_u64map_put(&mm->pcpu, sr_mm_cpu_key(e) << 4 | order, NULL), pcp = 0, n;
+	uint64_t *v = sr_pcpu_at(&mm->pcpu, sr_mm_cpu_key(e), order), pcp = 0, n;
 	struct sr_alloc_req req;
 	int d, nomem = 0;
 

@@ -45,7 +45,8 @@ int sr_swap_lists_build(struct sr_swap_lists *lists, const struct sr_machine *m,
 		l->n = m->nr_devices;
 		l->dev = malloc((size_t)l->n * sizeof(*l->dev));
 		l->prio = malloc((size_t)l->n * sizeof(*l->prio));
-		if (!l->dev || !l->prio) {
+		l->gend = malloc((size_t)l->n * sizeof(*l->gend));
+		if (!l->dev || !l->prio || !l->gend) {
 			free(base);
 			return -1;
 		}
@@ -63,6 +64,8 @@ int sr_swap_lists_build(struct sr_swap_lists *lists, const struct sr_machine *m,
 			l->prio[j] = p;
 			l->dev[j] = i;
 		}
+		for (i = l->n - 1; i >= 0; i--)
+			l->gend[i] = i + 1 < l->n && l->prio[i + 1] == l->prio[i] ? l->gend[i + 1] : i + 1;
 	}
 	free(base);
 	return 0;
@@ -75,6 +78,7 @@ void sr_swap_lists_free(struct sr_swap_lists *lists)
 	for (i = 0; i < SR_MACHINE_MAX_NODES; i++) {
 		free(lists->node[i].dev);
 		free(lists->node[i].prio);
+		free(lists->node[i].gend);
 	}
 }
 
@@ -91,10 +95,18 @@ int sr_mm_walk(struct sr_mm *mm, int node, unsigned mask, uint32_t nr_pages, int
 	int g = 0;
 
 	while (g < l->n) {
-		int e = g, k, *turn = &mm->rr[node * m->nr_devices + g];
+		int e = l->gend[g], k, *turn = &mm->rr[node * m->nr_devices + g];
 
-		while (e < l->n && l->prio[e] == l->prio[g])
-			e++;
+		if (e - g == 1) {
+			/* A device alone at its priority: no turns. */
+			int d = l->dev[g];
+
+			if ((!mask || (mask & SR_CLASS_BIT(m->dev[d].cls))) &&
+			    sr_mm_dev_free(mm, d) >= nr_pages)
+				return d;
+			g = e;
+			continue;
+		}
 		for (k = 0; k < e - g; k++) {
 			int j = g + (*turn + k) % (e - g);
 			int d = l->dev[j];
@@ -190,6 +202,29 @@ int sr_mm_choose(struct sr_mm *mm, const struct sr_alloc_req *req, uint32_t need
 	return d;
 }
 
+void sr_pcpu_init(struct sr_pcpu *p)
+{
+	p->vec = NULL;
+	p->n = 0;
+	sr_u64map_init(&p->big);
+}
+
+void sr_pcpu_free(struct sr_pcpu *p)
+{
+	free(p->vec);
+	sr_u64map_free(&p->big);
+	sr_pcpu_init(p);
+}
+
+uint64_t *sr_pcpu_at_slow(struct sr_pcpu *p, uint64_t cpu_key, unsigned order)
+{
+	if (cpu_key >= SR_PCPU_VEC)
+		return sr_u64map_put(&p->big, cpu_key << 4 | order, NULL);
+	if (sr_grow_zeroed((void **)&p->vec, &p->n, (size_t)cpu_key + 1, sizeof(*p->vec), 64))
+		return NULL;
+	return &p->vec[cpu_key][order];
+}
+
 enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 		       const struct sr_swap_lists *lists, enum sr_alloc_mode alloc,
 		       struct sr_diag *d)
@@ -207,8 +242,9 @@ enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 	mm->env.advance = env_advance;
 	mm->env.core = mm;
 	sr_u64map_init(&mm->cache);
-	sr_u64map_init(&mm->pcpu);
+	sr_pcpu_init(&mm->pcpu);
 	mm->cache_active = 1;
+	mm->cache_off_below = SR_SLOTS_CACHE_DEACTIVATE * (uint64_t)m->nr_cpus;
 	mm->rr = calloc((size_t)m->nr_nodes * m->nr_devices, sizeof(*mm->rr));
 	mm->used = calloc((size_t)m->nr_devices, sizeof(*mm->used));
 	mm->sdev = calloc((size_t)m->nr_devices, sizeof(*mm->sdev));
@@ -256,10 +292,14 @@ void sr_mm_free(struct sr_mm *mm)
 	free(mm->sdev);
 	free(mm->rr);
 	free(mm->used);
+	for (i = 0; mm->cache_vec && (size_t)i < mm->cache_n; i++)
+		free(mm->cache_vec[i].off);
+	for (i = 0; mm->cache_pool && (size_t)i < mm->pool_n; i++)
+		free(mm->cache_pool[i].off);
 	free(mm->cache_vec);
 	free(mm->cache_pool);
 	sr_u64map_free(&mm->cache);
-	sr_u64map_free(&mm->pcpu);
+	sr_pcpu_free(&mm->pcpu);
 }
 
 /* ---- the slots of one device ---------------------------------------------
@@ -328,8 +368,20 @@ static inline int bm_test(const uint64_t *bm, uint32_t i)
 	return (bm[i / 64] >> (i % 64)) & 1;
 }
 
+/* The cluster of slot off, and off's slot within it (SWAPFILE_CLUSTER is a
+ * power of two: off / csize and off % csize). */
+static inline uint32_t cl_of(const struct sr_swap_dev *sd, uint32_t off)
+{
+	return off >> sd->cshift;
+}
+
+static inline uint32_t cl_slot(const struct sr_swap_dev *sd, uint32_t off)
+{
+	return off & (sd->csize - 1);
+}
+
 /* The first i in [from, n) whose bit is clear, or n. */
-static uint32_t bm_next_zero(const uint64_t *bm, uint32_t from, uint32_t n)
+static inline uint32_t bm_next_zero(const uint64_t *bm, uint32_t from, uint32_t n)
 {
 	uint32_t w = from / 64;
 	uint64_t x;
@@ -404,20 +456,49 @@ static uint32_t *ix_cell(struct sr_swap_dev *sd, uint32_t idx)
 	return &(*b)[idx & ((1u << IX_BITS) - 1)];
 }
 
-/* Mark slots [s, s + n) of c in use (or free, !on); the count of those
- * that changed. */
-static uint32_t run_mark(struct sr_cluster *c, uint32_t s, uint32_t n, int on)
+/* Mark slot s of c in use (or free, !on): 1 if it changed, else 0. */
+static inline uint32_t slot_mark(struct sr_cluster *c, uint32_t s, int on)
+{
+	uint64_t bit = 1ull << (s % 64), *w = &c->map[s / 64];
+
+	if (!(*w & bit) == !on)
+		return 0;
+	*w ^= bit;
+	return 1;
+}
+
+/*
+ * Whether every slot of c is in use, or none: the kernel's count of the
+ * cluster's slots in use (cluster_info's count) at SWAPFILE_CLUSTER or 0.
+ * The model keeps the count as its bitmap alone, so that a free reads only
+ * the line of the slot's word: its callers test that word first.
+ */
+static inline int cl_full(const struct sr_swap_dev *sd, const struct sr_cluster *c)
+{
+	uint64_t all = ~0ull;
+	uint32_t w;
+
+	for (w = 0; w < sd->csize / 64; w++)
+		all &= c->map[w];
+	return all == ~0ull;
+}
+
+static inline int cl_empty(const struct sr_swap_dev *sd, const struct sr_cluster *c)
+{
+	uint64_t any = 0;
+	uint32_t w;
+
+	for (w = 0; w < sd->csize / 64; w++)
+		any |= c->map[w];
+	return !any;
+}
+
+/* run_mark() for more than one slot: a word at a time. */
+static __attribute__((noinline)) uint32_t run_mark_words(struct sr_cluster *c, uint32_t s,
+							 uint32_t n, int on)
 {
 	uint32_t changed = 0, i;
 
-	if (n == 1) {
-		uint64_t bit = 1ull << (s % 64), *w = &c->map[s / 64];
-
-		if (!(*w & bit) == !on)
-			return 0;
-		*w ^= bit;
-		return 1;
-	}
 	for (i = s; i < s + n;) {
 		uint32_t w = i / 64, b = i % 64, k = n - (i - s) < 64 - b ? n - (i - s) : 64 - b;
 		uint64_t mask = (k == 64 ? ~0ull : ((1ull << k) - 1)) << b;
@@ -428,6 +509,13 @@ static uint32_t run_mark(struct sr_cluster *c, uint32_t s, uint32_t n, int on)
 		i += k;
 	}
 	return changed;
+}
+
+/* Mark slots [s, s + n) of c in use (or free, !on); the count of those
+ * that changed.  A page's one slot, the common case, is inline. */
+static inline uint32_t run_mark(struct sr_cluster *c, uint32_t s, uint32_t n, int on)
+{
+	return n == 1 ? slot_mark(c, s, on) : run_mark_words(c, s, n, on);
 }
 
 static int run_free(const struct sr_cluster *c, uint32_t s, uint32_t n)
@@ -457,7 +545,7 @@ static uint32_t run_find(const struct sr_swap_dev *sd, const struct sr_cluster *
 	return sd->csize;
 }
 
-static void list_unlink(struct sr_swap_dev *sd, uint32_t h)
+static __attribute__((noinline)) void list_unlink(struct sr_swap_dev *sd, uint32_t h)
 {
 	struct sr_cluster *c = &sd->rec[h];
 	int l = c->list - 1;
@@ -476,7 +564,7 @@ static void list_unlink(struct sr_swap_dev *sd, uint32_t h)
 	c->list = CL_NONE;
 }
 
-static void list_tail(struct sr_swap_dev *sd, uint32_t h, int list)
+static __attribute__((noinline)) void list_tail(struct sr_swap_dev *sd, uint32_t h, int list)
 {
 	struct sr_cluster *c = &sd->rec[h];
 	int l = list - 1;
@@ -527,15 +615,14 @@ static uint32_t rec_new(struct sr_swap_dev *sd, uint32_t idx, unsigned order)
 	c->order = (uint8_t)order;
 	c->prev = c->next = NOREC;
 	if (idx == 0)
-		c->count = (uint16_t)run_mark(c, 0, 1, 1);
+		run_mark(c, 0, 1, 1);
 	if ((uint64_t)first + sd->csize > sd->nslots)
-		c->count = (uint16_t)(c->count + run_mark(c, sd->nslots - first,
-							  first + sd->csize - sd->nslots, 1));
+		run_mark(c, sd->nslots - first, first + sd->csize - sd->nslots, 1);
 	return h;
 }
 
 /* Cluster h's last slot was freed: to the free list's tail. */
-static void rec_release(struct sr_swap_dev *sd, uint32_t h)
+static __attribute__((noinline)) void rec_release(struct sr_swap_dev *sd, uint32_t h)
 {
 	uint32_t idx = sd->rec[h].idx;
 
@@ -596,6 +683,7 @@ int sr_swapdev_init(struct sr_swap_dev *sd, uint64_t size_pages, uint32_t csize,
 	memset(sd, 0, sizeof(*sd));
 	sd->nslots = size_pages < UINT32_MAX ? (uint32_t)size_pages : UINT32_MAX - 1;
 	sd->csize = csize;
+	sd->cshift = (uint32_t)__builtin_ctz(csize);
 	sd->ncl = (uint32_t)(((uint64_t)sd->nslots + csize - 1) / csize);
 	/* SWAP_CLUSTER_COLS: SWAP_ADDRESS_SPACE_PAGES (2^14) / SWAPFILE_CLUSTER,
 	 * larger than the cluster infos in a cache line. */
@@ -606,7 +694,7 @@ int sr_swapdev_init(struct sr_swap_dev *sd, uint64_t size_pages, uint32_t csize,
 	for (l = 0; l < 2; l++)
 		for (o = 0; o < SR_SLOT_ORDERS; o++)
 			sd->head[l][o] = sd->tail[l][o] = NOREC;
-	sr_u64map_init(&sd->pcp);
+	sr_pcpu_init(&sd->pcp);
 	words = ((size_t)sd->ncl + 63) / 64;
 	sd->ix_cols = how == SR_SLOTS_SCAN ? 1 : sd->cols;
 	sd->ix_shift = (uint32_t)__builtin_ctz(sd->ix_cols);
@@ -644,7 +732,7 @@ void sr_swapdev_free(struct sr_swap_dev *sd)
 	free(sd->fifo);
 	free(sd->rec);
 	free(sd->full);
-	sr_u64map_free(&sd->pcp);
+	sr_pcpu_free(&sd->pcp);
 	memset(sd, 0, sizeof(*sd));
 }
 
@@ -655,8 +743,8 @@ int sr_swapdev_used(const struct sr_swap_dev *sd, uint32_t off)
 
 	if (off >= sd->nslots)
 		return 1;
-	c = rec_at(sd, off / sd->csize, &h);
-	return c && bm_test(c->map, off % sd->csize);
+	c = rec_at(sd, cl_of(sd, off), &h);
+	return c && bm_test(c->map, cl_slot(sd, off));
 }
 
 /* Take n slots at slot s of cluster h; its list changes as the kernel's
@@ -665,8 +753,8 @@ static uint32_t take(struct sr_swap_dev *sd, uint32_t h, uint32_t s, uint32_t n)
 {
 	struct sr_cluster *c = &sd->rec[h];
 
-	c->count = (uint16_t)(c->count + run_mark(c, s, n, 1));
-	if (c->count >= sd->csize) {
+	run_mark(c, s, n, 1);
+	if (c->map[(s + n - 1) / 64] == ~0ull && cl_full(sd, c)) {
 		bm_set(sd->full, c->idx);
 		list_unlink(sd, h);
 	} else if (sd->how == SR_SLOTS_ORDERS && c->list == CL_NONE) {
@@ -675,13 +763,86 @@ static uint32_t take(struct sr_swap_dev *sd, uint32_t h, uint32_t s, uint32_t n)
 	return c->idx * sd->csize + s;
 }
 
+/*
+ * Up to n single slots in cluster h from slot from on, as the kernel's
+ * get_swap_pages() takes a batch from the current cluster
+ * (cluster_alloc_range() per slot): its free slots in order into off[],
+ * found a word of the bitmap at a time.  How many; the current cluster
+ * *pcp goes on after the last (none past the cluster's end), and the
+ * cluster's lists and full bit end as single takes (take()) leave them.
+ */
+static uint32_t take_pages(struct sr_swap_dev *sd, uint32_t h, uint32_t from, uint32_t n,
+			   uint64_t *pcp, uint32_t *off)
+{
+	struct sr_cluster *c = &sd->rec[h];
+	uint32_t got = 0, w = from / 64, words = sd->csize / 64, s = 0;
+	uint32_t first = c->idx << sd->cshift;
+	uint64_t x;
+
+	if (!n || from >= sd->csize)
+		return 0;
+	x = ~c->map[w] & (~0ull << (from % 64));
+	for (;;) {
+		/* The free slots of word w, lowest first; those taken are
+		 * the bits cleared from x. */
+		uint64_t free0 = x;
+		uint32_t base = first + w * 64;
+
+		while (x && got < n) {
+			off[got++] = base + (uint32_t)__builtin_ctzll(x);
+			x &= x - 1;
+		}
+		c->map[w] |= free0 ^ x;
+		if (got == n || ++w >= words)
+			break;
+		x = ~c->map[w];
+	}
+	if (!got)
+		return 0;
+	s = off[got - 1] - first; /* the last slot taken */
+	if (c->map[s / 64] == ~0ull && cl_full(sd, c)) {
+		bm_set(sd->full, c->idx);
+		list_unlink(sd, h);
+	} else if (sd->how == SR_SLOTS_ORDERS && c->list == CL_NONE) {
+		list_tail(sd, h, CL_NONFULL);
+	}
+	*pcp = s + 1 < sd->csize ? sr_pcp_make(c->idx, s + 1) : 0;
+	return got;
+}
+
+/* try_in() of one slot, the common case: take() of the first free slot
+ * from slot from on. */
+static inline int take_one(struct sr_swap_dev *sd, struct sr_cluster *c, uint32_t h,
+			   uint32_t from, uint64_t *pcp, uint32_t *off)
+{
+	uint32_t s = bm_next_zero(c->map, from, sd->csize);
+	uint64_t *w;
+
+	if (s >= sd->csize)
+		return 0;
+	w = &c->map[s / 64];
+	*w |= 1ull << (s % 64);
+	if (SR_UNLIKELY(*w == ~0ull) && cl_full(sd, c)) {
+		bm_set(sd->full, c->idx);
+		list_unlink(sd, h);
+	} else if (sd->how == SR_SLOTS_ORDERS && c->list == CL_NONE) {
+		list_tail(sd, h, CL_NONFULL);
+	}
+	*off = (c->idx << sd->cshift) + s;
+	*pcp = s + 1 < sd->csize ? sr_pcp_make(c->idx, s + 1) : 0;
+	return 1;
+}
+
 /* A run of n in cluster h from slot from; sets *off and the current
  * cluster. */
 static int try_in(struct sr_swap_dev *sd, uint32_t h, uint32_t from, uint32_t n, uint64_t *pcp,
 		  uint32_t *off)
 {
-	uint32_t s = run_find(sd, &sd->rec[h], from, n), idx = sd->rec[h].idx;
+	uint32_t s, idx = sd->rec[h].idx;
 
+	if (n == 1)
+		return take_one(sd, &sd->rec[h], h, from, pcp, off);
+	s = run_find(sd, &sd->rec[h], from, n);
 	if (s >= sd->csize)
 		return 0;
 	*off = take(sd, h, s, n);
@@ -707,8 +868,8 @@ static uint32_t new_cluster(struct sr_swap_dev *sd, unsigned order, int *nomem)
  * (scan_swap_map_slots()'s "scan:" loop); NOREC if none. */
 static uint32_t scan_free(struct sr_swap_dev *sd, uint32_t from, int *nomem, uint32_t *hp)
 {
-	uint32_t pass, ci = from < sd->nslots ? from / sd->csize : 0;
-	uint32_t s = from < sd->nslots ? from % sd->csize : 0;
+	uint32_t pass, ci = from < sd->nslots ? cl_of(sd, from) : 0;
+	uint32_t s = from < sd->nslots ? cl_slot(sd, from) : 0;
 
 	for (pass = 0; pass <= sd->ncl + 1; pass++) {
 		struct sr_cluster *c;
@@ -841,11 +1002,13 @@ static int get_lists(struct sr_swap_dev *sd, unsigned order, uint64_t *pcp, uint
 uint64_t *sr_swapdev_pcp(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order)
 {
 	return sd->one_cluster ? &sd->one_pcp[order] :
-	       sr_u64map_put(&sd->pcp, cpu_key << 4 | order, NULL);
+	       sr_pcpu_at(&sd->pcp, cpu_key, order);
 }
 
-int sr_swapdev_get(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order, uint64_t *pcp,
-		   int may_new, uint32_t *off, int *nomem)
+/* sr_swapdev_get() but for its common case. */
+static __attribute__((noinline)) int get_slow(struct sr_swap_dev *sd, uint64_t cpu_key,
+					      unsigned order, uint64_t *pcp, int may_new,
+					      uint32_t *off, int *nomem)
 {
 	uint32_t n = 1u << order, h, idx;
 	unsigned o;
@@ -914,6 +1077,27 @@ done:
 	return 0;
 }
 
+int sr_swapdev_get(struct sr_swap_dev *sd, uint64_t cpu_key, unsigned order, uint64_t *pcp,
+		   int may_new, uint32_t *off, int *nomem)
+{
+	/* The common case: a page from the current cluster (where it fails,
+	 * nothing changed: get_slow() tries it again and goes on). */
+	if (order == 0 && sd->how != SR_SLOTS_SCAN) {
+		uint64_t *p = pcp && !sd->one_cluster ? pcp : sr_swapdev_pcp(sd, cpu_key, 0);
+		struct sr_cluster *c;
+		uint32_t h;
+
+		if (p && *p && (c = rec_at(sd, (uint32_t)(*p & 0xffffffffu) - 1, &h)) &&
+		    (sd->how != SR_SLOTS_ORDERS || c->order == 0) &&
+		    take_one(sd, c, h, (uint32_t)(*p >> 32) & 0xffff, p, off)) {
+			*nomem = 0;
+			sd->inuse++;
+			return 0;
+		}
+	}
+	return get_slow(sd, cpu_key, order, pcp, may_new, off, nomem);
+}
+
 uint32_t sr_swapdev_get_pages(struct sr_swap_dev *sd, uint64_t cpu_key, uint64_t *pcp, uint32_t n,
 			      uint32_t *off, int *nomem)
 {
@@ -928,13 +1112,11 @@ uint32_t sr_swapdev_get_pages(struct sr_swap_dev *sd, uint64_t cpu_key, uint64_t
 		if (sd->how != SR_SLOTS_SCAN && pcp && *pcp &&
 		    (c = rec_at(sd, (uint32_t)(*pcp & 0xffffffffu) - 1, &h)) &&
 		    (sd->how != SR_SLOTS_ORDERS || c->order == 0)) {
-			while (got < n && try_in(sd, h, (uint32_t)(*pcp >> 32) & 0xffff, 1, pcp,
-						 &off[got])) {
-				got++;
-				sd->inuse++;
-				if (!*pcp)
-					break;
-			}
+			uint32_t k = take_pages(sd, h, (uint32_t)(*pcp >> 32) & 0xffff, n - got,
+						pcp, &off[got]);
+
+			got += k;
+			sd->inuse += k;
 			if (got == n)
 				break;
 		}
@@ -948,33 +1130,59 @@ uint32_t sr_swapdev_get_pages(struct sr_swap_dev *sd, uint64_t cpu_key, uint64_t
 
 void sr_swapdev_prefetch(const struct sr_swap_dev *sd, uint32_t off)
 {
-	uint32_t idx = off / sd->csize, h;
+	uint32_t h;
 	const struct sr_cluster *c;
 
-	if (off >= sd->nslots || !(c = rec_at(sd, idx, &h)))
+	if (off >= sd->nslots || !(c = rec_at(sd, cl_of(sd, off), &h)))
 		return;
 	__builtin_prefetch(c, 1);
-	__builtin_prefetch(&c->map[(off % sd->csize) / 64], 1);
+	__builtin_prefetch(&c->map[cl_slot(sd, off) / 64], 1);
+}
+
+/* Free the k slots from slot s of cluster idx (record h, c), all in it
+ * (dec_cluster_info_page() for each). */
+static inline void put_in(struct sr_swap_dev *sd, struct sr_cluster *c, uint32_t h, uint32_t idx,
+			  uint32_t s, uint32_t k)
+{
+	uint32_t freed;
+
+	/* Only a cluster with every slot in use has its bit in full. */
+	if (c->map[s / 64] == ~0ull && cl_full(sd, c))
+		bm_clr(sd->full, idx);
+	freed = run_mark(c, s, k, 0);
+	sd->inuse -= freed;
+	if (!c->map[s / 64] && cl_empty(sd, c))
+		rec_release(sd, h);
+	else if (sd->how == SR_SLOTS_ORDERS && c->list != CL_NONFULL && freed)
+		list_tail(sd, h, CL_NONFULL);
+}
+
+/* sr_swapdev_put() of more than one slot: cluster by cluster. */
+static __attribute__((noinline)) void put_run(struct sr_swap_dev *sd, uint32_t off, uint32_t n)
+{
+	while (n) {
+		uint32_t idx = cl_of(sd, off), s = cl_slot(sd, off), h;
+		uint32_t k = n < sd->csize - s ? n : sd->csize - s;
+		struct sr_cluster *c = rec_at(sd, idx, &h);
+
+		if (c && off < sd->nslots)
+			put_in(sd, c, h, idx, s, k);
+		off += k;
+		n -= k;
+	}
 }
 
 void sr_swapdev_put(struct sr_swap_dev *sd, uint32_t off, uint32_t n)
 {
-	while (n) {
-		uint32_t idx = off / sd->csize, s = off % sd->csize, h;
-		uint32_t k = n < sd->csize - s ? n : sd->csize - s, freed;
-		struct sr_cluster *c = rec_at(sd, idx, &h);
+	uint32_t idx = cl_of(sd, off), h;
+	struct sr_cluster *c;
 
-		if (c && off < sd->nslots) {
-			freed = run_mark(c, s, k, 0);
-			c->count = (uint16_t)(c->count - freed);
-			sd->inuse -= freed;
-			bm_clr(sd->full, idx);
-			if (!c->count)
-				rec_release(sd, h);
-			else if (sd->how == SR_SLOTS_ORDERS && c->list != CL_NONFULL && freed)
-				list_tail(sd, h, CL_NONFULL);
-		}
-		off += k;
-		n -= k;
+	if (n != 1) {
+		put_run(sd, off, n);
+		return;
 	}
+	/* A page's slot: the common case. */
+	c = rec_at(sd, idx, &h);
+	if (c && off < sd->nslots)
+		put_in(sd, c, h, idx, cl_slot(sd, off), 1);
 }
