@@ -269,15 +269,19 @@ if want writer; then
 	done
 	echo "$line"
 
-	# Where a machine has more CPUs: the simulations on a thread of their
-	# own (--sim-thread) against the replay's one thread.
-	: >"$D/st.times"
-	for i in $(seq "$RUNS"); do
-		echo "$(once "$SR $W10 -m 2s-nvme2 -q -p $P -f csv --sim-thread=off") $(once "$SR $W10 -m 2s-nvme2 -q -p $P -f csv --sim-thread=on")" >>"$D/st.times"
+	# The simulations on a thread of their own (--sim-thread) against the
+	# replay's one thread, for three policies and for one: what the
+	# default's rule on two CPUs rests on (src/cli/cmd_replay.c,
+	# sim_thread_auto()), and the scaling where a machine has more.
+	for pols in "$P" reclaimer-nid; do
+		: >"$D/st.times"
+		for i in $(seq "$RUNS"); do
+			echo "$(once "$SR $W10 -m 2s-nvme2 -q -p $pols -f csv --sim-thread=off") $(once "$SR $W10 -m 2s-nvme2 -q -p $pols -f csv --sim-thread=on")" >>"$D/st.times"
+		done
+		awk '{ print $1 }' "$D/st.times" | median >"$D/st.off"
+		awk '{ print $2 }' "$D/st.times" | median >"$D/st.on"
+		awk -v a="$(cat "$D/st.off")" -v b="$(cat "$D/st.on")" -v p="$pols" 'BEGIN { printf "%s on 2s-nvme2: --sim-thread=off %.2fs, on %.2fs (%.2fx)\n", p, a, b, a / b }'
 	done
-	awk '{ print $1 }' "$D/st.times" | median >"$D/st.off"
-	awk '{ print $2 }' "$D/st.times" | median >"$D/st.on"
-	awk -v a="$(cat "$D/st.off")" -v b="$(cat "$D/st.on")" 'BEGIN { printf "three policies on 2s-nvme2: --sim-thread=off %.2fs, on %.2fs (%.2fx)\n", a, b, a / b }'
 
 	echo "== peak memory of a replay, independent traces (KiB) =="
 	for o in "--readahead=off --plug=off" ""; do

@@ -124,6 +124,24 @@ static void plist_free(struct plist *l)
 		free(l->own[i]);
 }
 
+/*
+ * --sim-thread's default: whether the simulations get a thread of their
+ * own beside the replay's and the trace's decoding thread.  With three
+ * CPUs or more, always.  With two, the three threads share them, and the
+ * decoding thread (zstd's work, which has no other thread to go to) gets
+ * its share of the two, not a CPU of its own: one policy replayed alone
+ * then goes faster on two threads, the decisions and its simulation on
+ * one (make bench: 2s-nvme2, the writer's 10M events); several policies
+ * or --uncertainty's variants give the replay's thread enough to do that
+ * the third thread pays.  One CPU: never.
+ */
+static int sim_thread_auto(int npolicies, uint64_t nvariants)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return ncpu >= 3 || (ncpu == 2 && (npolicies > 1 || nvariants > 0));
+}
+
 static int cli_replay(int argc, char **argv)
 {
 	struct cli_parser p;
@@ -149,9 +167,7 @@ static int cli_replay(int argc, char **argv)
 	uint64_t u;
 	enum sr_err err;
 	int id, rc = EXIT_OK, i, per_task = 0, slots_given = 0, plug = 1;
-	/* The simulations on a thread of their own where there is a CPU
-	 * for it (the trace's decoding has a thread too). */
-	int sim_thread = sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+	int sim_thread = -1; /* --sim-thread; -1: sim_thread_auto() */
 	struct sr_kernel kern;
 	struct sr_readahead_opts ra;
 	char rad[192];
@@ -341,7 +357,8 @@ static int cli_replay(int argc, char **argv)
 	if (!err)
 		err = sr_replay_set_plug(rp, plug, &d);
 	if (!err)
-		err = sr_replay_set_sim_thread(rp, sim_thread, &d);
+		err = sr_replay_set_sim_thread(rp, sim_thread >= 0 ? sim_thread :
+						   sim_thread_auto(pl.n, nvar), &d);
 	if (err) {
 		rc = cli_diag(&d);
 		goto out;
@@ -518,9 +535,11 @@ const struct cli_cmd cmd_replay = {
 	"                        device's queue alone (off; an ssd's or hdd's\n"
 	"                        elevator may still merge requests that wait there)\n"
 	"  --sim-thread=on|off   play the simulations on a thread of their own while\n"
-	"                        the kernels' decisions run ahead (on, the default\n"
-	"                        where two CPUs or more are online), or on the\n"
-	"                        replay's one thread (off); the report is the same\n"
+	"                        the kernels' decisions run ahead (on), or on the\n"
+	"                        replay's one thread (off); the report is the same.\n"
+	"                        Default: on with three CPUs or more online, and\n"
+	"                        with two when more than one policy or --uncertainty\n"
+	"                        is replayed (the trace's decoding has a thread too)\n"
 	CLI_RA_HELP
 	"  -f, --format=FMT      text (default), table (plain text within 76 columns,\n"
 	"                        its caveats in its footer: for a mailing list),\n"
