@@ -277,6 +277,8 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 	struct sr_blk_wait *w;
 	struct cal *cal = &h->devcal[dv];
 	double B = (double)pages * SR_PAGE_SIZE, pos = 0, W, L, d, f, fin, t0 = t;
+	/* Read once: the stores below might alias them for the compiler. */
+	const int out = op == SR_OP_OUT, flash = dev->cls != SR_DEV_HDD;
 	int seq;
 
 	/* Its bios, all but one merged in a plug when it is a plug's. */
@@ -312,7 +314,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			return w->fin;
 		}
 	}
-	if (op == SR_OP_OUT) {
+	if (out) {
 		/* (B2) A write becomes a request when the device has room for
 		 * one: its writer sleeps until then. */
 		unsigned lim = !q->wbt ? SR_BLKDEV_MAX_RQ :
@@ -327,14 +329,13 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 		return -1;
 	h->blk_cpu_ns += t - t0;
 	*cpu_done = t;
-	if (dev->cls == SR_DEV_HDD)
+	if (!flash)
 		pos = off == UINT64_MAX ? sr_cost_seek(dev, 1.0 / 3) + 30e9 / dev->rpm :
 		      hdd_position(h, dv, off, t);
 	if (off != UINT64_MAX)
 		h->head[dv] = off + pages;
-	seq = op == SR_OP_OUT && dev->cls != SR_DEV_HDD && off != UINT64_MAX &&
-	      stream(h, dv, off, off + pages);
-	if (pages == 1 && dev->cls != SR_DEV_HDD) {
+	seq = out && flash && off != UINT64_MAX && stream(h, dv, off, off + pages);
+	if (pages == 1 && flash) {
 		/* The common request, its figures computed once. */
 		const struct sr_hw_flash *fl = &h->flash[dv];
 
@@ -349,36 +350,37 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 	if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
 		return -1;
 	f = cal_reserve(cal, d, W);
-	if (op == SR_OP_IN && dev->cls != SR_DEV_HDD) {
-		/* (D3) a read: its work takes its share of the device (f,
-		 * which later requests see) but it waits only for the reads
-		 * ahead of it and the writes in flight. */
-		struct cal *rc = &h->rdcal[dv];
-		double fr;
+	if (out) {
+		double we = h->wr_end[dv];
 
-		if (SR_UNLIKELY(!rc->used) && !cal_need(rc))
-			return -1;
-		fr = cal_reserve(rc, d, W);
-		fin = (d + L > fr ? d + L : fr) + sr_hw_read_wait(h, dv, dev, d);
-		h->rd_last[dv] = d;
-	} else {
 		fin = d + L > f ? d + L : f;
-		if (op == SR_OP_OUT && f > h->wr_end[dv])
-			h->wr_end[dv] = f;
-	}
-	if (op == SR_OP_OUT)
+		h->wr_end[dv] = f > we ? f : we;
 		sr_blkq_write_add(q, fin);
+		r->writes++;
+		r->write_bytes += (uint64_t)B;
+	} else {
+		if (flash) {
+			/* (D3) a read: its work takes its share of the device
+			 * (f, which later requests see) but it waits only for
+			 * the reads ahead of it and the writes in flight. */
+			struct cal *rc = &h->rdcal[dv];
+			double fr;
+
+			if (SR_UNLIKELY(!rc->used) && !cal_need(rc))
+				return -1;
+			fr = cal_reserve(rc, d, W);
+			fin = (d + L > fr ? d + L : fr) + sr_hw_read_wait(h, dv, dev, d);
+			h->rd_last[dv] = d;
+		} else {
+			fin = d + L > f ? d + L : f;
+		}
+		r->reads++;
+		r->read_bytes += (uint64_t)B;
+	}
 	sr_blkq_add(q, op, off == UINT64_MAX ? UINT64_MAX - pages : off, pages, bios, t, d, fin);
 	r->busy_ns += W;
 	r->queue_ns += (fin - L > t ? fin - L : t) - t;
 	r->req_ns += fin - t;
 	req_count(r, pages, 1);
-	if (op == SR_OP_OUT) {
-		r->writes++;
-		r->write_bytes += (uint64_t)B;
-	} else {
-		r->reads++;
-		r->read_bytes += (uint64_t)B;
-	}
 	return fin;
 }
