@@ -289,18 +289,26 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 	 * through the LRU lock of their node; (P1, Z1) the CPU's copy.
 	 */
 	s = sr_hw_cpu(h, x->cpu, x->task, start, c->cpu_ns);
-	if (x->slots && s >= 0)
-		s = sr_hw_lock(h, &h->swaplock[dv], SR_WAIT_SWAP_LOCK, s,
-			       m->swap_lock_ns + (double)x->slots * m->swap_slot_ns);
-	if (x->si_other && s >= 0)
-		s = sr_hw_lock(h, &h->swaplock[dv], SR_WAIT_SWAP_LOCK, s,
-			       (double)x->si_other * m->swap_lock_other_ns);
-	if (x->tree && s >= 0)
-		s = sr_hw_lock(h, &h->treelock[dv], SR_WAIT_SWAP_CACHE_LOCK, s,
-			       (double)x->tree * m->swap_cache_lock_ns);
-	if (s >= 0)
+	if (SR_UNLIKELY(x->slots | x->si_other | x->tree)) {
+		/* (Most events take none of these three: one test.) */
+		if (x->slots && s >= 0)
+			s = sr_hw_lock(h, &h->swaplock[dv], SR_WAIT_SWAP_LOCK, s,
+				       m->swap_lock_ns + (double)x->slots * m->swap_slot_ns);
+		if (x->si_other && s >= 0)
+			s = sr_hw_lock(h, &h->swaplock[dv], SR_WAIT_SWAP_LOCK, s,
+				       (double)x->si_other * m->swap_lock_other_ns);
+		if (x->tree && s >= 0)
+			s = sr_hw_lock(h, &h->treelock[dv], SR_WAIT_SWAP_CACHE_LOCK, s,
+				       (double)x->tree * m->swap_cache_lock_ns);
+	}
+	if (s >= 0) {
+		/* A select, not a branch: swap-outs and swap-ins interleave
+		 * unpredictably. */
+		const double lru_ns[2] = { m->lru_lock_ns, m->lru_refault_ns };
+
 		s = sr_hw_lock(h, &h->lrulock[e->page_nid], SR_WAIT_LRU_LOCK, s,
-			       (double)x->lru * (e->op == SR_OP_OUT ? m->lru_lock_ns : m->lru_refault_ns));
+			       (double)x->lru * lru_ns[e->op != SR_OP_OUT]);
+	}
 	if (SR_UNLIKELY(s < 0))
 		return -1;
 	fin = c->copy_ns > 0 ? sr_hw_cpu(h, x->cpu, x->task, s, c->copy_ns) : s;
