@@ -276,7 +276,10 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 	struct sr_blk_queue *q = &h->q[dv];
 	struct sr_blk_wait *w;
 	struct cal *cal = &h->devcal[dv];
-	double B = (double)pages * SR_PAGE_SIZE, pos = 0, W, L, d, f, fin, t0 = t;
+	/* The request's bytes, in integers: exact as (uint64_t)((double)pages x
+	 * SR_PAGE_SIZE) would be (far below 2^53), without the conversions. */
+	const uint64_t B = (uint64_t)pages * SR_PAGE_SIZE;
+	double pos = 0, W, L, d, f, fin, t0 = t;
 	/* Read once: the stores below might alias them for the compiler. */
 	const int out = op == SR_OP_OUT, flash = dev->cls != SR_DEV_HDD;
 	int seq;
@@ -307,9 +310,9 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			req_count(r, w->pages - pages, -1);
 			req_count(r, w->pages, 1);
 			if (op == SR_OP_OUT)
-				r->write_bytes += (uint64_t)B;
+				r->write_bytes += B;
 			else
-				r->read_bytes += (uint64_t)B;
+				r->read_bytes += B;
 			*cpu_done = t;
 			return w->fin;
 		}
@@ -357,7 +360,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 		h->wr_end[dv] = f > we ? f : we;
 		sr_blkq_write_add(q, fin);
 		r->writes++;
-		r->write_bytes += (uint64_t)B;
+		r->write_bytes += B;
 	} else {
 		if (flash) {
 			/* (D3) a read: its work takes its share of the device
@@ -375,7 +378,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			fin = d + L > f ? d + L : f;
 		}
 		r->reads++;
-		r->read_bytes += (uint64_t)B;
+		r->read_bytes += B;
 	}
 	sr_blkq_add(q, op, off == UINT64_MAX ? UINT64_MAX - pages : off, pages, bios, t, d, fin);
 	r->busy_ns += W;

@@ -26,7 +26,9 @@
 
 struct sr_hw_memo_ent {
 	struct sr_cost c;
-	double link_work[2]; /* 1e9 x lbytes / link_bw: the links' calendar work */
+	double link_work[2];     /* 1e9 x lbytes / link_bw: the links' calendar work */
+	uint64_t link_bytes[2];  /* (uint64_t)lbytes: what the links' counters add */
+	int link[2];             /* lfrom x nr_nodes + lto: the links' calendars */
 	int valid;
 };
 
@@ -239,6 +241,22 @@ static inline double sr_hw_lock(struct sr_hw *h, struct cal *l, int kind, double
 	return f;
 }
 
+/* Event e's cost for nr_pages on dev (sr_cost_event()), and what its
+ * links' calendars take of it. */
+static inline void sr_hw_cost(const struct sr_machine *m, const struct sr_device *dev,
+			      const struct sr_event *e, uint32_t nr_pages,
+			      struct sr_hw_memo_ent *me)
+{
+	int i;
+
+	sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, nr_pages, &me->c);
+	for (i = 0; i < me->c.nlinks; i++) {
+		me->link_work[i] = 1e9 * me->c.lbytes[i] / m->link_bw;
+		me->link_bytes[i] = (uint64_t)me->c.lbytes[i];
+		me->link[i] = me->c.lfrom[i] * m->nr_nodes + me->c.lto[i];
+	}
+}
+
 /*
  * Event e on device dv, its task ready at start, as the kernel's decision
  * x says: place its work on the calendars; *done is when its I/O completed
@@ -255,34 +273,30 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 {
 	const struct sr_machine *m = h->m;
 	const struct sr_device *dev = &m->dev[dv];
-	struct sr_cost own;
+	struct sr_hw_memo_ent own;
+	const struct sr_hw_memo_ent *me;
 	const struct sr_cost *c;
 	struct cal *cal;
-	double s, fin, cpu_fin, B = (double)e->nr_pages * SR_PAGE_SIZE, lw[2];
+	double s, fin, cpu_fin;
 	int i;
 
 	if (e->nr_pages == 1 && memo->ent) {
 		/* The cost of a one-page event depends only on the device, the
 		 * op and the two nodes: computed once (the divisions add up). */
 		size_t n = (size_t)m->nr_nodes;
-		struct sr_hw_memo_ent *me = &memo->ent[(((size_t)dv * 2 + e->op) * n + e->cpu_nid) * n +
-						       e->page_nid];
+		struct sr_hw_memo_ent *ent = &memo->ent[(((size_t)dv * 2 + e->op) * n + e->cpu_nid) * n +
+							e->page_nid];
 
-		if (SR_UNLIKELY(!me->valid)) {
-			sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, 1, &me->c);
-			for (i = 0; i < me->c.nlinks; i++)
-				me->link_work[i] = 1e9 * me->c.lbytes[i] / m->link_bw;
-			me->valid = 1;
+		if (SR_UNLIKELY(!ent->valid)) {
+			sr_hw_cost(m, dev, e, 1, ent);
+			ent->valid = 1;
 		}
-		c = &me->c;
-		lw[0] = me->link_work[0];
-		lw[1] = me->link_work[1];
+		me = ent;
 	} else {
-		sr_cost_event(m, dev, e->op, e->cpu_nid, e->page_nid, e->nr_pages, &own);
-		c = &own;
-		for (i = 0; i < own.nlinks; i++)
-			lw[i] = 1e9 * own.lbytes[i] / m->link_bw;
+		sr_hw_cost(m, dev, e, e->nr_pages, &own);
+		me = &own;
 	}
+	c = &me->c;
 	/*
 	 * (E1) the kernel's path on the task's CPU, then (L1) the device's
 	 * si->lock if slots were allocated under it, (L2) a swap-out's pages
@@ -319,7 +333,7 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 		 * the block layer makes them: the caller submits them from
 		 * fin, when the task is through the kernel's path. */
 	} else if (c->dev_work_ns > 0) {
-		double f, w = c->dev_work_ns;
+		double f, w = c->dev_work_ns, B = (double)e->nr_pages * SR_PAGE_SIZE;
 
 		/* (P3) the media's recent mix of reads and writes, a moving
 		 * sum over about SR_HW_MIX_WINDOW requests. */
@@ -340,16 +354,16 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 	}
 	cpu_fin = fin;
 	for (i = 0; i < c->nlinks; i++) {
-		int li = c->lfrom[i] * m->nr_nodes + c->lto[i];
+		int li = me->link[i];
 		double f;
 
 		cal = &h->linkcal[li];
 		if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
 			return -1;
-		f = cal_reserve(cal, s, lw[i]) + m->link_lat_ns;
+		f = cal_reserve(cal, s, me->link_work[i]) + m->link_lat_ns;
 		if (f > fin)
 			fin = f;
-		h->link_bytes[li] += (uint64_t)c->lbytes[i];
+		h->link_bytes[li] += me->link_bytes[i];
 	}
 	*done = fin;
 	*resume = fin;
@@ -359,10 +373,10 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 	}
 	if (e->op == SR_OP_OUT) {
 		h->dev[dv].writes++;
-		h->dev[dv].write_bytes += (uint64_t)B;
+		h->dev[dv].write_bytes += (uint64_t)e->nr_pages * SR_PAGE_SIZE;
 	} else {
 		h->dev[dv].reads++;
-		h->dev[dv].read_bytes += (uint64_t)B;
+		h->dev[dv].read_bytes += (uint64_t)e->nr_pages * SR_PAGE_SIZE;
 	}
 	return 0;
 }
