@@ -646,25 +646,30 @@ enum sr_err sr_replay_drain(struct sr_replay *r, struct sr_diag *d)
 	return SR_OK;
 }
 
-static inline enum sr_err check_event(struct sr_replay *r, const struct sr_event *e, uint64_t nth,
-				      struct sr_diag *d)
+/* Whether event e names nodes and a device the machine has (nodes < nn,
+ * devices < nd): else sr_machine_check_event() says what is wrong. */
+static inline int event_fits(const struct sr_event *e, int nn, int nd)
 {
-	if (SR_LIKELY(e->cpu_nid < r->m->nr_nodes && e->page_nid < r->m->nr_nodes &&
-		      e->dev < r->m->nr_devices))
-		return SR_OK;
-	return sr_machine_check_event(r->m, e, nth, d);
+	return e->cpu_nid < nn && e->page_nid < nn && e->dev < nd;
 }
 
 enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth,
 			    struct sr_diag *diag)
 {
-	return check_event(replay, e, nth, diag);
+	const struct sr_replay *r = replay;
+
+	if (SR_LIKELY(event_fits(e, r->m->nr_nodes, r->m->nr_devices)))
+		return SR_OK;
+	return sr_machine_check_event(r->m, e, nth, diag);
 }
 
 enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,
 			   struct sr_diag *caller)
 {
 	struct sr_diag local, *d = caller ? caller : &local;
+	/* The machine does not change while events are fed (locals: the
+	 * replay's stores might alias it). */
+	const int nn = r->m->nr_nodes, nd = r->m->nr_devices, ordered = r->ordered;
 	size_t i;
 	enum sr_err err;
 
@@ -672,10 +677,10 @@ enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size
 		const struct sr_event *e = &evs[i];
 
 		r->fed++;
-		err = check_event(r, e, r->fed, d);
-		if (err)
+		if (SR_UNLIKELY(!event_fits(e, nn, nd)) &&
+		    (err = sr_machine_check_event(r->m, e, r->fed, d)))
 			return err;
-		if (r->ordered) {
+		if (ordered) {
 			if (i + PREFETCH_AHEAD < n)
 				prefetch_ahead(r, &evs[i + PREFETCH_AHEAD]);
 			if (i + PREFETCH_SLOTS < n)
