@@ -122,21 +122,15 @@ int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const str
 	return 0;
 }
 
-int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
-		       uint64_t off, uint32_t pages, double start, double t, double *resume)
+int sr_replay_plug_out_plugged(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+			       uint64_t off, uint32_t pages, double start, double t,
+			       double *resume)
 {
 	struct task_plug *tp;
 	struct sr_blk_req out[4 * SR_PLUG_MAX_REQUESTS];
 	unsigned n;
 
 	*resume = t;
-	if (!r->plug || off == UINT64_MAX) {
-		/* No plug (or no position to merge by): the bio goes to the
-		 * queue alone. */
-		const struct sr_blk_req one = { dv, SR_OP_OUT, off, pages, 1, start };
-
-		return submit(r, p, ti, cpu, &one, 1, 1, t, resume);
-	}
 	if (!p->plug[ti] && !(p->plug[ti] = plug_get(r, p)))
 		return -1;
 	tp = p->plug[ti];
@@ -156,9 +150,9 @@ int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int
 	return 0;
 }
 
-int sr_replay_read(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
-		   const struct sr_event *e, const uint64_t *bio, unsigned nb, double t,
-		   double *done)
+int sr_replay_read_ra(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+		      const struct sr_event *e, const uint64_t *bio, unsigned nb, double t,
+		      double *done)
 {
 	struct sr_plug plug;
 	struct sr_blk_req out[SR_RA_BIO_MAX + SR_PLUG_MAX_REQUESTS], *q;
@@ -167,15 +161,6 @@ int sr_replay_read(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
 	double cpu_done, fin;
 
 	*done = t;
-	if (!nb) {
-		/* The fault's folio alone: one bio. */
-		fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_IN, off, e->nr_pages, 1, 1, t,
-				   &cpu_done);
-		if (fin < 0)
-			return -1;
-		*done = fin;
-		return 0;
-	}
 	/* Readahead: the window's bios in the kernel's order (the fault's
 	 * among them) under one plug, its requests then submitted; the
 	 * fault waits for the request that holds its page. */

@@ -269,17 +269,19 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 }
 
 /* Where policy p's kernel puts (or finds) the slots of event e; sc is its
- * recorded slot (key) or NULL.  -1: no device; -2: out of memory.  A
- * swap-in's slots were freed already (sr_replay_slot_in()). */
-static int place(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
-		 struct slot_cell *sc, uint64_t key)
+ * recorded slot (key) or NULL; out: e is a swap-out (e->op, known to the
+ * caller).  -1: no device; -2: out of memory.  A swap-in's slots were
+ * freed already (sr_replay_slot_in()). */
+static inline __attribute__((always_inline)) int place(struct sr_replay *r, struct pol *p, int k,
+							const struct sr_event *e, struct slot_cell *sc,
+							uint64_t key, const int out)
 {
 	struct sr_alloc_req req;
 	int dv;
 
 	if (p->mm.ops->on_event)
 		p->mm.ops->on_event(p->mm.priv, e);
-	if (e->op == SR_OP_OUT) {
+	if (out) {
 		dv = sr_mm_alloc_out(&p->mm, e);
 		if (SR_LIKELY(sc && dv >= 0 && !r->slots.off_at && !p->mm.nomem)) {
 			/* The common case: counted, not laid out. */
@@ -308,15 +310,17 @@ static int place(struct sr_replay *r, struct pol *p, int k, const struct sr_even
 }
 
 
-/* A task's figures (--per-task): its event e began at start, its I/O was
- * done at done and the task could go on at resume. */
-static void task_count(struct task_stat *t, const struct sr_event *e, double start, double done,
-		       double resume)
+/* A task's figures (--per-task): its event e (a swap-out: out) began at
+ * start, its I/O was done at done and the task could go on at resume. */
+static inline __attribute__((always_inline)) void task_count(struct task_stat *t,
+							     const struct sr_event *e, double start,
+							     double done, double resume,
+							     const int out)
 {
 	double end = done > resume ? done : resume;
 
 	t->busy_ns += resume - start;
-	if (e->op == SR_OP_OUT) {
+	if (out) {
 		t->swapouts++;
 		t->pages_out += e->nr_pages;
 		if (t->out_first < 0)
@@ -338,8 +342,11 @@ static void task_count(struct task_stat *t, const struct sr_event *e, double sta
  * sr_play: replay_one() fills it; with the simulation thread, simq.c
  * carries it there).  Nothing here reads the decisions' state (the mm,
  * the slot map, r->choice...): only the record and the simulation's own.
+ * out: the event is a swap-out (in->e.op, known to the caller: each op is
+ * compiled apart, without a test of it at each step).
  */
-int sr_replay_play(struct sr_replay *r, const struct sr_play *in)
+static inline __attribute__((always_inline)) int play(struct sr_replay *r,
+						      const struct sr_play *in, const int out)
 {
 	struct pol *p = &r->pol[in->k];
 	const struct sr_event *e = &in->e;
@@ -362,14 +369,14 @@ int sr_replay_play(struct sr_replay *r, const struct sr_play *in)
 		p->clock[ti] = start;
 		return 0;
 	}
-	if (e->op == SR_OP_OUT) {
+	if (out) {
 		p->res.swapouts++;
 		p->res.pages_out += e->nr_pages;
 	} else {
 		p->res.swapins++;
 		p->res.pages_in += e->nr_pages;
 	}
-	if (e->op == SR_OP_IN && in->ra_hit) {
+	if (!out && in->ra_hit) {
 		/* A minor fault: the page is in the swap cache. */
 		done = resume = sr_hw_cpu(&p->hw, x->cpu, x->task, start, r->m->fault_ns);
 		rc = done < 0;
@@ -383,7 +390,7 @@ int sr_replay_play(struct sr_replay *r, const struct sr_play *in)
 			uint64_t off = (e->flags & SR_EV_HAS_OFFSET) ? e->offset : UINT64_MAX;
 			double links = done;
 
-			if (e->op == SR_OP_OUT) {
+			if (out) {
 				rc = sr_replay_plug_out(r, p, ti, x->cpu, dv, off, e->nr_pages, start,
 							resume, &resume);
 				done = resume > links ? resume : links;
@@ -398,16 +405,21 @@ int sr_replay_play(struct sr_replay *r, const struct sr_play *in)
 	}
 	if (rc)
 		return -1;
-	if (e->op == SR_OP_IN)
+	if (!out)
 		sr_hist_add(&p->res.swapin_lat, done - start);
 	else if (!sr_hw_is_blk(&r->m->dev[dv]))
 		p->swapout_lat_sum += done - start;
 	if (r->per_task)
-		task_count(&p->ts[ti], e, start, done, resume);
+		task_count(&p->ts[ti], e, start, done, resume, out);
 	p->clock[ti] = resume;
 	if (resume > p->end)
 		p->end = resume;
 	return 0;
+}
+
+int sr_replay_play(struct sr_replay *r, const struct sr_play *in)
+{
+	return in->e.op == SR_OP_OUT ? play(r, in, 1) : play(r, in, 0);
 }
 
 /* A policy chose a node or device the machine does not have. */
@@ -421,7 +433,14 @@ static __attribute__((noinline)) enum sr_err policy_failed(struct sr_replay *r, 
 			   r->pol[k].mm.spec, r->pol[k].mm.policy_msg);
 }
 
-static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, struct sr_diag *d)
+/*
+ * Event e, a swap-out (out) or a swap-in: replay_one() compiles each op
+ * apart, so that the op is tested once per event (the trace mixes the two
+ * at random: a test of it at each step was a branch mispredicted each).
+ */
+static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_replay *r,
+								   const struct sr_event *e,
+								   struct sr_diag *d, const int out)
 {
 	struct task *t;
 	struct slot_cell *sc = NULL;
@@ -431,6 +450,12 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	double gap;
 	struct sr_play in;
 	const int np = r->np;
+	/* The per-policy decisions (the arrays are the replay's own; locals,
+	 * as the stores through them may alias the replay's fields). */
+	int *const choice = r->choice;
+	uint32_t *const lkslots = r->lkslots;
+	const uint64_t *const choff = r->choff;
+	struct pol *const pol = r->pol;
 	int fresh, k, part = 0, bad = 0, nomem;
 
 	ti = sr_replay_task(r, e->pid, &fresh);
@@ -454,9 +479,9 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 		r->first_ts = e->ts_ns;
 	r->any = 1;
 	t->prev_ts = e->ts_ns > t->prev_ts || fresh ? e->ts_ns : t->prev_ts;
-	t->prev_busy = e->op == SR_OP_IN ? e->lat_ns : 0;
+	t->prev_busy = out ? 0 : e->lat_ns;
 
-	if (e->op == SR_OP_IN) {
+	if (!out) {
 		r->ins++;
 		r->ins_vaddr += (e->flags & SR_EV_HAS_VADDR) != 0;
 		sc = sr_slotmap_find(&r->slots, e, &key, &chunk);
@@ -471,24 +496,27 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 
 	/* Every policy decides where the event's slots are. */
 	for (k = 0; k < np; k++) {
-		struct pol *p = &r->pol[k];
+		struct pol *p = &pol[k];
+		const int dv = place(r, p, k, e, sc, key, out);
 
-		r->choice[k] = place(r, p, k, e, sc, key);
-		if (SR_UNLIKELY(r->choice[k] == -2))
+		choice[k] = dv;
+		if (SR_UNLIKELY(dv == -2))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-		r->lkslots[k] = e->op == SR_OP_OUT ? p->mm.ev_slots : 0;
-		if (e->op == SR_OP_IN && r->ra_active) {
-			if (sr_replay_readahead(r, p, k, e, sc, r->choice[k]))
+		lkslots[k] = out ? p->mm.ev_slots : 0;
+		if (!out && r->ra_active) {
+			if (sr_replay_readahead(r, p, k, e, sc, dv))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-		} else {
+		} else if (r->ra_active) {
+			/* Readahead's decision: none (without readahead, the
+			 * arrays stay as allocated, zero). */
 			r->ra_hit[k] = 0;
 			r->ra_n[k] = 0;
 			r->ra_lo[k] = 0;
 			r->ra_nbio[k] = 0;
 			r->ra_sig[k] = 0;
-			if (e->op == SR_OP_OUT && r->ra_life)
-				sr_replay_ra_reclaim(r, p, k, e->nr_pages);
 		}
+		if (out && r->ra_life)
+			sr_replay_ra_reclaim(r, p, k, e->nr_pages);
 		/* Its lead (never after it) has decided already. */
 		part |= p->lead != k && !sr_replay_same(r, k, p->lead);
 		bad |= p->mm.policy_error;
@@ -511,7 +539,7 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	 * lock); before, it is split into its pages after its slots were
 	 * allocated (4.13) or before (docs/MODEL.md, L2).  A huge page
 	 * swapped in is one folio. */
-	in.x.lru = e->op == SR_OP_OUT && !r->kernel.thp_swap_whole ? e->nr_pages : 1;
+	in.x.lru = out && !r->kernel.thp_swap_whole ? e->nr_pages : 1;
 	/* Before 4.11: the swap-map updates under si->lock and the swap
 	 * cache's tree lock, per page (docs/MODEL.md, L1). */
 	in.x.si_other = r->kernel.device_locks ? 3 : 0;
@@ -520,35 +548,35 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	in.ti = ti;
 	in.fresh = fresh;
 	for (k = 0; k < np; k++) {
-		if (r->pol[k].lead != k)
+		if (pol[k].lead != k)
 			continue;
 		/* The hardware sees where this policy's slots are (a disk's
 		 * seeks, the block layer's merges). */
-		if (r->choff[k] != UINT64_MAX) {
-			in.e.offset = r->choff[k];
+		if (choff[k] != UINT64_MAX) {
+			in.e.offset = choff[k];
 			in.e.flags = e->flags | SR_EV_HAS_OFFSET;
 		} else {
 			in.e.offset = e->offset;
 			in.e.flags = e->flags;
 		}
-		in.x.slots = r->lkslots[k];
+		in.x.slots = lkslots[k];
 		in.k = k;
-		in.dv = r->choice[k];
+		in.dv = choice[k];
 		in.ra_hit = r->ra_hit[k];
 		in.ra_n = r->ra_n[k];
 		in.nbio = r->ra_nbio[k];
 		in.bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
-		if (r->simq ? sr_simq_play(r->simq, &in) : sr_replay_play(r, &in))
+		if (r->simq ? sr_simq_play(r->simq, &in) : play(r, &in, out))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	}
-	if (e->op == SR_OP_OUT) {
-		const int b = r->choice[r->baseline];
+	if (out) {
+		const int b = choice[r->baseline];
 
 		for (k = 0; k < np; k++)
-			if (r->choice[k] != b)
-				r->pol[k].res.moved_out++;
+			if (choice[k] != b)
+				pol[k].res.moved_out++;
 	}
-	if (e->op == SR_OP_IN && sc) {
+	if (!out && sc) {
 		sc->left = sc->left > e->nr_pages ? (uint16_t)(sc->left - e->nr_pages) : 0;
 		if (!sc->left) {
 			sr_replay_slot_forget(r, sc, key);
@@ -559,6 +587,11 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	}
 	r->result.events++;
 	return SR_OK;
+}
+
+static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, struct sr_diag *d)
+{
+	return e->op == SR_OP_OUT ? replay_op(r, e, d, 1) : replay_op(r, e, d, 0);
 }
 
 /* ---- order ----------------------------------------------------------------- */
@@ -613,25 +646,30 @@ enum sr_err sr_replay_drain(struct sr_replay *r, struct sr_diag *d)
 	return SR_OK;
 }
 
-static inline enum sr_err check_event(struct sr_replay *r, const struct sr_event *e, uint64_t nth,
-				      struct sr_diag *d)
+/* Whether event e names nodes and a device the machine has (nodes < nn,
+ * devices < nd): else sr_machine_check_event() says what is wrong. */
+static inline int event_fits(const struct sr_event *e, int nn, int nd)
 {
-	if (SR_LIKELY(e->cpu_nid < r->m->nr_nodes && e->page_nid < r->m->nr_nodes &&
-		      e->dev < r->m->nr_devices))
-		return SR_OK;
-	return sr_machine_check_event(r->m, e, nth, d);
+	return e->cpu_nid < nn && e->page_nid < nn && e->dev < nd;
 }
 
 enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth,
 			    struct sr_diag *diag)
 {
-	return check_event(replay, e, nth, diag);
+	const struct sr_replay *r = replay;
+
+	if (SR_LIKELY(event_fits(e, r->m->nr_nodes, r->m->nr_devices)))
+		return SR_OK;
+	return sr_machine_check_event(r->m, e, nth, diag);
 }
 
 enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,
 			   struct sr_diag *caller)
 {
 	struct sr_diag local, *d = caller ? caller : &local;
+	/* The machine does not change while events are fed (locals: the
+	 * replay's stores might alias it). */
+	const int nn = r->m->nr_nodes, nd = r->m->nr_devices, ordered = r->ordered;
 	size_t i;
 	enum sr_err err;
 
@@ -639,10 +677,10 @@ enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size
 		const struct sr_event *e = &evs[i];
 
 		r->fed++;
-		err = check_event(r, e, r->fed, d);
-		if (err)
+		if (SR_UNLIKELY(!event_fits(e, nn, nd)) &&
+		    (err = sr_machine_check_event(r->m, e, r->fed, d)))
 			return err;
-		if (r->ordered) {
+		if (ordered) {
 			if (i + PREFETCH_AHEAD < n)
 				prefetch_ahead(r, &evs[i + PREFETCH_AHEAD]);
 			if (i + PREFETCH_SLOTS < n)

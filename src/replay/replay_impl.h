@@ -277,20 +277,62 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
  * flush may move).  0, or -1 out of memory. */
 int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const struct sr_event *e,
 			  double start);
+/* sr_replay_plug_out() with the plug on and a position to merge by. */
+int sr_replay_plug_out_plugged(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+			       uint64_t off, uint32_t pages, double start, double t,
+			       double *resume);
 /* Task ti's swap-out (its event began at start; its kernel path done at
  * t) writes pages at off of DMA device dv from cpu: into its plug, or to
  * the queue; *resume is when it may go on.  0, or -1 out of memory. */
-int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
-		       uint64_t off, uint32_t pages, double start, double t, double *resume);
+static inline int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+				     uint64_t off, uint32_t pages, double start, double t,
+				     double *resume)
+{
+	double cpu_done, fin;
+
+	if (r->plug && off != UINT64_MAX)
+		return sr_replay_plug_out_plugged(r, p, ti, cpu, dv, off, pages, start, t, resume);
+	/* No plug (or no position to merge by): the bio goes to the queue
+	 * alone, its latency from the event's start. */
+	*resume = t;
+	fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_OUT, off, pages, 1, 1, t, &cpu_done);
+	if (fin < 0)
+		return -1;
+	p->swapout_lat_sum += fin - start;
+	if (r->per_task && fin > p->ts[ti].out_last)
+		p->ts[ti].out_last = fin;
+	if (cpu_done > *resume)
+		*resume = cpu_done;
+	return 0;
+}
 /* Task ti's plug flushed at t (blk_finish_plug(), or it sleeps). */
 int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, double *resume);
+/* sr_replay_read() with readahead's bios (nb > 0). */
+int sr_replay_read_ra(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+		      const struct sr_event *e, const uint64_t *bio, unsigned nb, double t,
+		      double *done);
 /* Simulation p's swap-in e (at the policy's slot) from DMA device dv, its
  * kernel path done at t: the fault's read, and readahead's nb bios (the
  * slots in bio[], in the kernel's order; 0: the fault's folio alone);
  * *done when its page is in. */
-int sr_replay_read(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
-		   const struct sr_event *e, const uint64_t *bio, unsigned nb, double t,
-		   double *done);
+static inline int sr_replay_read(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+				 const struct sr_event *e, const uint64_t *bio, unsigned nb,
+				 double t, double *done)
+{
+	double cpu_done, fin;
+
+	if (nb)
+		return sr_replay_read_ra(r, p, ti, cpu, dv, e, bio, nb, t, done);
+	/* The fault's folio alone: one bio. */
+	*done = t;
+	fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_IN,
+			   (e->flags & SR_EV_HAS_OFFSET) ? e->offset : UINT64_MAX, e->nr_pages, 1, 1,
+			   t, &cpu_done);
+	if (fin < 0)
+		return -1;
+	*done = fin;
+	return 0;
+}
 /* The per-task plug pointers grown from old_cap to cap (new ones empty). */
 int sr_replay_plugs_grow(struct pol *p, size_t old_cap, size_t cap);
 /* dst's plugs become copies of src's (a simulation parting). */
