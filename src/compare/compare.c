@@ -1017,6 +1017,21 @@ static void section(FILE *f, int g, int lw)
 	fprintf(f, "\n%s\n%-*s%14s%14s%13s\n", titles[g], lw, "", "before", "after", "change");
 }
 
+/* One row of group g: written (its section's title before the first), or,
+ * when f is NULL, its label measured into *widest. */
+static void group_row(FILE *f, int g, int lw, const char *label, const struct figdef *fd,
+		      const struct val *vb, const struct val *va, int *rows, int *widest)
+{
+	if (!f) {
+		if ((int)strlen(label) > *widest)
+			*widest = (int)strlen(label);
+		return;
+	}
+	if (!(*rows)++)
+		section(f, g, lw);
+	text_row(f, lw, label, fd, vb, va);
+}
+
 /* Write (or, when f is NULL, measure: the widest label) group g's rows. */
 static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw, int *widest)
 {
@@ -1035,15 +1050,7 @@ static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw,
 			if (pfig[k].group != g || (!vb->has && !va->has))
 				continue;
 			label_of(label, sizeof(label), pp[i].p[0]->name, pfig[k].row);
-			rows++;
-			if (!f) {
-				if ((int)strlen(label) > *widest)
-					*widest = (int)strlen(label);
-				continue;
-			}
-			if (rows == 1)
-				section(f, g, lw);
-			text_row(f, lw, label, &pfig[k], vb, va);
+			group_row(f, g, lw, label, &pfig[k], vb, va, &rows, widest);
 		}
 		dp = pair_devices(&pp[i], &nd);
 		if (!dp)
@@ -1056,15 +1063,7 @@ static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw,
 					continue;
 				label_of(label, sizeof(label), pp[i].p[0]->name,
 					 (dp[j].d[0] ? dp[j].d[0] : dp[j].d[1])->name);
-				rows++;
-				if (!f) {
-					if ((int)strlen(label) > *widest)
-						*widest = (int)strlen(label);
-					continue;
-				}
-				if (rows == 1)
-					section(f, g, lw);
-				text_row(f, lw, label, &dfig[k], vb, va);
+				group_row(f, g, lw, label, &dfig[k], vb, va, &rows, widest);
 			}
 		free(dp);
 	}
