@@ -319,6 +319,12 @@ enum sr_err sr_replay_set_sim_thread(struct sr_replay *r, int on, struct sr_diag
 /* Replay n more events.  A node or device the machine lacks is SR_ERR_MACHINE. */
 enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,
 			   struct sr_diag *diag);
+/* sr_replay_feed() for events sr_replay_check() has passed already against
+ * this replay (a pipe started with it checks each as it decodes): an
+ * ordered replay does not test them again.  Events it has not passed must not be
+ * fed this way (a node or device the machine lacks is read out of range). */
+enum sr_err sr_replay_feed_checked(struct sr_replay *r, const struct sr_event *evs, size_t n,
+				   struct sr_diag *diag);
 
 /* Drain, finish every task and compute the results (valid until free). */
 enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,

@@ -406,7 +406,8 @@ static int cli_replay(int argc, char **argv)
 			enum sr_err ferr;
 
 			sr_diag_clear(&fd);
-			ferr = sr_replay_feed(rp, batch, n, &fd);
+			/* The pipe checked each event against rp (sr_replay_check). */
+			ferr = sr_replay_feed_checked(rp, batch, n, &fd);
 			for (u = 0; u < nvar && !ferr; u++)
 				ferr = sr_replay_feed(vr[u], batch, n, &fd);
 

@@ -663,13 +663,44 @@ enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth
 	return sr_machine_check_event(r->m, e, nth, diag);
 }
 
-enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,
-			   struct sr_diag *caller)
+/*
+ * An ordered batch (the caller's events are in time order: a pipe's
+ * sorted batches), the cells of the events ahead prefetched.  check: test each
+ * event against the machine's nodes and devices (held in locals: the
+ * machine does not change while feeding, and the replay's stores might
+ * alias it); 0 when sr_replay_check() has done it already.
+ */
+static inline __attribute__((always_inline)) enum sr_err
+feed_ordered(struct sr_replay *r, const struct sr_event *evs, size_t n, struct sr_diag *d,
+	     const int check)
 {
-	struct sr_diag local, *d = caller ? caller : &local;
-	/* The machine does not change while events are fed (locals: the
-	 * replay's stores might alias it). */
-	const int nn = r->m->nr_nodes, nd = r->m->nr_devices, ordered = r->ordered;
+	const int nn = r->m->nr_nodes, nd = r->m->nr_devices;
+	size_t i;
+	enum sr_err err;
+
+	for (i = 0; i < n; i++) {
+		const struct sr_event *e = &evs[i];
+
+		r->fed++;
+		if (check && SR_UNLIKELY(!event_fits(e, nn, nd)) &&
+		    (err = sr_machine_check_event(r->m, e, r->fed, d)))
+			return err;
+		if (i + PREFETCH_AHEAD < n)
+			prefetch_ahead(r, &evs[i + PREFETCH_AHEAD]);
+		if (i + PREFETCH_SLOTS < n)
+			sr_replay_slots_prefetch(r, &evs[i + PREFETCH_SLOTS]);
+		err = replay_next(r, e, d);
+		if (err)
+			return err;
+	}
+	return SR_OK;
+}
+
+/* Events in any order: through the reorder window. */
+static enum sr_err feed_window(struct sr_replay *r, const struct sr_event *evs, size_t n,
+			       struct sr_diag *d)
+{
+	const int nn = r->m->nr_nodes, nd = r->m->nr_devices;
 	size_t i;
 	enum sr_err err;
 
@@ -680,19 +711,33 @@ enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size
 		if (SR_UNLIKELY(!event_fits(e, nn, nd)) &&
 		    (err = sr_machine_check_event(r->m, e, r->fed, d)))
 			return err;
-		if (ordered) {
-			if (i + PREFETCH_AHEAD < n)
-				prefetch_ahead(r, &evs[i + PREFETCH_AHEAD]);
-			if (i + PREFETCH_SLOTS < n)
-				sr_replay_slots_prefetch(r, &evs[i + PREFETCH_SLOTS]);
-			err = replay_next(r, e, d);
-		} else {
-			err = sr_window_len(&r->win) == r->win.cap ? pop_one(r, d) : SR_OK;
-			if (!err)
-				sr_window_push(&r->win, e);
-		}
+		err = sr_window_len(&r->win) == r->win.cap ? pop_one(r, d) : SR_OK;
 		if (err)
 			return err;
+		sr_window_push(&r->win, e);
 	}
 	return SR_OK;
+}
+
+static __attribute__((noinline)) enum sr_err feed_checking(struct sr_replay *r,
+							   const struct sr_event *evs, size_t n,
+							   struct sr_diag *d)
+{
+	return feed_ordered(r, evs, n, d, 1);
+}
+
+enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,
+			   struct sr_diag *caller)
+{
+	struct sr_diag local, *d = caller ? caller : &local;
+
+	return r->ordered ? feed_checking(r, evs, n, d) : feed_window(r, evs, n, d);
+}
+
+enum sr_err sr_replay_feed_checked(struct sr_replay *r, const struct sr_event *evs, size_t n,
+				   struct sr_diag *caller)
+{
+	struct sr_diag local, *d = caller ? caller : &local;
+
+	return r->ordered ? feed_ordered(r, evs, n, d, 0) : feed_window(r, evs, n, d);
 }

@@ -197,7 +197,9 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 		enum sr_err e = pipe ? sr_pipe_next(pipe, &batch, &n, &d)
 				     : sr_reader_read(r, evs, BATCH, &n, &d);
 
-		if (n && sr_replay_feed(rp, batch, n, &d)) {
+		/* A pipe checked each event against rp (sr_replay_check). */
+		if (n && (pipe ? sr_replay_feed_checked(rp, batch, n, &d) :
+			  sr_replay_feed(rp, batch, n, &d))) {
 			snprintf(d.file, sizeof(d.file), "%s", trace);
 			goto diag;
 		}
