@@ -12,6 +12,7 @@
 #include "common/internal.h"
 #include "hw/resources.h"
 #include "mm/mm.h"
+#include "replay/revmap.h"
 #include "replay/slotmap.h"
 #include "swapreplay/replay.h"
 #include "trace/window.h"
@@ -46,8 +47,9 @@ struct pol {
 	struct ra_ent { uint64_t key, at; uint32_t gen; } *raq;
 	/* slots.c: the slots of folios split into their pages (cell key ->
 	 * uint32_t[nr_pages]); with cluster readahead, the recorded slot in
-	 * each device slot ((device << 32 | slot) -> cell key). */
-	struct sr_u64map split, rev;
+	 * each device slot (revmap.h: device, slot -> cell key). */
+	struct sr_u64map split;
+	struct sr_revmap rev;
 	/* swapcache.c, VMA readahead: each task's window state (pid ->
 	 * prev_vpn << 14 | win << 6 | hits; absent: never faulted). */
 	struct sr_u64map vra;

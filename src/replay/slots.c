@@ -16,12 +16,6 @@
 
 #define OFF_MASK ((1ull << 48) - 1)
 
-/* The key of device slot off of device dv in a policy's reverse map. */
-static inline uint64_t rev_key(int dv, uint32_t off)
-{
-	return (uint64_t)(uint32_t)dv << 32 | off;
-}
-
 static uint32_t *split_of(const struct pol *p, uint64_t key)
 {
 	const uint64_t *v = sr_u64map_get(&p->split, key);
@@ -74,13 +68,10 @@ int sr_replay_slot_out(struct sr_replay *r, struct pol *p, int k, const struct s
 		free((void *)(uintptr_t)*v);
 		*v = (uint64_t)(uintptr_t)s;
 	}
-	if (r->ra_mode == SR_RA_CLUSTER && e->nr_pages == 1) {
-		uint64_t *v = sr_u64map_put(&p->rev, rev_key(dv, mm->ev_off), NULL);
-
-		if (!v)
-			return -1;
-		*v = key;
-	}
+	/* (A page without a position is in no slot readahead reads.) */
+	if (r->ra_mode == SR_RA_CLUSTER && e->nr_pages == 1 && mm->ev_off < SR_SLOT_NONE &&
+	    sr_revmap_put(&p->rev, dv, mm->ev_off, key))
+		return -1;
 	return 0;
 }
 
@@ -96,7 +87,7 @@ static void free_pages(struct sr_replay *r, int k, struct slot_cell *sc, uint64_
 	if (dev < 0)
 		return;
 	if (sc->nr_pages == 1 && r->ra_mode == SR_RA_CLUSTER)
-		sr_u64map_del(&p->rev, rev_key(dev, off));
+		sr_revmap_del(&p->rev, dev, off);
 	if (off == SR_SLOT_NONE) {
 		/* Counted only: the pages not read before. */
 		for (j = i; was && j < i + n; j++)
@@ -185,7 +176,7 @@ static void slot_in_page(struct sr_replay *r, struct slot_cell *sc)
 		}
 		r->choff[k] = off;
 		if (r->ra_mode == SR_RA_CLUSTER)
-			sr_u64map_del(&p->rev, rev_key(dev, off));
+			sr_revmap_del(&p->rev, dev, off);
 		sr_mm_free_slots(&p->mm, dev, off, NULL, 1);
 	}
 }
@@ -295,13 +286,11 @@ enum sr_err sr_replay_slots_setup(struct sr_replay *r, struct sr_diag *d)
 
 uint64_t sr_replay_slot_owner(const struct pol *p, int dv, uint64_t off)
 {
-	const uint64_t *v = sr_u64map_get(&p->rev, rev_key(dv, (uint32_t)off));
-
-	return v ? *v : UINT64_MAX;
+	return sr_revmap_get(&p->rev, dv, off);
 }
 
 void sr_replay_slots_free(struct pol *p)
 {
 	sr_u64map_free_ptrs(&p->split);
-	sr_u64map_free(&p->rev);
+	sr_revmap_free(&p->rev);
 }

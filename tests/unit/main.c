@@ -19,6 +19,7 @@ void suite_calendar(void);
 void suite_readahead(void);
 void suite_slots(void);
 void suite_plug(void);
+void suite_revmap(void);
 
 int main(void)
 {
@@ -36,5 +37,6 @@ int main(void)
 	suite_readahead();
 	suite_slots();
 	suite_plug();
+	suite_revmap();
 	return test_failed ? 1 : 0;
 }
