@@ -56,7 +56,7 @@ static void pol_free(struct sr_replay *r, struct pol *p)
 	free(p->res.link);
 	free(p->res.task);
 	free(p->raq);
-	sr_u64map_free(&p->vra);
+	free(p->vra);
 }
 
 enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *opts,
@@ -504,7 +504,7 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		lkslots[k] = out ? p->mm.ev_slots : 0;
 		if (!out && r->ra_active) {
-			if (sr_replay_readahead(r, p, k, e, sc, dv))
+			if (sr_replay_readahead(r, p, k, e, ti, sc, dv))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		} else if (r->ra_active) {
 			/* Readahead's decision: none (without readahead, the

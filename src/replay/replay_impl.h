@@ -17,6 +17,9 @@
 #include "swapreplay/replay.h"
 #include "trace/window.h"
 
+struct pte_chunk;
+#define SR_PTE_CACHE 256 /* entries of sr_replay.pte_cache */
+
 /* One task of the trace, as recorded (its simulated clock is per policy). */
 struct task {
 	uint32_t pid;
@@ -50,9 +53,9 @@ struct pol {
 	 * each device slot (revmap.h: device, slot -> cell key). */
 	struct sr_u64map split;
 	struct sr_revmap rev;
-	/* swapcache.c, VMA readahead: each task's window state (pid ->
-	 * prev_vpn << 14 | win << 6 | hits; absent: never faulted). */
-	struct sr_u64map vra;
+	/* swapcache.c, VMA readahead: each task's window state, by task
+	 * (prev_vpn << 14 | win << 6 | hits; set 0: never faulted). */
+	struct vra_ent { uint64_t v; uint8_t set; } *vra;
 	/* plug.c: per task, its plug while writes are held in it (NULL
 	 * otherwise), and the plugs spare. */
 	struct task_plug **plug;
@@ -124,6 +127,12 @@ struct sr_replay {
 	 * extra bytes.  Swap-ins, and those with vaddr. */
 	int vma_map;
 	struct sr_u64map pte;
+	/* A direct-mapped cache of pte (by vpn >> 9; c NULL: empty): a
+	 * task's faults and its window stay in a few 2 MiB. */
+	struct {
+		uint64_t region;
+		struct pte_chunk *c;
+	} pte_cache[SR_PTE_CACHE];
 	uint64_t ins, ins_vaddr;
 	uint64_t ra_life;             /* pages reclaimed before an unused page read
 				       * ahead is: the inactive list; 0: never */
@@ -256,18 +265,18 @@ void sr_replay_ra_reclaim(struct sr_replay *r, struct pol *p, int k, uint32_t n)
  * swap-out sets it, its swap-in's VMA readahead reads the window around
  * it), towards the cache: a hint, some events ahead, as for the slot map's
  * cells; the map is read at random, and its entry was a cache miss. */
-void sr_replay_pte_prefetch(const struct sr_replay *r, const struct sr_event *e);
+void sr_replay_pte_prefetch(struct sr_replay *r, const struct sr_event *e);
 /* VMA readahead: swap-out e went into the recorded slot key (NULL sc: none)
  * / the page in slot key is gone (read, or its slot reused): the map of
  * virtual pages.  0, or -1 out of memory. */
 int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key,
 		      struct slot_cell *sc);
 void sr_replay_pte_clear(struct sr_replay *r, uint64_t key, struct slot_cell *sc);
-/* Readahead's decision for policy p's swap-in e of the page in cell sc
+/* Readahead's decision for policy p's swap-in e (of task ti) of the page in cell sc
  * on device dv (its slot in r->choff[k]), in r->ra_hit[k], r->ra_n[k],
  * r->ra_lo[k]; 0, or -1 out of memory. */
 int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
-			struct slot_cell *sc, int dv);
+			long ti, struct slot_cell *sc, int dv);
 
 /* plug.c: the block layer's plugs (docs/MODEL.md, "The block layer"). */
 

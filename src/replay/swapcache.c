@@ -241,14 +241,32 @@ struct pte_chunk {
 	uint64_t key[512];
 };
 
-static struct pte_chunk *pte_chunk(const struct sr_replay *r, uint64_t vpn)
+static inline size_t pte_cache_at(uint64_t region)
 {
-	const uint64_t *v = sr_u64map_get(&r->pte, vpn >> 9);
-
-	return v ? (struct pte_chunk *)(uintptr_t)*v : NULL;
+	return (size_t)(region ^ (region >> 8)) & (SR_PTE_CACHE - 1);
 }
 
-void sr_replay_pte_prefetch(const struct sr_replay *r, const struct sr_event *e)
+/* The table of vpn's 2 MiB, or NULL: from the cache, else from the map
+ * (and then cached). */
+static struct pte_chunk *pte_chunk(struct sr_replay *r, uint64_t vpn)
+{
+	uint64_t region = vpn >> 9;
+	size_t h = pte_cache_at(region);
+	const uint64_t *v;
+	struct pte_chunk *c;
+
+	if (SR_LIKELY(r->pte_cache[h].c && r->pte_cache[h].region == region))
+		return r->pte_cache[h].c;
+	v = sr_u64map_get(&r->pte, region);
+	if (!v)
+		return NULL;
+	c = (struct pte_chunk *)(uintptr_t)*v;
+	r->pte_cache[h].region = region;
+	r->pte_cache[h].c = c;
+	return c;
+}
+
+void sr_replay_pte_prefetch(struct sr_replay *r, const struct sr_event *e)
 {
 	const struct pte_chunk *c;
 
@@ -268,18 +286,22 @@ int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t ke
 
 	if (e->nr_pages != 1)
 		return 0;
-	v = sr_u64map_put(&r->pte, vpn >> 9, &added);
-	if (!v)
-		return -1;
-	if (added) {
+	c = pte_chunk(r, vpn);
+	if (!c) {
+		size_t h = pte_cache_at(vpn >> 9);
+
+		v = sr_u64map_put(&r->pte, vpn >> 9, &added);
+		if (!v)
+			return -1;
 		c = calloc(1, sizeof(*c));
 		if (!c) {
 			sr_u64map_del(&r->pte, vpn >> 9);
 			return -1;
 		}
 		*v = (uint64_t)(uintptr_t)c;
+		r->pte_cache[h].region = vpn >> 9;
+		r->pte_cache[h].c = c;
 	}
-	c = (struct pte_chunk *)(uintptr_t)*v;
 	c->live += !c->key[vpn & 511];
 	c->key[vpn & 511] = key + 1;
 	memcpy(sr_slotmap_extra(&r->slots, sc), &(uint64_t){ vpn + 1 }, sizeof(uint64_t));
@@ -300,33 +322,33 @@ void sr_replay_pte_clear(struct sr_replay *r, uint64_t key, struct slot_cell *sc
 		return;
 	c->key[(vpn1 - 1) & 511] = 0;
 	if (!--c->live) {
+		size_t h = pte_cache_at((vpn1 - 1) >> 9);
+
+		if (r->pte_cache[h].c == c)
+			r->pte_cache[h].c = NULL;
 		sr_u64map_del(&r->pte, (vpn1 - 1) >> 9);
 		free(c);
 	}
 }
 
-/* A task's VMA readahead state under policy p. */
-static void vra_get(const struct pol *p, uint32_t pid, struct sr_vma_ra *ra)
+/* Task ti's VMA readahead state under policy p. */
+static void vra_get(const struct pol *p, long ti, struct sr_vma_ra *ra)
 {
-	const uint64_t *v = sr_u64map_get(&p->vra, pid);
+	const struct vra_ent *v = &p->vra[ti];
 
-	if (!v) {
+	if (!v->set) {
 		sr_vma_ra_init(ra);
 		return;
 	}
-	ra->prev_vpn = *v >> 14;
-	ra->win = (uint8_t)((*v >> 6) & 0xff);
-	ra->hits = (uint8_t)(*v & 63);
+	ra->prev_vpn = v->v >> 14;
+	ra->win = (uint8_t)((v->v >> 6) & 0xff);
+	ra->hits = (uint8_t)(v->v & 63);
 }
 
-static int vra_put(struct pol *p, uint32_t pid, const struct sr_vma_ra *ra)
+static void vra_put(struct pol *p, long ti, const struct sr_vma_ra *ra)
 {
-	uint64_t *v = sr_u64map_put(&p->vra, pid, NULL);
-
-	if (!v)
-		return -1;
-	*v = ra->prev_vpn << 14 | (uint64_t)ra->win << 6 | ra->hits;
-	return 0;
+	p->vra[ti].v = ra->prev_vpn << 14 | (uint64_t)ra->win << 6 | ra->hits;
+	p->vra[ti].set = 1;
 }
 
 /* Policy k's swap-in reads the nb slots of r->ra_bio[k] (0: its folio
@@ -349,7 +371,7 @@ static void ra_bios(struct sr_replay *r, int k, uint32_t nb)
  * device dv is read with the fault.  The kernel reads those on other
  * devices too; here they are not read ahead (one request per fault). */
 static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
-			 int dv)
+			 long ti, int dv)
 {
 	const uint32_t bit = 1u << k;
 	uint64_t vpn = e->vaddr >> 12, lo, hi, x, first = r->choff[k];
@@ -358,10 +380,9 @@ static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct
 	struct sr_vma_ra ra;
 	uint32_t n = 0, nb = 0;
 
-	vra_get(p, e->pid, &ra);
+	vra_get(p, ti, &ra);
 	sr_vma_ra_window(&ra, vpn, r->ra.page_cluster, &lo, &hi);
-	if (vra_put(p, e->pid, &ra))
-		return -1;
+	vra_put(p, ti, &ra);
 	/* The window is within one 2 MiB: one table. */
 	pc = pte_chunk(r, vpn);
 	for (x = lo; pc && x < hi; x++) {
@@ -396,7 +417,7 @@ static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct
 }
 
 int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
-			struct slot_cell *sc, int dv)
+			long ti, struct slot_cell *sc, int dv)
 {
 	const uint32_t bit = 1u << k;
 	uint64_t off = r->choff[k], first = off;
@@ -421,10 +442,9 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 		} else if (e->flags & SR_EV_HAS_VADDR) {
 			struct sr_vma_ra ra;
 
-			vra_get(p, e->pid, &ra);
+			vra_get(p, ti, &ra);
 			sr_vma_ra_hit(&ra, e->vaddr >> 12, 1);
-			if (vra_put(p, e->pid, &ra))
-				return -1;
+			vra_put(p, ti, &ra);
 		}
 		return 0;
 	}
@@ -432,7 +452,7 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 	    sr_swapin_bypass(&r->kernel, r->m->dev[dv].cls))
 		return 0;
 	if (r->ra_mode == SR_RA_VMA)
-		return (e->flags & SR_EV_HAS_VADDR) ? vma_readahead(r, p, k, e, dv) : 0;
+		return (e->flags & SR_EV_HAS_VADDR) ? vma_readahead(r, p, k, e, ti, dv) : 0;
 	if (off == UINT64_MAX)
 		return 0;
 	win = sr_ra_window(&p->mm.ra, off, r->ra.page_cluster, r->ra.fixed_window);

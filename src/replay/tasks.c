@@ -15,6 +15,7 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 	uint64_t *v = NULL;
 	uint32_t *tv = NULL;
 	size_t cap, i;
+	struct vra_ent *nv;
 	int k;
 
 	if (pid < SR_TASK_VEC_MAX) {
@@ -51,6 +52,10 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 			if (!nc)
 				goto nomem;
 			r->pol[k].clock = nc;
+			nv = realloc(r->pol[k].vra, cap * sizeof(*nv));
+			if (!nv)
+				goto nomem;
+			r->pol[k].vra = nv;
 			if (sr_replay_plugs_grow(&r->pol[k], r->task_cap, cap))
 				goto nomem;
 			if (r->per_task) {
@@ -66,6 +71,8 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 	i = r->ntasks++;
 	memset(&r->tasks[i], 0, sizeof(r->tasks[i]));
 	r->tasks[i].pid = pid;
+	for (k = 0; k < r->np; k++)
+		r->pol[k].vra[i].set = 0;
 	if (r->per_task)
 		for (k = 0; k < r->np; k++) {
 			struct task_stat *t = &r->pol[k].ts[i];
