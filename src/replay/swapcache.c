@@ -282,15 +282,15 @@ int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t ke
 {
 	uint64_t vpn = e->vaddr >> 12, *v;
 	struct pte_chunk *c;
-	int added = 0;
 
 	if (e->nr_pages != 1)
 		return 0;
 	c = pte_chunk(r, vpn);
 	if (!c) {
+		/* A 2 MiB the map does not have: its table, made. */
 		size_t h = pte_cache_at(vpn >> 9);
 
-		v = sr_u64map_put(&r->pte, vpn >> 9, &added);
+		v = sr_u64map_put(&r->pte, vpn >> 9, NULL);
 		if (!v)
 			return -1;
 		c = calloc(1, sizeof(*c));
