@@ -663,6 +663,17 @@ enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth
 	return sr_machine_check_event(r->m, e, nth, diag);
 }
 
+/* Count event e fed and check it against the machine's nn nodes and nd
+ * devices (the machine's, held in the caller's locals). */
+static inline enum sr_err count_fed(struct sr_replay *r, const struct sr_event *e, int nn,
+				    int nd, struct sr_diag *d)
+{
+	r->fed++;
+	if (SR_LIKELY(event_fits(e, nn, nd)))
+		return SR_OK;
+	return sr_machine_check_event(r->m, e, r->fed, d);
+}
+
 /*
  * An ordered batch (the caller's events are in time order: a pipe's
  * sorted batches), the cells of the events ahead prefetched.  check: test each
@@ -681,9 +692,9 @@ feed_ordered(struct sr_replay *r, const struct sr_event *evs, size_t n, struct s
 	for (i = 0; i < n; i++) {
 		const struct sr_event *e = &evs[i];
 
-		r->fed++;
-		if (check && SR_UNLIKELY(!event_fits(e, nn, nd)) &&
-		    (err = sr_machine_check_event(r->m, e, r->fed, d)))
+		if (!check)
+			r->fed++;
+		else if ((err = count_fed(r, e, nn, nd, d)))
 			return err;
 		if (i + PREFETCH_AHEAD < n)
 			prefetch_ahead(r, &evs[i + PREFETCH_AHEAD]);
@@ -707,9 +718,8 @@ static enum sr_err feed_window(struct sr_replay *r, const struct sr_event *evs, 
 	for (i = 0; i < n; i++) {
 		const struct sr_event *e = &evs[i];
 
-		r->fed++;
-		if (SR_UNLIKELY(!event_fits(e, nn, nd)) &&
-		    (err = sr_machine_check_event(r->m, e, r->fed, d)))
+		err = count_fed(r, e, nn, nd, d);
+		if (err)
 			return err;
 		err = sr_window_len(&r->win) == r->win.cap ? pop_one(r, d) : SR_OK;
 		if (err)
