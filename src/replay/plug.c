@@ -63,31 +63,6 @@ static double pass_gap_ns(const struct sr_machine *m)
 	return SR_SWAP_CLUSTER_MAX * (m->reclaim_ns + m->reclaim_page_ns);
 }
 
-/* Submit n write requests of task ti (pol p) from t on, a plug's (bio 0)
- * or one bio alone (bio 1): their bios' latencies, and when the task may
- * go on in *resume. */
-static int submit(struct sr_replay *r, struct pol *p, long ti, int cpu,
-		  const struct sr_blk_req *req, unsigned n, int bio, double t, double *resume)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++) {
-		double cpu_done, fin;
-
-		fin = sr_hw_submit(&p->hw, req[i].dev, cpu, ti, req[i].op, req[i].off, req[i].pages,
-				   req[i].bios, bio, t, &cpu_done);
-		if (fin < 0)
-			return -1;
-		p->swapout_lat_sum += (double)req[i].bios * fin - req[i].t_sum;
-		if (r->per_task && fin > p->ts[ti].out_last)
-			p->ts[ti].out_last = fin;
-		t = cpu_done;
-	}
-	if (t > *resume)
-		*resume = t;
-	return 0;
-}
-
 int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, double *resume)
 {
 	struct task_plug *tp = p->plug ? p->plug[ti] : NULL;
@@ -101,7 +76,7 @@ int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, 
 	cpu = tp->cpu;
 	n = sr_plug_flush(&tp->plug, out);
 	plug_put(p, ti);
-	return submit(r, p, ti, cpu, out, n, 0, t, resume);
+	return sr_replay_submit_writes(r, p, ti, cpu, out, n, 0, t, resume);
 }
 
 int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const struct sr_event *e,
@@ -136,7 +111,7 @@ int sr_replay_plug_out_plugged(struct sr_replay *r, struct pol *p, long ti, int 
 	tp = p->plug[ti];
 	tp->cpu = cpu;
 	n = sr_plug_add(&tp->plug, &p->hw.lim[dv], dv, SR_OP_OUT, off, pages, start, out);
-	if (n && submit(r, p, ti, cpu, out, n, 0, t, resume))
+	if (n && sr_replay_submit_writes(r, p, ti, cpu, out, n, 0, t, resume))
 		return -1;
 	/* (The plug holds this bio now: it is never empty here.) */
 	tp->pass += pages;

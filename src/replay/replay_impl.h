@@ -292,6 +292,32 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
  * flush may move).  0, or -1 out of memory. */
 int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const struct sr_event *e,
 			  double start);
+/* Submit n write requests of task ti (pol p) from t on, a plug's (bio 0)
+ * or one bio alone (bio 1): their bios' latencies, and when the task may
+ * go on in *resume (if later than it is).  0, or -1 out of memory. */
+static inline int sr_replay_submit_writes(struct sr_replay *r, struct pol *p, long ti, int cpu,
+					  const struct sr_blk_req *req, unsigned n, int bio,
+					  double t, double *resume)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		double cpu_done, fin;
+
+		fin = sr_hw_submit(&p->hw, req[i].dev, cpu, ti, req[i].op, req[i].off, req[i].pages,
+				   req[i].bios, bio, t, &cpu_done);
+		if (fin < 0)
+			return -1;
+		p->swapout_lat_sum += (double)req[i].bios * fin - req[i].t_sum;
+		if (r->per_task && fin > p->ts[ti].out_last)
+			p->ts[ti].out_last = fin;
+		t = cpu_done;
+	}
+	if (t > *resume)
+		*resume = t;
+	return 0;
+}
+
 /* sr_replay_plug_out() with the plug on and a position to merge by. */
 int sr_replay_plug_out_plugged(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
 			       uint64_t off, uint32_t pages, double start, double t,
@@ -303,22 +329,14 @@ static inline int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti
 				     uint64_t off, uint32_t pages, double start, double t,
 				     double *resume)
 {
-	double cpu_done, fin;
+	const struct sr_blk_req one = { dv, SR_OP_OUT, off, pages, 1, start };
 
 	if (r->plug && off != UINT64_MAX)
 		return sr_replay_plug_out_plugged(r, p, ti, cpu, dv, off, pages, start, t, resume);
 	/* No plug (or no position to merge by): the bio goes to the queue
 	 * alone, its latency from the event's start. */
 	*resume = t;
-	fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_OUT, off, pages, 1, 1, t, &cpu_done);
-	if (fin < 0)
-		return -1;
-	p->swapout_lat_sum += fin - start;
-	if (r->per_task && fin > p->ts[ti].out_last)
-		p->ts[ti].out_last = fin;
-	if (cpu_done > *resume)
-		*resume = cpu_done;
-	return 0;
+	return sr_replay_submit_writes(r, p, ti, cpu, &one, 1, 1, t, resume);
 }
 /* Task ti's plug flushed at t (blk_finish_plug(), or it sleeps). */
 int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, double *resume);
