@@ -269,18 +269,30 @@ if want writer; then
 	done
 	echo "$line"
 
-	# The simulations on a thread of their own (--sim-thread) against the
-	# replay's one thread, for three policies and for one: what the
-	# default's rule on two CPUs rests on (src/cli/cmd_replay.c,
-	# sim_thread_auto()), and the scaling where a machine has more.
+	# The simulations on threads of their own (--sim-thread=1, 2) against
+	# the replay's one thread, for three policies (two simulations: hybrid
+	# parts from the other two) and for one: what the default's rule on
+	# two CPUs rests on (src/cli/cmd_replay.c, sim_thread_auto() and
+	# sim_threads()), and the scaling of the parting simulations over
+	# threads of their own.
 	for pols in "$P" reclaimer-nid; do
 		: >"$D/st.times"
+		ths="0 1 2"
+		[ "$pols" = reclaimer-nid ] && ths="0 1"
 		for i in $(seq "$RUNS"); do
-			echo "$(once "$SR $W10 -m 2s-nvme2 -q -p $pols -f csv --sim-thread=off") $(once "$SR $W10 -m 2s-nvme2 -q -p $pols -f csv --sim-thread=on")" >>"$D/st.times"
+			for n in $ths; do
+				echo "$n $(once "$SR $W10 -m 2s-nvme2 -q -p $pols -f csv --sim-thread=$n")" >>"$D/st.times"
+			done
 		done
-		awk '{ print $1 }' "$D/st.times" | median >"$D/st.off"
-		awk '{ print $2 }' "$D/st.times" | median >"$D/st.on"
-		awk -v a="$(cat "$D/st.off")" -v b="$(cat "$D/st.on")" -v p="$pols" 'BEGIN { printf "%s on 2s-nvme2: --sim-thread=off %.2fs, on %.2fs (%.2fx)\n", p, a, b, a / b }'
+		line="$pols on 2s-nvme2: --sim-thread=off"
+		off=$(awk '$1 == 0 { print $2 }' "$D/st.times" | median)
+		line="$line $(printf '%.2fs' "$off")"
+		for n in $ths; do
+			[ "$n" = 0 ] && continue
+			t=$(awk -v n=$n '$1 == n { print $2 }' "$D/st.times" | median)
+			line="$line, $n $(awk -v a=$off -v b=$t 'BEGIN { printf "%.2fs (%.2fx)", b, a / b }')"
+		done
+		echo "$line"
 	done
 
 	echo "== peak memory of a replay, independent traces (KiB) =="

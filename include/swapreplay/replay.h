@@ -305,16 +305,22 @@ enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *diag);
  * alone).  Before the first event; on by default.
  */
 enum sr_err sr_replay_set_plug(struct sr_replay *r, int on, struct sr_diag *diag);
+/* The most threads sr_replay_set_sim_thread() plays simulations on. */
+#define SR_SIM_WORKERS_MAX 8
 /*
- * Play the simulations (the hardware's part of every event) on a thread of
- * their own, while the caller's thread makes the kernels' decisions ahead
- * of them (src/replay/simq.c), so that the two overlap where a CPU is
- * free (on 2 CPUs, one of which also decodes the trace, the bench's 10M
- * events on 2s-nvme2 with three policies went from 8.0 s to 5.9 s); the
- * results are the same to the bit.  Off by default (a sweep's workers
- * keep the CPUs busy already); chosen before the first event.
+ * Play the simulations (the hardware's part of every event) on n threads
+ * of their own (0: none, the default; at most SR_SIM_WORKERS_MAX), while
+ * the caller's thread makes the kernels' decisions ahead of them
+ * (src/replay/simq.c), so that the two overlap where a CPU is free (on 2
+ * CPUs, one of which also decodes the trace, the bench's 10M events on
+ * 2s-nvme2 with three policies went from 8.0 s to 5.9 s with one).  Each
+ * simulation plays on one thread; policies that part (their simulations
+ * no longer shared: shared.c) play on different threads at once, as many
+ * as there are.  The results are the same to the bit.  Off by default (a
+ * sweep's workers keep the CPUs busy already); chosen before the first
+ * event; SR_ERR_INVAL for n out of range.
  */
-enum sr_err sr_replay_set_sim_thread(struct sr_replay *r, int on, struct sr_diag *diag);
+enum sr_err sr_replay_set_sim_thread(struct sr_replay *r, int n, struct sr_diag *diag);
 
 /* Replay n more events.  A node or device the machine lacks is SR_ERR_MACHINE. */
 enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,

@@ -125,7 +125,7 @@ static void plist_free(struct plist *l)
 }
 
 /*
- * --sim-thread's default: whether the simulations get a thread of their
+ * --sim-thread's default: whether the simulations get threads of their
  * own beside the replay's and the trace's decoding thread.  With three
  * CPUs or more, always.  With two, the three threads share them, and the
  * decoding thread (zstd's work, which has no other thread to go to) gets
@@ -135,11 +135,32 @@ static void plist_free(struct plist *l)
  * or --uncertainty's variants give the replay's thread enough to do that
  * the third thread pays.  One CPU: never.
  */
-static int sim_thread_auto(int npolicies, uint64_t nvariants)
+static int sim_thread_auto(long ncpu, int npolicies, uint64_t nvariants)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-
 	return ncpu >= 3 || (ncpu == 2 && (npolicies > 1 || nvariants > 0));
+}
+
+/*
+ * How many threads play the simulations: --sim-thread=N as given; on (or
+ * its default, sim_thread_auto()), one per policy (each simulation plays
+ * on one thread, and those of policies that part play at once), as many
+ * as the CPUs the replay's and the decoding threads leave, and at least
+ * two: on two CPUs, three policies of which two part played the writer's
+ * 10M events in 1.9 s on two threads against 2.3 s on one (make bench;
+ * docs/MODEL.md, "Replay speed on two CPUs").
+ */
+static int sim_threads(int opt, int npolicies, uint64_t nvariants)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN), n;
+
+	if (opt >= 0)
+		return opt;
+	if (opt == -1 && !sim_thread_auto(ncpu, npolicies, nvariants))
+		return 0;
+	n = ncpu - 2 > 2 ? ncpu - 2 : 2;
+	if (n > npolicies)
+		n = npolicies;
+	return n < 1 ? 1 : n > SR_SIM_WORKERS_MAX ? SR_SIM_WORKERS_MAX : (int)n;
 }
 
 static int cli_replay(int argc, char **argv)
@@ -167,7 +188,7 @@ static int cli_replay(int argc, char **argv)
 	uint64_t u;
 	enum sr_err err;
 	int id, rc = EXIT_OK, i, per_task = 0, slots_given = 0, plug = 1;
-	int sim_thread = -1; /* --sim-thread; -1: sim_thread_auto() */
+	int sim_thread = -1; /* --sim-thread: threads; -1 unset, -2 on (sim_threads()) */
 	struct sr_kernel kern;
 	struct sr_readahead_opts ra;
 	char rad[192];
@@ -217,9 +238,17 @@ static int cli_replay(int argc, char **argv)
 				goto out;
 			break;
 		case O_SIMTHREAD:
-			rc = cli_opt_on_off("replay", "sim-thread", val, &sim_thread);
-			if (rc)
+			if (!strcmp(val, "on")) {
+				sim_thread = -2;
+			} else if (!strcmp(val, "off")) {
+				sim_thread = 0;
+			} else if (cli_parse_u64(val, SR_SIM_WORKERS_MAX, &u)) {
+				rc = cli_usage("replay", "--sim-thread takes on, off or a number of threads from 0 to %d, not '%s'",
+					       SR_SIM_WORKERS_MAX, val);
 				goto out;
+			} else {
+				sim_thread = (int)u;
+			}
 			break;
 		case O_PROGRESS:
 			pmode = CLI_PROGRESS_LOG;
@@ -357,8 +386,7 @@ static int cli_replay(int argc, char **argv)
 	if (!err)
 		err = sr_replay_set_plug(rp, plug, &d);
 	if (!err)
-		err = sr_replay_set_sim_thread(rp, sim_thread >= 0 ? sim_thread :
-						   sim_thread_auto(pl.n, nvar), &d);
+		err = sr_replay_set_sim_thread(rp, sim_threads(sim_thread, pl.n, nvar), &d);
 	if (err) {
 		rc = cli_diag(&d);
 		goto out;
@@ -535,12 +563,16 @@ const struct cli_cmd cmd_replay = {
 	"                        the kernel's way since 3.2), or send each to the\n"
 	"                        device's queue alone (off; an ssd's or hdd's\n"
 	"                        elevator may still merge requests that wait there)\n"
-	"  --sim-thread=on|off   play the simulations on a thread of their own while\n"
-	"                        the kernels' decisions run ahead (on), or on the\n"
-	"                        replay's one thread (off); the report is the same.\n"
-	"                        Default: on with three CPUs or more online, and\n"
-	"                        with two when more than one policy or --uncertainty\n"
-	"                        is replayed (the trace's decoding has a thread too)\n"
+	"  --sim-thread=on|off|N play the simulations on threads of their own while\n"
+	"                        the kernels' decisions run ahead (on: one per\n"
+	"                        policy, up to the CPUs online less 2, or 2 where\n"
+	"                        that is fewer; N: that many, 0 to 8), or on the\n"
+	"                        replay's one thread (off, 0); each simulation on one\n"
+	"                        thread, and policies that part play at once.  The\n"
+	"                        report is the same.  Default: on with three CPUs\n"
+	"                        or more online, and with two when more than one\n"
+	"                        policy or --uncertainty is replayed (the trace's\n"
+	"                        decoding has a thread too)\n"
 	CLI_RA_HELP
 	"  -f, --format=FMT      text (default), table (plain text within 76 columns,\n"
 	"                        its caveats in its footer: for a mailing list),\n"

@@ -8,10 +8,23 @@
 
 void sr_hw_memo_init(struct sr_hw_memo *memo, const struct sr_machine *m)
 {
+	size_t n = (size_t)m->nr_nodes, i = 0;
+	struct sr_event e = { 0 };
+	int dv;
+
 	memo->ent = NULL;
-	if (m->nr_nodes <= 8)
-		memo->ent = calloc((size_t)m->nr_devices * 2 * (size_t)m->nr_nodes *
-				   (size_t)m->nr_nodes, sizeof(*memo->ent));
+	if (m->nr_nodes > 8)
+		return;
+	memo->ent = calloc((size_t)m->nr_devices * 2 * n * n, sizeof(*memo->ent));
+	if (!memo->ent)
+		return;
+	/* Every entry now: the simulations' threads then only read them. */
+	e.nr_pages = 1;
+	for (dv = 0; dv < m->nr_devices; dv++)
+		for (e.op = 0; e.op < 2; e.op++)
+			for (e.cpu_nid = 0; e.cpu_nid < n; e.cpu_nid++)
+				for (e.page_nid = 0; e.page_nid < n; e.page_nid++)
+					sr_hw_cost(m, &m->dev[dv], &e, 1, &memo->ent[i++]);
 }
 
 void sr_hw_memo_free(struct sr_hw_memo *memo)

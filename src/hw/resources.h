@@ -29,11 +29,11 @@ struct sr_hw_memo_ent {
 	double link_work[2];     /* 1e9 x lbytes / link_bw: the links' calendar work */
 	uint64_t link_bytes[2];  /* (uint64_t)lbytes: what the links' counters add */
 	int link[2];             /* lfrom x nr_nodes + lto: the links' calendars */
-	int valid;
 };
 
 /* The cost of a one-page event by (device, op, CPU node, page node),
- * computed when first needed; ent is NULL (nothing memoised) on machines
+ * all computed by sr_hw_memo_init() (read only from then on, by every
+ * simulation's thread); ent is NULL (nothing memoised) on machines
  * of more than 8 nodes or when it could not be allocated. */
 struct sr_hw_memo {
 	struct sr_hw_memo_ent *ent;
@@ -267,7 +267,7 @@ static inline void sr_hw_cost(const struct sr_machine *m, const struct sr_device
  * Inline: it runs for every event of every simulation, and its one
  * caller (the replay loop) is its only user.
  */
-static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, struct sr_hw_memo *memo, const struct sr_event *e,
+static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, const struct sr_hw_memo *memo, const struct sr_event *e,
 			     int dv, const struct sr_hw_ev *x, double start, double *resume,
 			     double *done)
 {
@@ -284,14 +284,8 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, str
 		/* The cost of a one-page event depends only on the device, the
 		 * op and the two nodes: computed once (the divisions add up). */
 		size_t n = (size_t)m->nr_nodes;
-		struct sr_hw_memo_ent *ent = &memo->ent[(((size_t)dv * 2 + e->op) * n + e->cpu_nid) * n +
-							e->page_nid];
 
-		if (SR_UNLIKELY(!ent->valid)) {
-			sr_hw_cost(m, dev, e, 1, ent);
-			ent->valid = 1;
-		}
-		me = ent;
+		me = &memo->ent[(((size_t)dv * 2 + e->op) * n + e->cpu_nid) * n + e->page_nid];
 	} else {
 		sr_hw_cost(m, dev, e, e->nr_pages, &own);
 		me = &own;

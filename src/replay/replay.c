@@ -181,16 +181,21 @@ enum sr_err sr_replay_set_plug(struct sr_replay *r, int on, struct sr_diag *d)
 	return SR_OK;
 }
 
-enum sr_err sr_replay_set_sim_thread(struct sr_replay *r, int on, struct sr_diag *d)
+enum sr_err sr_replay_set_sim_thread(struct sr_replay *r, int n, struct sr_diag *d)
 {
 	sr_diag_clear(d);
 	if (r->fed || r->ntasks)
 		return sr_diag_set(d, SR_ERR_INVAL,
 				   "the simulation thread is chosen before the first event");
-	if (!on || r->simq)
+	if (n < 0 || n > SR_SIM_WORKERS_MAX)
+		return sr_diag_set(d, SR_ERR_INVAL, "%d simulation threads: from 0 to %d", n,
+				   SR_SIM_WORKERS_MAX);
+	sr_simq_stop(r->simq);
+	r->simq = NULL;
+	if (!n)
 		return SR_OK;
-	if (sr_simq_start(r, &r->simq))
-		return sr_diag_set(d, SR_ERR_NOMEM, "cannot start the simulation thread");
+	if (sr_simq_start(r, n, &r->simq))
+		return sr_diag_set(d, SR_ERR_NOMEM, "cannot start the simulation threads");
 	return SR_OK;
 }
 

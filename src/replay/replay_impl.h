@@ -195,15 +195,18 @@ struct sr_play {
 /* replay.c: simulation in->k plays an event; 0, or -1 out of memory. */
 int sr_replay_play(struct sr_replay *r, const struct sr_play *in);
 
-/* simq.c: the simulations on a thread of their own.  Start it (0, or -1
- * out of memory); queue a play (sr_replay_play()) or a parting
- * (sr_replay_sim_copy()): 0, or -1 out of memory here or there; wait until
- * it has played everything queued (0, or -1: out of memory there); stop
- * it (what is queued is dropped). */
+/* simq.c: the simulations on threads of their own.  Start nworkers of
+ * them (0, or -1 out of memory); queue a play (sr_replay_play()) for the
+ * worker of its simulation: 0, or -1 out of memory here or there; part
+ * simulation k from g, whose first ntasks tasks have clocks
+ * (sr_replay_sim_copy(), once g's worker has played what it has; k gets a
+ * worker of its own): 0, or -1 out of memory; wait until every worker has
+ * played everything queued (0, or -1: out of memory there); stop them
+ * (what is queued is dropped). */
 struct sr_simq;
-int sr_simq_start(struct sr_replay *r, struct sr_simq **q);
+int sr_simq_start(struct sr_replay *r, int nworkers, struct sr_simq **q);
 int sr_simq_play(struct sr_simq *q, const struct sr_play *in);
-int sr_simq_copy(struct sr_simq *q, int k, int g, size_t ntasks);
+int sr_simq_copy(struct sr_simq *q, struct sr_replay *r, int k, int g, size_t ntasks);
 int sr_simq_sync(struct sr_simq *q);
 void sr_simq_stop(struct sr_simq *q);
 

@@ -70,7 +70,7 @@ int sr_replay_split(struct sr_replay *r)
 			p->lead = j;
 			continue;
 		}
-		if (r->simq ? sr_simq_copy(r->simq, k, g, r->ntasks) :
+		if (r->simq ? sr_simq_copy(r->simq, r, k, g, r->ntasks) :
 			      sr_replay_sim_copy(r, k, g, r->ntasks))
 			return -1;
 		p->lead = k;

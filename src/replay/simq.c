@@ -1,23 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The simulations on a thread of their own (sr_replay_set_sim_thread()).
+ * The simulations on threads of their own (sr_replay_set_sim_thread()).
  *
  * A replay's work per event is in two parts that share nothing: what each
  * policy's kernel decides (src/mm/, the slot map, readahead: replay_one())
  * depends on the events alone, and what the simulations make of the
  * decisions (src/hw/, the plugs, the clocks: sr_replay_play()) reads only
  * the decisions and its own state (shared.c says why).  So the decisions
- * can run ahead on the replay's thread while this thread plays them, in
+ * can run ahead on the replay's thread while worker threads play them, in
  * the same order: each simulation sees the same calls with the same
  * arguments as on one thread, and the figures are the same to the bit.
  *
- * The decisions go here as records (struct sr_play, with readahead's bios
- * after it, or a simulation parting: sr_replay_sim_copy()) in batches of
- * SIMQ_BATCH bytes, at most SIMQ_BATCHES of them (2 MiB) made, the one
- * being filled among them.  The replay's thread waits for this one to be
- * idle (sr_simq_sync()) before anything that touches the simulations'
- * state itself: growing the per-task arrays, the end of the trace, the
- * results.  Out of memory here is reported at the next batch or sync.
+ * Each simulation (a lead: shared.c) is played by one worker, the one that
+ * had the fewest simulations when it began; simulations that share nothing
+ * play on different workers at once.  The first is worker 0's.  A
+ * simulation that parts from its lead (sr_simq_copy()) is copied on the
+ * replay's thread once the lead's worker has played everything queued for
+ * it, and goes to its own worker from the next event on.
+ *
+ * The decisions go to a worker as records (struct sr_play, with
+ * readahead's bios after it) in batches of SIMQ_BATCH bytes, at most
+ * SIMQ_BATCHES of them (2 MiB) made per worker, the one being filled among
+ * them.  The replay's thread waits for every worker to be idle
+ * (sr_simq_sync()) before anything that touches the simulations' state
+ * itself: growing the per-task arrays, the end of the trace, the results.
+ * Out of memory on a worker is reported at its next batch or at a sync.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,20 +35,14 @@
 #define SIMQ_BATCH ((size_t)256 << 10)
 #define SIMQ_BATCHES 8
 
-enum { REC_PLAY, REC_COPY };
-
-struct rec_copy {
-	int k, g;
-	size_t ntasks;
-};
-
 struct batch {
 	struct batch *next;
 	size_t used;
 	_Alignas(8) unsigned char buf[SIMQ_BATCH];
 };
 
-struct sr_simq {
+/* One worker thread and the batches queued for it. */
+struct simw {
 	struct sr_replay *r;
 	pthread_t th;
 	pthread_mutex_t mu;
@@ -53,152 +54,203 @@ struct sr_simq {
 	int busy;                  /* the thread is playing a batch */
 	int stop;
 	int failed;                /* a simulation ran out of memory */
+	int nsim;                  /* simulations given to it (the replay's) */
 };
 
-/* A record: its kind and length (to 8 bytes), then its body. */
+struct sr_simq {
+	int nw;
+	struct simw w[SR_SIM_WORKERS_MAX];
+	int8_t of[SR_MAX_POLICIES]; /* simulation k's worker; -1: none yet */
+};
+
+/* A record: its length (to 8 bytes), then a struct sr_play and its bios. */
 struct rec_head {
-	uint32_t kind, len;
+	uint32_t len, pad;
 };
 _Static_assert(_Alignof(struct sr_play) <= 8 && sizeof(struct rec_head) == 8,
 	       "a record's body is played where it lies: 8-byte alignment");
 
 /* Play batch b's records in order, each where it lies (records are
  * 8-byte aligned, as struct sr_play is). */
-static void play_batch(struct sr_simq *q, struct batch *b)
+static void play_batch(struct simw *w, struct batch *b)
 {
 	size_t at = 0;
 
 	while (at < b->used) {
 		const struct rec_head *h = (const void *)(b->buf + at);
-		unsigned char *body = b->buf + at + sizeof(*h);
+		struct sr_play *in = (void *)(b->buf + at + sizeof(*h));
 
-		if (h->kind == REC_PLAY) {
-			struct sr_play *in = (void *)body;
-
-			in->bio = (const uint64_t *)(const void *)(body + sizeof(*in));
-			if (sr_replay_play(q->r, in))
-				q->failed = 1;
-		} else {
-			const struct rec_copy *c = (const void *)body;
-
-			if (sr_replay_sim_copy(q->r, c->k, c->g, c->ntasks))
-				q->failed = 1;
-		}
-		if (q->failed)
+		in->bio = (const uint64_t *)(const void *)((unsigned char *)in + sizeof(*in));
+		if (sr_replay_play(w->r, in)) {
+			w->failed = 1;
 			return;
+		}
 		at += h->len;
 	}
 }
 
 static void *worker(void *arg)
 {
-	struct sr_simq *q = arg;
+	struct simw *w = arg;
 
-	pthread_mutex_lock(&q->mu);
+	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		struct batch *b;
 		int failed;
 
-		while (!q->head && !q->stop)
-			pthread_cond_wait(&q->work, &q->mu);
-		if (!q->head)
+		while (!w->head && !w->stop)
+			pthread_cond_wait(&w->work, &w->mu);
+		if (!w->head)
 			break;
-		b = q->head;
-		q->head = b->next;
-		if (!q->head)
-			q->tail = NULL;
-		q->busy = 1;
-		failed = q->failed;
-		pthread_mutex_unlock(&q->mu);
+		b = w->head;
+		w->head = b->next;
+		if (!w->head)
+			w->tail = NULL;
+		w->busy = 1;
+		failed = w->failed;
+		pthread_mutex_unlock(&w->mu);
 		if (!failed)
-			play_batch(q, b);
-		pthread_mutex_lock(&q->mu);
-		q->busy = 0;
+			play_batch(w, b);
+		pthread_mutex_lock(&w->mu);
+		w->busy = 0;
 		b->used = 0;
-		b->next = q->spare;
-		q->spare = b;
-		pthread_cond_signal(&q->idle);
+		b->next = w->spare;
+		w->spare = b;
+		pthread_cond_signal(&w->idle);
 	}
-	pthread_mutex_unlock(&q->mu);
+	pthread_mutex_unlock(&w->mu);
 	return NULL;
 }
 
-int sr_simq_start(struct sr_replay *r, struct sr_simq **out)
+static void worker_stop(struct simw *w)
+{
+	struct batch *b;
+
+	pthread_mutex_lock(&w->mu);
+	/* Whatever is still queued is dropped: the replay is being freed. */
+	while (w->head) {
+		b = w->head;
+		w->head = b->next;
+		free(b);
+	}
+	w->tail = NULL;
+	w->stop = 1;
+	pthread_cond_signal(&w->work);
+	pthread_mutex_unlock(&w->mu);
+	pthread_join(w->th, NULL);
+	free(w->cur);
+	while (w->spare) {
+		b = w->spare;
+		w->spare = b->next;
+		free(b);
+	}
+	pthread_cond_destroy(&w->work);
+	pthread_cond_destroy(&w->idle);
+	pthread_mutex_destroy(&w->mu);
+}
+
+static int worker_start(struct simw *w, struct sr_replay *r)
+{
+	w->r = r;
+	if (pthread_mutex_init(&w->mu, NULL))
+		return -1;
+	if (pthread_cond_init(&w->work, NULL) || pthread_cond_init(&w->idle, NULL) ||
+	    pthread_create(&w->th, NULL, worker, w)) {
+		/* (A condition variable that was made is left: glibc's hold
+		 * nothing to free.) */
+		pthread_mutex_destroy(&w->mu);
+		return -1;
+	}
+	return 0;
+}
+
+int sr_simq_start(struct sr_replay *r, int nworkers, struct sr_simq **out)
 {
 	struct sr_simq *q = calloc(1, sizeof(*q));
+	int i;
 
 	*out = NULL;
 	if (!q)
 		return -1;
-	q->r = r;
-	if (pthread_mutex_init(&q->mu, NULL)) {
-		free(q);
-		return -1;
+	if (nworkers > SR_SIM_WORKERS_MAX)
+		nworkers = SR_SIM_WORKERS_MAX;
+	for (i = 0; i < nworkers; i++) {
+		if (worker_start(&q->w[i], r)) {
+			while (i--)
+				worker_stop(&q->w[i]);
+			free(q);
+			return -1;
+		}
+		q->nw = i + 1;
 	}
-	if (pthread_cond_init(&q->work, NULL) || pthread_cond_init(&q->idle, NULL) ||
-	    pthread_create(&q->th, NULL, worker, q)) {
-		/* (A condition variable that was made is left: glibc's hold
-		 * nothing to free.) */
-		pthread_mutex_destroy(&q->mu);
-		free(q);
-		return -1;
-	}
+	memset(q->of, -1, sizeof(q->of));
 	*out = q;
 	return 0;
 }
 
 /* Hand the batch being filled to the thread (with the lock held). */
-static void hand_over(struct sr_simq *q)
+static void hand_over(struct simw *w)
 {
-	if (!q->cur || !q->cur->used)
+	if (!w->cur || !w->cur->used)
 		return;
-	q->cur->next = NULL;
-	if (q->tail)
-		q->tail->next = q->cur;
+	w->cur->next = NULL;
+	if (w->tail)
+		w->tail->next = w->cur;
 	else
-		q->head = q->cur;
-	q->tail = q->cur;
-	q->cur = NULL;
-	pthread_cond_signal(&q->work);
+		w->head = w->cur;
+	w->tail = w->cur;
+	w->cur = NULL;
+	pthread_cond_signal(&w->work);
 }
 
 /* Room for len more bytes in the batch being filled; NULL out of memory,
  * or when a simulation has failed. */
-static unsigned char *room(struct sr_simq *q, size_t len)
+static unsigned char *room(struct simw *w, size_t len)
 {
 	unsigned char *p;
 
-	if (q->cur && q->cur->used + len <= SIMQ_BATCH)
+	if (w->cur && w->cur->used + len <= SIMQ_BATCH)
 		goto have;
-	pthread_mutex_lock(&q->mu);
-	hand_over(q);
-	while (!q->spare && q->nbatch >= SIMQ_BATCHES && !q->failed)
-		pthread_cond_wait(&q->idle, &q->mu);
-	if (q->failed) {
-		pthread_mutex_unlock(&q->mu);
+	pthread_mutex_lock(&w->mu);
+	hand_over(w);
+	while (!w->spare && w->nbatch >= SIMQ_BATCHES && !w->failed)
+		pthread_cond_wait(&w->idle, &w->mu);
+	if (w->failed) {
+		pthread_mutex_unlock(&w->mu);
 		return NULL;
 	}
-	if (q->spare) {
-		q->cur = q->spare;
-		q->spare = q->cur->next;
-	} else if ((q->cur = malloc(sizeof(*q->cur))) != NULL) {
-		q->nbatch++;
+	if (w->spare) {
+		w->cur = w->spare;
+		w->spare = w->cur->next;
+	} else if ((w->cur = malloc(sizeof(*w->cur))) != NULL) {
+		w->nbatch++;
 	}
-	pthread_mutex_unlock(&q->mu);
-	if (!q->cur)
+	pthread_mutex_unlock(&w->mu);
+	if (!w->cur)
 		return NULL;
-	q->cur->used = 0;
+	w->cur->used = 0;
 have:
-	p = q->cur->buf + q->cur->used;
-	q->cur->used += len;
+	p = w->cur->buf + w->cur->used;
+	w->cur->used += len;
 	return p;
+}
+
+/* The worker of simulation k: the first simulation's is worker 0; one
+ * begun since (sr_simq_copy() gives it one) keeps its own. */
+static struct simw *worker_of(struct sr_simq *q, int k)
+{
+	if (SR_UNLIKELY(q->of[k] < 0)) {
+		q->of[k] = 0;
+		q->w[0].nsim++;
+	}
+	return &q->w[q->of[k]];
 }
 
 int sr_simq_play(struct sr_simq *q, const struct sr_play *in)
 {
 	size_t body = sizeof(*in) + (size_t)in->nbio * sizeof(*in->bio);
-	struct rec_head h = { REC_PLAY, (uint32_t)((sizeof(h) + body + 7) & ~(size_t)7) };
-	unsigned char *p = room(q, h.len);
+	struct rec_head h = { (uint32_t)((sizeof(h) + body + 7) & ~(size_t)7), 0 };
+	unsigned char *p = room(worker_of(q, in->k), h.len);
 
 	if (!p)
 		return -1;
@@ -209,62 +261,58 @@ int sr_simq_play(struct sr_simq *q, const struct sr_play *in)
 	return 0;
 }
 
-int sr_simq_copy(struct sr_simq *q, int k, int g, size_t ntasks)
+/* Wait until w has played everything queued; 0, or -1: a simulation there
+ * ran out of memory. */
+static int worker_sync(struct simw *w)
 {
-	struct rec_copy c = { k, g, ntasks };
-	struct rec_head h = { REC_COPY, (uint32_t)((sizeof(h) + sizeof(c) + 7) & ~(size_t)7) };
-	unsigned char *p = room(q, h.len);
+	int failed;
 
-	if (!p)
+	pthread_mutex_lock(&w->mu);
+	hand_over(w);
+	while ((w->head || w->busy) && !w->failed)
+		pthread_cond_wait(&w->idle, &w->mu);
+	/* A failed thread may still be on its batch: wait it out, so that
+	 * nothing plays while the caller looks. */
+	while (w->busy)
+		pthread_cond_wait(&w->idle, &w->mu);
+	failed = w->failed;
+	pthread_mutex_unlock(&w->mu);
+	return failed ? -1 : 0;
+}
+
+int sr_simq_copy(struct sr_simq *q, struct sr_replay *r, int k, int g, size_t ntasks)
+{
+	struct simw *from = worker_of(q, g);
+	int i, best = 0;
+
+	/* g's worker rests (what it played is this thread's to read once its
+	 * lock has been taken); k has played nothing yet, anywhere. */
+	if (worker_sync(from) || sr_replay_sim_copy(r, k, g, ntasks))
 		return -1;
-	memcpy(p, &h, sizeof(h));
-	memcpy(p + sizeof(h), &c, sizeof(c));
+	for (i = 1; i < q->nw; i++)
+		if (q->w[i].nsim < q->w[best].nsim)
+			best = i;
+	q->of[k] = (int8_t)best;
+	q->w[best].nsim++;
 	return 0;
 }
 
 int sr_simq_sync(struct sr_simq *q)
 {
-	int failed;
+	int i, rc = 0;
 
-	pthread_mutex_lock(&q->mu);
-	hand_over(q);
-	while ((q->head || q->busy) && !q->failed)
-		pthread_cond_wait(&q->idle, &q->mu);
-	/* A failed thread may still be on its batch: wait it out, so that
-	 * nothing plays while the caller looks. */
-	while (q->busy)
-		pthread_cond_wait(&q->idle, &q->mu);
-	failed = q->failed;
-	pthread_mutex_unlock(&q->mu);
-	return failed ? -1 : 0;
+	for (i = 0; i < q->nw; i++)
+		rc |= worker_sync(&q->w[i]);
+	return rc;
 }
 
 void sr_simq_stop(struct sr_simq *q)
 {
-	struct batch *b;
+	int i;
 
 	if (!q)
 		return;
-	pthread_mutex_lock(&q->mu);
-	/* Whatever is still queued is dropped: the replay is being freed. */
-	while (q->head) {
-		b = q->head;
-		q->head = b->next;
-		free(b);
-	}
-	q->tail = NULL;
-	q->stop = 1;
-	pthread_cond_signal(&q->work);
-	pthread_mutex_unlock(&q->mu);
-	pthread_join(q->th, NULL);
-	free(q->cur);
-	while (q->spare) {
-		b = q->spare;
-		q->spare = b->next;
-		free(b);
-	}
-	pthread_cond_destroy(&q->work);
-	pthread_cond_destroy(&q->idle);
-	pthread_mutex_destroy(&q->mu);
+	for (i = 0; i < q->nw; i++)
+		worker_stop(&q->w[i]);
 	free(q);
 }

@@ -563,6 +563,20 @@ if $SR_BIN gen swap-w-rand --tasks=1100 --size=256K --limit=64M --accesses=60 -o
 else
 	fail sim-thread-same-report "reports differ or a run failed: $(head -c 300 st.err)"
 fi
+# Three threads: the policies that part play on threads of their own.
+if $SR st.swt.zst -m 2s-nvme2 -p all --per-task --readahead=cluster --memory=64M -f json \
+		--sim-thread=3 -o st-3.json 2>>st.err && cmp -s st-3.json st-off.json; then
+	ok sim-threads-same-report
+else
+	fail sim-threads-same-report "reports differ or a run failed: $(head -c 300 st.err)"
+fi
+if $SR st.swt.zst --sim-thread=9 >/dev/null 2>st.err; then
+	fail sim-threads-too-many "accepted --sim-thread=9"
+elif grep -q "sim-thread.*from 0 to 8.*'9'" st.err; then
+	ok sim-threads-too-many
+else
+	fail sim-threads-too-many "message does not give the range: $(cat st.err)"
+fi
 if $SR st.swt.zst --sim-thread=maybe >/dev/null 2>st.err; then
 	fail sim-thread-bad-value "accepted --sim-thread=maybe"
 elif grep -q "sim-thread" st.err; then

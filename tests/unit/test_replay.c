@@ -870,6 +870,72 @@ static void replay_deterministic(void)
 	free(v);
 }
 
+/*
+ * The simulations on threads (sr_replay_set_sim_thread(): 1, 2 and 4 of
+ * them, src/replay/simq.c) give the results of the replay's one thread,
+ * on events where the four policies part (their simulations then play on
+ * different threads at once); the number of threads is checked, and
+ * chosen before the first event.
+ */
+static void sim_threads_same_results(void)
+{
+	const char *json = sr_machine_preset_json("2s-pmem-nvme");
+	struct sr_machine *m = json ? mach(json) : NULL;
+	static const char *const specs[] = { "reclaimer-nid", "page-nid", "page-nid-strict",
+					     "hybrid" };
+	static const int nthreads[] = { 0, 1, 2, 4 };
+	struct sr_replay_opts o = { m, 1, 0, 0 };
+	const struct sr_result *res[4] = { NULL };
+	struct sr_replay *r[4] = { NULL };
+	struct evs *v = calloc(1, sizeof(*v));
+	struct sr_diag d;
+	uint64_t ts = 1000, x = 4242;
+	int i, moved = 0;
+
+	if (!m || !v) {
+		CHECK(!"set-up");
+		goto out;
+	}
+	for (i = 0; i < 3000; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		add(v, ts, (x >> 60) & 1 ? SR_OP_IN : SR_OP_OUT, 1 + (uint32_t)((x >> 40) & 15),
+		    (int)((x >> 30) & 15), (int)((x >> 20) & 1), (int)((x >> 21) & 1), 0,
+		    (long long)((x >> 8) & 1023), 1);
+		ts += (x >> 50) & 1023;
+	}
+	for (i = 0; i < 4; i++) {
+		if (sr_replay_new(&r[i], &o, specs, 4, specs[0], &d) ||
+		    sr_replay_set_sim_thread(r[i], nthreads[i], &d) ||
+		    sr_replay_feed(r[i], v->e, v->n, &d) || sr_replay_finish(r[i], &res[i], &d)) {
+			printf("FAIL %s: %d simulation threads: %s\n", test_name, nthreads[i], d.msg);
+			test_failed++;
+			goto out;
+		}
+	}
+	for (i = 1; i < 4; i++)
+		moved += res[0]->policy[i].moved_out > 0;
+	CHECK(moved >= 2 && res[0]->events == 3000);
+	for (i = 1; i < 4; i++)
+		CHECK(same_results(res[0], res[i]));
+	/* Out of range, and too late. */
+	CHECK(sr_replay_set_sim_thread(r[1], 2, &d) == SR_ERR_INVAL && strstr(d.msg, "first event"));
+	sr_replay_free(r[1]);
+	r[1] = NULL;
+	CHECK(sr_replay_new(&r[1], &o, specs, 4, specs[0], &d) == SR_OK);
+	if (r[1]) {
+		CHECK(sr_replay_set_sim_thread(r[1], SR_SIM_WORKERS_MAX + 1, &d) == SR_ERR_INVAL &&
+		      strstr(d.msg, "from 0 to 8"));
+		CHECK(sr_replay_set_sim_thread(r[1], -1, &d) == SR_ERR_INVAL);
+		CHECK(sr_replay_set_sim_thread(r[1], SR_SIM_WORKERS_MAX, &d) == SR_OK);
+		CHECK(sr_replay_set_sim_thread(r[1], 0, &d) == SR_OK);
+	}
+out:
+	for (i = 0; i < 4; i++)
+		sr_replay_free(r[i]);
+	sr_machine_free(m);
+	free(v);
+}
+
 void suite_replay(void)
 {
 	TEST(machine_parse_fields);
@@ -890,4 +956,5 @@ void suite_replay(void)
 	TEST(replay_errors);
 	TEST(replay_deterministic);
 	TEST(ordered_pipe_same_as_window);
+	TEST(sim_threads_same_results);
 }
