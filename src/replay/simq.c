@@ -27,8 +27,10 @@
  * Out of memory on a worker is reported at its next batch or at a sync.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "replay/replay_impl.h"
 
@@ -45,6 +47,7 @@ struct batch {
 struct simw {
 	struct sr_replay *r;
 	pthread_t th;
+	int id;                    /* its number, for its name */
 	pthread_mutex_t mu;
 	pthread_cond_t work, idle;
 	struct batch *head, *tail; /* full, for the thread, oldest first */
@@ -92,7 +95,11 @@ static void play_batch(struct simw *w, struct batch *b)
 static void *worker(void *arg)
 {
 	struct simw *w = arg;
+	char name[16];
 
+	/* Named for top -H and perf (--comm): sr-sim0, sr-sim1... */
+	snprintf(name, sizeof(name), "sr-sim%d", w->id);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
 	pthread_mutex_lock(&w->mu);
 	for (;;) {
 		struct batch *b;
@@ -149,9 +156,10 @@ static void worker_stop(struct simw *w)
 	pthread_mutex_destroy(&w->mu);
 }
 
-static int worker_start(struct simw *w, struct sr_replay *r)
+static int worker_start(struct simw *w, struct sr_replay *r, int id)
 {
 	w->r = r;
+	w->id = id;
 	if (pthread_mutex_init(&w->mu, NULL))
 		return -1;
 	if (pthread_cond_init(&w->work, NULL) || pthread_cond_init(&w->idle, NULL) ||
@@ -175,7 +183,7 @@ int sr_simq_start(struct sr_replay *r, int nworkers, struct sr_simq **out)
 	if (nworkers > SR_SIM_WORKERS_MAX)
 		nworkers = SR_SIM_WORKERS_MAX;
 	for (i = 0; i < nworkers; i++) {
-		if (worker_start(&q->w[i], r)) {
+		if (worker_start(&q->w[i], r, i)) {
 			while (i--)
 				worker_stop(&q->w[i]);
 			free(q);

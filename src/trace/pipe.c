@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "common/internal.h"
 #include "swapreplay/trace.h"
@@ -206,6 +207,7 @@ static void *produce(void *arg)
 	struct sr_pipe *p = arg;
 	unsigned tail = 0;
 
+	prctl(PR_SET_NAME, "sr-decode", 0, 0, 0); /* for top -H and perf --comm */
 	for (;;) {
 		struct batch *b;
 		int last;

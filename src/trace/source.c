@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDStream_advanced */
 #include <zstd.h>
@@ -222,6 +223,7 @@ static void *zproduce(void *arg)
 	struct zthread *z = s->zt;
 	unsigned tail = 0;
 
+	prctl(PR_SET_NAME, "sr-zstd", 0, 0, 0); /* for top -H and perf --comm */
 	for (;;) {
 		struct zchunk *c;
 		int last;
