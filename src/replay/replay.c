@@ -186,7 +186,7 @@ enum sr_err sr_replay_set_sim_thread(struct sr_replay *r, int n, struct sr_diag 
 	sr_diag_clear(d);
 	if (r->fed || r->ntasks)
 		return sr_diag_set(d, SR_ERR_INVAL,
-				   "the simulation thread is chosen before the first event");
+				   "the simulation threads are chosen before the first event");
 	if (n < 0 || n > SR_SIM_WORKERS_MAX)
 		return sr_diag_set(d, SR_ERR_INVAL, "%d simulation threads: from 0 to %d", n,
 				   SR_SIM_WORKERS_MAX);
@@ -344,7 +344,7 @@ static inline __attribute__((always_inline)) void task_count(struct task_stat *t
 
 /*
  * Simulation k plays what its policy decided for one event (struct
- * sr_play: replay_one() fills it; with the simulation thread, simq.c
+ * sr_play: replay_one() fills it; with the simulation threads, simq.c
  * carries it there).  Nothing here reads the decisions' state (the mm,
  * the slot map, r->choice...): only the record and the simulation's own.
  * out: the event is a swap-out (in->e.op, known to the caller: each op is

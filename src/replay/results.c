@@ -182,7 +182,7 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 		err = sr_replay_drain(r, d);
 		if (err)
 			return err;
-		/* The simulation thread plays what it still has, then rests:
+		/* The simulation threads play what they still have, then rest:
 		 * from here on this thread reads the simulations. */
 		if (r->simq && sr_simq_sync(r->simq))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");

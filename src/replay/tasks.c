@@ -42,7 +42,7 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 	if (sr_grow((void **)&r->tasks, &cap, r->ntasks + 1, sizeof(*r->tasks), 1024))
 		goto nomem;
 	if (cap != r->task_cap) {
-		/* The simulations' per-task arrays move: their thread rests
+		/* The simulations' per-task arrays move: their threads rest
 		 * first (simq.c). */
 		if (r->simq && sr_simq_sync(r->simq))
 			goto nomem;
