@@ -230,6 +230,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->ra_sig);
 	sr_u64map_free_ptrs(&r->partial);
 	sr_u64map_free_ptrs(&r->pte);
+	free(r->pte_cache);
 	sr_window_free(&r->win);
 	sr_hw_memo_free(&r->memo);
 	free(r->tasks);

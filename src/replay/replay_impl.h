@@ -18,7 +18,7 @@
 #include "trace/window.h"
 
 struct pte_chunk;
-/* Entries of sr_replay.pte_cache (64 KiB): the writer's 64 tasks of
+/* Entries of sr_replay.pte_cache (64 KiB, with VMA readahead): the writer's 64 tasks of
  * 32 MiB each fault in 1024 regions of 2 MiB; 256 entries left 2,173M
  * instructions for its 1M events (one policy, mechanisms on), 1024 left
  * 2,162M, 4096 2,140M. */
@@ -131,12 +131,13 @@ struct sr_replay {
 	 * extra bytes.  Swap-ins, and those with vaddr. */
 	int vma_map;
 	struct sr_u64map pte;
-	/* A direct-mapped cache of pte (by vpn >> 9; c NULL: empty): a
-	 * task's faults and its window stay in a few 2 MiB. */
-	struct {
+	/* A direct-mapped cache of pte (by vpn >> 9; c NULL: empty), of
+	 * SR_PTE_CACHE entries, made with the map (vma_map; NULL without):
+	 * a task's faults and its window stay in a few 2 MiB. */
+	struct pte_cache_ent {
 		uint64_t region;
 		struct pte_chunk *c;
-	} pte_cache[SR_PTE_CACHE];
+	} *pte_cache;
 	uint64_t ins, ins_vaddr;
 	uint64_t ra_life;             /* pages reclaimed before an unused page read
 				       * ahead is: the inactive list; 0: never */
@@ -273,6 +274,9 @@ void sr_replay_ra_reclaim(struct sr_replay *r, struct pol *p, int k, uint32_t n)
  * it), towards the cache: a hint, some events ahead, as for the slot map's
  * cells; the map is read at random, and its entry was a cache miss. */
 void sr_replay_pte_prefetch(struct sr_replay *r, const struct sr_event *e);
+/* The cache of the map of virtual pages made where the map is (vma_map),
+ * freed where it is not (before the first event); 0, or -1 out of memory. */
+int sr_replay_pte_setup(struct sr_replay *r);
 /* VMA readahead: swap-out e went into the recorded slot key (NULL sc: none)
  * / the page in slot key is gone (read, or its slot reused): the map of
  * virtual pages.  0, or -1 out of memory. */

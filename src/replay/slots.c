@@ -276,6 +276,8 @@ enum sr_err sr_replay_slots_setup(struct sr_replay *r, struct sr_diag *d)
 	for (k = 0; k < r->np; k++)
 		if (sr_mm_set_slots(&r->pol[k].mm, &r->kernel, want, d))
 			return SR_ERR_NOMEM;
+	if (sr_replay_pte_setup(r))
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	/* The cells' layout (before the first event: the map is empty). */
 	if (!!r->slots.off_at != want || r->slots.extra != extra) {
 		sr_slotmap_free(&r->slots);

@@ -241,6 +241,19 @@ struct pte_chunk {
 	uint64_t key[512];
 };
 
+int sr_replay_pte_setup(struct sr_replay *r)
+{
+	if (!r->vma_map) {
+		free(r->pte_cache);
+		r->pte_cache = NULL;
+	} else if (!r->pte_cache) {
+		r->pte_cache = calloc(SR_PTE_CACHE, sizeof(*r->pte_cache));
+		if (!r->pte_cache)
+			return -1;
+	}
+	return 0;
+}
+
 static inline size_t pte_cache_at(uint64_t region)
 {
 	return (size_t)(region ^ (region >> 8)) & (SR_PTE_CACHE - 1);
