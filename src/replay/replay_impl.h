@@ -196,8 +196,8 @@ struct sr_play {
 /* replay.c: simulation in->k plays an event; 0, or -1 out of memory. */
 int sr_replay_play(struct sr_replay *r, const struct sr_play *in);
 
-/* simq.c: the simulations on threads of their own.  Start nworkers of
- * them (0, or -1 out of memory); queue a play (sr_replay_play()) for the
+/* simq.c: the simulations on threads of their own.  Up to nworkers of
+ * them, each started with its first simulation (0, or -1 out of memory); queue a play (sr_replay_play()) for the
  * worker of its simulation: 0, or -1 out of memory here or there; part
  * simulation k from g, whose first ntasks tasks have clocks
  * (sr_replay_sim_copy(), once g's worker has played what it has; k gets a

@@ -13,7 +13,9 @@
  *
  * Each simulation (a lead: shared.c) is played by one worker, the one that
  * had the fewest simulations when it began; simulations that share nothing
- * play on different workers at once.  The first is worker 0's.  A
+ * play on different workers at once.  The first is worker 0's.  A worker's
+ * thread starts with its first simulation: where fewer simulations than
+ * workers are ever played, the others never run.  A
  * simulation that parts from its lead (sr_simq_copy()) is copied on the
  * replay's thread once the lead's worker has played everything queued for
  * it, and goes to its own worker from the next event on.
@@ -66,10 +68,12 @@ struct simw {
 	int stop;
 	int failed;                /* a simulation ran out of memory */
 	int nsim;                  /* simulations given to it (the replay's) */
+	int started;               /* its thread runs (from its first simulation) */
 };
 
 struct sr_simq {
-	int nw;
+	struct sr_replay *r;
+	int nw;                     /* workers there may be; started as needed */
 	struct simw w[SR_SIM_WORKERS_MAX];
 	int8_t of[SR_MAX_POLICIES]; /* simulation k's worker; -1: none yet */
 };
@@ -184,26 +188,34 @@ static int worker_start(struct simw *w, struct sr_replay *r, int id)
 
 int sr_simq_start(struct sr_replay *r, int nworkers, struct sr_simq **out)
 {
-	struct sr_simq *q = calloc(1, sizeof(*q));
-	int i;
+	struct sr_simq *q;
 
 	*out = NULL;
+	if (nworkers < 1)
+		return -1;
+	q = calloc(1, sizeof(*q));
 	if (!q)
 		return -1;
-	if (nworkers > SR_SIM_WORKERS_MAX)
-		nworkers = SR_SIM_WORKERS_MAX;
-	for (i = 0; i < nworkers; i++) {
-		if (worker_start(&q->w[i], r, i)) {
-			while (i--)
-				worker_stop(&q->w[i]);
-			free(q);
-			return -1;
-		}
-		q->nw = i + 1;
-	}
+	q->r = r;
+	q->nw = nworkers > SR_SIM_WORKERS_MAX ? SR_SIM_WORKERS_MAX : nworkers;
 	memset(q->of, -1, sizeof(q->of));
 	*out = q;
 	return 0;
+}
+
+/* Worker i, its thread started if this is its first simulation (a worker
+ * no simulation needs is never started); NULL if it cannot be. */
+static struct simw *worker_take(struct sr_simq *q, int i)
+{
+	struct simw *w = &q->w[i];
+
+	if (!w->started) {
+		if (worker_start(w, q->r, i))
+			return NULL;
+		w->started = 1;
+	}
+	w->nsim++;
+	return w;
 }
 
 /* Hand the batch being filled to the thread (with the lock held), waking
@@ -258,12 +270,14 @@ have:
 }
 
 /* The worker of simulation k: the first simulation's is worker 0; one
- * begun since (sr_simq_copy() gives it one) keeps its own. */
+ * begun since (sr_simq_copy() gives it one) keeps its own.  NULL: its
+ * thread cannot be started. */
 static struct simw *worker_of(struct sr_simq *q, int k)
 {
 	if (SR_UNLIKELY(q->of[k] < 0)) {
+		if (!worker_take(q, 0))
+			return NULL;
 		q->of[k] = 0;
-		q->w[0].nsim++;
 	}
 	return &q->w[q->of[k]];
 }
@@ -272,7 +286,8 @@ int sr_simq_play(struct sr_simq *q, const struct sr_play *in)
 {
 	size_t body = sizeof(*in) + (size_t)in->nbio * sizeof(*in->bio);
 	struct rec_head h = { (uint32_t)((sizeof(h) + body + 7) & ~(size_t)7), 0 };
-	unsigned char *p = room(worker_of(q, in->k), h.len);
+	struct simw *w = worker_of(q, in->k);
+	unsigned char *p = w ? room(w, h.len) : NULL;
 
 	if (!p)
 		return -1;
@@ -309,13 +324,14 @@ int sr_simq_copy(struct sr_simq *q, struct sr_replay *r, int k, int g, size_t nt
 
 	/* g's worker rests (what it played is this thread's to read once its
 	 * lock has been taken); k has played nothing yet, anywhere. */
-	if (worker_sync(from) || sr_replay_sim_copy(r, k, g, ntasks))
+	if (!from || worker_sync(from) || sr_replay_sim_copy(r, k, g, ntasks))
 		return -1;
 	for (i = 1; i < q->nw; i++)
 		if (q->w[i].nsim < q->w[best].nsim)
 			best = i;
+	if (!worker_take(q, best))
+		return -1;
 	q->of[k] = (int8_t)best;
-	q->w[best].nsim++;
 	return 0;
 }
 
@@ -324,7 +340,8 @@ int sr_simq_sync(struct sr_simq *q)
 	int i, rc = 0;
 
 	for (i = 0; i < q->nw; i++)
-		rc |= worker_sync(&q->w[i]);
+		if (q->w[i].started)
+			rc |= worker_sync(&q->w[i]);
 	return rc;
 }
 
@@ -335,6 +352,7 @@ void sr_simq_stop(struct sr_simq *q)
 	if (!q)
 		return;
 	for (i = 0; i < q->nw; i++)
-		worker_stop(&q->w[i]);
+		if (q->w[i].started)
+			worker_stop(&q->w[i]);
 	free(q);
 }
