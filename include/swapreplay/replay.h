@@ -308,8 +308,9 @@ enum sr_err sr_replay_set_plug(struct sr_replay *r, int on, struct sr_diag *diag
 /* The most threads sr_replay_set_sim_thread() plays simulations on. */
 #define SR_SIM_WORKERS_MAX 8
 /*
- * Play the simulations (the hardware's part of every event) on n threads
- * of their own (0: none, the default; at most SR_SIM_WORKERS_MAX), while
+ * Play the simulations (the hardware's part of every event) on up to n
+ * threads of their own (0: none, the default; at most SR_SIM_WORKERS_MAX;
+ * a thread starts with the first simulation it is given), while
  * the caller's thread makes the kernels' decisions ahead of them
  * (src/replay/simq.c), so that the two overlap where a CPU is free (on 2
  * CPUs, one of which also decodes the trace, the bench's 10M events on
