@@ -310,8 +310,8 @@ enum sr_err sr_replay_set_plug(struct sr_replay *r, int on, struct sr_diag *diag
 /*
  * Play the simulations (the hardware's part of every event) on up to n
  * threads of their own (0: none, the default; at most SR_SIM_WORKERS_MAX;
- * a thread starts with the first simulation it is given), while
- * the caller's thread makes the kernels' decisions ahead of them
+ * a thread starts with the first simulation it is given), while the
+ * caller's thread makes the kernels' decisions ahead of them
  * (src/replay/simq.c), so that the two overlap where a CPU is free (on 2
  * CPUs, one of which also decodes the trace, the bench's 10M events on
  * 2s-nvme2 with three policies went from 8.0 s to 5.9 s with one).  Each

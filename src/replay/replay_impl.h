@@ -18,10 +18,10 @@
 #include "trace/window.h"
 
 struct pte_chunk;
-/* Entries of sr_replay.pte_cache (64 KiB, with VMA readahead): the writer's 64 tasks of
- * 32 MiB each fault in 1024 regions of 2 MiB; 256 entries left 2,173M
- * instructions for its 1M events (one policy, mechanisms on), 1024 left
- * 2,162M, 4096 2,140M. */
+/* Entries of sr_replay.pte_cache (64 KiB, with VMA readahead): the
+ * writer's 64 tasks of 32 MiB each fault in 1024 regions of 2 MiB; 256
+ * entries left 2,173M instructions for its 1M events (one policy,
+ * mechanisms on), 1024 left 2,162M, 4096 2,140M. */
 #define SR_PTE_CACHE 4096
 
 /* One task of the trace, as recorded (its simulated clock is per policy). */
@@ -197,13 +197,13 @@ struct sr_play {
 int sr_replay_play(struct sr_replay *r, const struct sr_play *in);
 
 /* simq.c: the simulations on threads of their own.  Up to nworkers of
- * them, each started with its first simulation (0, or -1 out of memory); queue a play (sr_replay_play()) for the
- * worker of its simulation: 0, or -1 out of memory here or there; part
- * simulation k from g, whose first ntasks tasks have clocks
- * (sr_replay_sim_copy(), once g's worker has played what it has; k gets a
- * worker of its own): 0, or -1 out of memory; wait until every worker has
- * played everything queued (0, or -1: out of memory there); stop them
- * (what is queued is dropped). */
+ * them, each started with its first simulation (0, or -1 out of memory);
+ * queue a play (sr_replay_play()) for the worker of its simulation: 0, or
+ * -1 out of memory here or there; part simulation k from g, whose first
+ * ntasks tasks have clocks (sr_replay_sim_copy(), once g's worker has
+ * played what it has; k gets a worker of its own): 0, or -1 out of
+ * memory; wait until every worker has played everything queued (0, or -1:
+ * out of memory there); stop them (what is queued is dropped). */
 struct sr_simq;
 int sr_simq_start(struct sr_replay *r, int nworkers, struct sr_simq **q);
 int sr_simq_play(struct sr_simq *q, const struct sr_play *in);

@@ -44,7 +44,8 @@
  * context switches in a replay of 10M events (three policies, two
  * simulations), every other one a sleep. */
 #define SIMQ_WAKE 4
-_Static_assert(SIMQ_WAKE < SIMQ_BATCHES, "a replay waiting for room leaves SIMQ_BATCHES - 1 batches queued");
+_Static_assert(SIMQ_WAKE < SIMQ_BATCHES,
+	       "a replay waiting for room leaves SIMQ_BATCHES - 1 batches queued");
 
 struct batch {
 	struct batch *next;
