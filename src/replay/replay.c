@@ -439,6 +439,14 @@ static __attribute__((noinline)) enum sr_err policy_failed(struct sr_replay *r, 
 			   r->pol[k].mm.spec, r->pol[k].mm.policy_msg);
 }
 
+/* A simulation could not go on: rc -1 out of memory, -2 a simulation
+ * thread could not be started (simq.c). */
+static __attribute__((noinline)) enum sr_err sim_failed(struct sr_diag *d, int rc)
+{
+	return sr_diag_set(d, SR_ERR_NOMEM, rc == -2 ? "cannot start a simulation thread" :
+				"out of memory");
+}
+
 /*
  * Event e, a swap-out (out) or a swap-in: replay_one() compiles each op
  * apart, so that the op is tested once per event (the trace mixes the two
@@ -462,7 +470,7 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	uint32_t *const lkslots = r->lkslots;
 	const uint64_t *const choff = r->choff;
 	struct pol *const pol = r->pol;
-	int fresh, k, part = 0, bad = 0, nomem;
+	int fresh, k, part = 0, bad = 0, nomem, rc;
 
 	ti = sr_replay_task(r, e->pid, &fresh);
 	if (ti < 0)
@@ -531,8 +539,8 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		return policy_failed(r, d);
 	/* A policy that decided otherwise than the one it shares a
 	 * simulation with gets its own, before this event is played. */
-	if (part && sr_replay_split(r))
-		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	if (part && (rc = sr_replay_split(r)) != 0)
+		return sim_failed(d, rc);
 	/* Then each simulation plays the event on the device chosen, on the
 	 * event's CPU (a task without one has its own): what all of them are
 	 * told alike first, then each its own. */
@@ -572,8 +580,9 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		in.ra_n = r->ra_n[k];
 		in.nbio = r->ra_nbio[k];
 		in.bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
-		if (r->simq ? sr_simq_play(r->simq, &in) : play(r, &in, out))
-			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		rc = r->simq ? sr_simq_play(r->simq, &in) : play(r, &in, out);
+		if (rc)
+			return sim_failed(d, rc);
 	}
 	if (out) {
 		const int b = choice[r->baseline];

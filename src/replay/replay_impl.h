@@ -202,7 +202,7 @@ int sr_replay_play(struct sr_replay *r, const struct sr_play *in);
  * -1 out of memory here or there; part simulation k from g, whose first
  * ntasks tasks have clocks (sr_replay_sim_copy(), once g's worker has
  * played what it has; k gets a worker of its own): 0, or -1 out of
- * memory; wait until every worker has played everything queued (0, or -1:
+ * memory (both: -2, the worker's thread could not start); wait until every worker has played everything queued (0, or -1:
  * out of memory there); stop them (what is queued is dropped). */
 struct sr_simq;
 int sr_simq_start(struct sr_replay *r, int nworkers, struct sr_simq **q);
@@ -215,7 +215,7 @@ void sr_simq_stop(struct sr_simq *q);
  * ntasks tasks have clocks; 0, or -1 out of memory. */
 int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks);
 /* shared.c: part the policies whose choice (r->choice) differs from their
- * lead's; 0, or -1 out of memory. */
+ * lead's; 0, -1 out of memory, or -2 a simulation thread could not start. */
 int sr_replay_split(struct sr_replay *r);
 /* shared.c: the simulation's results of src into dst (also used to hand a
  * lead's to its followers). */

@@ -51,7 +51,7 @@ int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks)
 
 int sr_replay_split(struct sr_replay *r)
 {
-	int k, j, from[SR_MAX_POLICIES];
+	int k, j, rc, from[SR_MAX_POLICIES];
 
 	for (k = 0; k < r->np; k++)
 		from[k] = -1;
@@ -70,9 +70,10 @@ int sr_replay_split(struct sr_replay *r)
 			p->lead = j;
 			continue;
 		}
-		if (r->simq ? sr_simq_copy(r->simq, r, k, g, r->ntasks) :
-			      sr_replay_sim_copy(r, k, g, r->ntasks))
-			return -1;
+		rc = r->simq ? sr_simq_copy(r->simq, r, k, g, r->ntasks) :
+			       sr_replay_sim_copy(r, k, g, r->ntasks);
+		if (rc)
+			return rc;
 		p->lead = k;
 		from[k] = g;
 		r->nlead++;

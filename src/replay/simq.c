@@ -288,8 +288,11 @@ int sr_simq_play(struct sr_simq *q, const struct sr_play *in)
 	size_t body = sizeof(*in) + (size_t)in->nbio * sizeof(*in->bio);
 	struct rec_head h = { (uint32_t)((sizeof(h) + body + 7) & ~(size_t)7), 0 };
 	struct simw *w = worker_of(q, in->k);
-	unsigned char *p = w ? room(w, h.len) : NULL;
+	unsigned char *p;
 
+	if (!w)
+		return -2;
+	p = room(w, h.len);
 	if (!p)
 		return -1;
 	memcpy(p, &h, sizeof(h));
@@ -325,13 +328,15 @@ int sr_simq_copy(struct sr_simq *q, struct sr_replay *r, int k, int g, size_t nt
 
 	/* g's worker rests (what it played is this thread's to read once its
 	 * lock has been taken); k has played nothing yet, anywhere. */
-	if (!from || worker_sync(from) || sr_replay_sim_copy(r, k, g, ntasks))
+	if (!from)
+		return -2;
+	if (worker_sync(from) || sr_replay_sim_copy(r, k, g, ntasks))
 		return -1;
 	for (i = 1; i < q->nw; i++)
 		if (q->w[i].nsim < q->w[best].nsim)
 			best = i;
 	if (!worker_take(q, best))
-		return -1;
+		return -2;
 	q->of[k] = (int8_t)best;
 	return 0;
 }
