@@ -827,6 +827,25 @@ out:
 	sr_machine_free(m);
 }
 
+/* n order-0 events of a random mix (a fixed sequence from seed), from
+ * time 1000 on: swap-outs and swap-ins alike, 1 + (pid & pids) for the
+ * task, 16 CPUs, two nodes, offsets below offs + 1 on device 0, gaps
+ * below gaps + 1 ns. */
+static void random_events(struct evs *v, uint64_t seed, int n, uint32_t pids,
+			  unsigned long long offs, uint64_t gaps)
+{
+	uint64_t ts = 1000, x = seed;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		add(v, ts, (x >> 60) & 1 ? SR_OP_IN : SR_OP_OUT, 1 + ((uint32_t)(x >> 40) & pids),
+		    (int)((x >> 30) & 15), (int)((x >> 20) & 1), (int)((x >> 21) & 1), 0,
+		    (long long)((x >> 8) & offs), 1);
+		ts += (x >> 50) & gaps;
+	}
+}
+
 /* Results depend only on the events: the same replay twice is the same. */
 static void replay_deterministic(void)
 {
@@ -837,16 +856,9 @@ static void replay_deterministic(void)
 	struct sr_replay *r1, *r2;
 	const struct sr_result *a, *b;
 	struct evs *v = calloc(1, sizeof(*v));
-	uint64_t ts = 1000, x = 12345;
 	int i, k, same = 1;
 
-	for (i = 0; i < 2000; i++) {
-		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		add(v, ts, (x >> 60) & 1 ? SR_OP_IN : SR_OP_OUT, 1 + (uint32_t)((x >> 40) & 7),
-		    (int)((x >> 30) & 15), (int)((x >> 20) & 1), (int)((x >> 21) & 1), 0,
-		    (long long)((x >> 8) & 255), 1);
-		ts += (x >> 50) & 4095;
-	}
+	random_events(v, 12345, 2000, 7, 255, 4095);
 	a = run(&r1, m, 1, specs, 4, v);
 	b = run(&r2, m, 1, specs, 4, v);
 	if (a && b) {
@@ -889,20 +901,13 @@ static void sim_threads_same_results(void)
 	struct sr_replay *r[4] = { NULL };
 	struct evs *v = calloc(1, sizeof(*v));
 	struct sr_diag d;
-	uint64_t ts = 1000, x = 4242;
 	int i, moved = 0;
 
 	if (!m || !v) {
 		CHECK(!"set-up");
 		goto out;
 	}
-	for (i = 0; i < 3000; i++) {
-		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		add(v, ts, (x >> 60) & 1 ? SR_OP_IN : SR_OP_OUT, 1 + (uint32_t)((x >> 40) & 15),
-		    (int)((x >> 30) & 15), (int)((x >> 20) & 1), (int)((x >> 21) & 1), 0,
-		    (long long)((x >> 8) & 1023), 1);
-		ts += (x >> 50) & 1023;
-	}
+	random_events(v, 4242, 3000, 15, 1023, 1023);
 	for (i = 0; i < 4; i++) {
 		if (sr_replay_new(&r[i], &o, specs, 4, specs[0], &d) ||
 		    sr_replay_set_sim_thread(r[i], nthreads[i], &d) ||
