@@ -259,6 +259,15 @@ static inline size_t pte_cache_at(uint64_t region)
 	return (size_t)(region ^ (region >> 8)) & (SR_PTE_CACHE - 1);
 }
 
+/* The table c of 2 MiB region, in the cache. */
+static inline void pte_cache_put(struct sr_replay *r, uint64_t region, struct pte_chunk *c)
+{
+	size_t h = pte_cache_at(region);
+
+	r->pte_cache[h].region = region;
+	r->pte_cache[h].c = c;
+}
+
 /* The table of vpn's 2 MiB, or NULL: from the cache, else from the map
  * (and then cached). */
 static struct pte_chunk *pte_chunk(struct sr_replay *r, uint64_t vpn)
@@ -274,8 +283,7 @@ static struct pte_chunk *pte_chunk(struct sr_replay *r, uint64_t vpn)
 	if (!v)
 		return NULL;
 	c = (struct pte_chunk *)(uintptr_t)*v;
-	r->pte_cache[h].region = region;
-	r->pte_cache[h].c = c;
+	pte_cache_put(r, region, c);
 	return c;
 }
 
@@ -301,8 +309,6 @@ int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t ke
 	c = pte_chunk(r, vpn);
 	if (!c) {
 		/* A 2 MiB the map does not have: its table, made. */
-		size_t h = pte_cache_at(vpn >> 9);
-
 		v = sr_u64map_put(&r->pte, vpn >> 9, NULL);
 		if (!v)
 			return -1;
@@ -312,8 +318,7 @@ int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t ke
 			return -1;
 		}
 		*v = (uint64_t)(uintptr_t)c;
-		r->pte_cache[h].region = vpn >> 9;
-		r->pte_cache[h].c = c;
+		pte_cache_put(r, vpn >> 9, c);
 	}
 	c->live += !c->key[vpn & 511];
 	c->key[vpn & 511] = key + 1;
