@@ -135,11 +135,53 @@ enum sr_err sr_machine_load(struct sr_machine **out, const char *name_or_path,
 void sr_machine_free(struct sr_machine *m);
 
 struct sr_event;
-/* Event e, the nth of its trace, fits m: the nodes and the device it names
- * exist there.  SR_OK, or SR_ERR_MACHINE with diag saying which (its
- * record is nth). */
+/* Event e, the nth of its trace, fits m: the nodes it names exist there
+ * (its device need not: see struct sr_node_map).  SR_OK, or
+ * SR_ERR_MACHINE with diag saying which (its record is nth). */
 enum sr_err sr_machine_check_event(const struct sr_machine *m, const struct sr_event *e,
 				   uint64_t nth, struct sr_diag *diag);
+
+/*
+ * A trace's NUMA nodes replayed as a machine's (--node-map): recorded node
+ * from[i] is replayed as the machine's node to[i]; a node not named is
+ * replayed as itself.  With fold, every recorded node n is replayed as n
+ * modulo the machine's node count instead (pairs are then not given).
+ * n == 0 and fold == 0: no map.  A trace's swap devices need no map: the
+ * recorded device only pairs a swap-in with its swap-out (docs/MODEL.md,
+ * "Matching swap-ins"), the policies choose among the machine's.
+ */
+#define SR_NODE_MAP_MAX 64
+struct sr_node_map {
+	int fold;
+	int n;
+	uint16_t from[SR_NODE_MAP_MAX]; /* distinct, ascending, < SR_MAX_NODES */
+	uint16_t to[SR_NODE_MAP_MAX];   /* < SR_MACHINE_MAX_NODES */
+};
+
+/* Parse "R:M[,R:M...]" or "fold" into *nm; SR_ERR_INVAL with a message
+ * (a node named twice, a number out of range, a malformed pair). */
+enum sr_err sr_node_map_parse(const char *s, struct sr_node_map *nm, struct sr_diag *diag);
+/* The map as sr_node_map_parse() reads it, pairs in ascending order
+ * ("fold", "0:1,1:0"); "" for no map.  Returns buf. */
+const char *sr_node_map_format(const struct sr_node_map *nm, char *buf, size_t n);
+/* Whether nm maps anything (a pair or fold). */
+static inline int sr_node_map_any(const struct sr_node_map *nm)
+{
+	return nm && (nm->fold || nm->n);
+}
+/* The node of m that recorded node `node` (< SR_MAX_NODES) is replayed
+ * as: mapped, folded or itself; it may be one m does not have. */
+unsigned sr_node_map_node(const struct sr_node_map *nm, const struct sr_machine *m,
+			  unsigned node);
+/* Every node nm maps to exists in m: SR_OK, or SR_ERR_MACHINE with a
+ * message naming the pair. */
+enum sr_err sr_node_map_check(const struct sr_node_map *nm, const struct sr_machine *m,
+			      struct sr_diag *diag);
+
+/* Which of the model's fitted constants (docs/MODEL.md, "CPU and locks:
+ * the fit") m keeps at their fitted values: SR_FIT_* bits. */
+enum { SR_FIT_SWAP_LOCK = 1, SR_FIT_LRU_LOCK = 2, SR_FIT_LRU_REFAULT = 4, SR_FIT_SWAP_CACHE_LOCK = 8 };
+unsigned sr_machine_fitted(const struct sr_machine *m);
 
 /*
  * A copy of m whose performance figures are each multiplied by a factor
@@ -149,11 +191,6 @@ enum sr_err sr_machine_check_event(const struct sr_machine *m, const struct sr_e
  * local and remote drawn apart.  Topology and sizes are kept.  For
  * --uncertainty.  *out has no JSON text (json is NULL).
  */
-/* Which of the model's fitted constants (docs/MODEL.md, "CPU and locks:
- * the fit") m keeps at their fitted values: SR_FIT_* bits. */
-enum { SR_FIT_SWAP_LOCK = 1, SR_FIT_LRU_LOCK = 2, SR_FIT_LRU_REFAULT = 4, SR_FIT_SWAP_CACHE_LOCK = 8 };
-unsigned sr_machine_fitted(const struct sr_machine *m);
-
 enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double rel,
 			       struct sr_machine **out);
 

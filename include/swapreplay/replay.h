@@ -97,6 +97,9 @@ struct sr_replay_opts {
 	 * not used; late events are still counted).
 	 */
 	int ordered;
+	/* The trace's nodes replayed as the machine's (--node-map); NULL or
+	 * empty: each as itself.  Copied: it need not outlive the call. */
+	const struct sr_node_map *node_map;
 };
 
 /* The window sr_replay_opts.reorder_window == 0 stands for. */
@@ -179,6 +182,8 @@ struct sr_policy_result {
 	double delta_pct;              /* speed against the baseline, % (+ faster) */
 	uint64_t swapouts, swapins, pages_out, pages_in;
 	uint64_t unmatched_in;         /* swap-ins whose swap-out is not in the trace */
+	uint64_t unmatched_nodev;      /* ... of them found no device with room
+					* (not replayed: no I/O, no latency) */
 	uint64_t swap_full;            /* swap-outs that found no device with room */
 	uint64_t moved_out;            /* swap-outs placed on another device than the baseline's */
 	uint64_t cache_refills, direct_allocs;
@@ -232,6 +237,7 @@ int sr_delta_side(double delta_pct);
 
 struct sr_result {
 	uint64_t events;               /* events replayed */
+	uint64_t swapins;              /* ... of them swap-ins (the rest swap-outs) */
 	uint64_t late_events;          /* arrived after later-timed events beyond the reorder window */
 	uint64_t tasks;
 	int nr_policies;
@@ -292,6 +298,17 @@ enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahe
 /* What the replay does for readahead, resolved against its kernel and
  * machine: "cluster, page-cluster 3, adaptive window" or "off: ...". */
 const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, size_t n);
+/* What weakens the readahead modelled, after the events: VMA readahead
+ * with swap-ins that have no virtual address; NULL when nothing does. */
+const char *sr_replay_readahead_caveat(const struct sr_replay *r, char *buf, size_t n);
+/* What --node-map did, after the events: "--node-map=1:0: the trace's
+ * node 0 as itself, the trace's node 1 as node 0", for the recorded nodes
+ * the events named; NULL without a map. */
+const char *sr_replay_nodes_describe(const struct sr_replay *r, char *buf, size_t n);
+/* The trace's recorded devices against the machine's, after the events,
+ * when the trace names more than the machine has (it was recorded on
+ * another machine); NULL otherwise. */
+const char *sr_replay_devices_describe(const struct sr_replay *r, char *buf, size_t n);
 /* Whether readahead ran in this replay: by offset, or by virtual address
  * with swap-ins that had one (after the events). */
 int sr_replay_readahead_active(const struct sr_replay *r);

@@ -37,7 +37,50 @@ struct sr_report_info {
 	const struct sr_kernel *kernel; /* the kernel generation modelled */
 	const char *readahead;      /* sr_replay_readahead_describe(), or NULL */
 	int readahead_on;           /* readahead is modelled in this replay */
+	/* What weakens the replay's readahead (sr_replay_readahead_caveat()),
+	 * what --node-map did (sr_replay_nodes_describe()) and how the
+	 * trace's devices differ from the machine's
+	 * (sr_replay_devices_describe()); each NULL when there is nothing
+	 * to say. */
+	const char *readahead_caveat;
+	const char *nodes;
+	const char *devices;
 };
+
+/*
+ * What weakens a report's numbers, said in every format (the table's and
+ * markdown's footer, text's notes, JSON's "caveats", CSV's caveats
+ * column), and the warnings among them on standard error.  In the order
+ * reports give them: a replay where most events could not be replayed as
+ * recorded says so first.
+ */
+enum sr_caveat_kind {
+	SR_CAV_MOST_NOT_REPLAYED = 0, /* most events had no device, or no swap-out */
+	SR_CAV_SWAP_FULL,       /* swap-outs that found no device with room */
+	SR_CAV_UNMATCHED,       /* swap-ins whose swap-out is not in the trace */
+	SR_CAV_STALE,           /* requests served without contention */
+	SR_CAV_LATE,            /* events later than the reorder window allowed */
+	SR_CAV_DERIVED,         /* the trace was derived (a vmstat log) */
+	SR_CAV_NODES,           /* --node-map */
+	SR_CAV_DEVICES,         /* the trace's devices are not the machine's */
+	SR_CAV_READAHEAD,       /* readahead without the addresses it needs */
+	SR_CAV_UNCERTAINTY,     /* how sure the deltas are, or not estimated */
+	SR_CAV_MODEL,           /* predictions, not measurements */
+	SR_CAV_COUNT
+};
+
+struct sr_caveat {
+	enum sr_caveat_kind kind;
+	const char *key;            /* JSON's and CSV's name: "swap_full" */
+	const char *label;          /* the footer's: "swap full" */
+	int warn;                   /* also a warning on standard error */
+	char text[1024];
+};
+
+/* The caveats of res (at most SR_CAV_COUNT, each kind once) into out, in
+ * their order; returns how many. */
+int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *info,
+		      struct sr_caveat out[SR_CAV_COUNT]);
 
 /* Write the report; SR_ERR_IO if the stream reports an error. */
 enum sr_err sr_report_write(FILE *f, const struct sr_result *res,

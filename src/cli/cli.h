@@ -66,6 +66,27 @@ int cli_parse_size(const char *s, uint64_t *out);
 
 /* ---- shared helpers --------------------------------------------------- */
 
+/* A list of strings, each owned (lists.c): a command's inputs, machines,
+ * policies.  Zeroed is empty. */
+struct cli_strs {
+	char **v;
+	size_t n, cap;
+};
+/* Append a copy of x[0..len); 0, or -1 out of memory. */
+int cli_strs_add(struct cli_strs *s, const char *x, size_t len);
+/* Put a copy of x first; 0, or -1 out of memory. */
+int cli_strs_prepend(struct cli_strs *s, const char *x);
+/* The index of x[0..len) in s, or -1. */
+int cli_strs_find(const struct cli_strs *s, const char *x, size_t len);
+/* "a,b,c" appended, each once: 0, -1 out of memory, -2 an empty item. */
+int cli_strs_split(struct cli_strs *s, const char *arg);
+/* --policy=LIST, for replay and sweep alike: comma separated, "all" for
+ * every built-in but the example (sr_policy_all()), each policy once (a
+ * shared object's path holds no comma).  0, -1 out of memory, -2 an
+ * empty name. */
+int cli_policy_list(struct cli_strs *s, const char *arg);
+void cli_strs_free(struct cli_strs *s);
+
 /* Print "swapreplay: MSG" to stderr. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

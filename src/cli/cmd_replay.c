@@ -21,7 +21,7 @@
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
        O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_PLUG,
-       O_SIMTHREAD, O_PROGRESS, O_QUIET, O_PLOT };
+       O_SIMTHREAD, O_PROGRESS, O_QUIET, O_PLOT, O_NODE_MAP };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -42,6 +42,7 @@ static const struct cli_opt opts[] = {
 	{ "progress", 0, CLI_NOARG, O_PROGRESS },
 	{ "quiet", 'q', CLI_NOARG, O_QUIET },
 	{ "plot", 0, CLI_ARG, O_PLOT },
+	{ "node-map", 0, CLI_ARG, O_NODE_MAP },
 	CLI_RA_OPTS,
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
@@ -51,57 +52,6 @@ static const struct cli_opt opts[] = {
 static const char *const default_policies[] = {
 	"reclaimer-nid", "page-nid", "page-nid-strict", "hybrid", NULL,
 };
-
-struct plist {
-	const char *v[SR_MAX_POLICIES];
-	char *own[SR_MAX_POLICIES];
-	int n;
-};
-
-static int plist_add(struct plist *l, const char *s, size_t len)
-{
-	int i;
-
-	for (i = 0; i < l->n; i++)
-		if (strlen(l->v[i]) == len && !strncmp(l->v[i], s, len))
-			return 0; /* named twice: once is enough */
-	if (l->n == SR_MAX_POLICIES)
-		return -1;
-	l->own[l->n] = strndup(s, len);
-	if (!l->own[l->n])
-		return -1;
-	l->v[l->n] = l->own[l->n];
-	l->n++;
-	return 0;
-}
-
-/* "a,b,c" or "all"; a shared object path may hold no comma. */
-static int plist_parse(struct plist *l, const char *arg)
-{
-	const char *p = arg;
-
-	while (*p) {
-		const char *c = strchr(p, ',');
-		size_t n = c ? (size_t)(c - p) : strlen(p);
-
-		if (n == 3 && !strncmp(p, "all", 3)) {
-			const struct sr_policy_ops *const *b = sr_policy_all();
-			int i;
-
-			for (i = 0; b[i]; i++)
-				if (plist_add(l, b[i]->name, strlen(b[i]->name)))
-					return -1;
-		} else if (n == 0) {
-			return -2;
-		} else if (plist_add(l, p, n)) {
-			return -1;
-		}
-		p += n + (c ? 1 : 0);
-		if (c && !*p)
-			return -2;
-	}
-	return 0;
-}
 
 /* --plot=FILE: the chart of the result (sr_plot_replay). */
 struct plot_arg {
@@ -114,14 +64,6 @@ static enum sr_err draw_plot(FILE *f, enum sr_plot_fmt fmt, const void *arg, str
 	const struct plot_arg *a = arg;
 
 	return sr_plot_replay(f, fmt, a->res, &a->info, d);
-}
-
-static void plist_free(struct plist *l)
-{
-	int i;
-
-	for (i = 0; i < l->n; i++)
-		free(l->own[i]);
 }
 
 /*
@@ -166,9 +108,9 @@ static int sim_threads(int opt, int npolicies, uint64_t nvariants)
 static int cli_replay(int argc, char **argv)
 {
 	struct cli_parser p;
-	struct plist pl = { { 0 }, { 0 }, 0 };
+	struct cli_strs pl = { 0 };
 	struct sr_read_opts ro = { .format = SR_FMT_AUTO, .max_errors = 0, .decompress_thread = 0 };
-	struct sr_replay_opts rpo = { NULL, 1, 0, 1 }; /* ordered by the pipe */
+	struct sr_replay_opts rpo = { .slots_cache = 1, .ordered = 1 }; /* ordered by the pipe */
 	struct sr_report_info info;
 	enum sr_report_fmt fmt = SR_REPORT_TEXT;
 	struct sr_reader *r = NULL;
@@ -191,7 +133,8 @@ static int cli_replay(int argc, char **argv)
 	int sim_thread = -1; /* --sim-thread: threads; -1 unset, -2 on (sim_threads()) */
 	struct sr_kernel kern;
 	struct sr_readahead_opts ra;
-	char rad[192];
+	struct sr_node_map nmap = { 0 };
+	char rad[192], racav[256], nodes[SR_NODE_MAP_MAX * 48], devs[256];
 	enum cli_progress_mode pmode = CLI_PROGRESS_AUTO;
 	struct cli_progress prog;
 	uint64_t fed = 0;
@@ -213,10 +156,11 @@ static int cli_replay(int argc, char **argv)
 			trace = val;
 			break;
 		case O_POLICY:
-			i = plist_parse(&pl, val);
+			i = cli_policy_list(&pl, val);
+			if (i == -1)
+				goto nomem;
 			if (i) {
-				rc = cli_usage("replay", i == -2 ? "empty policy name in '%s'"
-						: "too many policies in '%s'", val);
+				rc = cli_usage("replay", "empty policy name in '%s'", val);
 				goto out;
 			}
 			break;
@@ -306,6 +250,13 @@ static int cli_replay(int argc, char **argv)
 		case O_PER_TASK:
 			per_task = 1;
 			break;
+		case O_NODE_MAP:
+			if (sr_node_map_parse(val, &nmap, &d)) {
+				rc = cli_usage("replay", "%s", d.msg);
+				goto out;
+			}
+			rpo.node_map = &nmap;
+			break;
 		case O_KERNEL:
 			rc = cli_opt_kernel("replay", val, &kern);
 			if (rc)
@@ -328,18 +279,15 @@ static int cli_replay(int argc, char **argv)
 		goto out;
 	if (!pl.n)
 		for (i = 0; default_policies[i]; i++)
-			plist_add(&pl, default_policies[i], strlen(default_policies[i]));
+			if (cli_strs_add(&pl, default_policies[i], strlen(default_policies[i])))
+				goto nomem;
 	/* The baseline is always replayed, first. */
-	for (i = 0; i < pl.n && strcmp(pl.v[i], baseline); i++)
-		;
-	if (i == pl.n) {
-		if (pl.n == SR_MAX_POLICIES) {
-			rc = cli_usage("replay", "too many policies");
-			goto out;
-		}
-		memmove(&pl.v[1], &pl.v[0], (size_t)pl.n * sizeof(pl.v[0]));
-		pl.v[0] = baseline;
-		pl.n++;
+	if (cli_strs_find(&pl, baseline, strlen(baseline)) < 0 && cli_strs_prepend(&pl, baseline))
+		goto nomem;
+	if (pl.n > SR_MAX_POLICIES) {
+		rc = cli_usage("replay", "%zu policies, the baseline among them: at most %d",
+			       pl.n, SR_MAX_POLICIES);
+		goto out;
 	}
 
 	{
@@ -376,7 +324,7 @@ static int cli_replay(int argc, char **argv)
 		goto out;
 	}
 	rpo.machine = m;
-	err = sr_replay_new(&rp, &rpo, pl.v, pl.n, baseline, &d);
+	err = sr_replay_new(&rp, &rpo, (const char *const *)pl.v, (int)pl.n, baseline, &d);
 	if (!err)
 		err = sr_replay_set_kernel(rp, &kern, &d);
 	if (!err)
@@ -386,7 +334,7 @@ static int cli_replay(int argc, char **argv)
 	if (!err)
 		err = sr_replay_set_plug(rp, plug, &d);
 	if (!err)
-		err = sr_replay_set_sim_thread(rp, sim_threads(sim_thread, pl.n, nvar), &d);
+		err = sr_replay_set_sim_thread(rp, sim_threads(sim_thread, (int)pl.n, nvar), &d);
 	if (err) {
 		rc = cli_diag(&d);
 		goto out;
@@ -401,7 +349,7 @@ static int cli_replay(int argc, char **argv)
 			goto out;
 		}
 		vo.machine = vm[u];
-		err = sr_replay_new(&vr[u], &vo, pl.v, pl.n, baseline, &d);
+		err = sr_replay_new(&vr[u], &vo, (const char *const *)pl.v, (int)pl.n, baseline, &d);
 		if (!err)
 			err = sr_replay_set_kernel(vr[u], &kern, &d);
 		if (!err)
@@ -493,6 +441,18 @@ static int cli_replay(int argc, char **argv)
 	info.kernel = &kern;
 	info.readahead = sr_replay_readahead_describe(rp, rad, sizeof(rad));
 	info.readahead_on = sr_replay_readahead_active(rp);
+	info.readahead_caveat = sr_replay_readahead_caveat(rp, racav, sizeof(racav));
+	info.nodes = sr_replay_nodes_describe(rp, nodes, sizeof(nodes));
+	info.devices = sr_replay_devices_describe(rp, devs, sizeof(devs));
+	{
+		/* What weakens the figures, on standard error too. */
+		struct sr_caveat cav[SR_CAV_COUNT];
+		int c, nc = sr_report_caveats(res, &info, cav);
+
+		for (c = 0; c < nc; c++)
+			if (cav[c].warn)
+				cli_warn("%s: %s", trace, cav[c].text);
+	}
 	err = sr_outfile_open(&of, out, &d);
 	if (err) {
 		rc = cli_diag(&d);
@@ -521,8 +481,12 @@ out:
 	sr_replay_free(rp);
 	sr_machine_free(m);
 	sr_reader_close(r);
-	plist_free(&pl);
+	cli_strs_free(&pl);
 	return rc;
+nomem:
+	cli_err("out of memory");
+	rc = EXIT_FAIL;
+	goto out;
 }
 
 const struct cli_cmd cmd_replay = {
@@ -548,7 +512,17 @@ const struct cli_cmd cmd_replay = {
 	"  -m, --machine=M       a preset (see `swapreplay machines`) or a machine\n"
 	"                        description file.  Default: the machine recorded in\n"
 	"                        a binary trace's header, else the preset " SR_MACHINE_DEFAULT "\n"
-	"                        (the report says which)\n"
+	"                        (the report says which).  Any trace replays on any\n"
+	"                        machine: its recorded devices only pair swap-ins\n"
+	"                        with swap-outs; its nodes must exist there, or be\n"
+	"                        mapped with --node-map\n"
+	"  --node-map=R:M,...|fold\n"
+	"                        replay the trace's node R as the machine's node M\n"
+	"                        (a node not named as itself); fold: node n as n\n"
+	"                        modulo the machine's nodes.  Without it, a trace\n"
+	"                        naming a node the machine lacks is refused, with\n"
+	"                        the map that would fold it; the report says what\n"
+	"                        was mapped\n"
 	"  --kernel=VERSION      the kernel generation to model, MAJOR.MINOR (default\n"
 	"                        " SR_KERNEL_DEFAULT "): before 4.11 no slots cache; 4.11-6.14 the\n"
 	"                        per-CPU slots cache of 64; from 6.15 a per-CPU\n"

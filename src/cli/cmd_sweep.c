@@ -48,55 +48,6 @@ static const struct cli_opt opts[] = {
 	{ NULL, 0, 0, 0 },
 };
 
-/* A list of strings, owned. */
-struct strs {
-	char **v;
-	size_t n, cap;
-};
-
-static int strs_add(struct strs *s, const char *x, size_t len)
-{
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 16;
-		char **nv = realloc(s->v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		s->v = nv;
-		s->cap = ncap;
-	}
-	s->v[s->n] = strndup(x, len);
-	return s->v[s->n] ? (int)(s->n++, 0) : -1;
-}
-
-static void strs_free(struct strs *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
-}
-
-/* "a,b,c" appended, each once. */
-static int strs_split(struct strs *s, const char *arg)
-{
-	while (*arg) {
-		const char *c = strchr(arg, ',');
-		size_t n = c ? (size_t)(c - arg) : strlen(arg), i;
-
-		if (!n)
-			return -1;
-		for (i = 0; i < s->n; i++)
-			if (strlen(s->v[i]) == n && !strncmp(s->v[i], arg, n))
-				break;
-		if (i == s->n && strs_add(s, arg, n))
-			return -1;
-		arg += n + (c ? 1 : 0);
-	}
-	return 0;
-}
-
 static double now(void)
 {
 	struct timespec t;
@@ -160,12 +111,12 @@ static int run(int argc, char **argv)
 	struct sr_sweep_run_opts ro;
 	struct sr_sweep *s = NULL;
 	struct sr_sweep_progress prog;
-	struct strs inputs = { 0 }, machines = { 0 }, policies = { 0 };
+	struct cli_strs inputs = { 0 }, machines = { 0 }, policies = { 0 };
+	int lrc;
 	struct sr_sweep_state st;
 	const char *val, *out = NULL, *plan = NULL;
 	size_t said = 0;
 	uint64_t jobs = 0, run_index = UINT64_MAX, shard_i = 0, shard_n = 1, u;
-	size_t k;
 	int id, rc = EXIT_OK, resume = 0, quiet = 0, progress, sharded = 0;
 	/* Options a plan holds: given with --run-index or --shard, refused. */
 	int slots_given = 0;
@@ -205,26 +156,24 @@ static int run(int argc, char **argv)
 			rc = cli_usage("sweep", "%s", p.err);
 			goto out;
 		case 0:
-			if (strs_add(&inputs, val, strlen(val)))
+			if (cli_strs_add(&inputs, val, strlen(val)))
 				goto nomem;
 			break;
 		case O_POLICY:
-			if (!strcmp(val, "all")) {
-				const struct sr_policy_ops *const *b = sr_policy_all();
-
-				for (k = 0; b[k]; k++)
-					if (strs_split(&policies, b[k]->name))
-						goto nomem;
-				break;
-			}
-			if (strs_split(&policies, val)) {
-				rc = cli_usage("sweep", "bad --policy list '%s'", val);
+			lrc = cli_policy_list(&policies, val);
+			if (lrc == -1)
+				goto nomem;
+			if (lrc) {
+				rc = cli_usage("sweep", "empty policy name in '%s'", val);
 				goto out;
 			}
 			break;
 		case O_MACHINE:
-			if (strs_split(&machines, val)) {
-				rc = cli_usage("sweep", "bad --machine list '%s'", val);
+			lrc = cli_strs_split(&machines, val);
+			if (lrc == -1)
+				goto nomem;
+			if (lrc) {
+				rc = cli_usage("sweep", "empty machine name in '%s'", val);
 				goto out;
 			}
 			break;
@@ -492,9 +441,9 @@ nomem:
 	rc = EXIT_FAIL;
 out:
 	sr_sweep_free(s);
-	strs_free(&inputs);
-	strs_free(&machines);
-	strs_free(&policies);
+	cli_strs_free(&inputs);
+	cli_strs_free(&machines);
+	cli_strs_free(&policies);
 	return rc;
 }
 

@@ -546,20 +546,16 @@ out:
 enum sr_err sr_machine_check_event(const struct sr_machine *m, const struct sr_event *e,
 				   uint64_t nth, struct sr_diag *d)
 {
-	if (e->cpu_nid < m->nr_nodes && e->page_nid < m->nr_nodes && e->dev < m->nr_devices)
+	unsigned node = e->cpu_nid >= m->nr_nodes ? e->cpu_nid : e->page_nid;
+
+	if (node < (unsigned)m->nr_nodes)
 		return SR_OK;
 	sr_diag_clear(d);
 	if (d)
 		d->record = nth;
-	if (e->cpu_nid >= m->nr_nodes || e->page_nid >= m->nr_nodes)
-		return sr_diag_set(d, SR_ERR_MACHINE,
-				   "the trace names node %u, but machine %s has %d node%s (0 to %d)",
-				   e->cpu_nid >= m->nr_nodes ? e->cpu_nid : e->page_nid, m->name,
-				   m->nr_nodes, m->nr_nodes > 1 ? "s" : "", m->nr_nodes - 1);
 	return sr_diag_set(d, SR_ERR_MACHINE,
-			   "the trace names swap device %d, but machine %s has %d device%s (0 to %d)",
-			   e->dev, m->name, m->nr_devices, m->nr_devices > 1 ? "s" : "",
-			   m->nr_devices - 1);
+			   "the trace names node %u, but machine %s has %d node%s (0 to %d)", node,
+			   m->name, m->nr_nodes, m->nr_nodes > 1 ? "s" : "", m->nr_nodes - 1);
 }
 
 void sr_machine_free(struct sr_machine *m)

@@ -12,6 +12,8 @@
  * does not grow with the length of the trace.  docs/MODEL.md is the
  * reference for what is modelled and how.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +61,26 @@ static void pol_free(struct sr_replay *r, struct pol *p)
 	free(p->vra);
 }
 
+/* --node-map: the table of the machine's node for each recorded one. */
+static enum sr_err node_map_setup(struct sr_replay *r, const struct sr_node_map *nm,
+				  struct sr_diag *d)
+{
+	unsigned i;
+
+	if (!sr_node_map_any(nm))
+		return SR_OK;
+	if (sr_node_map_check(nm, r->m, d))
+		return SR_ERR_MACHINE;
+	r->node_map = *nm;
+	r->nmap = malloc(SR_MAX_NODES * sizeof(*r->nmap));
+	r->nodes_seen = calloc(SR_MAX_NODES / 64, sizeof(*r->nodes_seen));
+	if (!r->nmap || !r->nodes_seen)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	for (i = 0; i < SR_MAX_NODES; i++)
+		r->nmap[i] = (uint16_t)sr_node_map_node(nm, r->m, i);
+	return SR_OK;
+}
+
 enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *opts,
 			  const char *const *specs, int n, const char *baseline,
 			  struct sr_diag *caller)
@@ -83,6 +105,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	r->m = opts->machine;
 	r->ordered = opts->ordered;
+	r->max_dev = -1;
 	sr_readahead_default(&r->ra);
 	r->slots_cache = opts->slots_cache;
 	if (sr_kernel_parse(SR_KERNEL_DEFAULT, &r->kernel, d)) {
@@ -133,6 +156,9 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 			r->baseline = i;
 	}
 	r->nlead = 1;
+	err = node_map_setup(r, opts->node_map, d);
+	if (err)
+		goto fail;
 	err = sr_replay_slots_setup(r, d);
 	if (err)
 		goto fail;
@@ -231,6 +257,8 @@ void sr_replay_free(struct sr_replay *r)
 	sr_u64map_free_ptrs(&r->partial);
 	sr_u64map_free_ptrs(&r->pte);
 	free(r->pte_cache);
+	free(r->nmap);
+	free(r->nodes_seen);
 	sr_window_free(&r->win);
 	sr_hw_memo_free(&r->memo);
 	free(r->tasks);
@@ -310,6 +338,7 @@ static inline __attribute__((always_inline)) int place(struct sr_replay *r, stru
 		if (dv < 0)
 			dv = sr_mm_walk(&p->mm, e->cpu_nid, SR_CLASS_ALL, 0, 0);
 		p->res.unmatched_in++;
+		p->res.unmatched_nodev += dv < 0;
 		r->choff[k] = UINT64_MAX;
 	}
 	return dv;
@@ -609,6 +638,47 @@ static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, str
 	return e->op == SR_OP_OUT ? replay_op(r, e, d, 1) : replay_op(r, e, d, 0);
 }
 
+/* ---- what was mapped ------------------------------------------------------ */
+
+const char *sr_replay_nodes_describe(const struct sr_replay *r, char *buf, size_t n)
+{
+	char spec[SR_NODE_MAP_MAX * 12];
+	size_t len;
+	unsigned i;
+	int moved = 0;
+
+	if (!r->nmap)
+		return NULL;
+	len = (size_t)snprintf(buf, n, "--node-map=%s:",
+			       sr_node_map_format(&r->node_map, spec, sizeof(spec)));
+	for (i = 0; i < SR_MAX_NODES && len < n; i++) {
+		if (!(r->nodes_seen[i >> 6] & (1ull << (i & 63))))
+			continue;
+		if (r->nmap[i] == i)
+			len += (size_t)snprintf(buf + len, n - len, "%s the trace's node %u as itself",
+						moved ? "," : "", i);
+		else
+			len += (size_t)snprintf(buf + len, n - len, "%s the trace's node %u as node %u",
+						moved ? "," : "", i, r->nmap[i]);
+		moved = 1;
+	}
+	if (!moved && len < n)
+		snprintf(buf + len, n - len, " the trace named no node");
+	return buf;
+}
+
+const char *sr_replay_devices_describe(const struct sr_replay *r, char *buf, size_t n)
+{
+	int nd = r->m->nr_devices;
+
+	if (r->max_dev < nd)
+		return NULL;
+	snprintf(buf, n, "the trace names swap devices up to index %" PRId32 ", machine %s has "
+		 "%d (0 to %d): a recorded device only pairs a swap-in with its swap-out, and "
+		 "each policy chose among the machine's", r->max_dev, r->m->name, nd, nd - 1);
+	return buf;
+}
+
 /* ---- order ----------------------------------------------------------------- */
 
 /* How far ahead of the event replayed its slot cell is prefetched, and
@@ -628,6 +698,8 @@ static inline void prefetch_ahead(struct sr_replay *r, const struct sr_event *e)
 /* Replay an event in its turn, counting it late if it is. */
 static enum sr_err replay_next(struct sr_replay *r, const struct sr_event *e, struct sr_diag *d)
 {
+	if (SR_UNLIKELY(e->dev > r->max_dev))
+		r->max_dev = e->dev;
 	if (e->ts_ns < r->last_ts)
 		r->result.late_events++;
 	else
@@ -661,11 +733,49 @@ enum sr_err sr_replay_drain(struct sr_replay *r, struct sr_diag *d)
 	return SR_OK;
 }
 
-/* Whether event e names nodes and a device the machine has (nodes < nn,
- * devices < nd): else sr_machine_check_event() says what is wrong. */
-static inline int event_fits(const struct sr_event *e, int nn, int nd)
+/* Whether event e names nodes the machine has (nn of them), as nmap
+ * (--node-map; NULL: none) maps them, and a recorded device the slot map
+ * can tell apart (SR_SLOT_DEV_MAX): else event_misfit() says what is
+ * wrong.  The recorded device need not be one of the machine's. */
+static inline int event_fits(const struct sr_event *e, int nn, const uint16_t *nmap)
 {
-	return e->cpu_nid < nn && e->page_nid < nn && e->dev < nd;
+	unsigned c = e->cpu_nid, p = e->page_nid;
+
+	if (nmap) {
+		c = nmap[c];
+		p = nmap[p];
+	}
+	return c < (unsigned)nn && p < (unsigned)nn && e->dev <= SR_SLOT_DEV_MAX;
+}
+
+/* Why event e (the nth) does not fit (event_fits()). */
+static __attribute__((noinline)) enum sr_err event_misfit(const struct sr_replay *r,
+							  const struct sr_event *e, uint64_t nth,
+							  struct sr_diag *d)
+{
+	const struct sr_machine *m = r->m;
+	unsigned node = e->cpu_nid, to;
+
+	sr_diag_clear(d);
+	if (d)
+		d->record = nth;
+	if (e->dev > SR_SLOT_DEV_MAX)
+		return sr_diag_set(d, SR_ERR_MACHINE, "swap device index %" PRId32 ": a replay tells "
+				   "recorded devices apart up to index %d", e->dev, SR_SLOT_DEV_MAX);
+	to = r->nmap ? r->nmap[node] : node;
+	if (to < (unsigned)m->nr_nodes) {
+		node = e->page_nid;
+		to = r->nmap ? r->nmap[node] : node;
+	}
+	if (to != node)
+		return sr_diag_set(d, SR_ERR_MACHINE, "the trace's node %u is replayed as node %u "
+				   "(--node-map), but machine %s has %d node%s (0 to %d)", node, to,
+				   m->name, m->nr_nodes, m->nr_nodes > 1 ? "s" : "", m->nr_nodes - 1);
+	return sr_diag_set(d, SR_ERR_MACHINE, "the trace names node %u, but machine %s has %d "
+			   "node%s (0 to %d): --node-map=%u:%u replays it as node %u, "
+			   "--node-map=fold folds every node onto the machine's", node, m->name,
+			   m->nr_nodes, m->nr_nodes > 1 ? "s" : "", m->nr_nodes - 1, node,
+			   node % (unsigned)m->nr_nodes, node % (unsigned)m->nr_nodes);
 }
 
 enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth,
@@ -673,44 +783,62 @@ enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth
 {
 	const struct sr_replay *r = replay;
 
-	if (SR_LIKELY(event_fits(e, r->m->nr_nodes, r->m->nr_devices)))
+	if (SR_LIKELY(event_fits(e, r->m->nr_nodes, r->nmap)))
 		return SR_OK;
-	return sr_machine_check_event(r->m, e, nth, diag);
+	return event_misfit(r, e, nth, diag);
 }
 
-/* Count event e fed and check it against the machine's nn nodes and nd
- * devices (the machine's, held in the caller's locals). */
+/* Count event e fed and check it against the machine's nn nodes (the
+ * machine's, held in the caller's locals, as nmap is). */
 static inline enum sr_err count_fed(struct sr_replay *r, const struct sr_event *e, int nn,
-				    int nd, struct sr_diag *d)
+				    const uint16_t *nmap, struct sr_diag *d)
 {
 	r->fed++;
-	if (SR_LIKELY(event_fits(e, nn, nd)))
+	if (SR_LIKELY(event_fits(e, nn, nmap)))
 		return SR_OK;
-	return sr_machine_check_event(r->m, e, r->fed, d);
+	return event_misfit(r, e, r->fed, d);
+}
+
+/* --node-map: event e with its nodes as the machine's, in *x; the
+ * recorded nodes it names are noted for the report. */
+static inline const struct sr_event *map_nodes(struct sr_replay *r, const struct sr_event *e,
+					       struct sr_event *x)
+{
+	*x = *e;
+	r->nodes_seen[e->cpu_nid >> 6] |= 1ull << (e->cpu_nid & 63);
+	r->nodes_seen[e->page_nid >> 6] |= 1ull << (e->page_nid & 63);
+	x->cpu_nid = r->nmap[e->cpu_nid];
+	x->page_nid = r->nmap[e->page_nid];
+	return x;
 }
 
 /*
  * An ordered batch (the caller's events are in time order: a pipe's
  * sorted batches), the cells of the events ahead prefetched.  check: test each
- * event against the machine's nodes and devices (held in locals: the
- * machine does not change while feeding, and the replay's stores might
- * alias it); 0 when sr_replay_check() has done it already.
+ * event against the machine's nodes (held in locals: the machine does not
+ * change while feeding, and the replay's stores might alias it); 0 when
+ * sr_replay_check() has done it already.  With --node-map, each event is
+ * replayed with its nodes mapped.
  */
 static inline __attribute__((always_inline)) enum sr_err
 feed_ordered(struct sr_replay *r, const struct sr_event *evs, size_t n, struct sr_diag *d,
 	     const int check)
 {
-	const int nn = r->m->nr_nodes, nd = r->m->nr_devices;
+	const int nn = r->m->nr_nodes;
+	const uint16_t *const nmap = r->nmap;
 	size_t i;
 	enum sr_err err;
 
 	for (i = 0; i < n; i++) {
 		const struct sr_event *e = &evs[i];
+		struct sr_event x;
 
 		if (!check)
 			r->fed++;
-		else if ((err = count_fed(r, e, nn, nd, d)))
+		else if ((err = count_fed(r, e, nn, nmap, d)))
 			return err;
+		if (SR_UNLIKELY(nmap != NULL))
+			e = map_nodes(r, e, &x);
 		if (i + PREFETCH_AHEAD < n)
 			prefetch_ahead(r, &evs[i + PREFETCH_AHEAD]);
 		if (i + PREFETCH_SLOTS < n)
@@ -726,16 +854,20 @@ feed_ordered(struct sr_replay *r, const struct sr_event *evs, size_t n, struct s
 static enum sr_err feed_window(struct sr_replay *r, const struct sr_event *evs, size_t n,
 			       struct sr_diag *d)
 {
-	const int nn = r->m->nr_nodes, nd = r->m->nr_devices;
+	const int nn = r->m->nr_nodes;
+	const uint16_t *const nmap = r->nmap;
 	size_t i;
 	enum sr_err err;
 
 	for (i = 0; i < n; i++) {
 		const struct sr_event *e = &evs[i];
+		struct sr_event x;
 
-		err = count_fed(r, e, nn, nd, d);
+		err = count_fed(r, e, nn, nmap, d);
 		if (err)
 			return err;
+		if (SR_UNLIKELY(nmap != NULL))
+			e = map_nodes(r, e, &x);
 		err = sr_window_len(&r->win) == r->win.cap ? pop_one(r, d) : SR_OK;
 		if (err)
 			return err;

@@ -141,6 +141,13 @@ struct sr_replay {
 	uint64_t ins, ins_vaddr;
 	uint64_t ra_life;             /* pages reclaimed before an unused page read
 				       * ahead is: the inactive list; 0: never */
+	/* --node-map: the machine's node of each recorded node (nmap[n],
+	 * n < SR_MAX_NODES), and which recorded nodes the events named
+	 * (a bit each); NULL without a map: each node as itself. */
+	uint16_t *nmap;
+	uint64_t *nodes_seen;
+	struct sr_node_map node_map; /* as given */
+	int32_t max_dev;           /* the highest recorded device named, -1 none */
 	int nlead;                 /* policies with a simulation of their own */
 	struct sr_simq *simq;      /* the simulations' thread (simq.c), or NULL:
 				    * they play on the replay's */

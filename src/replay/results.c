@@ -193,6 +193,7 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 		r->result.nr_policies = r->np;
 		r->result.baseline = r->baseline;
 		r->result.tasks = r->ntasks;
+		r->result.swapins = r->ins;
 		/* The plugs still holding writes are flushed. */
 		for (k = 0; k < r->np; k++)
 			if (r->pol[k].lead == k && sr_replay_plugs_finish(r, &r->pol[k]))

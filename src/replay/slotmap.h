@@ -94,6 +94,10 @@ static inline void *sr_slotmap_extra(const struct sr_slotmap *sm, struct slot_ce
 }
 void sr_slotmap_free(struct sr_slotmap *sm);
 
+/* The highest recorded device index a key holds (16 bits, dev + 1): the
+ * kernel's MAX_SWAPFILES is 32 less a few. */
+#define SR_SLOT_DEV_MAX 65534
+
 /* Key of a recorded swap slot; offsets of 2^48 and above are not matched.
  * 1 with *key, or 0 (the event has no offset, or too large a one). */
 static inline int sr_slot_key(const struct sr_event *e, uint64_t off, uint64_t *key)

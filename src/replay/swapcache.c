@@ -193,6 +193,21 @@ const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, s
 	return buf;
 }
 
+const char *sr_replay_readahead_caveat(const struct sr_replay *r, char *buf, size_t n)
+{
+	if (r->ra_mode != SR_RA_VMA || r->ins_vaddr == r->ins)
+		return NULL;
+	if (!r->ins_vaddr)
+		snprintf(buf, n, "VMA readahead follows virtual addresses, and the trace's swap-ins "
+			 "have none (vaddr): nothing was read ahead, every swap-in read its page "
+			 "alone");
+	else
+		snprintf(buf, n, "VMA readahead follows virtual addresses: %" PRIu64 " of %" PRIu64
+			 " swap-ins had none (vaddr) and read their page alone",
+			 r->ins - r->ins_vaddr, r->ins);
+	return buf;
+}
+
 /*
  * Readahead's decision for policy k's swap-in e of the page in cell sc
  * (key, on device dv): a page the policy read ahead is found in its swap

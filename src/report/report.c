@@ -118,14 +118,16 @@ static int any_blk(const struct sr_result *res)
 
 static void write_json(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
-	int k, i;
+	struct sr_caveat cav[SR_CAV_COUNT];
+	int k, i, nc = sr_report_caveats(res, in, cav);
 
 	fprintf(f, "{\n  \"schema\": \"swapreplay-report/1\",\n");
 	fprintf(f, "  \"tool\": {\"name\": \"swapreplay\", \"version\": \"%s\"},\n", SR_VERSION_STRING);
 	fprintf(f, "  \"trace\": {\"path\": ");
 	sr_report_json_string(f, in->trace);
-	fprintf(f, ", \"events\": %" PRIu64 ", \"tasks\": %" PRIu64 ", \"late_events\": %" PRIu64 "},\n",
-		res->events, res->tasks, res->late_events);
+	fprintf(f, ", \"events\": %" PRIu64 ", \"swapins\": %" PRIu64 ", \"tasks\": %" PRIu64
+		", \"late_events\": %" PRIu64 "},\n", res->events, res->swapins, res->tasks,
+		res->late_events);
 	fprintf(f, "  \"machine\": {\"name\": ");
 	sr_report_json_string(f, in->machine);
 	fprintf(f, ", \"origin\": ");
@@ -143,7 +145,14 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 	}
 	if (any_blk(res))
 		fprintf(f, ", \"plug\": %s", in->plug ? "true" : "false");
-	fprintf(f, "},\n");
+	fprintf(f, "},\n  \"caveats\": [");
+	for (k = 0; k < nc; k++) {
+		fprintf(f, "%s\n    {\"kind\": \"%s\", \"warning\": %s, \"text\": ", k ? "," : "",
+			cav[k].key, cav[k].warn ? "true" : "false");
+		sr_report_json_string(f, cav[k].text);
+		fputc('}', f);
+	}
+	fprintf(f, "],\n");
 	fprintf(f, "  \"baseline\": ");
 	sr_report_json_string(f, res->policy[res->baseline].name);
 	fprintf(f, ",\n  \"policies\": [\n");
@@ -164,11 +173,12 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			p->throughput_kib_s, nz(p->delta_pct, 3), p->makespan_ns);
 		fprintf(f, "     \"swapouts\": %" PRIu64 ", \"swapins\": %" PRIu64
 			", \"pages_out\": %" PRIu64 ", \"pages_in\": %" PRIu64
-			", \"unmatched_swapins\": %" PRIu64 ", \"swap_full\": %" PRIu64
+			", \"unmatched_swapins\": %" PRIu64 ", \"unmatched_no_device\": %" PRIu64
+			", \"swap_full\": %" PRIu64
 			", \"moved_out\": %" PRIu64 ", \"moved_out_pct\": %.3f"
 			", \"cache_refills\": %" PRIu64 ", \"direct_allocs\": %" PRIu64 ",\n",
 			p->swapouts, p->swapins, p->pages_out, p->pages_in, p->unmatched_in,
-			p->swap_full, p->moved_out, pct(p->moved_out, p->swapouts),
+			p->unmatched_nodev, p->swap_full, p->moved_out, pct(p->moved_out, p->swapouts),
 			p->cache_refills, p->direct_allocs);
 		fprintf(f, "     \"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f, \"max\": %.0f},\n",
 			l.mean, l.p50, l.p90, l.p99, l.max);
@@ -256,14 +266,46 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 	fprintf(f, "  ]\n}\n");
 }
 
+/* s as one CSV cell: quoted (quotes doubled) when it holds a comma, a
+ * quote or a line break. */
+static void csv_cell(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* The caveats column: every caveat as "key: text", joined by " | ", the
+ * same in every row. */
+static void csv_caveats(char *buf, size_t n, const struct sr_result *res,
+			const struct sr_report_info *in)
+{
+	struct sr_caveat cav[SR_CAV_COUNT];
+	int k, nc = sr_report_caveats(res, in, cav);
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < nc && len < n; k++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s: %s", k ? " | " : "", cav[k].key,
+					cav[k].text);
+}
+
 /* --per-task: one row per policy and task. */
-static void write_csv_tasks(FILE *f, const struct sr_result *res)
+static void write_csv_tasks(FILE *f, const struct sr_result *res, const char *caveats)
 {
 	int k;
 	size_t t;
 
 	fprintf(f, "policy,pid,swapouts,swapins,pages_out,pages_in,busy_ns,swapin_kib_s,"
-		   "swapout_kib_s\n");
+		   "swapout_kib_s,caveats\n");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
 
@@ -271,19 +313,23 @@ static void write_csv_tasks(FILE *f, const struct sr_result *res)
 			const struct sr_task_result *x = &p->task[t];
 
 			fprintf(f, "%s,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-				",%.0f,%.1f,%.1f\n", p->name, x->pid, x->swapouts, x->swapins,
+				",%.0f,%.1f,%.1f,", p->name, x->pid, x->swapouts, x->swapins,
 				x->pages_out, x->pages_in, round(x->busy_ns), x->swapin_kib_s,
 				x->swapout_kib_s);
+			csv_cell(f, caveats);
+			fputc('\n', f);
 		}
 	}
 }
 
 static void write_csv(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
+	char caveats[SR_CAV_COUNT * (sizeof(((struct sr_caveat *)0)->text) + 24)];
 	int k;
 
+	csv_caveats(caveats, sizeof(caveats), res, in);
 	if (res->nr_policies && res->policy[0].task) {
-		write_csv_tasks(f, res);
+		write_csv_tasks(f, res, caveats);
 		return;
 	}
 
@@ -291,7 +337,8 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 
 	fprintf(f, "policy,throughput_kib_s,delta_pct,makespan_ns,swapouts,swapins,"
 		   "unmatched_swapins,swap_full,moved_out_pct,swapin_mean_ns,swapin_p50_ns,"
-		   "swapin_p90_ns,swapin_p99_ns,swapin_max_ns,machine,baseline,slots_cache,kernel%s%s\n",
+		   "swapin_p90_ns,swapin_p99_ns,swapin_max_ns,machine,baseline,slots_cache,kernel%s%s"
+		   ",caveats\n",
 		res->policy[0].unc.variants ? ",variants,delta_pct_min,delta_pct_max,agree" : "",
 		blk ? ",plug,requests,request_kib_mean,request_kib_cv,merges,queue_share,"
 		      "block_cpu_ns" : "");
@@ -300,12 +347,16 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 		struct lat l;
 
 		lat_of(p, &l);
-		fprintf(f, "%s,%.1f,%.3f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%.3f,%.0f,%.0f,%.0f,%.0f,%.0f,%s,%s,%s",
+		fprintf(f, "%s,%.1f,%.3f,%.0f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,",
 			p->name, p->throughput_kib_s, nz(p->delta_pct, 3), p->makespan_ns, p->swapouts,
-			p->swapins, p->unmatched_in, p->swap_full, pct(p->moved_out, p->swapouts),
-			l.mean, l.p50, l.p90, l.p99, l.max, in->machine, res->policy[res->baseline].name,
-			in->slots_cache ? "on" : "off");
+			p->swapins, p->unmatched_in, p->swap_full, pct(p->moved_out, p->swapouts));
+		/* Without swap-ins, no latency: empty cells, not zeros. */
+		if (p->swapin_lat.count)
+			fprintf(f, "%.0f,%.0f,%.0f,%.0f,%.0f,", l.mean, l.p50, l.p90, l.p99, l.max);
+		else
+			fprintf(f, ",,,,,");
+		csv_cell(f, in->machine);
+		fprintf(f, ",%s,%s", res->policy[res->baseline].name, in->slots_cache ? "on" : "off");
 		if (in->kernel)
 			fprintf(f, ",%u.%u", in->kernel->major, in->kernel->minor);
 		else
@@ -319,20 +370,30 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 				p->blk.req_kib_mean, p->blk.req_kib_cv,
 				p->blk.plug_merges + p->blk.queue_merges, p->blk.queue_share,
 				round(p->block_cpu_ns));
+		fputc(',', f);
+		csv_cell(f, caveats);
 		fputc('\n', f);
 	}
 }
 
-static void us(char *buf, size_t n, double ns)
+/* A latency of policy p's swap-ins, or n/a: it had none. */
+static void us(char *buf, size_t n, double ns, const struct sr_policy_result *p)
 {
-	snprintf(buf, n, "%.1f us", ns / 1000.0);
+	if (p->swapin_lat.count)
+		snprintf(buf, n, "%.1f us", ns / 1000.0);
+	else
+		snprintf(buf, n, "n/a");
 }
 
 static void write_markdown(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
-	int unc = res->policy[0].unc.variants;
-	int k;
+	struct sr_caveat cav[SR_CAV_COUNT];
+	int unc = res->policy[0].unc.variants, nc = sr_report_caveats(res, in, cav);
+	int k, c = 0;
 	char kv[32] = "";
+
+	if (cav[0].kind == SR_CAV_MOST_NOT_REPLAYED)
+		fprintf(f, "**Warning: %s.**\n\n", cav[c++].text);
 
 	if (in->kernel)
 		snprintf(kv, sizeof(kv), "kernel %u.%u, ", in->kernel->major, in->kernel->minor);
@@ -344,12 +405,6 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 		SR_VERSION_STRING, in->trace, res->events, plural(res->events), res->tasks,
 		plural(res->tasks), mline, kv, in->slots_cache ? "on" : "off",
 		res->policy[res->baseline].name);
-	if (in->derived)
-		fprintf(f, "Trace %s.\n\n", in->derived);
-	if (unc)
-		fprintf(f, "Delta ranges: %d variants of the machine, every figure within a factor %.2f; "
-			   "\"agree\": variants on the same side (faster, slower, or within %.0f %%).\n\n",
-			unc, 1 + res->policy[0].unc.range, SR_SAME_PCT);
 	int blk = any_blk(res);
 
 	if (blk)
@@ -360,22 +415,22 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 		blk ? "---:|" : "");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
-		char a[32], b[32], c[32], c90[32], mx[32];
+		char a[32], b[32], c99[32], c90[32], mx[32];
 		struct lat l;
 
 		lat_of(p, &l);
-		us(a, sizeof(a), l.mean);
-		us(b, sizeof(b), l.p50);
-		us(c90, sizeof(c90), l.p90);
-		us(c, sizeof(c), l.p99);
-		us(mx, sizeof(mx), l.max);
+		us(a, sizeof(a), l.mean, p);
+		us(b, sizeof(b), l.p50, p);
+		us(c90, sizeof(c90), l.p90, p);
+		us(c99, sizeof(c99), l.p99, p);
+		us(mx, sizeof(mx), l.max, p);
 		fprintf(f, "| %s%s | %.0f KiB/s | %+.2f %% |", p->name,
 			k == res->baseline ? " (baseline)" : "", p->throughput_kib_s,
 			nz(p->delta_pct, 2));
 		if (unc)
 			fprintf(f, " %+.2f .. %+.2f %% | %d/%d |", nz(p->unc.min, 2), nz(p->unc.max, 2),
 				p->unc.agree, p->unc.variants);
-		fprintf(f, " %s | %s | %s | %s | %s | %.1f %% |", a, b, c90, c, mx,
+		fprintf(f, " %s | %s | %s | %s | %s | %.1f %% |", a, b, c90, c99, mx,
 			pct(p->moved_out, p->swapouts));
 		if (blk)
 			fprintf(f, " %.1f KiB |", p->blk.req_kib_mean);
@@ -389,20 +444,49 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 				res->policy[k].task_swapout_kib_s_sum);
 		fprintf(f, ".\n");
 	}
+	fprintf(f, "\nCaveats:\n\n");
+	for (; c < nc; c++)
+		fprintf(f, "- %s: %s\n", cav[c].label, cav[c].text);
 }
 
 /* ---- table: for a mailing list ------------------------------------------ */
 
 #define TABLE_COLS 76
 
+/* How many bytes of s, at most max, end on a UTF-8 character's boundary
+ * (at least one character's, so that a line always moves on). */
+static int utf8_cut(const char *s, int max)
+{
+	int n = max;
+
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	if (n > 0)
+		return n;
+	for (n = 1; ((unsigned char)s[n] & 0xC0) == 0x80; n++)
+		;
+	return n;
+}
+
+/* The columns a UTF-8 text of len bytes takes: one per character. */
+static int utf8_width(const char *s, int len)
+{
+	int i, w = 0;
+
+	for (i = 0; i < len; i++)
+		w += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return w;
+}
+
 /* The words of s printed after what fills columns [0, at), a space
- * before each, wrapped within TABLE_COLS; further lines indented by ind. */
+ * before each, wrapped within TABLE_COLS; further lines indented by ind.
+ * A word longer than a whole line (a path) is cut where the line ends. */
 static void wrap(FILE *f, const char *s, int at, int ind)
 {
 	int fresh = 0; /* at the start of a continuation line */
 
 	for (;;) {
-		int len;
+		int len, w;
 
 		while (*s == ' ')
 			s++;
@@ -410,7 +494,9 @@ static void wrap(FILE *f, const char *s, int at, int ind)
 			;
 		if (!len)
 			break;
-		if (!fresh && at + 1 + len > TABLE_COLS && at > ind) {
+		w = utf8_width(s, len);
+		if (!fresh && at + 1 + w > TABLE_COLS && at > ind &&
+		    (w <= TABLE_COLS - ind || TABLE_COLS - at < 8)) {
 			fprintf(f, "\n%*s", ind, "");
 			at = ind;
 			fresh = 1;
@@ -419,8 +505,18 @@ static void wrap(FILE *f, const char *s, int at, int ind)
 			fputc(' ', f);
 			at++;
 		}
+		while (at + w > TABLE_COLS) {
+			/* What fits of the word, then the rest on the next line. */
+			int cut = utf8_cut(s, TABLE_COLS - at > 0 ? TABLE_COLS - at : 1);
+
+			fprintf(f, "%.*s\n%*s", cut, s, ind, "");
+			s += cut;
+			len -= cut;
+			w = utf8_width(s, len);
+			at = ind;
+		}
 		fprintf(f, "%.*s", len, s);
-		at += len;
+		at += w;
 		s += len;
 		fresh = 0;
 	}
@@ -450,8 +546,15 @@ static void note(FILE *f, const char *label, const char *fmt, ...)
  */
 static void write_table(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
+	struct sr_caveat cav[SR_CAV_COUNT];
 	int k, w = 6, unc = res->policy[0].unc.variants, blk = any_blk(res);
+	int c, nc = sr_report_caveats(res, in, cav);
 	char mline[600], kd[160];
+
+	if (cav[0].kind == SR_CAV_MOST_NOT_REPLAYED) {
+		note(f, cav[0].label, "%s", cav[0].text);
+		fputc('\n', f);
+	}
 
 	for (k = 0; k < res->nr_policies; k++) {
 		int n = (int)strlen(res->policy[k].name) + (k == res->baseline);
@@ -472,9 +575,12 @@ static void write_table(FILE *f, const struct sr_result *res, const struct sr_re
 		lat_of(p, &l);
 		snprintf(name, sizeof(name), "%.*s%s", k == res->baseline ? w - 1 : w, p->name,
 			 k == res->baseline ? "*" : "");
-		fprintf(f, "%-*s %10.0f %+7.2f %8.1f %8.1f %8.1f %8.1f\n", w, name,
-			p->throughput_kib_s, nz(p->delta_pct, 2), l.mean / 1e3, l.p50 / 1e3,
-			l.p90 / 1e3, l.p99 / 1e3);
+		fprintf(f, "%-*s %10.0f %+7.2f", w, name, p->throughput_kib_s, nz(p->delta_pct, 2));
+		if (p->swapin_lat.count)
+			fprintf(f, " %8.1f %8.1f %8.1f %8.1f\n", l.mean / 1e3, l.p50 / 1e3,
+				l.p90 / 1e3, l.p99 / 1e3);
+		else
+			fprintf(f, " %8s %8s %8s %8s\n", "n/a", "n/a", "n/a", "n/a");
 	}
 	if (unc) {
 		fprintf(f, "\n%-*s %19s %7s\n", w, "policy", "delta range %", "agree");
@@ -514,21 +620,21 @@ static void write_table(FILE *f, const struct sr_result *res, const struct sr_re
 		note(f, "readahead", "%s", in->readahead);
 	if (blk)
 		note(f, "block plug", "%s", in->plug ? "on" : "off");
-	if (unc)
-		note(f, "uncertainty", "%d variants of the machine, every figure within a factor %.2f; "
-		     "agree: variants on the same side (faster, slower, or within %.0f %%)",
-		     unc, 1 + res->policy[0].unc.range, SR_SAME_PCT);
-	else
-		note(f, "uncertainty", "not estimated (--uncertainty=N gives each delta a range)");
-	note(f, "model", "swapreplay %s predictions, not measurements", SR_VERSION_STRING);
+	/* The caveats: the first is above the table already; a derived
+	 * trace is said with the trace, and readahead's with readahead. */
+	for (c = cav[0].kind == SR_CAV_MOST_NOT_REPLAYED; c < nc; c++)
+		if (cav[c].kind != SR_CAV_DERIVED && cav[c].kind != SR_CAV_READAHEAD)
+			note(f, cav[c].label, "%s", cav[c].text);
 }
 
 static void write_text(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
-	int k, i;
-
+	struct sr_caveat cav[SR_CAV_COUNT];
+	int k, i, c, nc = sr_report_caveats(res, in, cav);
 	char mline[600];
 
+	if (cav[0].kind == SR_CAV_MOST_NOT_REPLAYED)
+		fprintf(f, "warning:     %s\n", cav[0].text);
 	machine_line(mline, sizeof(mline), in);
 	fprintf(f, "trace:       %s (%" PRIu64 " event%s, %" PRIu64 " task%s)\n", in->trace,
 		res->events, plural(res->events), res->tasks, plural(res->tasks));
@@ -550,9 +656,14 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 			"on (a task's swap writes of one reclaim pass, 32 pages, merge there)" :
 			"off (every swap write goes to its device's queue alone)");
 	fprintf(f, "baseline:    %s\n", res->policy[res->baseline].name);
-	if (res->late_events)
-		fprintf(f, "note:        %" PRIu64 " events came later than the reorder window "
-			   "allowed and were replayed late\n", res->late_events);
+	/* The caveats but those said above (a derived trace, readahead) and
+	 * the boilerplate of the formats for pasting (uncertainty, model). */
+	for (c = 0; c < nc; c++)
+		if (cav[c].kind != SR_CAV_MOST_NOT_REPLAYED && cav[c].kind != SR_CAV_DERIVED &&
+		    cav[c].kind != SR_CAV_UNCERTAINTY && cav[c].kind != SR_CAV_MODEL &&
+		    (cav[c].kind != SR_CAV_READAHEAD || !in->readahead))
+			fprintf(f, "note:        %s%s%s\n", cav[c].kind == SR_CAV_LATE ? "" : cav[c].label,
+				cav[c].kind == SR_CAV_LATE ? "" : ": ", cav[c].text);
 	fprintf(f, "\n%-22s %14s %9s %10s %10s %10s %10s %10s %7s\n", "policy", "KiB/s", "delta",
 		"in mean", "in p50", "in p90", "in p99", "in max", "moved");
 	for (k = 0; k < res->nr_policies; k++) {
@@ -560,9 +671,13 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		struct lat l;
 
 		lat_of(p, &l);
-		fprintf(f, "%-22s %14.0f %+8.2f%% %8.1fus %8.1fus %8.1fus %8.1fus %8.1fus %6.1f%%\n",
-			p->name, p->throughput_kib_s, nz(p->delta_pct, 2), l.mean / 1e3, l.p50 / 1e3,
-			l.p90 / 1e3, l.p99 / 1e3, l.max / 1e3, pct(p->moved_out, p->swapouts));
+		fprintf(f, "%-22s %14.0f %+8.2f%%", p->name, p->throughput_kib_s, nz(p->delta_pct, 2));
+		if (p->swapin_lat.count)
+			fprintf(f, " %8.1fus %8.1fus %8.1fus %8.1fus %8.1fus", l.mean / 1e3, l.p50 / 1e3,
+				l.p90 / 1e3, l.p99 / 1e3, l.max / 1e3);
+		else
+			fprintf(f, " %10s %10s %10s %10s %10s", "n/a", "n/a", "n/a", "n/a", "n/a");
+		fprintf(f, " %6.1f%%\n", pct(p->moved_out, p->swapouts));
 	}
 	if (res->policy[0].unc.variants) {
 		fprintf(f, "\ndelta over %d variants of the machine (every figure within a factor %.2f):\n",

@@ -359,7 +359,7 @@ enum sr_err sr_sweep_load(struct sr_sweep *s, struct sr_diag *caller)
 {
 	struct sr_diag local, *d = caller ? caller : &local;
 	struct sr_replay *probe;
-	struct sr_replay_opts po = { NULL, 1, 16, 0 };
+	struct sr_replay_opts po = { .slots_cache = 1, .reorder_window = 16 };
 	struct sr_machine *pm = NULL;
 	enum sr_err err;
 	size_t k;

@@ -115,7 +115,8 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	const char *trace = s->traces.v[sr_unit_trace(s, u)];
 	struct sr_machine *own = NULL;
 	const struct sr_machine *m = NULL;
-	struct sr_replay_opts ro = { NULL, s->slots_cache, SR_SWEEP_REORDER, 0 };
+	struct sr_replay_opts ro = { .slots_cache = s->slots_cache,
+				      .reorder_window = SR_SWEEP_REORDER };
 	struct sr_reader *r = NULL;
 	struct sr_replay *rp = NULL;
 	const struct sr_result *res = NULL;

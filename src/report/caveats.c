@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What weakens a report's numbers, made once for every format
+ * (docs/REPORT.md, "Caveats"): the formats print this list, and the
+ * command line prints its warnings on standard error, so that no format
+ * and no reader can miss one.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/internal.h"
+#include "swapreplay/report.h"
+#include "swapreplay/version.h"
+
+static const struct {
+	const char *key, *label;
+	int warn;
+} kinds[SR_CAV_COUNT] = {
+	[SR_CAV_MOST_NOT_REPLAYED] = { "most_not_replayed", "warning", 1 },
+	[SR_CAV_SWAP_FULL] = { "swap_full", "swap full", 1 },
+	[SR_CAV_UNMATCHED] = { "unmatched_swapins", "unmatched", 1 },
+	[SR_CAV_STALE] = { "stale_requests", "stale", 1 },
+	[SR_CAV_LATE] = { "late_events", "late", 0 },
+	[SR_CAV_DERIVED] = { "derived", "derived", 0 },
+	[SR_CAV_NODES] = { "nodes", "nodes", 0 },
+	[SR_CAV_DEVICES] = { "devices", "devices", 0 },
+	[SR_CAV_READAHEAD] = { "readahead", "readahead", 0 },
+	[SR_CAV_UNCERTAINTY] = { "uncertainty", "uncertainty", 0 },
+	[SR_CAV_MODEL] = { "model", "model", 0 },
+};
+
+/* Appends to a caveat's text. */
+struct cbuf {
+	char *s;
+	size_t n, len;
+};
+
+static void put(struct cbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(struct cbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (b->len >= b->n)
+		return;
+	va_start(ap, fmt);
+	k = vsnprintf(b->s + b->len, b->n - b->len, fmt, ap);
+	va_end(ap);
+	b->len = k < 0 ? b->n : b->len + (size_t)k;
+}
+
+static struct sr_caveat *add(struct sr_caveat *out, int *n, enum sr_caveat_kind k,
+			     struct cbuf *b)
+{
+	struct sr_caveat *c = &out[(*n)++];
+
+	c->kind = k;
+	c->key = kinds[k].key;
+	c->label = kinds[k].label;
+	c->warn = kinds[k].warn;
+	c->text[0] = '\0';
+	b->s = c->text;
+	b->n = sizeof(c->text);
+	b->len = 0;
+	return c;
+}
+
+/* Events of policy p that no device served (swap full, or the swap-in of
+ * a page whose swap-out found it full). */
+static uint64_t unplayed(const struct sr_result *res, const struct sr_policy_result *p)
+{
+	uint64_t played = p->swapouts + p->swapins;
+
+	return res->events > played ? res->events - played : 0;
+}
+
+/* Swap-ins read from a device the policy would choose now, for want of
+ * their swap-out in the trace. */
+static uint64_t guessed(const struct sr_policy_result *p)
+{
+	return p->unmatched_in - p->unmatched_nodev;
+}
+
+int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *in,
+		      struct sr_caveat out[SR_CAV_COUNT])
+{
+	const uint64_t outs = res->events - res->swapins;
+	struct cbuf b;
+	int n = 0, k, any;
+
+	/* Most events not replayed as recorded, for any policy: first. */
+	for (k = 0, any = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+		uint64_t lost = unplayed(res, p) + guessed(p);
+
+		if (2 * lost <= res->events)
+			continue;
+		if (!any++) {
+			add(out, &n, SR_CAV_MOST_NOT_REPLAYED, &b);
+			put(&b, "most events could not be replayed as recorded, and the figures "
+				"describe the rest: of %" PRIu64 " events,", res->events);
+		}
+		put(&b, "%s %s %" PRIu64 " had no device (%" PRIu64 " swap-outs found swap full, "
+			"%" PRIu64 " swap-ins had no slot to read)", any > 1 ? ";" : "", p->name,
+		    unplayed(res, p), p->swap_full, unplayed(res, p) - p->swap_full);
+		if (guessed(p))
+			put(&b, " and %" PRIu64 " swap-ins were read from a device guessed for want "
+				"of their swap-out", guessed(p));
+	}
+	for (k = 0, any = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+
+		if (!p->swap_full)
+			continue;
+		if (!any++) {
+			add(out, &n, SR_CAV_SWAP_FULL, &b);
+			put(&b, "swap-outs that found no device with room (the devices are too "
+				"small for the trace):");
+		}
+		put(&b, "%s %s %" PRIu64 " of %" PRIu64, any > 1 ? "," : "", p->name, p->swap_full,
+		    outs);
+	}
+	if (any)
+		put(&b, "; each cost compute time only, and its page's swap-in no I/O");
+	for (k = 0, any = 0; k < res->nr_policies; k++)
+		any |= res->policy[k].unmatched_in != 0;
+	if (any) {
+		const struct sr_policy_result *p = &res->policy[res->baseline];
+
+		add(out, &n, SR_CAV_UNMATCHED, &b)->warn = !in->derived; /* a derived
+			* trace has no offsets, and says so already */
+		put(&b, "%" PRIu64 " of %" PRIu64 " swap-ins have no swap-out in the trace "
+			"(it was recorded before the trace began, or without an offset): each was "
+			"read from the device its policy would choose for the page now",
+		    p->unmatched_in, res->swapins);
+		for (k = 0; k < res->nr_policies; k++)
+			if (res->policy[k].unmatched_nodev)
+				put(&b, "; %s: %" PRIu64 " of them found no device with room and "
+					"were not replayed", res->policy[k].name,
+				    res->policy[k].unmatched_nodev);
+	}
+	for (k = 0, any = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+
+		if (!p->stale_requests)
+			continue;
+		if (!any++) {
+			add(out, &n, SR_CAV_STALE, &b);
+			put(&b, "requests served without contention:");
+		}
+		put(&b, "%s %s %" PRIu64, any > 1 ? "," : "", p->name, p->stale_requests);
+	}
+	if (any)
+		put(&b, "; each started more than half a calendar window (82 ms; 8.2 s on an hdd) "
+			"before the latest on its resource, its task's clock that far behind the "
+			"others' (docs/MODEL.md, \"What is not modelled\")");
+	if (res->late_events) {
+		add(out, &n, SR_CAV_LATE, &b);
+		put(&b, "%" PRIu64 " events came later than the reorder window allowed and were "
+			"replayed late", res->late_events);
+	}
+	if (in->derived) {
+		add(out, &n, SR_CAV_DERIVED, &b);
+		put(&b, "the trace is %s", in->derived);
+	}
+	if (in->nodes) {
+		add(out, &n, SR_CAV_NODES, &b);
+		put(&b, "%s", in->nodes);
+	}
+	if (in->devices) {
+		add(out, &n, SR_CAV_DEVICES, &b);
+		put(&b, "%s", in->devices);
+	}
+	if (in->readahead_caveat) {
+		add(out, &n, SR_CAV_READAHEAD, &b);
+		put(&b, "%s", in->readahead_caveat);
+	}
+	add(out, &n, SR_CAV_UNCERTAINTY, &b);
+	if (res->nr_policies && res->policy[0].unc.variants)
+		put(&b, "%d variants of the machine, every figure within a factor %.2f; agree: "
+			"variants on the same side (faster, slower, or within %.0f %%)",
+		    res->policy[0].unc.variants, 1 + res->policy[0].unc.range, SR_SAME_PCT);
+	else
+		put(&b, "not estimated (--uncertainty=N gives each delta a range)");
+	add(out, &n, SR_CAV_MODEL, &b);
+	put(&b, "swapreplay %s predictions, not measurements", SR_VERSION_STRING);
+	return n;
+}
