@@ -75,6 +75,10 @@ struct sr_sweep_opts {
 	/* Readahead, as sr_readahead_format() writes it; NULL: the defaults
 	 * (sr_readahead_default()). */
 	const char *readahead;
+	/* --node-map, as sr_node_map_parse() reads it ("1:0", "fold"); NULL:
+	 * none, each recorded node as itself.  A machine that lacks a node
+	 * it maps to (or a trace's node, without a map) gives error rows. */
+	const char *node_map;
 	enum sr_format input_format;  /* of every trace; SR_FMT_AUTO: detected */
 	uint64_t max_errors;          /* as sr_read_opts.max_errors; at most 2^63 - 1 */
 	enum sr_sweep_fmt format;     /* of the rows */

@@ -22,7 +22,7 @@
 
 enum { O_POLICY = 1, O_MACHINE, O_BASELINE, O_SLOTS, O_JOBS, O_OUT, O_FORMAT, O_RESUME,
        O_QUIET, O_PLAN, O_RUN_INDEX, O_SHARD, O_INFMT, O_MAXERR, O_EVERY, O_KERNEL, O_PLUG,
-       O_UNC, O_UNC_RANGE };
+       O_UNC, O_UNC_RANGE, O_NODE_MAP };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -31,6 +31,7 @@ static const struct cli_opt opts[] = {
 	{ "slots-cache", 0, CLI_ARG, O_SLOTS },
 	{ "kernel", 0, CLI_ARG, O_KERNEL },
 	{ "plug", 0, CLI_ARG, O_PLUG },
+	{ "node-map", 0, CLI_ARG, O_NODE_MAP },
 	{ "jobs", 'j', CLI_ARG, O_JOBS },
 	{ "output", 'o', CLI_ARG, O_OUT },
 	{ "format", 'f', CLI_ARG, O_FORMAT },
@@ -188,6 +189,17 @@ static int run(int argc, char **argv)
 			plan_opt = "--slots-cache";
 			slots_given = 1;
 			break;
+		case O_NODE_MAP: {
+			struct sr_node_map nm;
+
+			if (sr_node_map_parse(val, &nm, &d)) {
+				rc = cli_usage("sweep", "%s", d.msg);
+				goto out;
+			}
+			so.node_map = val;
+			plan_opt = "--node-map";
+			break;
+		}
 		case O_PLUG:
 			rc = cli_opt_on_off("sweep", "plug", val, &so.plug);
 			if (rc)
@@ -476,6 +488,8 @@ const struct cli_cmd cmd_sweep = {
 	"  --kernel=VERSION      as for replay (default " SR_KERNEL_DEFAULT ")\n"
 	"  --slots-cache=on|off  as for replay\n"
 	"  --plug=on|off         as for replay\n"
+	"  --node-map=R:M,...|fold  as for replay, on every machine (a machine that\n"
+	"                        lacks a node it maps to gives error rows)\n"
 	"  --readahead=MODE, --page-cluster=N, --readahead-window=W,\n"
 	"  --readahead-holes=H, --memory=BYTES   as for replay\n"
 	"  -j, --jobs=N          units replayed at once, on threads (default: CPUs)\n"

@@ -31,8 +31,9 @@
  * (sweep_impl.h), one line here, one in sr_ident_run() below; rows,
  * plans, --resume and merge then carry and compare it with no other
  * change (the CSV header is made from this table).  An entry added to
- * rows already written is marked added: rows and plans without it are
- * still read (as null).  The vmstat settings
+ * rows already written is marked with its generation (sweep_impl.h,
+ * SR_ID_GENERATIONS one more when it is a new one): rows and plans
+ * without it are still read (as null).  The vmstat settings
  * of sr_read_opts are not entries only because a sweep cannot set them:
  * the day it can, they are.
  */
@@ -57,6 +58,7 @@ const struct sr_id_field sr_id_fields[SR_ID_COUNT] = {
 	[SR_ID_INFMT] = { "input_format", SR_IDK_STR, SR_IDS_RUN, 0 },
 	[SR_ID_MAXERR] = { "max_errors", SR_IDK_INT, SR_IDS_RUN, 0 },
 	[SR_ID_PLUG] = { "plug", SR_IDK_BOOL, SR_IDS_RUN, 0 },
+	[SR_ID_NODE_MAP] = { "node_map", SR_IDK_STR, SR_IDS_RUN, 2 },
 };
 
 static int set(char **v, const char *x)
@@ -68,7 +70,7 @@ static int set(char **v, const char *x)
 
 int sr_ident_run(struct sr_sweep *s)
 {
-	char num[5][24], ra[128];
+	char num[5][24], ra[128], nm[SR_NODE_MAP_MAX * 12];
 	int rc = 0;
 
 	snprintf(num[0], sizeof(num[0]), "%u", (unsigned)SR_SWEEP_REORDER);
@@ -90,6 +92,9 @@ int sr_ident_run(struct sr_sweep *s)
 	rc |= set(&s->run_v[SR_ID_INFMT], sr_format_name(s->ro.format));
 	rc |= set(&s->run_v[SR_ID_MAXERR], num[2]);
 	rc |= set(&s->run_v[SR_ID_PLUG], s->plug ? "on" : "off");
+	/* Without a map, null: as in the rows written before it. */
+	rc |= set(&s->run_v[SR_ID_NODE_MAP], sr_node_map_any(&s->node_map) ?
+		  sr_node_map_format(&s->node_map, nm, sizeof(nm)) : NULL);
 	return rc;
 }
 

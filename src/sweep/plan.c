@@ -476,6 +476,10 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 			return "its kernel is not a kernel version such as 6.6";
 		if (!run[SR_ID_RA] || sr_readahead_parse(run[SR_ID_RA], &p->ra, NULL))
 			return "its readahead is not as sr_readahead_format() writes it (auto;page-cluster=3;...)";
+		/* A plan written before --node-map has none (null). */
+		memset(&p->node_map, 0, sizeof(p->node_map));
+		if (run[SR_ID_NODE_MAP] && sr_node_map_parse(run[SR_ID_NODE_MAP], &p->node_map, NULL))
+			return "its node_map is not as --node-map takes it (R:M,... or fold)";
 		if (!run[SR_ID_INFMT] || sr_format_parse(run[SR_ID_INFMT], &p->infmt))
 			return "its input_format is not one of auto, csv, jsonl, swt, vmstat";
 		if (!run[SR_ID_MAXERR] || sr_parse_u64(run[SR_ID_MAXERR], strlen(run[SR_ID_MAXERR]),
@@ -614,6 +618,7 @@ enum sr_err sr_sweep_open_plan(struct sr_sweep **out, const char *path,
 	s->plug = s->plan.plug;
 	s->kernel = s->plan.kernel;
 	s->ra = s->plan.ra;
+	s->node_map = s->plan.node_map;
 	s->ro.format = s->plan.infmt;
 	s->ro.max_errors = s->plan.max_errors;
 	s->unc = s->plan.unc;

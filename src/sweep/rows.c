@@ -37,7 +37,7 @@ static const char *const figure_cols[] = {
 	"delta_pct_min", "delta_pct_max", "agree",
 };
 #define NFIG (sizeof(figure_cols) / sizeof(figure_cols[0]))
-#define NFIG_ADDED 3 /* the last NFIG_ADDED of them */
+#define NFIG_ADDED 3 /* the last NFIG_ADDED of them, of generation 1 */
 #define C_ID0 1                          /* the first identity column */
 #define C_STATUS (C_ID0 + SR_ID_COUNT)
 #define C_TPUT (C_STATUS + 3)
@@ -45,64 +45,71 @@ static const char *const figure_cols[] = {
 #define C_SCHEMA (C_STATUS + (int)NFIG)
 #define C_COUNT (C_SCHEMA + 1)
 
-static char csv_header[1024], csv_header_old[1024];
-/* Per column: added since the first rows of the schema (ident.c), and so
- * absent from older rows; how many columns those rows have. */
+#define GEN_NEW (SR_ID_GENERATIONS - 1)
+
+/* The header of each generation of rows (sweep_impl.h: the newest is the
+ * one written), made from the identity table once (ident.c). */
+static char csv_header[SR_ID_GENERATIONS][1024];
+/* Per column: the generation that added it (0: the first rows'); how
+ * many columns the rows of each generation have. */
 static unsigned char col_added[C_COUNT];
-static int old_count;
+static int gen_count[SR_ID_GENERATIONS];
 static pthread_once_t header_once = PTHREAD_ONCE_INIT;
 
-/* The header, made from the identity table once (ident.c); and the
- * header of rows written before the columns marked added. */
+/* ",name" onto the header of every generation that has the column. */
+static void header_col(size_t len[], const char *name, int added)
+{
+	int g;
+
+	for (g = added; g < SR_ID_GENERATIONS; g++)
+		len[g] += (size_t)snprintf(csv_header[g] + len[g], sizeof(csv_header[g]) - len[g],
+					   ",%s", name);
+}
+
 static void make_header(void)
 {
-	size_t len = 0, olen = 0, i;
-	int c = C_ID0;
+	size_t len[SR_ID_GENERATIONS], i;
+	int c = C_ID0, g;
 
-	len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, "unit");
-	olen += (size_t)snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen, "unit");
+	for (g = 0; g < SR_ID_GENERATIONS; g++)
+		len[g] = (size_t)snprintf(csv_header[g], sizeof(csv_header[g]), "unit");
 	for (i = 0; i < SR_ID_COUNT; i++, c++) {
-		len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, ",%s",
-					sr_id_fields[i].name);
 		col_added[c] = (unsigned char)sr_id_fields[i].added;
-		if (!col_added[c])
-			olen += (size_t)snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen,
-						 ",%s", sr_id_fields[i].name);
+		header_col(len, sr_id_fields[i].name, col_added[c]);
 	}
 	for (i = 0; i < NFIG; i++) {
-		len += (size_t)snprintf(csv_header + len, sizeof(csv_header) - len, ",%s",
-					figure_cols[i]);
 		col_added[C_STATUS + i] = i >= NFIG - NFIG_ADDED;
-		if (!col_added[C_STATUS + i])
-			olen += (size_t)snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen,
-						 ",%s", figure_cols[i]);
+		header_col(len, figure_cols[i], col_added[C_STATUS + i]);
 	}
-	snprintf(csv_header + len, sizeof(csv_header) - len, ",schema\n");
-	snprintf(csv_header_old + olen, sizeof(csv_header_old) - olen, ",schema\n");
+	for (g = 0; g < SR_ID_GENERATIONS; g++)
+		snprintf(csv_header[g] + len[g], sizeof(csv_header[g]) - len[g], ",schema\n");
 	for (c = 0; c < C_COUNT; c++)
-		old_count += !col_added[c];
+		for (g = col_added[c]; g < SR_ID_GENERATIONS; g++)
+			gen_count[g]++;
 }
 
 const char *sr_rows_csv_header(void)
 {
 	pthread_once(&header_once, make_header);
-	return csv_header;
+	return csv_header[GEN_NEW];
 }
 
 /* The fields of a CSV record of n fields (in) as the columns of the rows
- * written now (out[C_COUNT]): a record of an older row has no field for
- * the columns added since ("" for them).  0, or -1 for any other count;
- * *old says which. */
+ * written now (out[C_COUNT]): a record of an older generation has no
+ * field for the columns added since ("" for them).  0, or -1 for a count
+ * of no generation; *old says whether it is older than this one's. */
 static int csv_map(char *const *in, int n, const char **out, int *old)
 {
-	int c, k = 0;
+	int c, k = 0, g;
 
 	pthread_once(&header_once, make_header);
-	*old = n != C_COUNT;
-	if (n != C_COUNT && n != old_count)
+	for (g = GEN_NEW; g >= 0 && gen_count[g] != n; g--)
+		;
+	if (g < 0)
 		return -1;
+	*old = g != GEN_NEW;
 	for (c = 0; c < C_COUNT; c++)
-		out[c] = *old && col_added[c] ? "" : in[k++];
+		out[c] = col_added[c] > g ? "" : in[k++];
 	return 0;
 }
 
@@ -648,16 +655,17 @@ static enum sr_err take(struct reader *rd, const char *text, size_t len, uint64_
 	if (body && text[body - 1] == '\n')
 		body--;
 	if (rd->fmt == SR_SWEEP_CSV && !rd->info->header) {
-		size_t hl = strlen(sr_rows_csv_header()) - 1, ol = strlen(csv_header_old) - 1;
+		int g;
 
 		/* This swapreplay's header, or that of rows written before the
 		 * columns added since (they are read, as null). */
-		if ((body == hl && !memcmp(text, sr_rows_csv_header(), hl)) ||
-		    (body == ol && !memcmp(text, csv_header_old, ol))) {
-			rd->info->header = 1;
-			rd->info->no_final_nl = last;
-			return SR_OK;
-		}
+		pthread_once(&header_once, make_header);
+		for (g = 0; g < SR_ID_GENERATIONS; g++)
+			if (body == strlen(csv_header[g]) - 1 && !memcmp(text, csv_header[g], body)) {
+				rd->info->header = 1;
+				rd->info->no_final_nl = last;
+				return SR_OK;
+			}
 		if (last)
 			goto cut;
 		sr_diag_file(rd->d, rd->name);

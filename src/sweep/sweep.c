@@ -225,6 +225,11 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 		if (err)
 			goto fail;
 	}
+	if (opts->node_map) {
+		err = sr_node_map_parse(opts->node_map, &s->node_map, d);
+		if (err)
+			goto fail;
+	}
 	for (k = 0; k < ninputs; k++) {
 		err = sr_sweep_expand(&s->traces, &s->skipped, inputs[k], opts->every_file, d);
 		if (err)

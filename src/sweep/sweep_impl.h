@@ -71,6 +71,7 @@ enum sr_id {
 	SR_ID_INFMT,         /* run: the input format */
 	SR_ID_MAXERR,        /* run: bad records skipped */
 	SR_ID_PLUG,          /* run: the block plug */
+	SR_ID_NODE_MAP,      /* run: --node-map (sr_node_map_format()); null without */
 	SR_ID_COUNT
 };
 
@@ -89,11 +90,16 @@ struct sr_id_field {
 	const char *name;
 	enum sr_id_kind kind;
 	enum sr_id_scope scope;
-	/* 1: added after rows of schema /2 were first written: rows and
-	 * plans without it are read, as null (the CSV header without its
-	 * column is the header of those rows). */
+	/* The generation of rows of schema /2 that first had it: 0, the
+	 * first rows; 1, added since (uncertainty_range, plug...); 2, added
+	 * after those (node_map).  Rows and plans of an earlier generation
+	 * are read, the fields they lack as null (the CSV header of
+	 * generation g has the columns of generations up to g). */
 	int added;
 };
+/* Generations of rows of schema /2 (above): the newest is
+ * SR_ID_GENERATIONS - 1. */
+#define SR_ID_GENERATIONS 3
 
 /* Where a unit's machine came from, in that order of precedence. */
 #define SR_MSRC_OPTION "-m"                /* --machine (in a plan: when it was written) */
@@ -272,6 +278,7 @@ struct sr_plan {
 	int plug;
 	struct sr_kernel kernel;
 	struct sr_readahead_opts ra;
+	struct sr_node_map node_map;
 	enum sr_format infmt;
 	uint64_t max_errors;
 	unsigned unc, unc_range;       /* variants, and their range in per cent */
@@ -314,6 +321,7 @@ struct sr_sweep {
 	int plug;                   /* as sr_replay_set_plug() */
 	struct sr_kernel kernel;    /* the kernel generation replayed */
 	struct sr_readahead_opts ra; /* the readahead replayed */
+	struct sr_node_map node_map; /* --node-map (none: zeroed) */
 	struct sr_read_opts ro;
 	enum sr_sweep_fmt fmt;
 	unsigned unc, unc_range;    /* --uncertainty variants, range in per cent */

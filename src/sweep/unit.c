@@ -160,6 +160,7 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	}
 	ro.machine = m;
 	ro.ordered = ahead; /* by the pipe's window, as replay does */
+	ro.node_map = &s->node_map;
 	if (sr_replay_new(&rp, &ro, (const char *const *)s->policies.v, (int)np, s->baseline, &d) ||
 	    sr_replay_set_kernel(rp, &s->kernel, &d) || sr_replay_set_readahead(rp, &s->ra, &d) ||
 	    sr_replay_set_plug(rp, s->plug, &d) ||

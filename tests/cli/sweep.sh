@@ -297,8 +297,8 @@ rc2=$?
 $SR merge ec.csv -o ecm.csv 2>>err.txt
 rc3=$?
 [ $rc1 -eq 65 ] && [ $rc2 -eq 65 ] && [ $rc3 -eq 0 ] && cmp -s ec.csv ecm.csv &&
-	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 40 ] &&
-	echo "ok sweep: CSV rows in error have all 40 columns, resume and merge" ||
+	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 41 ] &&
+	echo "ok sweep: CSV rows in error have all 41 columns, resume and merge" ||
 	echo "FAIL sweep: CSV rows in error: $rc1 $rc2 $rc3 $(awk -F, '{ print NF }' ec.csv | sort -u | tr '\n' ' ') $(cat err.txt)"
 
 # The output is never an input; nor are an archive's other files.
@@ -590,8 +590,9 @@ $SR merge old/old.jsonl -o old/m.jsonl 2>err.txt && cmp -s old/want.jsonl old/m.
 	echo "ok merge: rows written before machine_source merge (it is null)" || echo "FAIL merge: old rows: $(cat err.txt)"
 $SR sweep bes/lab/run2.swt -m 2s-pmem2 -f csv -o old/new.csv -q
 # The CSV rows of before: without the columns added since (machine_source,
-# machine_path, uncertainty_range, delta_pct_min, delta_pct_max, agree).
-added=' machine_source machine_path uncertainty_range delta_pct_min delta_pct_max agree '
+# machine_path, uncertainty_range, delta_pct_min, delta_pct_max, agree;
+# and node_map, added after those).
+added=' machine_source machine_path uncertainty_range node_map delta_pct_min delta_pct_max agree '
 awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
 	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' old/new.csv >old/old.csv
 awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1; print; next }
@@ -601,6 +602,12 @@ $SR merge old/old.csv -o old/m.csv 2>err.txt && cmp -s old/want.csv old/m.csv &&
 	[ "$(grep -c '"machine": "2s-pmem2", "machine_hash": "fnv1a64:[0-9a-f]*", "machine_source": null, "machine_path": null' old/m2.jsonl)" -eq 4 ] &&
 	echo "ok merge: CSV rows with the header of before machine_source merge, in either format" ||
 	echo "FAIL merge: old CSV: $(cat err.txt) $(head -2 old/m.csv)"
+# The rows of the generation between: every column but node_map.
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "node_map") x = i }
+	{ s = ""; for (i = 1; i <= NF; i++) if (i != x) s = s (s == "" ? "" : OFS) $i; print s }' old/new.csv >old/mid.csv
+$SR merge old/mid.csv -o old/m3.csv 2>err.txt && cmp -s old/new.csv old/m3.csv &&
+	echo "ok merge: CSV rows written before node_map merge (it is null)" ||
+	echo "FAIL merge: CSV rows before node_map: $(cat err.txt) $(head -2 old/m3.csv)"
 cp old/old.jsonl old/r.jsonl
 $SR sweep bes -p hybrid -o old/r.jsonl --resume -q 2>err.txt
 [ $? -eq 2 ] && cmp -s old/old.jsonl old/r.jsonl && grep -q 'old/r.jsonl:1: a row written before rows said where their machine came from' err.txt &&
@@ -624,7 +631,7 @@ rc=$?
 cp quiet/r.jsonl qkeep.jsonl
 $SR sweep quiet -m 2s-pmem2 -o quiet/r.jsonl --resume -q 2>err.txt && cmp -s quiet/r.jsonl qkeep.jsonl &&
 	$SR sweep quiet -m 2s-pmem2 -f csv -o qr.csv -q 2>>err.txt &&
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["trace"] == "quiet/q.vmstat" { print $c["status"] "|" $c["error"] "|" $c["events"] "|" $c["throughput_kib_s"] "|" NF }' qr.csv | sort -u | grep -qx 'no swap activity||0||40' &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["trace"] == "quiet/q.vmstat" { print $c["status"] "|" $c["error"] "|" $c["events"] "|" $c["throughput_kib_s"] "|" NF }' qr.csv | sort -u | grep -qx 'no swap activity||0||41' &&
 	$SR merge qr.csv -f jsonl -o qm.jsonl 2>>err.txt && cmp -s qm.jsonl qkeep.jsonl &&
 	echo "ok sweep: rows of no swap activity stand on resume, and are the same rows in CSV and merged back" ||
 	echo "FAIL sweep: no swap activity resume/CSV: $(cat err.txt)"
