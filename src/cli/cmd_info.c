@@ -30,6 +30,24 @@ const struct cli_cmd cmd_policies = {
 	.run = run_policies,
 };
 
+/*
+ * A figure as `machines` shows it: whole from 1000 on, else with four
+ * significant digits, so that a small one (a read_lat_us of 0.085) is
+ * not shown as 0.  From a ring of buffers, for several in one printf().
+ */
+static const char *fig(double v)
+{
+	static char ring[24][32];
+	static int at;
+	char *b = ring[at++ % 24];
+
+	if (v >= 1000 || v <= -1000)
+		snprintf(b, sizeof(ring[0]), "%.0f", v);
+	else
+		snprintf(b, sizeof(ring[0]), "%.4g", v);
+	return b;
+}
+
 static void show(const struct sr_machine *m)
 {
 	unsigned fit;
@@ -47,23 +65,23 @@ static void show(const struct sr_machine *m)
 			printf("%s%d", j ? " " : "", m->distance[i][j]);
 		printf("]");
 	}
-	printf("\ninterconnect:  %.2f GB/s per direction, +%.0f ns\n", m->link_bw / 1e9,
-	       m->link_lat_ns);
-	printf("DRAM copy:     read %.3f/%.3f GB/s, write %.3f/%.3f GB/s per thread (local/remote)\n",
-	       m->dram_rd_local / 1e9, m->dram_rd_remote / 1e9, m->dram_wr_local / 1e9,
-	       m->dram_wr_remote / 1e9);
-	printf("CPU:           reclaim %.0f ns per folio + %.0f ns per page, swap-in fault %.0f ns,\n"
-	       "               +%.0f ns to submit to a remote device\n",
-	       m->reclaim_ns, m->reclaim_page_ns, m->fault_ns, m->remote_submit_ns);
+	printf("\ninterconnect:  %s GB/s per direction, +%s ns\n", fig(m->link_bw / 1e9),
+	       fig(m->link_lat_ns));
+	printf("DRAM copy:     read %s/%s GB/s, write %s/%s GB/s per thread (local/remote)\n",
+	       fig(m->dram_rd_local / 1e9), fig(m->dram_rd_remote / 1e9), fig(m->dram_wr_local / 1e9),
+	       fig(m->dram_wr_remote / 1e9));
+	printf("CPU:           reclaim %s ns per folio + %s ns per page, swap-in fault %s ns,\n"
+	       "               +%s ns to submit to a remote device\n",
+	       fig(m->reclaim_ns), fig(m->reclaim_page_ns), fig(m->fault_ns), fig(m->remote_submit_ns));
 	fit = sr_machine_fitted(m);
-	printf("locks:         si->lock %.0f ns per allocation%s + %.0f ns per slot;\n"
-	       "               LRU %.0f ns per page reclaimed%s, %.0f ns per page swapped in (a refault)%s;\n"
-	       "               before 4.11: si->lock %.0f ns per other swap-map update, swap cache\n"
-	       "               tree lock %.0f ns per hold%s\n",
-	       m->swap_lock_ns, fit & SR_FIT_SWAP_LOCK ? " (fitted)" : "", m->swap_slot_ns,
-	       m->lru_lock_ns, fit & SR_FIT_LRU_LOCK ? " (fitted)" : "", m->lru_refault_ns,
-	       fit & SR_FIT_LRU_REFAULT ? " (fitted)" : "", m->swap_lock_other_ns,
-	       m->swap_cache_lock_ns, fit & SR_FIT_SWAP_CACHE_LOCK ? " (fitted)" : "");
+	printf("locks:         si->lock %s ns per allocation%s + %s ns per slot;\n"
+	       "               LRU %s ns per page reclaimed%s, %s ns per page swapped in (a refault)%s;\n"
+	       "               before 4.11: si->lock %s ns per other swap-map update, swap cache\n"
+	       "               tree lock %s ns per hold%s\n",
+	       fig(m->swap_lock_ns), fit & SR_FIT_SWAP_LOCK ? " (fitted)" : "", fig(m->swap_slot_ns),
+	       fig(m->lru_lock_ns), fit & SR_FIT_LRU_LOCK ? " (fitted)" : "", fig(m->lru_refault_ns),
+	       fit & SR_FIT_LRU_REFAULT ? " (fitted)" : "", fig(m->swap_lock_other_ns),
+	       fig(m->swap_cache_lock_ns), fit & SR_FIT_SWAP_CACHE_LOCK ? " (fitted)" : "");
 	for (i = 0; i < m->nr_devices; i++) {
 		const struct sr_device *d = &m->dev[i];
 
@@ -75,26 +93,26 @@ static void show(const struct sr_machine *m)
 			printf("%d", d->prio);
 		printf(", %llu pages\n", (unsigned long long)d->size_pages);
 		if (d->cls == SR_DEV_PMEM)
-			printf("               per thread read %.3f/%.3f, write %.3f/%.3f GB/s; "
-			       "media read %.2f/%.2f, write %.2f/%.2f GB/s (local/remote)\n",
-			       d->rd_local / 1e9, d->rd_remote / 1e9, d->wr_local / 1e9,
-			       d->wr_remote / 1e9, d->cap_rd_local / 1e9, d->cap_rd_remote / 1e9,
-			       d->cap_wr_local / 1e9, d->cap_wr_remote / 1e9);
+			printf("               per thread read %s/%s, write %s/%s GB/s; "
+			       "media read %s/%s, write %s/%s GB/s (local/remote)\n",
+			       fig(d->rd_local / 1e9), fig(d->rd_remote / 1e9), fig(d->wr_local / 1e9),
+			       fig(d->wr_remote / 1e9), fig(d->cap_rd_local / 1e9), fig(d->cap_rd_remote / 1e9),
+			       fig(d->cap_wr_local / 1e9), fig(d->cap_wr_remote / 1e9));
 		else if (d->cls == SR_DEV_ZRAM)
-			printf("               compress %.3f GB/s, decompress %.3f GB/s, ratio %.3f\n",
-			       d->compress_bw / 1e9, d->decompress_bw / 1e9, d->compress_ratio);
+			printf("               compress %s GB/s, decompress %s GB/s, ratio %s\n",
+			       fig(d->compress_bw / 1e9), fig(d->decompress_bw / 1e9), fig(d->compress_ratio));
 		else if (d->cls == SR_DEV_HDD)
-			printf("               seek %.2f ms (one track), %.2f ms (average), %.2f ms "
-			       "(full stroke), %.0f rpm; %.2f GB/s\n", d->seek_track_ns / 1e6,
-			       d->seek_ns / 1e6, d->seek_full_ns / 1e6, d->rpm, d->read_bw / 1e9);
+			printf("               seek %s ms (one track), %s ms (average), %s ms "
+			       "(full stroke), %s rpm; %s GB/s\n", fig(d->seek_track_ns / 1e6),
+			       fig(d->seek_ns / 1e6), fig(d->seek_full_ns / 1e6), fig(d->rpm), fig(d->read_bw / 1e9));
 		else
-			printf("               read %.0f us, %.0f IOPS, %.2f GB/s; write %.0f us, "
-			       "%.0f IOPS, %.2f GB/s\n", d->read_lat_ns / 1e3, d->read_iops,
-			       d->read_bw / 1e9, d->write_lat_ns / 1e3, d->write_iops,
-			       d->write_bw / 1e9);
+			printf("               read %s us, %s IOPS, %s GB/s; write %s us, "
+			       "%s IOPS, %s GB/s\n", fig(d->read_lat_ns / 1e3), fig(d->read_iops),
+			       fig(d->read_bw / 1e9), fig(d->write_lat_ns / 1e3), fig(d->write_iops),
+			       fig(d->write_bw / 1e9));
 		if (d->cls == SR_DEV_NVME || d->cls == SR_DEV_SSD || d->cls == SR_DEV_HDD)
-			printf("               requests up to %.0f KiB and %.0f segments, %.0f tags%s\n",
-			       d->max_sectors_kb, d->max_segments, d->queue_depth,
+			printf("               requests up to %s KiB and %s segments, %s tags%s\n",
+			       fig(d->max_sectors_kb), fig(d->max_segments), fig(d->queue_depth),
 			       d->cls == SR_DEV_NVME ? " per CPU's queue, no elevator" :
 			       ", one queue with an elevator");
 	}
