@@ -203,4 +203,13 @@ void sr_writer_abort(struct sr_writer *w);
  * whether the name ends in ".zst". */
 enum sr_format sr_format_from_name(const char *path, int *zst);
 
+/*
+ * Whether p[0..n), the first bytes of a file (decompressed), are those of
+ * a trace a reader takes: a .swt header, JSON lines of events, a vmstat
+ * log, or CSV whose first line names the required columns (ts_ns, op,
+ * cpu_nid, page_nid).  For telling a trace from another file (a README)
+ * by its content.
+ */
+int sr_trace_sniff(const unsigned char *p, size_t n);
+
 #endif /* SWAPREPLAY_TRACE_H */

@@ -91,7 +91,9 @@ static void say_skipped(struct sr_sweep *s, size_t *said)
 	for (i = *said; sk && i < n; i++)
 		cli_warn("sweep: skipped %s: %s%s", sk[i].path, sk[i].why,
 			 strcmp(sk[i].why, "the sweep's output") &&
-				 strcmp(sk[i].why, "named more than once") ? " (--every-file to sweep it)" : "");
+				 strcmp(sk[i].why, "named more than once") &&
+				 strncmp(sk[i].why, "not a regular file", 18) ?
+				 " (--every-file to sweep it)" : "");
 	*said = n;
 }
 

@@ -49,6 +49,26 @@ static const char *json_kind(const json_t *o)
 	}
 }
 
+/* Whether path is named as a trace is (.csv, .jsonl, .swt, .vmstat, .log,
+ * each maybe .zst): one that no reader takes is a damaged trace, whose
+ * rows say what is wrong, not a file to pass over. */
+static int trace_name(const char *path)
+{
+	static const char *const ext[] = { ".csv", ".jsonl", ".swt", ".vmstat", ".log", NULL };
+	size_t len = strlen(path);
+	int i;
+
+	if (len > 4 && !strcmp(path + len - 4, ".zst"))
+		len -= 4;
+	for (i = 0; ext[i]; i++) {
+		size_t el = strlen(ext[i]);
+
+		if (len > el && !strncmp(path + len - el, ext[i], el))
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Why path is not a trace, by its first 64 KiB (decompressed), or NULL:
  * a trace, or a file that is neither (its rows will say what is wrong
@@ -88,6 +108,9 @@ static const char *not_a_trace(const char *path)
 		/* Its extents first (tracepoints), or bpftrace's "Attaching N
 		 * probes..." and the program's comment line (kprobes). */
 		why = "a raw capture (capture-fixup makes it a trace)";
+	} else if (!trace_name(path) && !sr_trace_sniff(p, n)) {
+		why = "not a trace (its first bytes are no .swt header, JSON lines, vmstat log, "
+		      "or CSV header naming ts_ns, op, cpu_nid and page_nid)";
 	}
 out:
 	sr_src_close(src);
@@ -102,6 +125,22 @@ static enum sr_err found(struct sr_strs *out, struct sr_strs *skipped, const cha
 
 	if (!why)
 		return sr_strs_add(out, path, strlen(path)) ? nomem(d) : SR_OK;
+	if (sr_strs_add(skipped, path, strlen(path)) || sr_strs_add(skipped, why, strlen(why)))
+		return nomem(d);
+	return SR_OK;
+}
+
+/* A file found in a directory or by a glob that is not a regular one (a
+ * FIFO would block the sweep, a device be read for ever): skipped, with
+ * why.  One named on the command line is swept (its rows say what it
+ * gave). */
+static enum sr_err not_regular(struct sr_strs *skipped, const char *path, const struct stat *st,
+			       struct sr_diag *d)
+{
+	const char *why = S_ISFIFO(st->st_mode) ? "not a regular file (a FIFO)" :
+			  S_ISSOCK(st->st_mode) ? "not a regular file (a socket)" :
+			  "not a regular file (a device)";
+
 	if (sr_strs_add(skipped, path, strlen(path)) || sr_strs_add(skipped, why, strlen(why)))
 		return nomem(d);
 	return SR_OK;
@@ -155,6 +194,8 @@ static enum sr_err walk_dir(const char *dir, struct sr_strs *out, struct sr_strs
 			rc = walk_dir(here.v[i], out, skipped, every_file, d);
 		else if (S_ISREG(st.st_mode))
 			rc = found(out, skipped, here.v[i], every_file, d);
+		else
+			rc = not_regular(skipped, here.v[i], &st, d);
 	}
 	sr_strs_free(&here);
 	return rc;
@@ -209,6 +250,8 @@ static enum sr_err expand(struct sr_strs *out, struct sr_strs *skipped, const ch
 		return walk_dir(arg, out, skipped, every_file, d);
 	if (globbed && there && S_ISREG(st.st_mode))
 		return found(out, skipped, arg, every_file, d);
+	if (globbed && there)
+		return not_regular(skipped, arg, &st, d);
 	/* A file named, or a missing one: its rows will say so. */
 	return sr_strs_add(out, arg, strlen(arg)) ? nomem(d) : SR_OK;
 }

@@ -321,6 +321,22 @@ static enum sr_err policy_idents(struct sr_sweep *s, const struct sr_replay *pro
 	return SR_OK;
 }
 
+enum sr_err sr_sweep_machine_load(struct sr_machine **out, const char *spec,
+				  struct sr_diag *d)
+{
+	struct stat st;
+
+	*out = NULL;
+	if (!sr_machine_preset_json(spec) && !stat(spec, &st) && !S_ISREG(st.st_mode)) {
+		sr_diag_clear(d);
+		sr_diag_file(d, spec);
+		return sr_diag_set(d, SR_ERR_IO, "not a regular file (%s): a sweep reads machine "
+				   "descriptions from files only", S_ISFIFO(st.st_mode) ? "a FIFO" :
+				   S_ISDIR(st.st_mode) ? "a directory" : "a device or socket");
+	}
+	return sr_machine_load(out, spec, d);
+}
+
 /* Without machines, each trace's machine beside it, if there is one: loaded
  * once, or why it cannot be (its unit's rows will say so: never another
  * machine instead). */
@@ -345,7 +361,7 @@ static enum sr_err load_beside(struct sr_sweep *s, struct sr_diag *d)
 			b->path = NULL;
 			continue;
 		}
-		if (sr_machine_load(&b->m, b->path, &md)) {
+		if (sr_sweep_machine_load(&b->m, b->path, &md)) {
 			char msg[1100];
 
 			sr_diag_format(&md, msg, sizeof(msg));
@@ -388,7 +404,7 @@ enum sr_err sr_sweep_load(struct sr_sweep *s, struct sr_diag *caller)
 		for (k = 0; k < s->machines.n; k++) {
 			sr_hash_t h;
 
-			err = sr_machine_load(&s->mach[k], s->machines.v[k], d);
+			err = sr_sweep_machine_load(&s->mach[k], s->machines.v[k], d);
 			if (err)
 				return err;
 			if (sr_hash_machine(s->mach[k], h) || !(s->mname[k] = strdup(s->mach[k]->name)) ||

@@ -308,6 +308,12 @@ struct sr_beside {
  * not), malloc'ed; NULL out of memory. */
 char *sr_beside_path(const char *trace);
 
+/* sr_machine_load() for a sweep: a preset, or a regular file; a FIFO, a
+ * directory or a device is refused (SR_ERR_IO, diag naming it) rather
+ * than read: a FIFO beside a trace would block the sweep for ever. */
+enum sr_err sr_sweep_machine_load(struct sr_machine **out, const char *spec,
+				  struct sr_diag *d);
+
 struct sr_sweep {
 	/* What is swept (sweep.c, plan.c). */
 	struct sr_strs traces;      /* the paths opened */

@@ -55,7 +55,7 @@ static int unit_machine(struct sr_sweep *s, size_t u, struct sr_reader *r,
 	if (s->from_plan && s->plan.u[u].mspec) {
 		fd->msrc = s->plan.u[u].msrc;
 		fd->mpath = s->plan.u[u].mstored;
-		if (sr_machine_load(own, s->plan.u[u].mspec, d))
+		if (sr_sweep_machine_load(own, s->plan.u[u].mspec, d))
 			return -1;
 	} else if (!s->from_plan && s->bes && s->bes[t].path) {
 		fd->msrc = SR_MSRC_BESIDE;

@@ -323,3 +323,42 @@ void sr_reader_close(struct sr_reader *r)
 	free(r->machine_json);
 	free(r);
 }
+
+/* Whether the first line of p[0..n) is a CSV header naming every
+ * required field (sr_field_required()), as the CSV reader needs. */
+static int csv_header_sniff(const unsigned char *p, size_t n)
+{
+	const char *s = (const char *)p, *end;
+	int have[SR_F_COUNT] = { 0 }, f;
+
+	end = memchr(s, '\n', n);
+	if (!end)
+		end = s + n;
+	while (s < end) {
+		const char *c = memchr(s, ',', (size_t)(end - s)), *e = c ? c : end;
+		const char *a = s;
+
+		while (a < e && (*a == ' ' || *a == '"'))
+			a++;
+		while (e > a && (e[-1] == ' ' || e[-1] == '"' || e[-1] == '\r'))
+			e--;
+		f = sr_field_lookup(a, (size_t)(e - a));
+		if (f >= 0)
+			have[f] = 1;
+		s = c ? c + 1 : end;
+	}
+	for (f = 0; f < SR_F_COUNT; f++)
+		if (sr_field_required((enum sr_field)f) && !have[f])
+			return 0;
+	return 1;
+}
+
+int sr_trace_sniff(const unsigned char *p, size_t n)
+{
+	int i;
+
+	for (i = 0; readers[i]; i++)
+		if (readers[i]->format != SR_FMT_CSV && readers[i]->probe(p, n))
+			return 1;
+	return csv_header_sniff(p, n);
+}
