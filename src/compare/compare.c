@@ -17,6 +17,7 @@
 #include "common/filekind.h"
 #include "common/internal.h"
 #include "swapreplay/compare.h"
+#include "swapreplay/replay.h"
 #include "swapreplay/report.h"
 #include "swapreplay/version.h"
 
@@ -979,6 +980,20 @@ static const char *onoff(int v)
 	return v < 0 ? NULL : v ? "on" : "off";
 }
 
+/* The slots cache as the header gives it: on or off (an option of the
+ * kernels that have one, 4.11 to 6.14), or none when the report's kernel
+ * has none (src/mm/kernel.c: before 4.11, and 6.15 on, whose per-CPU
+ * clusters took its place); the report's slots_cache is then false. */
+static const char *slots_of(const struct sr_compare_report *r)
+{
+	struct sr_kernel k;
+	struct sr_diag d;
+
+	if (r->kernel && !sr_kernel_parse(r->kernel, &k, &d) && k.alloc != SR_ALLOC_SLOTS_CACHE)
+		return k.alloc == SR_ALLOC_CLUSTER ? "none (6.15 on)" : "none (before 4.11)";
+	return onoff(r->slots);
+}
+
 /* One row: its label (on a line of its own when wider than the column),
  * the two values and the change. */
 static void text_row(FILE *f, int lw, const char *label, const struct figdef *fd,
@@ -1114,7 +1129,7 @@ static int write_text(FILE *f, const struct sr_compare_report *b,
 	head(f, "trace:", trace_of(b, s0, sizeof(s0)), trace_of(a, s1, sizeof(s1)));
 	head(f, "machine:", machine_of(b, s0, sizeof(s0)), machine_of(a, s1, sizeof(s1)));
 	head(f, "kernel:", b->kernel, a->kernel);
-	head(f, "slots cache:", onoff(b->slots), onoff(a->slots));
+	head(f, "slots cache:", slots_of(b), slots_of(a));
 	head(f, "block plug:", onoff(b->plug), onoff(a->plug));
 	head(f, "readahead:", b->readahead, a->readahead);
 	head(f, "baseline:", b->baseline, a->baseline);
