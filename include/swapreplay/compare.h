@@ -63,9 +63,10 @@ const char *sr_compare_baseline(const struct sr_compare_report *r);
 /*
  * Write the comparison of before and after to f in format fmt.  Changes
  * are after / before - 1 in per cent, of the figures as the reports give
- * them (none when before is 0 and after is not); a delta's change is
- * after - before, in points.  SR_ERR_IO if the stream reports an error,
- * SR_ERR_NOMEM.
+ * them; a delta's change is after - before, in points.  None (text n/a,
+ * JSON null, CSV empty) when before is 0 as the report writes it and
+ * after is not, or when the change is no finite number.  SR_ERR_IO if
+ * the stream reports an error, SR_ERR_NOMEM.
  */
 enum sr_err sr_compare_write(FILE *f, const struct sr_compare_report *before,
 			     const struct sr_compare_report *after, enum sr_compare_fmt fmt);

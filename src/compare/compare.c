@@ -55,30 +55,32 @@ struct figdef {
 	int dec;          /* text: the decimals of a value */
 	int sign;         /* text: a value with its sign (a delta) */
 	enum chg chg;
+	double res;       /* the report's precision: the unit of the last decimal
+			   * it writes (a before under half of it is a 0) */
 };
 
 /* A policy's figures, in the order they are written. */
 enum { F_TPUT, F_TOUT, F_TIN, F_MAKESPAN, F_DELTA, F_MEAN, F_P50, F_P90, F_P99, F_MAX, NF };
 
 static const struct figdef pfig[NF] = {
-	{ NULL, "throughput_kib_s", "throughput_kib_s", 0, NULL, 1, 1, 1, 0, REL },
-	{ NULL, "task_swapout_kib_s_sum", "task_swapout_kib_s_sum", 1, NULL, 1, 1, 1, 0, REL },
-	{ NULL, "task_swapin_kib_s_sum", "task_swapin_kib_s_sum", 2, NULL, 1, 1, 1, 0, REL },
-	{ NULL, "makespan_ns", "makespan_ns", 3, NULL, 1, 1e6, 3, 0, REL },
-	{ NULL, "delta_pct", "delta_pct", 4, NULL, 1, 1, 2, 1, PT },
-	{ "swapin_lat_ns", "mean", "swapin_mean_ns", 5, "mean", 1, 1e3, 1, 0, REL },
-	{ "swapin_lat_ns", "p50", "swapin_p50_ns", 5, "p50", 1, 1e3, 1, 0, REL },
-	{ "swapin_lat_ns", "p90", "swapin_p90_ns", 5, "p90", 1, 1e3, 1, 0, REL },
-	{ "swapin_lat_ns", "p99", "swapin_p99_ns", 5, "p99", 1, 1e3, 1, 0, REL },
-	{ "swapin_lat_ns", "max", "swapin_max_ns", 5, "max", 1, 1e3, 1, 0, REL },
+	{ NULL, "throughput_kib_s", "throughput_kib_s", 0, NULL, 1, 1, 1, 0, REL, 0.1 },
+	{ NULL, "task_swapout_kib_s_sum", "task_swapout_kib_s_sum", 1, NULL, 1, 1, 1, 0, REL, 0.1 },
+	{ NULL, "task_swapin_kib_s_sum", "task_swapin_kib_s_sum", 2, NULL, 1, 1, 1, 0, REL, 0.1 },
+	{ NULL, "makespan_ns", "makespan_ns", 3, NULL, 1, 1e6, 3, 0, REL, 1 },
+	{ NULL, "delta_pct", "delta_pct", 4, NULL, 1, 1, 2, 1, PT, 0.001 },
+	{ "swapin_lat_ns", "mean", "swapin_mean_ns", 5, "mean", 1, 1e3, 1, 0, REL, 1 },
+	{ "swapin_lat_ns", "p50", "swapin_p50_ns", 5, "p50", 1, 1e3, 1, 0, REL, 1 },
+	{ "swapin_lat_ns", "p90", "swapin_p90_ns", 5, "p90", 1, 1e3, 1, 0, REL, 1 },
+	{ "swapin_lat_ns", "p99", "swapin_p99_ns", 5, "p99", 1, 1e3, 1, 0, REL, 1 },
+	{ "swapin_lat_ns", "max", "swapin_max_ns", 5, "max", 1, 1e3, 1, 0, REL, 1 },
 };
 
 /* A device's. */
 enum { D_UTIL, D_QUEUE, ND };
 
 static const struct figdef dfig[ND] = {
-	{ NULL, "utilization", "utilization", 6, NULL, 100, 1, 2, 0, REL },
-	{ "block", "queue_share", "queue_share", 7, NULL, 100, 1, 2, 0, REL },
+	{ NULL, "utilization", "utilization", 6, NULL, 100, 1, 2, 0, REL, 0.0001 },
+	{ "block", "queue_share", "queue_share", 7, NULL, 100, 1, 2, 0, REL, 0.0001 },
 };
 
 /* The text sections, by group. */
@@ -615,28 +617,41 @@ static struct dpair *pair_devices(const struct ppair *pp, size_t *n)
 	return dp;
 }
 
-/* The change from b to a: 0 with *c, or -1 when there is none (one is
- * missing, or b is 0 and a is not). */
-static int change(const struct val *b, const struct val *a, enum chg k, double *c)
+/* Why a figure has no change. */
+enum { CHG_OK = 0, CHG_MISSING = -1, CHG_NA = -2 };
+
+/*
+ * The change of figure fd from b to a into *c: CHG_OK; CHG_MISSING when
+ * a report lacks the figure; CHG_NA when both have it but there is no
+ * change to give: before is 0 as the report writes it (under half its
+ * last decimal, fd->res) and after is not, or the change is no finite
+ * number (values near the largest a double holds).
+ */
+static int change(const struct val *b, const struct val *a, const struct figdef *fd, double *c)
 {
 	if (!b->has || !a->has)
-		return -1;
-	if (k == PT)
+		return CHG_MISSING;
+	if (fd->chg == PT)
 		*c = a->v - b->v;
 	else if (a->v == b->v)
 		*c = 0;
-	else if (b->v == 0)
-		return -1;
+	else if (fabs(b->v) < fd->res / 2)
+		return CHG_NA;
 	else
 		*c = (a->v - b->v) / fabs(b->v) * 100;
-	return 0;
+	return isfinite(*c) ? CHG_OK : CHG_NA;
 }
 
-/* v rounded to digits decimals, without a minus sign on a zero. */
+/* v rounded to digits decimals, without a minus sign on a zero; a value
+ * too large to have decimals (a double's 15 to 17 digits are all before
+ * the point) as it is. */
 static double tidy(double v, int digits)
 {
-	double s = pow(10, digits), r = round(v * s) / s;
+	double s = pow(10, digits), r;
 
+	if (!(fabs(v) < 1e15))
+		return v;
+	r = round(v * s) / s;
 	return r == 0 ? 0 : r;
 }
 
@@ -691,13 +706,23 @@ static void json_str(FILE *f, const char *s)
 		fputs("null", f);
 }
 
-/* {"before": B, "after": A, "change_pct": C} (null for what is missing). */
-static void json_fig(FILE *f, const char *key, const struct val *b, const struct val *a,
-		     enum chg k)
+/* A change as JSON and CSV give it: 3 decimals (-2.458), or, too large
+ * for decimals, the shortest decimal that reads back as it (2e+303). */
+static void chg_num(FILE *f, double c)
+{
+	if (fabs(c) < 1e15)
+		fprintf(f, "%.3f", tidy(c, 3));
+	else
+		num(f, c);
+}
+
+/* {"before": B, "after": A, "change_pct": C} (null for what is missing,
+ * and for a change there is none of). */
+static void json_fig(FILE *f, const struct figdef *fd, const struct val *b, const struct val *a)
 {
 	double c;
 
-	fprintf(f, "\"%s\": {\"before\": ", key);
+	fprintf(f, "\"%s\": {\"before\": ", fd->key);
 	if (b->has)
 		num(f, b->v);
 	else
@@ -707,11 +732,11 @@ static void json_fig(FILE *f, const char *key, const struct val *b, const struct
 		num(f, a->v);
 	else
 		fputs("null", f);
-	fprintf(f, ", \"%s\": ", k == PT ? "change_pt" : "change_pct");
-	if (change(b, a, k, &c))
+	fprintf(f, ", \"%s\": ", fd->chg == PT ? "change_pt" : "change_pct");
+	if (change(b, a, fd, &c))
 		fputs("null", f);
 	else
-		fprintf(f, "%.3f", tidy(c, 3));
+		chg_num(f, c);
 	fputc('}', f);
 }
 
@@ -771,7 +796,7 @@ static int write_json(FILE *f, const struct sr_compare_report *b,
 				fputs(",\n       ", f);
 			else
 				fputs(",\n     ", f);
-			json_fig(f, pfig[k].key, vb, va, pfig[k].chg);
+			json_fig(f, &pfig[k], vb, va);
 		}
 		if (lat)
 			fputc('}', f);
@@ -791,7 +816,7 @@ static int write_json(FILE *f, const struct sr_compare_report *b,
 				if (!vb->has && !va->has)
 					continue;
 				fputs(", ", f);
-				json_fig(f, dfig[k].key, vb, va, dfig[k].chg);
+				json_fig(f, &dfig[k], vb, va);
 			}
 			fputc('}', f);
 		}
@@ -835,8 +860,8 @@ static void csv_row(FILE *f, const char *pol, const char *in, const char *dev,
 	if (a->has)
 		num(f, a->v);
 	fputc(',', f);
-	if (!change(b, a, fd->chg, &c))
-		fprintf(f, "%.3f", tidy(c, 3));
+	if (!change(b, a, fd, &c))
+		chg_num(f, c);
 	fprintf(f, ",%s\n", fd->chg == PT ? "pt" : "pct");
 }
 
@@ -1001,6 +1026,7 @@ static void text_row(FILE *f, int lw, const char *label, const struct figdef *fd
 {
 	char vb[32] = "-", va[32] = "-", vc[32] = "-";
 	double c;
+	int ch;
 
 	/* Values and changes rounded alike (half away from zero), so that
 	 * -15.635 -> 0 shows as -15.64 -> +0.00, +15.64 pt. */
@@ -1010,8 +1036,11 @@ static void text_row(FILE *f, int lw, const char *label, const struct figdef *fd
 	if (a->has)
 		snprintf(va, sizeof(va), fd->sign ? "%+.*f" : "%.*f", fd->dec,
 			 tidy(a->v * fd->mul / fd->div, fd->dec));
-	if (!change(b, a, fd->chg, &c))
+	ch = change(b, a, fd, &c);
+	if (ch == CHG_OK)
 		snprintf(vc, sizeof(vc), fd->chg == PT ? "%+.2f pt" : "%+.2f %%", tidy(c, 2));
+	else if (ch == CHG_NA)
+		snprintf(vc, sizeof(vc), "n/a");
 	if ((int)strlen(label) > lw) {
 		fprintf(f, "%s\n", label);
 		label = "";
