@@ -1019,26 +1019,52 @@ static const char *slots_of(const struct sr_compare_report *r)
 	return onoff(r->slots);
 }
 
+/* The widest a value and a change may be in their columns (14 and 13
+ * wide), so that a space always parts them. */
+#define VAL_W 13
+#define CHG_W 12
+
+/*
+ * v (a figure in the report's unit) as the text shows it, x mul / div,
+ * into buf: with dec decimals (and its sign when sign), then unit; when
+ * that is wider than w, in scientific notation with as many significant
+ * digits as fit, up to 7 (1.234568e+15, -1.7e+308), never cut.  A value that overflows a double once scaled
+ * (a utilisation of 1e307, in per cent) is scaled as a long double.
+ */
+static void fit_num(char *buf, size_t size, int w, double v, double mul, double div, int dec,
+		    int sign, const char *unit)
+{
+	double x = v * mul / div;
+	long double lx = (long double)v * mul / div;
+	int p;
+
+	if (isfinite(x))
+		snprintf(buf, size, sign ? "%+.*f%s" : "%.*f%s", dec, tidy(x, dec), unit);
+	else
+		snprintf(buf, size, sign ? "%+.7Lg%s" : "%.7Lg%s", lx, unit);
+	for (p = 7; p >= 1 && (int)strlen(buf) > w; p--)
+		snprintf(buf, size, sign ? "%+.*Lg%s" : "%.*Lg%s", p, lx, unit);
+}
+
 /* One row: its label (on a line of its own when wider than the column),
  * the two values and the change. */
 static void text_row(FILE *f, int lw, const char *label, const struct figdef *fd,
 		     const struct val *b, const struct val *a)
 {
-	char vb[32] = "-", va[32] = "-", vc[32] = "-";
+	/* Room for a double's every digit before the point (309). */
+	char vb[400] = "-", va[400] = "-", vc[400] = "-";
 	double c;
 	int ch;
 
 	/* Values and changes rounded alike (half away from zero), so that
 	 * -15.635 -> 0 shows as -15.64 -> +0.00, +15.64 pt. */
 	if (b->has)
-		snprintf(vb, sizeof(vb), fd->sign ? "%+.*f" : "%.*f", fd->dec,
-			 tidy(b->v * fd->mul / fd->div, fd->dec));
+		fit_num(vb, sizeof(vb), VAL_W, b->v, fd->mul, fd->div, fd->dec, fd->sign, "");
 	if (a->has)
-		snprintf(va, sizeof(va), fd->sign ? "%+.*f" : "%.*f", fd->dec,
-			 tidy(a->v * fd->mul / fd->div, fd->dec));
+		fit_num(va, sizeof(va), VAL_W, a->v, fd->mul, fd->div, fd->dec, fd->sign, "");
 	ch = change(b, a, fd, &c);
 	if (ch == CHG_OK)
-		snprintf(vc, sizeof(vc), fd->chg == PT ? "%+.2f pt" : "%+.2f %%", tidy(c, 2));
+		fit_num(vc, sizeof(vc), CHG_W, c, 1, 1, 2, 1, fd->chg == PT ? " pt" : " %");
 	else if (ch == CHG_NA)
 		snprintf(vc, sizeof(vc), "n/a");
 	if ((int)strlen(label) > lw) {
