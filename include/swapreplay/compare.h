@@ -6,10 +6,12 @@
  * docs/REPORT.md): of one trace replayed on two machines, two kernels, a
  * patch and its baseline.  For each policy of both, its throughput, the
  * tasks' summed throughputs (--per-task), its makespan, its delta against
- * its report's baseline, its swap-in latency (mean, p50, p90, p99, max)
- * and its devices' utilisation and queued share: before, after and the
- * change, as text (for a mailing list), JSON (schema
- * "swapreplay-compare/1") or CSV.  The output depends only on the two
+ * its report's baseline, the delta's range over the machine's variants
+ * and how many agree on its side (--uncertainty=N), each report's
+ * uncertainty (or that it was not estimated), its swap-in latency (mean,
+ * p50, p90, p99, max) and its devices' utilisation and queued share:
+ * before, after and the change, as text (for a mailing list), JSON
+ * (schema "swapreplay-compare/1") or CSV.  The output depends only on the two
  * reports and their names.
  */
 #ifndef SWAPREPLAY_COMPARE_H

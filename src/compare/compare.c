@@ -42,14 +42,15 @@ enum sr_err sr_compare_fmt_parse(const char *s, enum sr_compare_fmt *out)
 /* ---- the figures compared ------------------------------------------------ */
 
 /* How a figure's change is given: after / before - 1 in per cent, or (a
- * delta, itself a per cent) after - before in points. */
-enum chg { REL, PT };
+ * delta, itself a per cent) after - before in points; or not at all (a
+ * count: how many variants of the machine, how many agree). */
+enum chg { REL, PT, NOCHG };
 
 struct figdef {
 	const char *obj;  /* the report's object holding it, NULL: the policy (device) */
 	const char *key;  /* its name there, and in the comparison's JSON */
 	const char *csv;  /* the comparison CSV's name of it */
-	int group;        /* its text section */
+	int group;        /* its text section, -1: none (the header says it) */
 	const char *row;  /* text: what follows the policy's name, or NULL */
 	double mul, div;  /* text: from the report's unit to the section's, x mul / div */
 	int dec;          /* text: the decimals of a value */
@@ -57,30 +58,45 @@ struct figdef {
 	enum chg chg;
 	double res;       /* the report's precision: the unit of the last decimal
 			   * it writes (a before under half of it is a 0) */
+	int of;           /* text: the figure this one is a count out of ("3/4"),
+			   * -1: none */
 };
 
 /* A policy's figures, in the order they are written. */
-enum { F_TPUT, F_TOUT, F_TIN, F_MAKESPAN, F_DELTA, F_MEAN, F_P50, F_P90, F_P99, F_MAX, NF };
+enum { F_TPUT, F_TOUT, F_TIN, F_MAKESPAN, F_DELTA, F_U_VARIANTS, F_U_RANGE, F_U_MIN, F_U_MAX,
+       F_U_AGREE, F_MEAN, F_P50, F_P90, F_P99, F_MAX, NF };
+
+/* The report's "uncertainty" (--uncertainty=N): over N variants of the
+ * machine, each figure within a factor 1 + range_pct / 100, the delta's
+ * least and most, and how many variants agree on its side. */
+#define UNC "uncertainty"
 
 static const struct figdef pfig[NF] = {
-	{ NULL, "throughput_kib_s", "throughput_kib_s", 0, NULL, 1, 1, 1, 0, REL, 0.1 },
-	{ NULL, "task_swapout_kib_s_sum", "task_swapout_kib_s_sum", 1, NULL, 1, 1, 1, 0, REL, 0.1 },
-	{ NULL, "task_swapin_kib_s_sum", "task_swapin_kib_s_sum", 2, NULL, 1, 1, 1, 0, REL, 0.1 },
-	{ NULL, "makespan_ns", "makespan_ns", 3, NULL, 1, 1e6, 3, 0, REL, 1 },
-	{ NULL, "delta_pct", "delta_pct", 4, NULL, 1, 1, 2, 1, PT, 0.001 },
-	{ "swapin_lat_ns", "mean", "swapin_mean_ns", 5, "mean", 1, 1e3, 1, 0, REL, 1 },
-	{ "swapin_lat_ns", "p50", "swapin_p50_ns", 5, "p50", 1, 1e3, 1, 0, REL, 1 },
-	{ "swapin_lat_ns", "p90", "swapin_p90_ns", 5, "p90", 1, 1e3, 1, 0, REL, 1 },
-	{ "swapin_lat_ns", "p99", "swapin_p99_ns", 5, "p99", 1, 1e3, 1, 0, REL, 1 },
-	{ "swapin_lat_ns", "max", "swapin_max_ns", 5, "max", 1, 1e3, 1, 0, REL, 1 },
+	{ NULL, "throughput_kib_s", "throughput_kib_s", 0, NULL, 1, 1, 1, 0, REL, 0.1, -1 },
+	{ NULL, "task_swapout_kib_s_sum", "task_swapout_kib_s_sum", 1, NULL, 1, 1, 1, 0, REL, 0.1,
+	  -1 },
+	{ NULL, "task_swapin_kib_s_sum", "task_swapin_kib_s_sum", 2, NULL, 1, 1, 1, 0, REL, 0.1,
+	  -1 },
+	{ NULL, "makespan_ns", "makespan_ns", 3, NULL, 1, 1e6, 3, 0, REL, 1, -1 },
+	{ NULL, "delta_pct", "delta_pct", 4, NULL, 1, 1, 2, 1, PT, 0.001, -1 },
+	{ UNC, "variants", "uncertainty_variants", -1, NULL, 1, 1, 0, 0, NOCHG, 1, -1 },
+	{ UNC, "range_pct", "uncertainty_range_pct", -1, NULL, 1, 1, 0, 0, NOCHG, 1, -1 },
+	{ UNC, "delta_pct_min", "delta_pct_min", 5, "min", 1, 1, 2, 1, PT, 0.001, -1 },
+	{ UNC, "delta_pct_max", "delta_pct_max", 5, "max", 1, 1, 2, 1, PT, 0.001, -1 },
+	{ UNC, "agree", "agree", 5, "agree", 1, 1, 0, 0, NOCHG, 1, F_U_VARIANTS },
+	{ "swapin_lat_ns", "mean", "swapin_mean_ns", 6, "mean", 1, 1e3, 1, 0, REL, 1, -1 },
+	{ "swapin_lat_ns", "p50", "swapin_p50_ns", 6, "p50", 1, 1e3, 1, 0, REL, 1, -1 },
+	{ "swapin_lat_ns", "p90", "swapin_p90_ns", 6, "p90", 1, 1e3, 1, 0, REL, 1, -1 },
+	{ "swapin_lat_ns", "p99", "swapin_p99_ns", 6, "p99", 1, 1e3, 1, 0, REL, 1, -1 },
+	{ "swapin_lat_ns", "max", "swapin_max_ns", 6, "max", 1, 1e3, 1, 0, REL, 1, -1 },
 };
 
 /* A device's. */
 enum { D_UTIL, D_QUEUE, ND };
 
 static const struct figdef dfig[ND] = {
-	{ NULL, "utilization", "utilization", 6, NULL, 100, 1, 2, 0, REL, 0.0001 },
-	{ "block", "queue_share", "queue_share", 7, NULL, 100, 1, 2, 0, REL, 0.0001 },
+	{ NULL, "utilization", "utilization", 7, NULL, 100, 1, 2, 0, REL, 0.0001, -1 },
+	{ "block", "queue_share", "queue_share", 8, NULL, 100, 1, 2, 0, REL, 0.0001, -1 },
 };
 
 /* The text sections, by group. */
@@ -90,6 +106,7 @@ static const char *const titles[] = {
 	"Tasks' swap-in throughputs summed (--per-task), KiB/s",
 	"Makespan (simulated time), ms",
 	"Delta against the report's baseline, % (change in points)",
+	"Delta's range over the machine's variants, % (change in points)",
 	"Swap-in latency, us",
 	"Device utilisation, % of the simulated time",
 	"Device requests' time queued (nvme, ssd, hdd), % of their time",
@@ -629,7 +646,7 @@ enum { CHG_OK = 0, CHG_MISSING = -1, CHG_NA = -2 };
  */
 static int change(const struct val *b, const struct val *a, const struct figdef *fd, double *c)
 {
-	if (!b->has || !a->has)
+	if (!b->has || !a->has || fd->chg == NOCHG)
 		return CHG_MISSING;
 	if (fd->chg == PT)
 		*c = a->v - b->v;
@@ -717,7 +734,7 @@ static void chg_num(FILE *f, double c)
 }
 
 /* {"before": B, "after": A, "change_pct": C} (null for what is missing,
- * and for a change there is none of). */
+ * and for a change there is none of; a count has no change). */
 static void json_fig(FILE *f, const struct figdef *fd, const struct val *b, const struct val *a)
 {
 	double c;
@@ -732,6 +749,10 @@ static void json_fig(FILE *f, const struct figdef *fd, const struct val *b, cons
 		num(f, a->v);
 	else
 		fputs("null", f);
+	if (fd->chg == NOCHG) {
+		fputc('}', f);
+		return;
+	}
 	fprintf(f, ", \"%s\": ", fd->chg == PT ? "change_pt" : "change_pct");
 	if (change(b, a, fd, &c))
 		fputs("null", f);
@@ -740,8 +761,26 @@ static void json_fig(FILE *f, const struct figdef *fd, const struct val *b, cons
 	fputc('}', f);
 }
 
+/* The report's uncertainty, from its first policy that has one: 0 with
+ * *variants and *range_pct (-1 when not given), or -1 when the report has
+ * none (made without --uncertainty). */
+static int unc_of(const struct sr_compare_report *r, double *variants, double *range_pct)
+{
+	size_t i;
+
+	for (i = 0; i < r->npol; i++)
+		if (r->pol[i].f[F_U_VARIANTS].has) {
+			*variants = r->pol[i].f[F_U_VARIANTS].v;
+			*range_pct = r->pol[i].f[F_U_RANGE].has ? r->pol[i].f[F_U_RANGE].v : -1;
+			return 0;
+		}
+	return -1;
+}
+
 static void json_side(FILE *f, const char *name, const struct sr_compare_report *r)
 {
+	double var, range;
+
 	fprintf(f, "  \"%s\": {\"file\": ", name);
 	json_str(f, r->file);
 	fputs(", \"trace\": {\"path\": ", f);
@@ -758,6 +797,19 @@ static void json_side(FILE *f, const char *name, const struct sr_compare_report 
 	json_str(f, r->readahead);
 	fprintf(f, ", \"plug\": %s},\n    \"baseline\": ", r->plug < 0 ? "null" : r->plug ? "true" : "false");
 	json_str(f, r->baseline);
+	fputs(", \"uncertainty\": ", f);
+	if (unc_of(r, &var, &range)) {
+		fputs("null", f);
+	} else {
+		fputs("{\"variants\": ", f);
+		num(f, var);
+		fputs(", \"range_pct\": ", f);
+		if (range < 0)
+			fputs("null", f);
+		else
+			num(f, range);
+		fputc('}', f);
+	}
 	fputs("},\n", f);
 }
 
@@ -780,7 +832,7 @@ static int write_json(FILE *f, const struct sr_compare_report *b,
 		sr_compare_trace_diff(b, a, why, sizeof(why)) ? "false" : "true");
 	for (i = 0; i < np; i++) {
 		struct dpair *dp;
-		int lat = 0;
+		const char *open = NULL; /* the object of figures written into */
 
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		json_str(f, (pp[i].p[0] ? pp[i].p[0] : pp[i].p[1])->name);
@@ -790,15 +842,20 @@ static int write_json(FILE *f, const struct sr_compare_report *b,
 
 			if (!vb->has && !va->has)
 				continue;
-			if (pfig[k].obj && !lat++)
-				fprintf(f, ",\n     \"%s\": {", pfig[k].obj);
-			else if (pfig[k].obj)
+			if (open && pfig[k].obj && !strcmp(open, pfig[k].obj)) {
 				fputs(",\n       ", f);
-			else
-				fputs(",\n     ", f);
+			} else {
+				if (open)
+					fputc('}', f);
+				open = pfig[k].obj;
+				if (open)
+					fprintf(f, ",\n     \"%s\": {", open);
+				else
+					fputs(",\n     ", f);
+			}
 			json_fig(f, &pfig[k], vb, va);
 		}
-		if (lat)
+		if (open)
 			fputc('}', f);
 		dp = pair_devices(&pp[i], &nd);
 		if (!dp) {
@@ -862,7 +919,7 @@ static void csv_row(FILE *f, const char *pol, const char *in, const char *dev,
 	fputc(',', f);
 	if (!change(b, a, fd, &c))
 		chg_num(f, c);
-	fprintf(f, ",%s\n", fd->chg == PT ? "pt" : "pct");
+	fprintf(f, ",%s\n", fd->chg == PT ? "pt" : fd->chg == REL ? "pct" : "");
 }
 
 static int write_csv(FILE *f, const struct sr_compare_report *b,
@@ -1000,6 +1057,25 @@ static const char *machine_of(const struct sr_compare_report *r, char *buf, size
 	return buf;
 }
 
+/* The report's uncertainty as the replay's table says it in its footer
+ * (src/report/report.c), into buf; what "agree" is follows in a line of
+ * its own. */
+static const char *unc_text(const struct sr_compare_report *r, char *buf, size_t size)
+{
+	double var, range;
+	char factor[400] = ""; /* a double's every digit (309) */
+
+	if (unc_of(r, &var, &range)) {
+		snprintf(buf, size, "not estimated (--uncertainty=N gives deltas a range)");
+		return buf;
+	}
+	if (range >= 0)
+		snprintf(factor, sizeof(factor), ", every figure within a factor %.2f",
+			 1 + range / 100);
+	snprintf(buf, size, "%.0f machine variants%s", var, factor);
+	return buf;
+}
+
 static const char *onoff(int v)
 {
 	return v < 0 ? NULL : v ? "on" : "off";
@@ -1049,7 +1125,8 @@ static void fit_num(char *buf, size_t size, int w, double v, double mul, double 
 /* One row: its label (on a line of its own when wider than the column),
  * the two values and the change. */
 static void text_row(FILE *f, int lw, const char *label, const struct figdef *fd,
-		     const struct val *b, const struct val *a)
+		     const struct val *b, const struct val *a, const struct val *ob,
+		     const struct val *oa)
 {
 	/* Room for a double's every digit before the point (309). */
 	char vb[400] = "-", va[400] = "-", vc[400] = "-";
@@ -1062,8 +1139,15 @@ static void text_row(FILE *f, int lw, const char *label, const struct figdef *fd
 		fit_num(vb, sizeof(vb), VAL_W, b->v, fd->mul, fd->div, fd->dec, fd->sign, "");
 	if (a->has)
 		fit_num(va, sizeof(va), VAL_W, a->v, fd->mul, fd->div, fd->dec, fd->sign, "");
+	/* A count out of another: "3/4" (when that fits its column). */
+	if (b->has && ob && ob->has && fabs(b->v) < 1e6 && fabs(ob->v) < 1e6)
+		snprintf(vb, sizeof(vb), "%.0f/%.0f", b->v, ob->v);
+	if (a->has && oa && oa->has && fabs(a->v) < 1e6 && fabs(oa->v) < 1e6)
+		snprintf(va, sizeof(va), "%.0f/%.0f", a->v, oa->v);
 	ch = change(b, a, fd, &c);
-	if (ch == CHG_OK)
+	if (fd->chg == NOCHG)
+		vc[0] = '\0';
+	else if (ch == CHG_OK)
 		fit_num(vc, sizeof(vc), CHG_W, c, 1, 1, 2, 1, fd->chg == PT ? " pt" : " %");
 	else if (ch == CHG_NA)
 		snprintf(vc, sizeof(vc), "n/a");
@@ -1071,7 +1155,10 @@ static void text_row(FILE *f, int lw, const char *label, const struct figdef *fd
 		fprintf(f, "%s\n", label);
 		label = "";
 	}
-	fprintf(f, "%-*s%14s%14s%13s\n", lw, label, vb, va, vc);
+	if (vc[0])
+		fprintf(f, "%-*s%14s%14s%13s\n", lw, label, vb, va, vc);
+	else /* no change column (a count), and no spaces at the line's end */
+		fprintf(f, "%-*s%14s%14s\n", lw, label, vb, va);
 }
 
 /* The label of a row: two spaces, the policy, and what follows it. */
@@ -1088,9 +1175,11 @@ static void section(FILE *f, int g, int lw)
 }
 
 /* One row of group g: written (its section's title before the first), or,
- * when f is NULL, its label measured into *widest. */
+ * when f is NULL, its label measured into *widest.  ob, oa: what a count
+ * is out of, or NULL. */
 static void group_row(FILE *f, int g, int lw, const char *label, const struct figdef *fd,
-		      const struct val *vb, const struct val *va, int *rows, int *widest)
+		      const struct val *vb, const struct val *va, const struct val *ob,
+		      const struct val *oa, int *rows, int *widest)
 {
 	if (!f) {
 		if ((int)strlen(label) > *widest)
@@ -1099,7 +1188,7 @@ static void group_row(FILE *f, int g, int lw, const char *label, const struct fi
 	}
 	if (!(*rows)++)
 		section(f, g, lw);
-	text_row(f, lw, label, fd, vb, va);
+	text_row(f, lw, label, fd, vb, va, ob, oa);
 }
 
 /* Write (or, when f is NULL, measure: the widest label) group g's rows. */
@@ -1120,7 +1209,9 @@ static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw,
 			if (pfig[k].group != g || (!vb->has && !va->has))
 				continue;
 			label_of(label, sizeof(label), pp[i].p[0]->name, pfig[k].row);
-			group_row(f, g, lw, label, &pfig[k], vb, va, &rows, widest);
+			group_row(f, g, lw, label, &pfig[k], vb, va,
+				  pfig[k].of < 0 ? NULL : pval(&pp[i], 0, pfig[k].of),
+				  pfig[k].of < 0 ? NULL : pval(&pp[i], 1, pfig[k].of), &rows, widest);
 		}
 		dp = pair_devices(&pp[i], &nd);
 		if (!dp)
@@ -1133,7 +1224,8 @@ static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw,
 					continue;
 				label_of(label, sizeof(label), pp[i].p[0]->name,
 					 (dp[j].d[0] ? dp[j].d[0] : dp[j].d[1])->name);
-				group_row(f, g, lw, label, &dfig[k], vb, va, &rows, widest);
+				group_row(f, g, lw, label, &dfig[k], vb, va, NULL, NULL, &rows,
+					  widest);
 			}
 		free(dp);
 	}
@@ -1174,6 +1266,7 @@ static int write_text(FILE *f, const struct sr_compare_report *b,
 	struct ppair *pp;
 	size_t np, i;
 	char s0[600], s1[600];
+	double var, range;
 	int g, lw = 0, common = 0, only = 0;
 
 	pp = pair_policies(b, a, &np);
@@ -1188,6 +1281,12 @@ static int write_text(FILE *f, const struct sr_compare_report *b,
 	head(f, "block plug:", onoff(b->plug), onoff(a->plug));
 	head(f, "readahead:", b->readahead, a->readahead);
 	head(f, "baseline:", b->baseline, a->baseline);
+	head(f, "uncertainty:", unc_text(b, s0, sizeof(s0)), unc_text(a, s1, sizeof(s1)));
+	if (!unc_of(b, &var, &range) || !unc_of(a, &var, &range)) {
+		snprintf(s0, sizeof(s0), "variants on the delta's side (faster, slower, or within "
+			 "%.0f %%)", SR_SAME_PCT);
+		wrap(f, "agree:       ", s0);
+	}
 	wrap(f, "change:      ", "(after / before - 1) x 100 %, of the reports' figures; for the "
 	     "delta, after - before");
 	for (g = 0; g < NGROUPS; g++)
