@@ -40,7 +40,8 @@ struct sr_compare_report;
  * Returns SR_OK with *out (free with sr_compare_report_free()), or with
  * diag naming the file: SR_ERR_IO (it cannot be opened or read),
  * SR_ERR_FORMAT (not JSON, not a swapreplay-report/1 (what it is when it
- * is another of swapreplay's files), or a field of the wrong kind),
+ * is another of swapreplay's files), a field of the wrong kind, a policy
+ * named twice, or a device named twice in a policy),
  * SR_ERR_LIMIT (over 256 MiB), SR_ERR_NOMEM.  Figures a report lacks are
  * compared as absent; its trace's events and tasks and its policies'
  * names it must have.

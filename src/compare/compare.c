@@ -340,6 +340,20 @@ static int get_named(struct rd *c, const json_t *x, const char *pre, char **name
 	return 0;
 }
 
+/* The first of the n names before name's (each a struct's member, stride
+ * bytes apart from the next) that is the same as name, or NONE. */
+#define NONE ((size_t)-1)
+
+static size_t same_name(const char *name, char *const *names, size_t n, size_t stride)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(name, *(char *const *)((const char *)names + i * stride)))
+			return i;
+	return NONE;
+}
+
 static int get_devices(struct rd *c, const json_t *o, struct pol *p)
 {
 	const json_t *a = json_object_get(o, "devices");
@@ -358,12 +372,21 @@ static int get_devices(struct rd *c, const json_t *o, struct pol *p)
 	for (i = 0; i < json_array_size(a); i++) {
 		const json_t *x = json_array_get(a, i);
 		struct dev *dv = &p->dev[p->ndev];
-		size_t at = strlen(c->where);
+		size_t at;
 
 		snprintf(pre, sizeof(pre), "devices[%zu]", i);
 		if (get_named(c, x, pre, &dv->name))
 			return -1;
 		p->ndev++;
+		at = same_name(dv->name, &p->dev->name, p->ndev - 1, sizeof(*p->dev));
+		if (at != NONE) {
+			sr_diag_file(c->d, c->file);
+			sr_diag_set(c->d, SR_ERR_FORMAT, "%s%s names the device %.60s, as devices[%zu] "
+				    "does: a policy's devices are matched by name, each named once",
+				    c->where, pre, dv->name, at);
+			return -1;
+		}
+		at = strlen(c->where);
 		snprintf(c->where + at, sizeof(c->where) - at, "%s (%s): ", pre, dv->name);
 		if (get_figs(c, x, dfig, ND, dv->f))
 			return -1;
@@ -388,11 +411,20 @@ static int get_policies(struct rd *c, const json_t *root, struct sr_compare_repo
 		const json_t *x = json_array_get(a, i);
 		struct pol *p = &r->pol[r->npol];
 		char pre[48];
+		size_t at;
 
 		snprintf(pre, sizeof(pre), "policies[%zu]", i);
 		if (get_named(c, x, pre, &p->name))
 			return -1;
 		r->npol++;
+		at = same_name(p->name, &r->pol->name, r->npol - 1, sizeof(*r->pol));
+		if (at != NONE) {
+			sr_diag_file(c->d, c->file);
+			sr_diag_set(c->d, SR_ERR_FORMAT, "%s names the policy %.60s, as policies[%zu] "
+				    "does: policies are matched by name, and a replay report names each "
+				    "once", pre, p->name, at);
+			return -1;
+		}
 		snprintf(c->where, sizeof(c->where), "%s (%.60s): ", pre, p->name);
 		if (get_figs(c, x, pfig, NF, p->f) || get_devices(c, x, p))
 			return -1;
@@ -561,8 +593,7 @@ struct dpair {
 
 /* The names of two lists matched: for each of before's, in its order, the
  * first of after's of its name not taken yet (or none), then after's left.
- * Into pairs of indices, (size_t)-1 for none; NULL out of memory. */
-#define NONE ((size_t)-1)
+ * Into pairs of indices, NONE for none; NULL out of memory. */
 
 static size_t (*pair_up(char *const *n0, size_t len0, size_t stride0, char *const *n1,
 			 size_t len1, size_t stride1, size_t *n))[2]
