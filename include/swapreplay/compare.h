@@ -42,7 +42,9 @@ struct sr_compare_report;
  * SR_ERR_FORMAT (not JSON, not a swapreplay-report/1 (what it is when it
  * is another of swapreplay's files), a field of the wrong kind, a policy
  * named twice, or a device named twice in a policy),
- * SR_ERR_LIMIT (over 256 MiB), SR_ERR_NOMEM.  Figures a report lacks are
+ * SR_ERR_LIMIT (over 64 MiB decompressed, over 2^20 JSON values, over
+ * SR_MAX_POLICIES policies or SR_MACHINE_MAX_DEVICES devices in one),
+ * SR_ERR_NOMEM.  Figures a report lacks are
  * compared as absent; its trace's events and tasks and its policies'
  * names it must have.
  */

@@ -72,9 +72,11 @@ void sr_plot_rows_free(struct sr_plot_rows *r);
 /*
  * Add the rows of a sweep's result file in JSON lines (path, "-" for
  * standard input; zstd-compressed or not).  Rows in error and rows of
- * traces with no swap activity are counted and left out.  SR_ERR_IO (cannot be read), SR_ERR_FORMAT with FILE:LINE (a
- * line that is not a result row, a row without its figures, CSV rows,
- * rows against another baseline than the earlier rows'), SR_ERR_NOMEM.
+ * traces with no swap activity are counted and left out.  SR_ERR_IO
+ * (cannot be read), SR_ERR_FORMAT with FILE:LINE (a line that is not a
+ * result row, a row without its figures, CSV rows, rows against another
+ * baseline than the earlier rows'), SR_ERR_LIMIT with FILE:LINE (a line
+ * longer than 64 KiB: a row is a few KiB), SR_ERR_NOMEM.
  */
 enum sr_err sr_plot_rows_read(struct sr_plot_rows *r, const char *path,
 			      struct sr_diag *diag);

@@ -17,13 +17,24 @@
 #include "common/filekind.h"
 #include "common/internal.h"
 #include "swapreplay/compare.h"
+#include "swapreplay/machine.h"
 #include "swapreplay/replay.h"
 #include "swapreplay/report.h"
 #include "swapreplay/version.h"
 
 #define REPORT_SCHEMA "swapreplay-report/1"
 #define COMPARE_SCHEMA "swapreplay-compare/1"
-#define MAX_BYTES (256u << 20)
+/*
+ * What one report may cost to read: its text, decompressed, at most
+ * MAX_BYTES, and at most MAX_VALUES JSON values (objects, arrays,
+ * strings, numbers, true, false, null; a member's name is not one).
+ * jansson holds an empty object in about 230 bytes, its costliest value,
+ * so a report takes at most about 250 MB to hold.  A replay report of
+ * SR_MAX_POLICIES policies on SR_MACHINE_MAX_DEVICES devices has a
+ * quarter of MAX_VALUES; --per-task adds 9 values a task and policy.
+ */
+#define MAX_BYTES (64u << 20)
+#define MAX_VALUES (1u << 20)
 #define WIDTH 76
 
 enum sr_err sr_compare_fmt_parse(const char *s, enum sr_compare_fmt *out)
@@ -185,12 +196,14 @@ static enum sr_err slurp(const char *path, char **out, size_t *outlen, struct sr
 			break;
 		if (len + n > MAX_BYTES) {
 			sr_diag_file(d, path);
-			err = sr_diag_set(d, SR_ERR_LIMIT, "over %u MiB: not a replay report",
-					  MAX_BYTES >> 20);
+			err = sr_diag_set(d, SR_ERR_LIMIT, "refused at %u MiB (decompressed): a replay "
+					  "report is smaller", MAX_BYTES >> 20);
 			break;
 		}
 		if (len + n + 1 > cap) {
 			cap = 2 * (len + n) + 1;
+			if (cap > MAX_BYTES + 1)
+				cap = MAX_BYTES + 1;
 			nb = realloc(buf, cap);
 			if (!nb) {
 				err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
@@ -213,6 +226,47 @@ static enum sr_err slurp(const char *path, char **out, size_t *outlen, struct sr
 	*out = buf;
 	*outlen = len;
 	return SR_OK;
+}
+
+/*
+ * The JSON values of buf[0..len), counted until there are more than max:
+ * how many, and in *at where the count stopped (len when it did not).
+ * Not a parser: a text that is no JSON is counted roughly, and jansson
+ * says what is wrong with it.
+ */
+static size_t count_values(const char *buf, size_t len, size_t max, size_t *at)
+{
+	size_t n = 0, i = 0, j;
+	int word = 0;
+
+	while (i < len && n <= max) {
+		unsigned char ch = (unsigned char)buf[i];
+
+		if (ch == '"') {
+			for (j = i + 1; j < len && buf[j] != '"'; j += buf[j] == '\\' ? 2 : 1)
+				;
+			i = j + 1;
+			/* A member's name when a ':' follows. */
+			for (j = i; j < len && strchr(" \t\r\n", buf[j]); j++)
+				;
+			n += !(j < len && buf[j] == ':');
+			word = 0;
+			continue;
+		}
+		if (ch == '{' || ch == '[') {
+			n++;
+			word = 0;
+		} else if ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+			   (ch >= 'A' && ch <= 'Z') || ch == '-' || ch == '+' || ch == '.') {
+			n += !word; /* a number or a literal: one a run */
+			word = 1;
+		} else {
+			word = 0;
+		}
+		i++;
+	}
+	*at = i < len ? i : len;
+	return n;
 }
 
 /* What the JSON object o is when it is another of swapreplay's files
@@ -364,6 +418,12 @@ static int get_devices(struct rd *c, const json_t *o, struct pol *p)
 		return 0;
 	if (!json_is_array(a))
 		return bad(c, "", "devices", "not an array");
+	if (json_array_size(a) > SR_MACHINE_MAX_DEVICES) {
+		sr_diag_file(c->d, c->file);
+		sr_diag_set(c->d, SR_ERR_LIMIT, "%sdevices: %zu of them, more than a machine has "
+			    "(%d)", c->where, json_array_size(a), SR_MACHINE_MAX_DEVICES);
+		return -1;
+	}
 	p->dev = calloc(json_array_size(a) + 1, sizeof(*p->dev));
 	if (!p->dev) {
 		c->nomem = 1;
@@ -402,6 +462,12 @@ static int get_policies(struct rd *c, const json_t *root, struct sr_compare_repo
 
 	if (!json_is_array(a))
 		return bad(c, "", "policies", a ? "not an array" : "missing");
+	if (json_array_size(a) > SR_MAX_POLICIES) {
+		sr_diag_file(c->d, c->file);
+		sr_diag_set(c->d, SR_ERR_LIMIT, "policies: %zu of them, more than a replay has (%d)",
+			    json_array_size(a), SR_MAX_POLICIES);
+		return -1;
+	}
 	r->pol = calloc(json_array_size(a) + 1, sizeof(*r->pol));
 	if (!r->pol) {
 		c->nomem = 1;
@@ -478,7 +544,7 @@ enum sr_err sr_compare_report_read(struct sr_compare_report **out, const char *p
 	json_t *root;
 	const json_t *t, *m, *o;
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, nval, at;
 	enum sr_err err;
 
 	*out = NULL;
@@ -492,25 +558,43 @@ enum sr_err sr_compare_report_read(struct sr_compare_report **out, const char *p
 		return sr_diag_set(d, SR_ERR_FORMAT, "empty: not a replay report (swapreplay replay "
 				   "-f json writes one)");
 	}
-	root = json_loadb(buf, len, 0, &je);
+	nval = count_values(buf, len, MAX_VALUES, &at);
+	root = nval > MAX_VALUES ? NULL : json_loadb(buf, len, 0, &je);
 	if (!root) {
-		/* Its first value alone: a line of another of swapreplay's files? */
+		/* Its first value alone: a line of another of swapreplay's
+		 * files?  Of a file refused for its size, its first line. */
 		json_error_t je2;
-		json_t *first = json_loadb(buf, len, JSON_DISABLE_EOF_CHECK, &je2);
+		const char *nl = nval > MAX_VALUES ? memchr(buf, '\n', at) : NULL;
+		json_t *first = json_loadb(buf, nval <= MAX_VALUES ? len : nl ? (size_t)(nl - buf) : 0,
+					   JSON_DISABLE_EOF_CHECK, &je2);
 		const char *what = json_is_object(first) ? other_kind(first) : NULL;
 
 		sr_diag_file(d, path);
 		if (what) {
-			sr_diag_set(d, SR_ERR_FORMAT, "%s, not a replay report (swapreplay replay -f "
-				    "json writes one)", what);
+			err = sr_diag_set(d, SR_ERR_FORMAT, "%s, not a replay report (swapreplay "
+					  "replay -f json writes one)", what);
+		} else if (nval > MAX_VALUES) {
+			err = sr_diag_set(d, SR_ERR_LIMIT, "refused at byte %zu: more than %u JSON "
+					  "values (objects, arrays, numbers, strings), far more than a "
+					  "replay report has", at, MAX_VALUES);
+		} else if (json_error_code(&je) == json_error_out_of_memory ||
+			   (je.line < 0 && !je.text[0])) {
+			/* jansson 2.14 gives no reason and no place when out of
+			 * memory */
+			err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory reading its JSON (%zu "
+					  "values, %zu bytes)", nval, len);
+		} else if (je.line > 0 && je.column > 0) {
+			d->line = (uint64_t)je.line;
+			err = sr_diag_set(d, SR_ERR_FORMAT, "not JSON (column %d: %s): not a replay "
+					  "report (swapreplay replay -f json writes one)", je.column,
+					  je.text);
 		} else {
-			d->line = je.line > 0 ? (uint64_t)je.line : 0;
-			sr_diag_set(d, SR_ERR_FORMAT, "not JSON (column %d: %s): not a replay report "
-				    "(swapreplay replay -f json writes one)", je.column, je.text);
+			err = sr_diag_set(d, SR_ERR_FORMAT, "not JSON (%s): not a replay report "
+					  "(swapreplay replay -f json writes one)", je.text);
 		}
 		json_decref(first);
 		free(buf);
-		return SR_ERR_FORMAT;
+		return err;
 	}
 	free(buf);
 	memset(&c, 0, sizeof(c));
@@ -555,7 +639,7 @@ fail:
 	sr_compare_report_free(r);
 	if (c.nomem)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	return SR_ERR_FORMAT;
+	return d->code ? d->code : SR_ERR_FORMAT;
 }
 
 int sr_compare_trace_diff(const struct sr_compare_report *a, const struct sr_compare_report *b,

@@ -23,6 +23,11 @@
 #define LEGEND_X 620
 #define LEGEND_W (PAGE_W - LEGEND_X - 10)
 
+/* The longest line read: a sweep's row is a few KiB at most (its trace's
+ * and machine's paths, at most 4 KiB each, are its longest fields); what
+ * jansson makes of 64 KiB is at most a few MB. */
+#define MAX_LINE (64u << 10)
+
 /* A row that replayed: indexes into the name lists, and its delta. */
 struct row {
 	long trace, machine, policy;
@@ -190,6 +195,14 @@ enum sr_err sr_plot_rows_read(struct sr_plot_rows *r, const char *path, struct s
 			break;
 		nl = memchr(p, '\n', n);
 		take = nl ? (size_t)((const unsigned char *)nl - p) : n;
+		if (len + take > MAX_LINE) {
+			sr_diag_file(diag, path);
+			diag->line = lineno + 1;
+			err = sr_diag_set(diag, SR_ERR_LIMIT, "a line longer than %u KiB: refused, "
+					  "not a sweep's result row (a row is a few KiB)",
+					  MAX_LINE >> 10);
+			break;
+		}
 		if (len + take + 1 > cap) {
 			size_t c = 2 * (len + take) + 1;
 			char *nb = realloc(line, c);
