@@ -209,6 +209,31 @@ $SR plot "$W/quiet.jsonl" -o "$W/q.pdf" 2>"$W/err"
 check "plot with a row of no swap activity: status 0, said on stderr and in the chart" "0 yes yes" \
 	"$? $(grep -q '1 of 13 rows are of traces with no swap activity' "$W/err" && echo yes) $(text "$W/q.pdf" | grep -q '1 of traces with no swap activity left out' && echo yes)"
 
+# ---- plot: a row per identity, a setting per chart ------------------------------
+# A row given again (a file and a subset of it) is counted once: the chart
+# is the file's alone, byte for byte, and the doubles are said.
+head -n 3 "$W/sweep.jsonl" >"$W/sub.jsonl"
+$SR plot "$W/sweep.jsonl" -o "$W/one.svg" 2>"$W/err"
+$SR plot "$W/sweep.jsonl" "$W/sub.jsonl" -o "$W/two.svg" 2>"$W/err"
+check "plot FILE SUBSET: status 0, the chart of FILE alone, the doubles said" "0 yes yes" \
+	"$? $(cmp -s "$W/one.svg" "$W/two.svg" && echo yes) $(grep -q '3 rows were given more than once' "$W/err" && echo yes)"
+# The same identity with another delta: refused, naming both rows.
+{ cat "$W/sweep.jsonl"; sed -n 2p "$W/sweep.jsonl" | sed 's/"delta_pct": [^,]*/"delta_pct": 99.5/'; } >"$W/other.jsonl"
+n=$(($(wc -l <"$W/sweep.jsonl") + 1))
+$SR plot "$W/other.jsonl" -o "$W/o.svg" 2>"$W/err"
+check "plot of two rows of one identity, other figures: status 3, both named, no chart" "3 yes no" \
+	"$? $(grep -qF "other.jsonl:$n: the result of the same trace, machine, policy and options as $W/other.jsonl:2, with other figures" "$W/err" && echo yes) $(test -e "$W/o.svg" && echo yes || echo no)"
+# Rows of another kernel (a run's setting): refused, saying which setting.
+$SR sweep "$SAMPLE" -m 2s-nvme2 -p hybrid --kernel=6.15 -o "$W/k615.jsonl" >/dev/null 2>&1
+$SR plot "$W/sweep.jsonl" "$W/k615.jsonl" -o "$W/k.svg" 2>"$W/err"
+check "plot of rows of two kernels: status 3, the setting named, no chart" "3 yes no" \
+	"$? $(grep -qF "k615.jsonl:1: a row of other settings than $W/sweep.jsonl:1's (kernel 6.15, not 6.6): plot the rows of one setting at a time" "$W/err" && echo yes) $(test -e "$W/k.svg" && echo yes || echo no)"
+# One machine name of two descriptions (another machine_hash): refused.
+sed -n 1p "$W/sweep.jsonl" | sed 's/"machine_hash": "fnv1a64:[0-9a-f]*"/"machine_hash": "fnv1a64:0000000000000000"/' >"$W/mh.jsonl"
+$SR plot "$W/sweep.jsonl" "$W/mh.jsonl" -o "$W/mh.svg" 2>"$W/err"
+check "plot of one machine name with two hashes: status 3, said" "3 yes" \
+	"$? $(grep -q "mh.jsonl:1: machine 2s-pmem2 with machine_hash fnv1a64:0000000000000000, not fnv1a64:[0-9a-f]* as at $W/sweep.jsonl:1: two machines of one name in one chart" "$W/err" && echo yes)"
+
 # ---- refusals -------------------------------------------------------------------
 $SR "$SAMPLE" --plot="$W/x.jpg" >"$W/out" 2>"$W/err"
 check "replay --plot=FILE.jpg: refused, status 2, nothing written" "2 no no" \
