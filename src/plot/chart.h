@@ -49,7 +49,9 @@ enum chart_anchor { CH_LEFT, CH_CENTRE, CH_RIGHT };
 
 /* Text at (x, y): x by anchor, y its baseline; turned by angle radians
  * about (x, y) (-pi/2: reading upwards).  Cut with an ellipsis to at
- * most max_w wide (0: no limit). */
+ * most max_w wide (0: no limit), between characters.  s may be any bytes:
+ * what cairo draws is valid UTF-8, a byte that is no UTF-8 shown as the
+ * text \xHH. */
 void chart_text(cairo_t *cr, double x, double y, enum chart_anchor anchor, double size,
 		int bold, double angle, double max_w, const char *s);
 /* The same, cut at its start instead with head (a path keeps its end). */

@@ -595,7 +595,7 @@ enum sr_err sr_plot_sweep(FILE *f, enum sr_plot_fmt fmt, const struct sr_plot_ro
 		       .tick = chart_tick_pct },
 	};
 	struct chart_page pg;
-	char title[200], sub[300], more[200], foot[400];
+	char title[1200], sub[300], more[200], foot[400]; /* title: a long baseline uncut */
 	double cw, group;
 	size_t i;
 	long m, k;

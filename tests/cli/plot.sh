@@ -234,6 +234,43 @@ $SR plot "$W/sweep.jsonl" "$W/mh.jsonl" -o "$W/mh.svg" 2>"$W/err"
 check "plot of one machine name with two hashes: status 3, said" "3 yes" \
 	"$? $(grep -q "mh.jsonl:1: machine 2s-pmem2 with machine_hash fnv1a64:0000000000000000, not fnv1a64:[0-9a-f]* as at $W/sweep.jsonl:1: two machines of one name in one chart" "$W/err" && echo yes)"
 
+# ---- labels: UTF-8 cut between characters, any byte shown -----------------------
+# cairo draws valid UTF-8 only (else no chart at all, issue 29): labels are
+# cut on characters, never within one, and a byte that is no UTF-8 (a
+# Latin-1 file name) is shown as \xHH.  A 330-byte path of two-byte
+# characters, its legend and title cut at 255 bytes before.
+E=$(printf '\303\251')
+rep() { # STRING N: STRING N times
+	i=0
+	while [ $i -lt $2 ]; do printf '%s' "$1"; i=$((i + 1)); done
+}
+long=$(rep "$E" 100)
+f330="$long/a$(rep "$E" 62).log" # 200 + 1 + 1 + 124 + 4 = 330 bytes
+mkdir -p "$W/$long"
+cp "$V/plain.log" "$W/$f330"
+(cd "$W" && $SR stat "$f330" "$V/plain.log" --plot="$W/u.pdf" >/dev/null 2>"$W/err")
+check "stat --plot of a 330-byte UTF-8 path: status 0, a PDF" "0 %PDF" "$? $(head -c 4 "$W/u.pdf" 2>/dev/null)"
+has "stat plot of a long UTF-8 path: its legend keeps its end, whole characters" "$W/u.pdf" \
+	"$E$E$E.log" "plain.log"
+lat="$W/caf$(printf '\351').log"
+cp "$V/plain.log" "$lat"
+$SR stat "$lat" --plot="$W/l.pdf" >/dev/null 2>"$W/err"
+check "stat --plot of a Latin-1 file name: status 0" 0 $?
+has "stat plot of a Latin-1 file name: its byte shown as \\xe9" "$W/l.pdf" 'caf\xe9.log'
+# Rows of a long UTF-8 machine name (three-byte characters) and policy name.
+M=$(i=0; while [ $i -lt 90 ]; do printf '\342\202\254'; i=$((i + 1)); done)
+{
+	row a.swt "$M" reclaimer-nid 0
+	row a.swt "$M" "p-$long$long" -2.5
+} >"$W/utf.jsonl"
+$SR plot "$W/utf.jsonl" -o "$W/utf.pdf" 2>"$W/err"
+check "plot of rows with long UTF-8 machine and policy names: status 0, a PDF" "0 %PDF" \
+	"$? $(head -c 4 "$W/utf.pdf" 2>/dev/null)"
+has "plot of long UTF-8 names: both shown, cut with an ellipsis" "$W/utf.pdf" \
+	"$(printf '\342\202\254\342\202\254')" "$E$E$E" "…"
+$SR plot "$W/utf.jsonl" -o "$W/utf.png" 2>"$W/err"
+check "plot of long UTF-8 names as PNG: status 0" 0 $?
+
 # ---- refusals -------------------------------------------------------------------
 $SR "$SAMPLE" --plot="$W/x.jpg" >"$W/out" 2>"$W/err"
 check "replay --plot=FILE.jpg: refused, status 2, nothing written" "2 no no" \
