@@ -317,6 +317,18 @@ static double nice_step(double range, int ticks)
 	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }
 
+double chart_clip(double v)
+{
+	if (v != v)
+		return 0;
+	return v > CHART_VALUE_MAX ? CHART_VALUE_MAX : v < -CHART_VALUE_MAX ? -CHART_VALUE_MAX : v;
+}
+
+int chart_clipped(double v)
+{
+	return !(fabs(v) <= CHART_VALUE_MAX);
+}
+
 void chart_axis_nice(struct chart_axis *a, int ticks)
 {
 	if (a->scale == CH_LOG10) {
@@ -336,6 +348,10 @@ void chart_axis_nice(struct chart_axis *a, int ticks)
 	}
 	if (a->scale != CH_LINEAR)
 		return;
+	/* Within +-CHART_VALUE_MAX, the span, its step and the ends rounded
+	 * out to it are finite. */
+	a->min = chart_clip(a->min);
+	a->max = chart_clip(a->max);
 	if (!(a->max > a->min)) {
 		/* One value: a range around it (0: 0 to 1). */
 		double v = a->min, d = v == 0 ? 1 : fabs(v) / 10;
@@ -356,6 +372,7 @@ static double axis_frac(const struct chart_axis *a, double v)
 			return 0;
 		return (log10(v) - log10(a->min)) / (log10(a->max) - log10(a->min));
 	}
+	v = chart_clip(v);
 	return a->max > a->min ? (v - a->min) / (a->max - a->min) : 0;
 }
 
@@ -377,13 +394,17 @@ static double crisp(double v)
 
 static int decimals(double step);
 
+/* The largest tick value written out in full, with its decimals; from
+ * there on, as %g (1e+12). */
+#define TICK_FULL 1e9
+
 static void tick_label(const struct chart_axis *a, double v, char *buf, size_t n)
 {
 	if (a->tick) {
 		a->tick(v, a->step, buf, n);
 		return;
 	}
-	if (a->scale == CH_LOG10) {
+	if (a->scale == CH_LOG10 || fabs(v) >= TICK_FULL) {
 		snprintf(buf, n, "%g", v);
 		return;
 	}
@@ -519,7 +540,10 @@ void chart_tick_ns(double v, double step, char *buf, size_t n)
 
 void chart_tick_pct(double v, double step, char *buf, size_t n)
 {
-	snprintf(buf, n, "%.*f %%", decimals(step), v);
+	if (fabs(v) >= TICK_FULL)
+		snprintf(buf, n, "%g %%", v);
+	else
+		snprintf(buf, n, "%.*f %%", decimals(step), v);
 }
 
 const char *chart_footer(char *buf, size_t n, const char *more)

@@ -551,7 +551,8 @@ enum sr_err sr_plot_rows_read(struct sr_plot_rows *r, const char *path, struct s
 
 /* ---- the chart ----------------------------------------------------------- */
 
-/* Policy k's deltas on machine m: their mean, least and most; how many. */
+/* Policy k's deltas on machine m, as drawn (within CHART_VALUE_MAX):
+ * their mean, least and most; how many. */
 static size_t deltas_of(const struct sr_plot_rows *r, long m, long k, double *mean,
 			double *lo, double *hi)
 {
@@ -561,13 +562,15 @@ static size_t deltas_of(const struct sr_plot_rows *r, long m, long k, double *me
 	for (i = 0; i < r->n; i++) {
 		const struct row *w = &r->r[i];
 
+		double v = chart_clip(w->delta); /* as drawn: their sum is finite */
+
 		if (w->machine != m || w->policy != k)
 			continue;
-		if (!n || w->delta < *lo)
-			*lo = w->delta;
-		if (!n || w->delta > *hi)
-			*hi = w->delta;
-		sum += w->delta;
+		if (!n || v < *lo)
+			*lo = v;
+		if (!n || v > *hi)
+			*hi = v;
+		sum += v;
 		n++;
 	}
 	*mean = n ? sum / (double)n : 0;
@@ -595,9 +598,9 @@ enum sr_err sr_plot_sweep(FILE *f, enum sr_plot_fmt fmt, const struct sr_plot_ro
 		       .tick = chart_tick_pct },
 	};
 	struct chart_page pg;
-	char title[1200], sub[300], more[200], foot[400]; /* title: a long baseline uncut */
+	char title[1200], sub[300], more[300], foot[500]; /* title: a long baseline uncut */
 	double cw, group;
-	size_t i;
+	size_t i, clipped = 0, len;
 	long m, k;
 	enum sr_err err;
 
@@ -607,12 +610,16 @@ enum sr_err sr_plot_sweep(FILE *f, enum sr_plot_fmt fmt, const struct sr_plot_ro
 		return sr_diag_set(diag, SR_ERR_FORMAT, "no row replayed (%zu in error, %zu of "
 				   "traces with no swap activity): nothing to plot", r->errors,
 				   r->quiet);
-	/* The delta axis: every row's, and 0. */
+	/* The delta axis: every row's, and 0; a delta beyond what an axis
+	 * reaches (CHART_VALUE_MAX) is drawn at its end, and said. */
 	for (i = 0; i < r->n; i++) {
-		if (r->r[i].delta < pn.y.min)
-			pn.y.min = r->r[i].delta;
-		if (r->r[i].delta > pn.y.max)
-			pn.y.max = r->r[i].delta;
+		double v = chart_clip(r->r[i].delta);
+
+		clipped += chart_clipped(r->r[i].delta);
+		if (v < pn.y.min)
+			pn.y.min = v;
+		if (v > pn.y.max)
+			pn.y.max = v;
 	}
 	/* Room above and below the bars' ends, so that no dot sits on the
 	 * frame; the zero stays in. */
@@ -635,14 +642,21 @@ enum sr_err sr_plot_sweep(FILE *f, enum sr_plot_fmt fmt, const struct sr_plot_ro
 	snprintf(sub, sizeof(sub), "%zu trace%s x %zu machine%s; bars: the mean over the traces, "
 		 "whiskers: least to most, dots: each trace", r->traces.n,
 		 r->traces.n == 1 ? "" : "s", r->machines.n, r->machines.n == 1 ? "" : "s");
-	/* What was left out, in the footer. */
-	snprintf(more, sizeof(more), "%zu row%s in error left out", r->errors,
-		 r->errors == 1 ? "" : "s");
+	/* What was left out, or drawn clipped, in the footer. */
+	len = 0;
+	more[0] = '\0';
+	if (r->errors && !r->quiet)
+		len += (size_t)snprintf(more, sizeof(more), "%zu row%s in error left out",
+					r->errors, r->errors == 1 ? "" : "s");
 	if (r->quiet)
-		snprintf(more, sizeof(more), "%zu row%s in error, %zu of traces with no swap "
-			 "activity left out", r->errors, r->errors == 1 ? "" : "s", r->quiet);
-	chart_page_head(&pg, title, sub, chart_footer(foot, sizeof(foot),
-						      r->errors || r->quiet ? more : NULL));
+		len += (size_t)snprintf(more, sizeof(more), "%zu row%s in error, %zu of traces "
+					"with no swap activity left out", r->errors,
+					r->errors == 1 ? "" : "s", r->quiet);
+	if (clipped && len < sizeof(more))
+		snprintf(more + len, sizeof(more) - len, "%s%zu delta%s beyond %g %% drawn at the "
+			 "axis's end", len ? "; " : "", clipped, clipped == 1 ? "" : "s",
+			 CHART_VALUE_MAX);
+	chart_page_head(&pg, title, sub, chart_footer(foot, sizeof(foot), more[0] ? more : NULL));
 	chart_axes(&pn, NULL);
 	chart_hline(&pn, 0);
 	/* In each machine's column, a bar per policy side by side across

@@ -271,6 +271,25 @@ has "plot of long UTF-8 names: both shown, cut with an ellipsis" "$W/utf.pdf" \
 $SR plot "$W/utf.jsonl" -o "$W/utf.png" 2>"$W/err"
 check "plot of long UTF-8 names as PNG: status 0" 0 $?
 
+# ---- values an axis cannot reach -------------------------------------------------
+# Deltas of +-1e308 (issue 29: a "-nan %" tick label, the span overflowing):
+# the axis stays finite, up to +-1e300 (CHART_VALUE_MAX), with short tick
+# labels; the deltas beyond are drawn at its end, and the footer says so.
+{
+	row a.swt 2s-nvme2 reclaimer-nid 0
+	row a.swt 2s-nvme2 hybrid 1e308
+	row b.swt 2s-nvme2 hybrid -1e308
+	row a.swt 2s-nvme2 page-nid-strict 5
+} >"$W/huge.jsonl"
+$SR plot "$W/huge.jsonl" -o "$W/huge.pdf" 2>"$W/err"
+check "plot of deltas of 1e308: status 0, no nan nor inf in its labels" "0 0" \
+	"$? $(text "$W/huge.pdf" | grep -ci 'nan\|inf')"
+has "plot of deltas of 1e308: the axis's ends, the clipping said" "$W/huge.pdf" \
+	"1e+300 %" "-1e+300 %" "0 %" "2 deltas beyond 1e+300 % drawn at the axis's end"
+$SR plot "$W/huge.jsonl" -o "$W/huge.svg" 2>"$W/err"
+check "plot of deltas of 1e308 as SVG: no coordinate nan nor inf" 0 \
+	"$(grep -ci 'nan\|inf' "$W/huge.svg")"
+
 # ---- refusals -------------------------------------------------------------------
 $SR "$SAMPLE" --plot="$W/x.jpg" >"$W/out" 2>"$W/err"
 check "replay --plot=FILE.jpg: refused, status 2, nothing written" "2 no no" \
