@@ -6,10 +6,12 @@
  * docs/REPORT.md): of one trace replayed on two machines, two kernels, a
  * patch and its baseline.  For each policy of both, its throughput, the
  * tasks' summed throughputs (--per-task), its makespan, its delta against
- * its report's baseline, its swap-in latency (mean, p50, p90, p99, max)
- * and its devices' utilisation and queued share: before, after and the
- * change, as text (for a mailing list), JSON (schema
- * "swapreplay-compare/1") or CSV.  The output depends only on the two
+ * its report's baseline, the delta's range over the machine's variants
+ * and how many agree on its side (--uncertainty=N), each report's
+ * uncertainty (or that it was not estimated), its swap-in latency (mean,
+ * p50, p90, p99, max) and its devices' utilisation and queued share:
+ * before, after and the change, as text (for a mailing list), JSON
+ * (schema "swapreplay-compare/1") or CSV.  The output depends only on the two
  * reports and their names.
  */
 #ifndef SWAPREPLAY_COMPARE_H
@@ -38,8 +40,11 @@ struct sr_compare_report;
  * Returns SR_OK with *out (free with sr_compare_report_free()), or with
  * diag naming the file: SR_ERR_IO (it cannot be opened or read),
  * SR_ERR_FORMAT (not JSON, not a swapreplay-report/1 (what it is when it
- * is another of swapreplay's files), or a field of the wrong kind),
- * SR_ERR_LIMIT (over 256 MiB), SR_ERR_NOMEM.  Figures a report lacks are
+ * is another of swapreplay's files), a field of the wrong kind, a policy
+ * named twice, or a device named twice in a policy),
+ * SR_ERR_LIMIT (over 64 MiB decompressed, over 2^20 JSON values, over
+ * SR_MAX_POLICIES policies or SR_MACHINE_MAX_DEVICES devices in one),
+ * SR_ERR_NOMEM.  Figures a report lacks are
  * compared as absent; its trace's events and tasks and its policies'
  * names it must have.
  */
@@ -63,9 +68,10 @@ const char *sr_compare_baseline(const struct sr_compare_report *r);
 /*
  * Write the comparison of before and after to f in format fmt.  Changes
  * are after / before - 1 in per cent, of the figures as the reports give
- * them (none when before is 0 and after is not); a delta's change is
- * after - before, in points.  SR_ERR_IO if the stream reports an error,
- * SR_ERR_NOMEM.
+ * them; a delta's change is after - before, in points.  None (text n/a,
+ * JSON null, CSV empty) when before is 0 as the report writes it and
+ * after is not, or when the change is no finite number.  SR_ERR_IO if
+ * the stream reports an error, SR_ERR_NOMEM.
  */
 enum sr_err sr_compare_write(FILE *f, const struct sr_compare_report *before,
 			     const struct sr_compare_report *after, enum sr_compare_fmt fmt);

@@ -24,8 +24,9 @@ enum sr_err sr_outfile_open(struct sr_outfile **out, const char *path,
 /*
  * SR_ERR_INVAL if path is an existing file that is also one of the n
  * inputs (the same file, by device and inode, whatever the names): the
- * caller must not write over what it reads.  "-" and NULL inputs are
- * skipped.  SR_OK otherwise.
+ * caller must not write over what it reads.  An input "-" is standard
+ * input: the file on descriptor 0 (a shell's "< FILE") is compared.
+ * NULL inputs are skipped.  SR_OK otherwise.
  */
 enum sr_err sr_outfile_check_inputs(const char *path, const char *const *inputs, size_t n,
 				    struct sr_diag *diag);

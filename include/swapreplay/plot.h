@@ -72,9 +72,17 @@ void sr_plot_rows_free(struct sr_plot_rows *r);
 /*
  * Add the rows of a sweep's result file in JSON lines (path, "-" for
  * standard input; zstd-compressed or not).  Rows in error and rows of
- * traces with no swap activity are counted and left out.  SR_ERR_IO (cannot be read), SR_ERR_FORMAT with FILE:LINE (a
- * line that is not a result row, a row without its figures, CSV rows,
- * rows against another baseline than the earlier rows'), SR_ERR_NOMEM.
+ * traces with no swap activity are counted and left out.  Rows are taken
+ * by identity (what they are the result of, docs/SWEEP.md): a row read
+ * again with the same figures is left out (sr_plot_rows_doubled()); one
+ * of the same identity with other figures is refused, as are rows of
+ * other settings (options) than the first row that replayed, and a
+ * trace, machine or policy of another content hash under a name seen.  SR_ERR_IO
+ * (cannot be read), SR_ERR_FORMAT with FILE:LINE (a line that is not a
+ * result row, a row without its figures, CSV rows, rows against another
+ * baseline or of other settings than the earlier rows', a row of an
+ * identity read before with other figures, naming both), SR_ERR_LIMIT with FILE:LINE (a line
+ * longer than 64 KiB: a row is a few KiB), SR_ERR_NOMEM.
  */
 enum sr_err sr_plot_rows_read(struct sr_plot_rows *r, const char *path,
 			      struct sr_diag *diag);
@@ -85,6 +93,9 @@ enum sr_err sr_plot_rows_read(struct sr_plot_rows *r, const char *path,
 size_t sr_plot_rows_count(const struct sr_plot_rows *r);
 size_t sr_plot_rows_errors(const struct sr_plot_rows *r);
 size_t sr_plot_rows_quiet(const struct sr_plot_rows *r);
+/* Rows given again (the same identity and figures: a file and a subset
+ * of it), left out: each row is counted once. */
+size_t sr_plot_rows_doubled(const struct sr_plot_rows *r);
 
 /*
  * Each policy's delta against the baseline, per machine, across traces:

@@ -113,6 +113,12 @@ static int run(int argc, char **argv)
 		rc = cli_usage("merge", "needs result files");
 		goto out;
 	}
+	/* Never write over a result file, standard input's included, nor
+	 * the plan (a --plan option took an argv slot: files has room). */
+	files[nfiles] = (char *)plan;
+	rc = cli_check_output(out, (const char *const *)files, nfiles + 1);
+	if (rc)
+		goto out;
 	if (sr_sweep_merge_new(&m, fmt, &d)) {
 		cli_err("out of memory");
 		rc = EXIT_FAIL;
@@ -177,6 +183,6 @@ const struct cli_cmd cmd_merge = {
 	"                        Default: the RESULT files' format (jsonl if none has a\n"
 	"                        row; files in both need --format)\n"
 	"  -o, --output=FILE     write to FILE (whole or not at all; default standard\n"
-	"                        output)\n",
+	"                        output); never one of the RESULT files or the plan\n",
 	.run = run,
 };

@@ -70,6 +70,9 @@ static int run(int argc, char **argv)
 			rc = cli_diag(&d);
 			goto out;
 		}
+	if (sr_plot_rows_doubled(rows))
+		cli_warn("%zu rows were given more than once (the same trace, machine, policy, "
+			 "options and figures): each counted once", sr_plot_rows_doubled(rows));
 	if (sr_plot_rows_errors(rows))
 		cli_warn("%zu of %zu rows are in error (their units did not replay): left out",
 			 sr_plot_rows_errors(rows), sr_plot_rows_count(rows));
@@ -95,9 +98,15 @@ const struct cli_cmd cmd_plot = {
 	"baseline, each the mean of the policy's throughput delta against the\n"
 	"baseline over the traces, with a whisker from the smallest delta to the\n"
 	"largest and a dot for each trace.  Rows in error and rows of traces with\n"
-	"no swap activity are left out, and said so on standard error.  Every row\n"
-	"must be against the same baseline.  CSV rows are refused: `swapreplay\n"
-	"merge -f jsonl` turns them into JSON lines.\n"
+	"no swap activity are left out, and said so on standard error.  A row is\n"
+	"counted once however many files give it (rows are told by what they are\n"
+	"the result of: trace, machine, policy and options); two rows of the same\n"
+	"identity with other figures are refused, naming both.  One chart is of\n"
+	"one setting: every row must be against the same baseline and of the same\n"
+	"options (kernel, readahead, slots cache, plug, uncertainty, ...) as the\n"
+	"first, and a trace, machine or policy name must name one content (hash);\n"
+	"other rows are refused (plot each setting apart).  CSV rows are refused:\n"
+	"`swapreplay merge -f jsonl` turns them into JSON lines.\n"
 	"\n"
 	"Options:\n"
 	"  -o, --output=FILE     the chart: FILE.svg, FILE.png or FILE.pdf (the\n"

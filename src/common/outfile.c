@@ -107,13 +107,15 @@ enum sr_err sr_outfile_check_inputs(const char *path, const char *const *inputs,
 	if (strcmp(path, "-") == 0 || stat(path, &so) || !S_ISREG(so.st_mode))
 		return SR_OK;
 	for (i = 0; i < n; i++) {
-		if (!inputs[i] || strcmp(inputs[i], "-") == 0 || stat(inputs[i], &si))
+		int in = inputs[i] && strcmp(inputs[i], "-") == 0; /* standard input */
+
+		if (!inputs[i] || (in ? fstat(STDIN_FILENO, &si) : stat(inputs[i], &si)))
 			continue;
 		if (si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
 			sr_diag_file(d, path);
 			return sr_diag_set(d, SR_ERR_INVAL,
 					   "is also an input (%s): refusing to write over it",
-					   inputs[i]);
+					   in ? "standard input, '-'" : inputs[i]);
 		}
 	}
 	return SR_OK;

@@ -17,12 +17,24 @@
 #include "common/filekind.h"
 #include "common/internal.h"
 #include "swapreplay/compare.h"
+#include "swapreplay/machine.h"
+#include "swapreplay/replay.h"
 #include "swapreplay/report.h"
 #include "swapreplay/version.h"
 
 #define REPORT_SCHEMA "swapreplay-report/1"
 #define COMPARE_SCHEMA "swapreplay-compare/1"
-#define MAX_BYTES (256u << 20)
+/*
+ * What one report may cost to read: its text, decompressed, at most
+ * MAX_BYTES, and at most MAX_VALUES JSON values (objects, arrays,
+ * strings, numbers, true, false, null; a member's name is not one).
+ * jansson holds an empty object in about 230 bytes, its costliest value,
+ * so a report takes at most about 250 MB to hold.  A replay report of
+ * SR_MAX_POLICIES policies on SR_MACHINE_MAX_DEVICES devices has a
+ * quarter of MAX_VALUES; --per-task adds 9 values a task and policy.
+ */
+#define MAX_BYTES (64u << 20)
+#define MAX_VALUES (1u << 20)
 #define WIDTH 76
 
 enum sr_err sr_compare_fmt_parse(const char *s, enum sr_compare_fmt *out)
@@ -41,43 +53,61 @@ enum sr_err sr_compare_fmt_parse(const char *s, enum sr_compare_fmt *out)
 /* ---- the figures compared ------------------------------------------------ */
 
 /* How a figure's change is given: after / before - 1 in per cent, or (a
- * delta, itself a per cent) after - before in points. */
-enum chg { REL, PT };
+ * delta, itself a per cent) after - before in points; or not at all (a
+ * count: how many variants of the machine, how many agree). */
+enum chg { REL, PT, NOCHG };
 
 struct figdef {
 	const char *obj;  /* the report's object holding it, NULL: the policy (device) */
 	const char *key;  /* its name there, and in the comparison's JSON */
 	const char *csv;  /* the comparison CSV's name of it */
-	int group;        /* its text section */
+	int group;        /* its text section, -1: none (the header says it) */
 	const char *row;  /* text: what follows the policy's name, or NULL */
 	double mul, div;  /* text: from the report's unit to the section's, x mul / div */
 	int dec;          /* text: the decimals of a value */
 	int sign;         /* text: a value with its sign (a delta) */
 	enum chg chg;
+	double res;       /* the report's precision: the unit of the last decimal
+			   * it writes (a before under half of it is a 0) */
+	int of;           /* text: the figure this one is a count out of ("3/4"),
+			   * -1: none */
 };
 
 /* A policy's figures, in the order they are written. */
-enum { F_TPUT, F_TOUT, F_TIN, F_MAKESPAN, F_DELTA, F_MEAN, F_P50, F_P90, F_P99, F_MAX, NF };
+enum { F_TPUT, F_TOUT, F_TIN, F_MAKESPAN, F_DELTA, F_U_VARIANTS, F_U_RANGE, F_U_MIN, F_U_MAX,
+       F_U_AGREE, F_MEAN, F_P50, F_P90, F_P99, F_MAX, NF };
+
+/* The report's "uncertainty" (--uncertainty=N): over N variants of the
+ * machine, each figure within a factor 1 + range_pct / 100, the delta's
+ * least and most, and how many variants agree on its side. */
+#define UNC "uncertainty"
 
 static const struct figdef pfig[NF] = {
-	{ NULL, "throughput_kib_s", "throughput_kib_s", 0, NULL, 1, 1, 1, 0, REL },
-	{ NULL, "task_swapout_kib_s_sum", "task_swapout_kib_s_sum", 1, NULL, 1, 1, 1, 0, REL },
-	{ NULL, "task_swapin_kib_s_sum", "task_swapin_kib_s_sum", 2, NULL, 1, 1, 1, 0, REL },
-	{ NULL, "makespan_ns", "makespan_ns", 3, NULL, 1, 1e6, 3, 0, REL },
-	{ NULL, "delta_pct", "delta_pct", 4, NULL, 1, 1, 2, 1, PT },
-	{ "swapin_lat_ns", "mean", "swapin_mean_ns", 5, "mean", 1, 1e3, 1, 0, REL },
-	{ "swapin_lat_ns", "p50", "swapin_p50_ns", 5, "p50", 1, 1e3, 1, 0, REL },
-	{ "swapin_lat_ns", "p90", "swapin_p90_ns", 5, "p90", 1, 1e3, 1, 0, REL },
-	{ "swapin_lat_ns", "p99", "swapin_p99_ns", 5, "p99", 1, 1e3, 1, 0, REL },
-	{ "swapin_lat_ns", "max", "swapin_max_ns", 5, "max", 1, 1e3, 1, 0, REL },
+	{ NULL, "throughput_kib_s", "throughput_kib_s", 0, NULL, 1, 1, 1, 0, REL, 0.1, -1 },
+	{ NULL, "task_swapout_kib_s_sum", "task_swapout_kib_s_sum", 1, NULL, 1, 1, 1, 0, REL, 0.1,
+	  -1 },
+	{ NULL, "task_swapin_kib_s_sum", "task_swapin_kib_s_sum", 2, NULL, 1, 1, 1, 0, REL, 0.1,
+	  -1 },
+	{ NULL, "makespan_ns", "makespan_ns", 3, NULL, 1, 1e6, 3, 0, REL, 1, -1 },
+	{ NULL, "delta_pct", "delta_pct", 4, NULL, 1, 1, 2, 1, PT, 0.001, -1 },
+	{ UNC, "variants", "uncertainty_variants", -1, NULL, 1, 1, 0, 0, NOCHG, 1, -1 },
+	{ UNC, "range_pct", "uncertainty_range_pct", -1, NULL, 1, 1, 0, 0, NOCHG, 1, -1 },
+	{ UNC, "delta_pct_min", "delta_pct_min", 5, "min", 1, 1, 2, 1, PT, 0.001, -1 },
+	{ UNC, "delta_pct_max", "delta_pct_max", 5, "max", 1, 1, 2, 1, PT, 0.001, -1 },
+	{ UNC, "agree", "agree", 5, "agree", 1, 1, 0, 0, NOCHG, 1, F_U_VARIANTS },
+	{ "swapin_lat_ns", "mean", "swapin_mean_ns", 6, "mean", 1, 1e3, 1, 0, REL, 1, -1 },
+	{ "swapin_lat_ns", "p50", "swapin_p50_ns", 6, "p50", 1, 1e3, 1, 0, REL, 1, -1 },
+	{ "swapin_lat_ns", "p90", "swapin_p90_ns", 6, "p90", 1, 1e3, 1, 0, REL, 1, -1 },
+	{ "swapin_lat_ns", "p99", "swapin_p99_ns", 6, "p99", 1, 1e3, 1, 0, REL, 1, -1 },
+	{ "swapin_lat_ns", "max", "swapin_max_ns", 6, "max", 1, 1e3, 1, 0, REL, 1, -1 },
 };
 
 /* A device's. */
 enum { D_UTIL, D_QUEUE, ND };
 
 static const struct figdef dfig[ND] = {
-	{ NULL, "utilization", "utilization", 6, NULL, 100, 1, 2, 0, REL },
-	{ "block", "queue_share", "queue_share", 7, NULL, 100, 1, 2, 0, REL },
+	{ NULL, "utilization", "utilization", 7, NULL, 100, 1, 2, 0, REL, 0.0001, -1 },
+	{ "block", "queue_share", "queue_share", 8, NULL, 100, 1, 2, 0, REL, 0.0001, -1 },
 };
 
 /* The text sections, by group. */
@@ -87,6 +117,7 @@ static const char *const titles[] = {
 	"Tasks' swap-in throughputs summed (--per-task), KiB/s",
 	"Makespan (simulated time), ms",
 	"Delta against the report's baseline, % (change in points)",
+	"Delta's range over the machine's variants, % (change in points)",
 	"Swap-in latency, us",
 	"Device utilisation, % of the simulated time",
 	"Device requests' time queued (nvme, ssd, hdd), % of their time",
@@ -165,12 +196,14 @@ static enum sr_err slurp(const char *path, char **out, size_t *outlen, struct sr
 			break;
 		if (len + n > MAX_BYTES) {
 			sr_diag_file(d, path);
-			err = sr_diag_set(d, SR_ERR_LIMIT, "over %u MiB: not a replay report",
-					  MAX_BYTES >> 20);
+			err = sr_diag_set(d, SR_ERR_LIMIT, "refused at %u MiB (decompressed): a replay "
+					  "report is smaller", MAX_BYTES >> 20);
 			break;
 		}
 		if (len + n + 1 > cap) {
 			cap = 2 * (len + n) + 1;
+			if (cap > MAX_BYTES + 1)
+				cap = MAX_BYTES + 1;
 			nb = realloc(buf, cap);
 			if (!nb) {
 				err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
@@ -193,6 +226,47 @@ static enum sr_err slurp(const char *path, char **out, size_t *outlen, struct sr
 	*out = buf;
 	*outlen = len;
 	return SR_OK;
+}
+
+/*
+ * The JSON values of buf[0..len), counted until there are more than max:
+ * how many, and in *at where the count stopped (len when it did not).
+ * Not a parser: a text that is no JSON is counted roughly, and jansson
+ * says what is wrong with it.
+ */
+static size_t count_values(const char *buf, size_t len, size_t max, size_t *at)
+{
+	size_t n = 0, i = 0, j;
+	int word = 0;
+
+	while (i < len && n <= max) {
+		unsigned char ch = (unsigned char)buf[i];
+
+		if (ch == '"') {
+			for (j = i + 1; j < len && buf[j] != '"'; j += buf[j] == '\\' ? 2 : 1)
+				;
+			i = j + 1;
+			/* A member's name when a ':' follows. */
+			for (j = i; j < len && strchr(" \t\r\n", buf[j]); j++)
+				;
+			n += !(j < len && buf[j] == ':');
+			word = 0;
+			continue;
+		}
+		if (ch == '{' || ch == '[') {
+			n++;
+			word = 0;
+		} else if ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') ||
+			   (ch >= 'A' && ch <= 'Z') || ch == '-' || ch == '+' || ch == '.') {
+			n += !word; /* a number or a literal: one a run */
+			word = 1;
+		} else {
+			word = 0;
+		}
+		i++;
+	}
+	*at = i < len ? i : len;
+	return n;
 }
 
 /* What the JSON object o is when it is another of swapreplay's files
@@ -320,6 +394,20 @@ static int get_named(struct rd *c, const json_t *x, const char *pre, char **name
 	return 0;
 }
 
+/* The first of the n names before name's (each a struct's member, stride
+ * bytes apart from the next) that is the same as name, or NONE. */
+#define NONE ((size_t)-1)
+
+static size_t same_name(const char *name, char *const *names, size_t n, size_t stride)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(name, *(char *const *)((const char *)names + i * stride)))
+			return i;
+	return NONE;
+}
+
 static int get_devices(struct rd *c, const json_t *o, struct pol *p)
 {
 	const json_t *a = json_object_get(o, "devices");
@@ -330,6 +418,12 @@ static int get_devices(struct rd *c, const json_t *o, struct pol *p)
 		return 0;
 	if (!json_is_array(a))
 		return bad(c, "", "devices", "not an array");
+	if (json_array_size(a) > SR_MACHINE_MAX_DEVICES) {
+		sr_diag_file(c->d, c->file);
+		sr_diag_set(c->d, SR_ERR_LIMIT, "%sdevices: %zu of them, more than a machine has "
+			    "(%d)", c->where, json_array_size(a), SR_MACHINE_MAX_DEVICES);
+		return -1;
+	}
 	p->dev = calloc(json_array_size(a) + 1, sizeof(*p->dev));
 	if (!p->dev) {
 		c->nomem = 1;
@@ -338,12 +432,21 @@ static int get_devices(struct rd *c, const json_t *o, struct pol *p)
 	for (i = 0; i < json_array_size(a); i++) {
 		const json_t *x = json_array_get(a, i);
 		struct dev *dv = &p->dev[p->ndev];
-		size_t at = strlen(c->where);
+		size_t at;
 
 		snprintf(pre, sizeof(pre), "devices[%zu]", i);
 		if (get_named(c, x, pre, &dv->name))
 			return -1;
 		p->ndev++;
+		at = same_name(dv->name, &p->dev->name, p->ndev - 1, sizeof(*p->dev));
+		if (at != NONE) {
+			sr_diag_file(c->d, c->file);
+			sr_diag_set(c->d, SR_ERR_FORMAT, "%s%s names the device %.60s, as devices[%zu] "
+				    "does: a policy's devices are matched by name, each named once",
+				    c->where, pre, dv->name, at);
+			return -1;
+		}
+		at = strlen(c->where);
 		snprintf(c->where + at, sizeof(c->where) - at, "%s (%s): ", pre, dv->name);
 		if (get_figs(c, x, dfig, ND, dv->f))
 			return -1;
@@ -359,6 +462,12 @@ static int get_policies(struct rd *c, const json_t *root, struct sr_compare_repo
 
 	if (!json_is_array(a))
 		return bad(c, "", "policies", a ? "not an array" : "missing");
+	if (json_array_size(a) > SR_MAX_POLICIES) {
+		sr_diag_file(c->d, c->file);
+		sr_diag_set(c->d, SR_ERR_LIMIT, "policies: %zu of them, more than a replay has (%d)",
+			    json_array_size(a), SR_MAX_POLICIES);
+		return -1;
+	}
 	r->pol = calloc(json_array_size(a) + 1, sizeof(*r->pol));
 	if (!r->pol) {
 		c->nomem = 1;
@@ -368,11 +477,20 @@ static int get_policies(struct rd *c, const json_t *root, struct sr_compare_repo
 		const json_t *x = json_array_get(a, i);
 		struct pol *p = &r->pol[r->npol];
 		char pre[48];
+		size_t at;
 
 		snprintf(pre, sizeof(pre), "policies[%zu]", i);
 		if (get_named(c, x, pre, &p->name))
 			return -1;
 		r->npol++;
+		at = same_name(p->name, &r->pol->name, r->npol - 1, sizeof(*r->pol));
+		if (at != NONE) {
+			sr_diag_file(c->d, c->file);
+			sr_diag_set(c->d, SR_ERR_FORMAT, "%s names the policy %.60s, as policies[%zu] "
+				    "does: policies are matched by name, and a replay report names each "
+				    "once", pre, p->name, at);
+			return -1;
+		}
 		snprintf(c->where, sizeof(c->where), "%s (%.60s): ", pre, p->name);
 		if (get_figs(c, x, pfig, NF, p->f) || get_devices(c, x, p))
 			return -1;
@@ -426,7 +544,7 @@ enum sr_err sr_compare_report_read(struct sr_compare_report **out, const char *p
 	json_t *root;
 	const json_t *t, *m, *o;
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, nval, at;
 	enum sr_err err;
 
 	*out = NULL;
@@ -440,25 +558,43 @@ enum sr_err sr_compare_report_read(struct sr_compare_report **out, const char *p
 		return sr_diag_set(d, SR_ERR_FORMAT, "empty: not a replay report (swapreplay replay "
 				   "-f json writes one)");
 	}
-	root = json_loadb(buf, len, 0, &je);
+	nval = count_values(buf, len, MAX_VALUES, &at);
+	root = nval > MAX_VALUES ? NULL : json_loadb(buf, len, 0, &je);
 	if (!root) {
-		/* Its first value alone: a line of another of swapreplay's files? */
+		/* Its first value alone: a line of another of swapreplay's
+		 * files?  Of a file refused for its size, its first line. */
 		json_error_t je2;
-		json_t *first = json_loadb(buf, len, JSON_DISABLE_EOF_CHECK, &je2);
+		const char *nl = nval > MAX_VALUES ? memchr(buf, '\n', at) : NULL;
+		json_t *first = json_loadb(buf, nval <= MAX_VALUES ? len : nl ? (size_t)(nl - buf) : 0,
+					   JSON_DISABLE_EOF_CHECK, &je2);
 		const char *what = json_is_object(first) ? other_kind(first) : NULL;
 
 		sr_diag_file(d, path);
 		if (what) {
-			sr_diag_set(d, SR_ERR_FORMAT, "%s, not a replay report (swapreplay replay -f "
-				    "json writes one)", what);
+			err = sr_diag_set(d, SR_ERR_FORMAT, "%s, not a replay report (swapreplay "
+					  "replay -f json writes one)", what);
+		} else if (nval > MAX_VALUES) {
+			err = sr_diag_set(d, SR_ERR_LIMIT, "refused at byte %zu: more than %u JSON "
+					  "values (objects, arrays, numbers, strings), far more than a "
+					  "replay report has", at, MAX_VALUES);
+		} else if (json_error_code(&je) == json_error_out_of_memory ||
+			   (je.line < 0 && !je.text[0])) {
+			/* jansson 2.14 gives no reason and no place when out of
+			 * memory */
+			err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory reading its JSON (%zu "
+					  "values, %zu bytes)", nval, len);
+		} else if (je.line > 0 && je.column > 0) {
+			d->line = (uint64_t)je.line;
+			err = sr_diag_set(d, SR_ERR_FORMAT, "not JSON (column %d: %s): not a replay "
+					  "report (swapreplay replay -f json writes one)", je.column,
+					  je.text);
 		} else {
-			d->line = je.line > 0 ? (uint64_t)je.line : 0;
-			sr_diag_set(d, SR_ERR_FORMAT, "not JSON (column %d: %s): not a replay report "
-				    "(swapreplay replay -f json writes one)", je.column, je.text);
+			err = sr_diag_set(d, SR_ERR_FORMAT, "not JSON (%s): not a replay report "
+					  "(swapreplay replay -f json writes one)", je.text);
 		}
 		json_decref(first);
 		free(buf);
-		return SR_ERR_FORMAT;
+		return err;
 	}
 	free(buf);
 	memset(&c, 0, sizeof(c));
@@ -503,7 +639,7 @@ fail:
 	sr_compare_report_free(r);
 	if (c.nomem)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	return SR_ERR_FORMAT;
+	return d->code ? d->code : SR_ERR_FORMAT;
 }
 
 int sr_compare_trace_diff(const struct sr_compare_report *a, const struct sr_compare_report *b,
@@ -541,8 +677,7 @@ struct dpair {
 
 /* The names of two lists matched: for each of before's, in its order, the
  * first of after's of its name not taken yet (or none), then after's left.
- * Into pairs of indices, (size_t)-1 for none; NULL out of memory. */
-#define NONE ((size_t)-1)
+ * Into pairs of indices, NONE for none; NULL out of memory. */
 
 static size_t (*pair_up(char *const *n0, size_t len0, size_t stride0, char *const *n1,
 			 size_t len1, size_t stride1, size_t *n))[2]
@@ -614,28 +749,41 @@ static struct dpair *pair_devices(const struct ppair *pp, size_t *n)
 	return dp;
 }
 
-/* The change from b to a: 0 with *c, or -1 when there is none (one is
- * missing, or b is 0 and a is not). */
-static int change(const struct val *b, const struct val *a, enum chg k, double *c)
+/* Why a figure has no change. */
+enum { CHG_OK = 0, CHG_MISSING = -1, CHG_NA = -2 };
+
+/*
+ * The change of figure fd from b to a into *c: CHG_OK; CHG_MISSING when
+ * a report lacks the figure; CHG_NA when both have it but there is no
+ * change to give: before is 0 as the report writes it (under half its
+ * last decimal, fd->res) and after is not, or the change is no finite
+ * number (values near the largest a double holds).
+ */
+static int change(const struct val *b, const struct val *a, const struct figdef *fd, double *c)
 {
-	if (!b->has || !a->has)
-		return -1;
-	if (k == PT)
+	if (!b->has || !a->has || fd->chg == NOCHG)
+		return CHG_MISSING;
+	if (fd->chg == PT)
 		*c = a->v - b->v;
 	else if (a->v == b->v)
 		*c = 0;
-	else if (b->v == 0)
-		return -1;
+	else if (fabs(b->v) < fd->res / 2)
+		return CHG_NA;
 	else
 		*c = (a->v - b->v) / fabs(b->v) * 100;
-	return 0;
+	return isfinite(*c) ? CHG_OK : CHG_NA;
 }
 
-/* v rounded to digits decimals, without a minus sign on a zero. */
+/* v rounded to digits decimals, without a minus sign on a zero; a value
+ * too large to have decimals (a double's 15 to 17 digits are all before
+ * the point) as it is. */
 static double tidy(double v, int digits)
 {
-	double s = pow(10, digits), r = round(v * s) / s;
+	double s = pow(10, digits), r;
 
+	if (!(fabs(v) < 1e15))
+		return v;
+	r = round(v * s) / s;
 	return r == 0 ? 0 : r;
 }
 
@@ -690,13 +838,23 @@ static void json_str(FILE *f, const char *s)
 		fputs("null", f);
 }
 
-/* {"before": B, "after": A, "change_pct": C} (null for what is missing). */
-static void json_fig(FILE *f, const char *key, const struct val *b, const struct val *a,
-		     enum chg k)
+/* A change as JSON and CSV give it: 3 decimals (-2.458), or, too large
+ * for decimals, the shortest decimal that reads back as it (2e+303). */
+static void chg_num(FILE *f, double c)
+{
+	if (fabs(c) < 1e15)
+		fprintf(f, "%.3f", tidy(c, 3));
+	else
+		num(f, c);
+}
+
+/* {"before": B, "after": A, "change_pct": C} (null for what is missing,
+ * and for a change there is none of; a count has no change). */
+static void json_fig(FILE *f, const struct figdef *fd, const struct val *b, const struct val *a)
 {
 	double c;
 
-	fprintf(f, "\"%s\": {\"before\": ", key);
+	fprintf(f, "\"%s\": {\"before\": ", fd->key);
 	if (b->has)
 		num(f, b->v);
 	else
@@ -706,16 +864,38 @@ static void json_fig(FILE *f, const char *key, const struct val *b, const struct
 		num(f, a->v);
 	else
 		fputs("null", f);
-	fprintf(f, ", \"%s\": ", k == PT ? "change_pt" : "change_pct");
-	if (change(b, a, k, &c))
+	if (fd->chg == NOCHG) {
+		fputc('}', f);
+		return;
+	}
+	fprintf(f, ", \"%s\": ", fd->chg == PT ? "change_pt" : "change_pct");
+	if (change(b, a, fd, &c))
 		fputs("null", f);
 	else
-		fprintf(f, "%.3f", tidy(c, 3));
+		chg_num(f, c);
 	fputc('}', f);
+}
+
+/* The report's uncertainty, from its first policy that has one: 0 with
+ * *variants and *range_pct (-1 when not given), or -1 when the report has
+ * none (made without --uncertainty). */
+static int unc_of(const struct sr_compare_report *r, double *variants, double *range_pct)
+{
+	size_t i;
+
+	for (i = 0; i < r->npol; i++)
+		if (r->pol[i].f[F_U_VARIANTS].has) {
+			*variants = r->pol[i].f[F_U_VARIANTS].v;
+			*range_pct = r->pol[i].f[F_U_RANGE].has ? r->pol[i].f[F_U_RANGE].v : -1;
+			return 0;
+		}
+	return -1;
 }
 
 static void json_side(FILE *f, const char *name, const struct sr_compare_report *r)
 {
+	double var, range;
+
 	fprintf(f, "  \"%s\": {\"file\": ", name);
 	json_str(f, r->file);
 	fputs(", \"trace\": {\"path\": ", f);
@@ -732,6 +912,19 @@ static void json_side(FILE *f, const char *name, const struct sr_compare_report 
 	json_str(f, r->readahead);
 	fprintf(f, ", \"plug\": %s},\n    \"baseline\": ", r->plug < 0 ? "null" : r->plug ? "true" : "false");
 	json_str(f, r->baseline);
+	fputs(", \"uncertainty\": ", f);
+	if (unc_of(r, &var, &range)) {
+		fputs("null", f);
+	} else {
+		fputs("{\"variants\": ", f);
+		num(f, var);
+		fputs(", \"range_pct\": ", f);
+		if (range < 0)
+			fputs("null", f);
+		else
+			num(f, range);
+		fputc('}', f);
+	}
 	fputs("},\n", f);
 }
 
@@ -754,7 +947,7 @@ static int write_json(FILE *f, const struct sr_compare_report *b,
 		sr_compare_trace_diff(b, a, why, sizeof(why)) ? "false" : "true");
 	for (i = 0; i < np; i++) {
 		struct dpair *dp;
-		int lat = 0;
+		const char *open = NULL; /* the object of figures written into */
 
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		json_str(f, (pp[i].p[0] ? pp[i].p[0] : pp[i].p[1])->name);
@@ -764,15 +957,20 @@ static int write_json(FILE *f, const struct sr_compare_report *b,
 
 			if (!vb->has && !va->has)
 				continue;
-			if (pfig[k].obj && !lat++)
-				fprintf(f, ",\n     \"%s\": {", pfig[k].obj);
-			else if (pfig[k].obj)
+			if (open && pfig[k].obj && !strcmp(open, pfig[k].obj)) {
 				fputs(",\n       ", f);
-			else
-				fputs(",\n     ", f);
-			json_fig(f, pfig[k].key, vb, va, pfig[k].chg);
+			} else {
+				if (open)
+					fputc('}', f);
+				open = pfig[k].obj;
+				if (open)
+					fprintf(f, ",\n     \"%s\": {", open);
+				else
+					fputs(",\n     ", f);
+			}
+			json_fig(f, &pfig[k], vb, va);
 		}
-		if (lat)
+		if (open)
 			fputc('}', f);
 		dp = pair_devices(&pp[i], &nd);
 		if (!dp) {
@@ -790,7 +988,7 @@ static int write_json(FILE *f, const struct sr_compare_report *b,
 				if (!vb->has && !va->has)
 					continue;
 				fputs(", ", f);
-				json_fig(f, dfig[k].key, vb, va, dfig[k].chg);
+				json_fig(f, &dfig[k], vb, va);
 			}
 			fputc('}', f);
 		}
@@ -834,9 +1032,9 @@ static void csv_row(FILE *f, const char *pol, const char *in, const char *dev,
 	if (a->has)
 		num(f, a->v);
 	fputc(',', f);
-	if (!change(b, a, fd->chg, &c))
-		fprintf(f, "%.3f", tidy(c, 3));
-	fprintf(f, ",%s\n", fd->chg == PT ? "pt" : "pct");
+	if (!change(b, a, fd, &c))
+		chg_num(f, c);
+	fprintf(f, ",%s\n", fd->chg == PT ? "pt" : fd->chg == REL ? "pct" : "");
 }
 
 static int write_csv(FILE *f, const struct sr_compare_report *b,
@@ -974,34 +1172,108 @@ static const char *machine_of(const struct sr_compare_report *r, char *buf, size
 	return buf;
 }
 
+/* The report's uncertainty as the replay's table says it in its footer
+ * (src/report/report.c), into buf; what "agree" is follows in a line of
+ * its own. */
+static const char *unc_text(const struct sr_compare_report *r, char *buf, size_t size)
+{
+	double var, range;
+	char factor[400] = ""; /* a double's every digit (309) */
+
+	if (unc_of(r, &var, &range)) {
+		snprintf(buf, size, "not estimated (--uncertainty=N gives deltas a range)");
+		return buf;
+	}
+	if (range >= 0)
+		snprintf(factor, sizeof(factor), ", every figure within a factor %.2f",
+			 1 + range / 100);
+	snprintf(buf, size, "%.0f machine variants%s", var, factor);
+	return buf;
+}
+
 static const char *onoff(int v)
 {
 	return v < 0 ? NULL : v ? "on" : "off";
 }
 
+/* The slots cache as the header gives it: on or off (an option of the
+ * kernels that have one, 4.11 to 6.14), or none when the report's kernel
+ * has none (src/mm/kernel.c: before 4.11, and 6.15 on, whose per-CPU
+ * clusters took its place); the report's slots_cache is then false. */
+static const char *slots_of(const struct sr_compare_report *r)
+{
+	struct sr_kernel k;
+	struct sr_diag d;
+
+	if (r->kernel && !sr_kernel_parse(r->kernel, &k, &d) && k.alloc != SR_ALLOC_SLOTS_CACHE)
+		return k.alloc == SR_ALLOC_CLUSTER ? "none (6.15 on)" : "none (before 4.11)";
+	return onoff(r->slots);
+}
+
+/* The widest a value and a change may be in their columns (14 and 13
+ * wide), so that a space always parts them. */
+#define VAL_W 13
+#define CHG_W 12
+
+/*
+ * v (a figure in the report's unit) as the text shows it, x mul / div,
+ * into buf: with dec decimals (and its sign when sign), then unit; when
+ * that is wider than w, in scientific notation with as many significant
+ * digits as fit, up to 7 (1.234568e+15, -1.7e+308), never cut.  A value that overflows a double once scaled
+ * (a utilisation of 1e307, in per cent) is scaled as a long double.
+ */
+static void fit_num(char *buf, size_t size, int w, double v, double mul, double div, int dec,
+		    int sign, const char *unit)
+{
+	double x = v * mul / div;
+	long double lx = (long double)v * mul / div;
+	int p;
+
+	if (isfinite(x))
+		snprintf(buf, size, sign ? "%+.*f%s" : "%.*f%s", dec, tidy(x, dec), unit);
+	else
+		snprintf(buf, size, sign ? "%+.7Lg%s" : "%.7Lg%s", lx, unit);
+	for (p = 7; p >= 1 && (int)strlen(buf) > w; p--)
+		snprintf(buf, size, sign ? "%+.*Lg%s" : "%.*Lg%s", p, lx, unit);
+}
+
 /* One row: its label (on a line of its own when wider than the column),
  * the two values and the change. */
 static void text_row(FILE *f, int lw, const char *label, const struct figdef *fd,
-		     const struct val *b, const struct val *a)
+		     const struct val *b, const struct val *a, const struct val *ob,
+		     const struct val *oa)
 {
-	char vb[32] = "-", va[32] = "-", vc[32] = "-";
+	/* Room for a double's every digit before the point (309). */
+	char vb[400] = "-", va[400] = "-", vc[400] = "-";
 	double c;
+	int ch;
 
 	/* Values and changes rounded alike (half away from zero), so that
 	 * -15.635 -> 0 shows as -15.64 -> +0.00, +15.64 pt. */
 	if (b->has)
-		snprintf(vb, sizeof(vb), fd->sign ? "%+.*f" : "%.*f", fd->dec,
-			 tidy(b->v * fd->mul / fd->div, fd->dec));
+		fit_num(vb, sizeof(vb), VAL_W, b->v, fd->mul, fd->div, fd->dec, fd->sign, "");
 	if (a->has)
-		snprintf(va, sizeof(va), fd->sign ? "%+.*f" : "%.*f", fd->dec,
-			 tidy(a->v * fd->mul / fd->div, fd->dec));
-	if (!change(b, a, fd->chg, &c))
-		snprintf(vc, sizeof(vc), fd->chg == PT ? "%+.2f pt" : "%+.2f %%", tidy(c, 2));
+		fit_num(va, sizeof(va), VAL_W, a->v, fd->mul, fd->div, fd->dec, fd->sign, "");
+	/* A count out of another: "3/4" (when that fits its column). */
+	if (b->has && ob && ob->has && fabs(b->v) < 1e6 && fabs(ob->v) < 1e6)
+		snprintf(vb, sizeof(vb), "%.0f/%.0f", b->v, ob->v);
+	if (a->has && oa && oa->has && fabs(a->v) < 1e6 && fabs(oa->v) < 1e6)
+		snprintf(va, sizeof(va), "%.0f/%.0f", a->v, oa->v);
+	ch = change(b, a, fd, &c);
+	if (fd->chg == NOCHG)
+		vc[0] = '\0';
+	else if (ch == CHG_OK)
+		fit_num(vc, sizeof(vc), CHG_W, c, 1, 1, 2, 1, fd->chg == PT ? " pt" : " %");
+	else if (ch == CHG_NA)
+		snprintf(vc, sizeof(vc), "n/a");
 	if ((int)strlen(label) > lw) {
 		fprintf(f, "%s\n", label);
 		label = "";
 	}
-	fprintf(f, "%-*s%14s%14s%13s\n", lw, label, vb, va, vc);
+	if (vc[0])
+		fprintf(f, "%-*s%14s%14s%13s\n", lw, label, vb, va, vc);
+	else /* no change column (a count), and no spaces at the line's end */
+		fprintf(f, "%-*s%14s%14s\n", lw, label, vb, va);
 }
 
 /* The label of a row: two spaces, the policy, and what follows it. */
@@ -1018,9 +1290,11 @@ static void section(FILE *f, int g, int lw)
 }
 
 /* One row of group g: written (its section's title before the first), or,
- * when f is NULL, its label measured into *widest. */
+ * when f is NULL, its label measured into *widest.  ob, oa: what a count
+ * is out of, or NULL. */
 static void group_row(FILE *f, int g, int lw, const char *label, const struct figdef *fd,
-		      const struct val *vb, const struct val *va, int *rows, int *widest)
+		      const struct val *vb, const struct val *va, const struct val *ob,
+		      const struct val *oa, int *rows, int *widest)
 {
 	if (!f) {
 		if ((int)strlen(label) > *widest)
@@ -1029,7 +1303,7 @@ static void group_row(FILE *f, int g, int lw, const char *label, const struct fi
 	}
 	if (!(*rows)++)
 		section(f, g, lw);
-	text_row(f, lw, label, fd, vb, va);
+	text_row(f, lw, label, fd, vb, va, ob, oa);
 }
 
 /* Write (or, when f is NULL, measure: the widest label) group g's rows. */
@@ -1050,7 +1324,9 @@ static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw,
 			if (pfig[k].group != g || (!vb->has && !va->has))
 				continue;
 			label_of(label, sizeof(label), pp[i].p[0]->name, pfig[k].row);
-			group_row(f, g, lw, label, &pfig[k], vb, va, &rows, widest);
+			group_row(f, g, lw, label, &pfig[k], vb, va,
+				  pfig[k].of < 0 ? NULL : pval(&pp[i], 0, pfig[k].of),
+				  pfig[k].of < 0 ? NULL : pval(&pp[i], 1, pfig[k].of), &rows, widest);
 		}
 		dp = pair_devices(&pp[i], &nd);
 		if (!dp)
@@ -1063,7 +1339,8 @@ static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw,
 					continue;
 				label_of(label, sizeof(label), pp[i].p[0]->name,
 					 (dp[j].d[0] ? dp[j].d[0] : dp[j].d[1])->name);
-				group_row(f, g, lw, label, &dfig[k], vb, va, &rows, widest);
+				group_row(f, g, lw, label, &dfig[k], vb, va, NULL, NULL, &rows,
+					  widest);
 			}
 		free(dp);
 	}
@@ -1104,6 +1381,7 @@ static int write_text(FILE *f, const struct sr_compare_report *b,
 	struct ppair *pp;
 	size_t np, i;
 	char s0[600], s1[600];
+	double var, range;
 	int g, lw = 0, common = 0, only = 0;
 
 	pp = pair_policies(b, a, &np);
@@ -1114,10 +1392,16 @@ static int write_text(FILE *f, const struct sr_compare_report *b,
 	head(f, "trace:", trace_of(b, s0, sizeof(s0)), trace_of(a, s1, sizeof(s1)));
 	head(f, "machine:", machine_of(b, s0, sizeof(s0)), machine_of(a, s1, sizeof(s1)));
 	head(f, "kernel:", b->kernel, a->kernel);
-	head(f, "slots cache:", onoff(b->slots), onoff(a->slots));
+	head(f, "slots cache:", slots_of(b), slots_of(a));
 	head(f, "block plug:", onoff(b->plug), onoff(a->plug));
 	head(f, "readahead:", b->readahead, a->readahead);
 	head(f, "baseline:", b->baseline, a->baseline);
+	head(f, "uncertainty:", unc_text(b, s0, sizeof(s0)), unc_text(a, s1, sizeof(s1)));
+	if (!unc_of(b, &var, &range) || !unc_of(a, &var, &range)) {
+		snprintf(s0, sizeof(s0), "variants on the delta's side (faster, slower, or within "
+			 "%.0f %%)", SR_SAME_PCT);
+		wrap(f, "agree:       ", s0);
+	}
 	wrap(f, "change:      ", "(after / before - 1) x 100 %, of the reports' figures; for the "
 	     "delta, after - before");
 	for (g = 0; g < NGROUPS; g++)

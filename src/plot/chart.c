@@ -167,58 +167,143 @@ void chart_page_head(struct chart_page *p, const char *title, const char *subtit
 /* ---- text ---------------------------------------------------------------- */
 
 #define ELLIPSIS "\u2026"
+/* The most of a label drawn, as UTF-8: far more than a page is wide. */
+#define TEXT_MAX 1024
+
+/* The length of the well-formed UTF-8 sequence at s (n bytes left), or 0
+ * when s[0] begins none (a stray byte, an overlong form, a surrogate, a
+ * code point past U+10FFFF, a sequence cut short). */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
 
 /*
- * s into buf, cut to at most max_w wide (0: no limit) with an ellipsis:
- * its end dropped, or with head its start (a path keeps its file name).
- * Whole UTF-8 sequences are dropped.  ext: the extents of what is left.
+ * s[0..len) into buf (n bytes) as valid UTF-8, which cairo requires of
+ * every string it draws: each well-formed character as it is, each other
+ * byte shown as the text \xHH (a Latin-1 file name's e-acute as \xe9).
+ * Stops before a character or an escape that would not fit whole.
+ * Returns 1 when all of s is in buf, 0 when its end was left out.
  */
-static void fit(cairo_t *cr, const char *s, double max_w, int head, char *buf, size_t n,
-		cairo_text_extents_t *ext)
+static int utf8_clean(const char *s, size_t len, char *buf, size_t n)
 {
-	size_t len = strlen(s), from = 0, to = len;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t at = 0, i = 0, k;
 
-	snprintf(buf, n, "%s", s);
+	while (i < len) {
+		k = utf8_seq(u + i, len - i);
+		if (k ? at + k >= n : at + 4 >= n)
+			break;
+		if (k) {
+			memcpy(buf + at, u + i, k);
+			at += k;
+			i += k;
+		} else {
+			at += (size_t)snprintf(buf + at, n - at, "\\x%02x", u[i]);
+			i++;
+		}
+	}
+	buf[at] = '\0';
+	return i == len;
+}
+
+/*
+ * s[0..len) into buf (at least TEXT_MAX + 8 bytes) as valid UTF-8, cut
+ * to at most max_w wide (0: no limit) with an ellipsis: its end dropped,
+ * or with head its start (a path keeps its file name).  Cut between
+ * characters, never within one.  ext: the extents of what is left.
+ */
+static void fit(cairo_t *cr, const char *s, size_t len, double max_w, int head, char *buf,
+		size_t n, cairo_text_extents_t *ext)
+{
+	char clean[TEXT_MAX];
+	size_t from = 0, to, skip = 0;
+	int whole;
+
+	/* Past what clean holds (each byte may take 4 as an escape), the
+	 * start is dropped with head, else the end: an ellipsis says so. */
+	if (head && len > (TEXT_MAX - 1) / 4) {
+		skip = len - (TEXT_MAX - 1) / 4;
+		while (skip < len && ((unsigned char)s[skip] & 0xc0) == 0x80 &&
+		       skip < len - (TEXT_MAX - 1) / 4 + 3)
+			skip++;
+	}
+	whole = utf8_clean(s + skip, len - skip, clean, sizeof(clean));
+	to = strlen(clean);
+	snprintf(buf, n, "%s%s%s", skip ? ELLIPSIS : "", clean, whole ? "" : ELLIPSIS);
 	cairo_text_extents(cr, buf, ext);
 	while (max_w > 0 && ext->x_advance > max_w && from < to) {
 		if (head) {
 			do
 				from++;
-			while (from < to && ((unsigned char)s[from] & 0xc0) == 0x80);
-			snprintf(buf, n, ELLIPSIS "%s", s + from);
+			while (from < to && ((unsigned char)clean[from] & 0xc0) == 0x80);
+			snprintf(buf, n, ELLIPSIS "%s%s", clean + from, whole ? "" : ELLIPSIS);
 		} else {
 			do
 				to--;
-			while (to > from && ((unsigned char)s[to] & 0xc0) == 0x80);
-			snprintf(buf, n, "%.*s" ELLIPSIS, (int)to, s);
+			while (to > from && ((unsigned char)clean[to] & 0xc0) == 0x80);
+			snprintf(buf, n, "%s%.*s" ELLIPSIS, skip ? ELLIPSIS : "", (int)to, clean);
 		}
 		cairo_text_extents(cr, buf, ext);
 	}
 }
 
-void chart_text(cairo_t *cr, double x, double y, enum chart_anchor anchor, double size,
-		int bold, double angle, double max_w, const char *s)
-{
-	chart_text_cut(cr, x, y, anchor, size, bold, angle, max_w, 0, s);
-}
-
-void chart_text_cut(cairo_t *cr, double x, double y, enum chart_anchor anchor, double size,
-		    int bold, double angle, double max_w, int head, const char *s)
+/* chart_text_cut() of s[0..len). */
+static void text_n(cairo_t *cr, double x, double y, enum chart_anchor anchor, double size,
+		   int bold, double angle, double max_w, int head, const char *s, size_t len)
 {
 	cairo_text_extents_t ext;
-	char buf[512];
+	char buf[TEXT_MAX + 8];
 
 	cairo_save(cr);
 	cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL,
 			       bold ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL);
 	cairo_set_font_size(cr, size);
-	fit(cr, s, max_w, head, buf, sizeof(buf), &ext);
+	fit(cr, s, len, max_w, head, buf, sizeof(buf), &ext);
 	cairo_translate(cr, x, y);
 	cairo_rotate(cr, angle);
 	cairo_move_to(cr, anchor == CH_LEFT ? 0 : anchor == CH_CENTRE ? -ext.x_advance / 2
 									: -ext.x_advance, 0);
 	cairo_show_text(cr, buf);
 	cairo_restore(cr);
+}
+
+void chart_text(cairo_t *cr, double x, double y, enum chart_anchor anchor, double size,
+		int bold, double angle, double max_w, const char *s)
+{
+	text_n(cr, x, y, anchor, size, bold, angle, max_w, 0, s, strlen(s));
+}
+
+void chart_text_cut(cairo_t *cr, double x, double y, enum chart_anchor anchor, double size,
+		    int bold, double angle, double max_w, int head, const char *s)
+{
+	text_n(cr, x, y, anchor, size, bold, angle, max_w, head, s, strlen(s));
 }
 
 /* ---- axes ---------------------------------------------------------------- */
@@ -230,6 +315,18 @@ static double nice_step(double range, int ticks)
 	double f = raw / mag;
 
 	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
+}
+
+double chart_clip(double v)
+{
+	if (v != v)
+		return 0;
+	return v > CHART_VALUE_MAX ? CHART_VALUE_MAX : v < -CHART_VALUE_MAX ? -CHART_VALUE_MAX : v;
+}
+
+int chart_clipped(double v)
+{
+	return !(fabs(v) <= CHART_VALUE_MAX);
 }
 
 void chart_axis_nice(struct chart_axis *a, int ticks)
@@ -251,6 +348,10 @@ void chart_axis_nice(struct chart_axis *a, int ticks)
 	}
 	if (a->scale != CH_LINEAR)
 		return;
+	/* Within +-CHART_VALUE_MAX, the span, its step and the ends rounded
+	 * out to it are finite. */
+	a->min = chart_clip(a->min);
+	a->max = chart_clip(a->max);
 	if (!(a->max > a->min)) {
 		/* One value: a range around it (0: 0 to 1). */
 		double v = a->min, d = v == 0 ? 1 : fabs(v) / 10;
@@ -271,6 +372,7 @@ static double axis_frac(const struct chart_axis *a, double v)
 			return 0;
 		return (log10(v) - log10(a->min)) / (log10(a->max) - log10(a->min));
 	}
+	v = chart_clip(v);
 	return a->max > a->min ? (v - a->min) / (a->max - a->min) : 0;
 }
 
@@ -292,13 +394,17 @@ static double crisp(double v)
 
 static int decimals(double step);
 
+/* The largest tick value written out in full, with its decimals; from
+ * there on, as %g (1e+12). */
+#define TICK_FULL 1e9
+
 static void tick_label(const struct chart_axis *a, double v, char *buf, size_t n)
 {
 	if (a->tick) {
 		a->tick(v, a->step, buf, n);
 		return;
 	}
-	if (a->scale == CH_LOG10) {
+	if (a->scale == CH_LOG10 || fabs(v) >= TICK_FULL) {
 		snprintf(buf, n, "%g", v);
 		return;
 	}
@@ -434,7 +540,10 @@ void chart_tick_ns(double v, double step, char *buf, size_t n)
 
 void chart_tick_pct(double v, double step, char *buf, size_t n)
 {
-	snprintf(buf, n, "%.*f %%", decimals(step), v);
+	if (fabs(v) >= TICK_FULL)
+		snprintf(buf, n, "%g %%", v);
+	else
+		snprintf(buf, n, "%.*f %%", decimals(step), v);
 }
 
 const char *chart_footer(char *buf, size_t n, const char *more)
@@ -519,7 +628,6 @@ void chart_legend(cairo_t *cr, double x, double y, double max_w, const char *con
 
 	for (i = 0; i < n; i++, yy += 18) {
 		const char *nl = strchr(names[i], '\n');
-		char first[256];
 
 		chart_colour(cr, (int)i);
 		if (swatch == CH_SWATCH_BOX)
@@ -528,8 +636,8 @@ void chart_legend(cairo_t *cr, double x, double y, double max_w, const char *con
 			cairo_rectangle(cr, x, yy - 5, 18, 3);
 		cairo_fill(cr);
 		cairo_set_source_rgb(cr, INK, INK, INK);
-		snprintf(first, sizeof(first), "%.*s", nl ? (int)(nl - names[i]) : 255, names[i]);
-		chart_text_cut(cr, x + 24, yy, CH_LEFT, 11, 0, 0, max_w - 24, head, first);
+		text_n(cr, x + 24, yy, CH_LEFT, 11, 0, 0, max_w - 24, head, names[i],
+		       nl ? (size_t)(nl - names[i]) : strlen(names[i]));
 		if (nl) { /* its note, below it in grey */
 			yy += 14;
 			cairo_set_source_rgb(cr, NOTE, NOTE, NOTE);

@@ -49,7 +49,9 @@ enum chart_anchor { CH_LEFT, CH_CENTRE, CH_RIGHT };
 
 /* Text at (x, y): x by anchor, y its baseline; turned by angle radians
  * about (x, y) (-pi/2: reading upwards).  Cut with an ellipsis to at
- * most max_w wide (0: no limit). */
+ * most max_w wide (0: no limit), between characters.  s may be any bytes:
+ * what cairo draws is valid UTF-8, a byte that is no UTF-8 shown as the
+ * text \xHH. */
 void chart_text(cairo_t *cr, double x, double y, enum chart_anchor anchor, double size,
 		int bold, double angle, double max_w, const char *s);
 /* The same, cut at its start instead with head (a path keeps its end). */
@@ -68,9 +70,21 @@ struct chart_axis {
 	const char *const *cats; /* CH_CATEGORY: the categories' names */
 };
 
+/* The largest value a linear axis reaches: beyond, a value is drawn at
+ * the axis's end (clipped), so that every span, pad and rounded end stays
+ * a finite double (DBL_MAX is 1.8e308).  A chart with such a value says
+ * so (chart_clipped()). */
+#define CHART_VALUE_MAX 1e300
+
+/* v within +-CHART_VALUE_MAX (a NaN: 0). */
+double chart_clip(double v);
+/* Whether v is beyond what an axis reaches (it is drawn clipped). */
+int chart_clipped(double v);
+
 /* Round a linear axis out to about `ticks` ticks of 1, 2 or 5 x 10^k
- * (an empty range is widened around its value); a log axis to whole
- * decades (at least one). */
+ * (an empty range is widened around its value; its ends are first
+ * clipped to +-CHART_VALUE_MAX); a log axis to whole decades (at least
+ * one). */
 void chart_axis_nice(struct chart_axis *a, int ticks);
 
 /* A panel: its plot area on the page and its two axes. */
@@ -80,7 +94,8 @@ struct chart_panel {
 	struct chart_axis x, y;
 };
 
-/* Page position of an x or a y value (log axes clamp at their minimum). */
+/* Page position of an x or a y value (log axes clamp at their minimum;
+ * a value beyond +-CHART_VALUE_MAX is taken as the bound). */
 double chart_px(const struct chart_panel *pn, double v);
 double chart_py(const struct chart_panel *pn, double v);
 
@@ -110,7 +125,8 @@ void chart_legend(cairo_t *cr, double x, double y, double max_w, const char *con
 void chart_colour(cairo_t *cr, int k);
 
 /* Tick labels: nanoseconds as "100 ns", "1 µs", "10 ms", "1 s"; a
- * percentage as "25 %" with the step's decimals. */
+ * percentage as "25 %" with the step's decimals (from 10^9 on, as
+ * "1e+12 %": never a label of 300 digits). */
 void chart_tick_ns(double v, double step, char *buf, size_t n);
 void chart_tick_pct(double v, double step, char *buf, size_t n);
 

@@ -4,7 +4,16 @@
  * (JSON lines, docs/SWEEP.md, "Rows": a row's trace, machine, policy,
  * baseline, status and delta_pct), and each policy's delta per machine
  * across the traces.
+ *
+ * Rows are taken by what they are the result of, their identity
+ * (src/sweep/ident.c): a row given twice (a file and a subset of it) is
+ * counted once; two rows of one identity with other figures are refused,
+ * naming both; so are rows of other settings than the first's (the run
+ * fields: kernel, readahead, slots cache, plug, uncertainty, ...), and
+ * two traces, machines or policies of one name that are not the same
+ * (other content hashes): one chart is of one setting.
  */
+#include <inttypes.h>
 #include <math.h>
 
 #include <jansson.h>
@@ -13,6 +22,7 @@
 #include "common/internal.h"
 #include "common/strs.h"
 #include "plot/chart.h"
+#include "sweep/sweep_impl.h"
 
 #define PAGE_W 800
 #define PAGE_H 540
@@ -23,36 +33,97 @@
 #define LEGEND_X 620
 #define LEGEND_W (PAGE_W - LEGEND_X - 10)
 
+/* The longest line read: a sweep's row is a few KiB at most (its trace's
+ * and machine's paths, at most 4 KiB each, are its longest fields); what
+ * jansson makes of 64 KiB is at most a few MB. */
+#define MAX_LINE (64u << 10)
+
 /* A row that replayed: indexes into the name lists, and its delta. */
 struct row {
 	long trace, machine, policy;
 	double delta;
 };
 
+/* A row read, by identity: what it is the result of (the identity's
+ * fields but the info ones, as text), what it says besides (the row less
+ * its identity, unit and schema, as JSON with sorted keys), and where. */
+struct seen {
+	char *key, *figs;
+	size_t file;                  /* in files */
+	uint64_t line;
+	size_t next;                  /* the next of its hash, or NONE */
+};
+#define NONE ((size_t)-1)
+
+/* The content hash a name was first seen with, and where. */
+struct named {
+	char *hash;                   /* NULL: the row gave none */
+	size_t file;
+	uint64_t line;
+};
+
 struct sr_plot_rows {
 	struct sr_strs traces, machines, policies; /* names, in the order first seen */
+	struct named *tnamed, *mnamed, *pnamed;    /* ... and their hashes, by index */
+	size_t tcap, mcap, pcap;
 	char *baseline;               /* of the first row; every row's */
 	struct row *r;
 	size_t n, cap;
 	size_t read, errors, quiet;   /* rows read; of them in error, and of traces
 				       * with no swap activity (no figures) */
+	size_t doubled;               /* rows given again, left out */
+	struct sr_strs files;         /* the files read, for the messages */
+	struct seen *seen;
+	size_t nseen, seencap;
+	struct sr_u64map byhash;      /* a hash of key -> its first seen + 1 */
+	const char *ref_id[SR_ID_COUNT]; /* the first row that replayed: its
+					  * identity, into ref_buf */
+	char *ref_buf;
+	size_t ref_file;
+	uint64_t ref_line;
+	int has_ref;
 };
 
 enum sr_err sr_plot_rows_new(struct sr_plot_rows **out, struct sr_diag *diag)
 {
 	*out = calloc(1, sizeof(**out));
-	return *out ? SR_OK : sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
+	if (!*out)
+		return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
+	sr_u64map_init(&(*out)->byhash);
+	return SR_OK;
+}
+
+static void named_free(struct named *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i].hash);
+	free(v);
 }
 
 void sr_plot_rows_free(struct sr_plot_rows *r)
 {
+	size_t i;
+
 	if (!r)
 		return;
+	named_free(r->tnamed, r->tcap);
+	named_free(r->mnamed, r->mcap);
+	named_free(r->pnamed, r->pcap);
 	sr_strs_free(&r->traces);
 	sr_strs_free(&r->machines);
 	sr_strs_free(&r->policies);
 	free(r->baseline);
 	free(r->r);
+	for (i = 0; i < r->nseen; i++) {
+		free(r->seen[i].key);
+		free(r->seen[i].figs);
+	}
+	free(r->seen);
+	sr_u64map_free(&r->byhash);
+	sr_strs_free(&r->files);
+	free(r->ref_buf);
 	free(r);
 }
 
@@ -71,6 +142,231 @@ size_t sr_plot_rows_quiet(const struct sr_plot_rows *r)
 	return r->quiet;
 }
 
+size_t sr_plot_rows_doubled(const struct sr_plot_rows *r)
+{
+	return r->doubled;
+}
+
+/* ---- a row's identity ------------------------------------------------------ */
+
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h == SR_U64MAP_EMPTY ? h - 1 : h;
+}
+
+/* The row o's identity into id (num holds the numbers' text): 0, or -1
+ * with *bad the field of the wrong kind.  A field the row lacks is null
+ * (rows of older swapreplays lack those added since). */
+static int row_ident(const json_t *o, const char *id[SR_ID_COUNT],
+		     char num[SR_ID_COUNT][24], const char **bad)
+{
+	int i;
+
+	for (i = 0; i < SR_ID_COUNT; i++) {
+		const json_t *v = json_object_get(o, sr_id_fields[i].name);
+
+		id[i] = NULL;
+		if (v && sr_id_from_json(v, sr_id_fields[i].kind, num[i], &id[i])) {
+			*bad = sr_id_fields[i].name;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The identity as one string (the info fields left out: they say how a
+ * unit came to its identity, not what it is), malloc'ed; NULL out of
+ * memory. */
+static char *ident_key(const char *const id[SR_ID_COUNT])
+{
+	size_t len = 1, at = 0;
+	char *k;
+	int i;
+
+	for (i = 0; i < SR_ID_COUNT; i++)
+		len += (id[i] ? strlen(id[i]) : 0) + 2;
+	k = malloc(len);
+	if (!k)
+		return NULL;
+	for (i = 0; i < SR_ID_COUNT; i++) {
+		if (sr_id_fields[i].scope == SR_IDS_INFO)
+			continue;
+		/* \x1e: null, \x1f: the end of a value (neither is in JSON
+		 * text unescaped, and a value is JSON's) */
+		at += (size_t)sprintf(k + at, "%s%s\x1f", id[i] ? "" : "\x1e", id[i] ? id[i] : "");
+	}
+	k[at] = '\0';
+	return k;
+}
+
+/* The row o less its identity, unit and schema: what it says of its
+ * run, as JSON with sorted keys; NULL out of memory. */
+static char *row_figs(const json_t *o)
+{
+	json_t *c = json_deep_copy(o);
+	char *s;
+	int i;
+
+	if (!c)
+		return NULL;
+	for (i = 0; i < SR_ID_COUNT; i++)
+		json_object_del(c, sr_id_fields[i].name);
+	json_object_del(c, "unit");
+	json_object_del(c, "schema");
+	s = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(c);
+	return s;
+}
+
+/*
+ * Whether the row (line of path, identity id, the rest o) was read
+ * before: 1 when it was, with the same figures (to be left out); 0 when
+ * not (it is remembered); -1 with d set when a row of its identity has
+ * other figures, or out of memory.
+ */
+static int seen_before(struct sr_plot_rows *r, const char *path, uint64_t line,
+		       const char *const id[SR_ID_COUNT], const json_t *o, struct sr_diag *d)
+{
+	char *key = ident_key(id), *figs = key ? row_figs(o) : NULL;
+	uint64_t *head;
+	size_t i;
+	int added;
+
+	if (!key || !figs)
+		goto nomem;
+	head = sr_u64map_put(&r->byhash, fnv1a(key), &added);
+	if (!head)
+		goto nomem;
+	for (i = added ? NONE : (size_t)*head - 1; i != NONE; i = r->seen[i].next) {
+		if (strcmp(r->seen[i].key, key))
+			continue;
+		if (!strcmp(r->seen[i].figs, figs)) {
+			free(key);
+			free(figs);
+			return 1;
+		}
+		sr_diag_set(d, SR_ERR_FORMAT, "the result of the same trace, machine, policy and "
+			    "options as %s:%" PRIu64 ", with other figures: two runs of one "
+			    "unit; plot one of them", r->files.v[r->seen[i].file],
+			    r->seen[i].line);
+		free(key);
+		free(figs);
+		return -1;
+	}
+	if (r->nseen == r->seencap &&
+	    sr_grow((void **)&r->seen, &r->seencap, r->nseen + 1, sizeof(*r->seen), 64))
+		goto nomem;
+	if (!r->files.n || strcmp(r->files.v[r->files.n - 1], path))
+		if (sr_strs_add(&r->files, path, strlen(path)))
+			goto nomem;
+	r->seen[r->nseen].key = key;
+	r->seen[r->nseen].figs = figs;
+	r->seen[r->nseen].file = r->files.n - 1;
+	r->seen[r->nseen].line = line;
+	r->seen[r->nseen].next = added ? NONE : (size_t)*head - 1;
+	*head = ++r->nseen;
+	return 0;
+nomem:
+	free(key);
+	free(figs);
+	sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	return -1;
+}
+
+/*
+ * The settings of a row (its run fields) against the first row that
+ * replayed: 0 when they agree (a row in error may lack those it never
+ * knew), -1 with d set when not.  The first row that replayed becomes
+ * the reference.
+ */
+static int same_settings(struct sr_plot_rows *r, const char *const id[SR_ID_COUNT],
+			 int failed, struct sr_diag *d)
+{
+	struct sr_ident a, b;
+	char diff[400];
+	size_t len = 0, at = 0;
+	int i;
+
+	if (!r->has_ref) {
+		if (failed)
+			return 0;
+		for (i = 0; i < SR_ID_COUNT; i++)
+			len += id[i] ? strlen(id[i]) + 1 : 0;
+		r->ref_buf = malloc(len + 1);
+		if (!r->ref_buf)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory"), -1;
+		for (i = 0; i < SR_ID_COUNT; i++) {
+			r->ref_id[i] = id[i] ? strcpy(r->ref_buf + at, id[i]) : NULL;
+			at += id[i] ? strlen(id[i]) + 1 : 0;
+		}
+		r->ref_file = r->files.n - 1;
+		r->ref_line = d->line;
+		r->has_ref = 1;
+		return 0;
+	}
+	memcpy(a.v, id, sizeof(a.v));
+	memcpy(b.v, r->ref_id, sizeof(b.v));
+	if (!sr_ident_diff(&a, &b, SR_IDS_RUN, failed, diff, sizeof(diff)))
+		return 0;
+	if (!sr_id_eq(a.v[SR_ID_BASELINE], b.v[SR_ID_BASELINE]) && a.v[SR_ID_BASELINE])
+		sr_diag_set(d, SR_ERR_FORMAT, "a row against the baseline %.100s, the rows of %s:%"
+			    PRIu64 " against %.100s: plot the rows of one baseline at a time",
+			    a.v[SR_ID_BASELINE], r->files.v[r->ref_file], r->ref_line,
+			    b.v[SR_ID_BASELINE] ? b.v[SR_ID_BASELINE] : "null");
+	else
+		sr_diag_set(d, SR_ERR_FORMAT, "a row of other settings than %s:%" PRIu64 "'s (%s): "
+			    "plot the rows of one setting at a time", r->files.v[r->ref_file],
+			    r->ref_line, diff);
+	return -1;
+}
+
+/*
+ * Name ix of a list (its hashes in *named, room for *cap) is one thing:
+ * the first hash it was seen with is remembered; another one later is
+ * refused (two traces, machines or policies of one name).  0, or -1 with
+ * d set.
+ */
+static int same_thing(struct sr_plot_rows *r, const char *what, const char *hashname,
+		      const char *name, long ix, struct named **named, size_t *cap,
+		      const char *hash, struct sr_diag *d)
+{
+	struct named *nv;
+
+	if ((size_t)ix >= *cap) {
+		size_t c = *cap ? 2 * *cap : 16;
+
+		while (c <= (size_t)ix)
+			c *= 2;
+		nv = realloc(*named, c * sizeof(*nv));
+		if (!nv)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory"), -1;
+		memset(nv + *cap, 0, (c - *cap) * sizeof(*nv));
+		*named = nv;
+		*cap = c;
+	}
+	nv = &(*named)[ix];
+	if (!hash)
+		return 0;
+	if (!nv->hash) {
+		nv->hash = strdup(hash);
+		if (!nv->hash)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory"), -1;
+		nv->file = r->files.n - 1;
+		nv->line = d->line;
+		return 0;
+	}
+	if (!strcmp(nv->hash, hash))
+		return 0;
+	sr_diag_set(d, SR_ERR_FORMAT, "%s %.100s with %s %s, not %s as at %s:%" PRIu64 ": two "
+		    "%ss of one name in one chart; plot them apart", what, name, hashname, hash,
+		    nv->hash, r->files.v[nv->file], nv->line, what);
+	return -1;
+}
+
 /* A string field of a row, or NULL. */
 static const char *str_of(const json_t *o, const char *key)
 {
@@ -82,12 +378,14 @@ static enum sr_err add_line(struct sr_plot_rows *r, const char *path, uint64_t l
 			    const char *s, size_t len, struct sr_diag *d)
 {
 	static const char *const need[] = { "trace", "machine", "policy", "baseline" };
+	const char *id[SR_ID_COUNT], *status, *bad = NULL;
+	char num[SR_ID_COUNT][24];
 	json_error_t je;
 	json_t *o;
-	const char *status;
 	struct row row;
 	long ix[4];
 	size_t i;
+	int again, failed;
 
 	while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
 		len--;
@@ -118,9 +416,27 @@ static enum sr_err add_line(struct sr_plot_rows *r, const char *path, uint64_t l
 		return sr_diag_set(d, SR_ERR_FORMAT, "its status is none of ok, error and "
 				   "no swap activity");
 	}
+	if (row_ident(o, id, num, &bad)) {
+		json_decref(o);
+		return sr_diag_set(d, SR_ERR_FORMAT, "its '%s' is not of its kind", bad);
+	}
+	/* Once per identity: a row given again is left out. */
+	again = seen_before(r, path, line, id, o, d);
+	if (again) {
+		json_decref(o);
+		if (again < 0)
+			return d->code;
+		r->doubled++;
+		return SR_OK;
+	}
+	failed = status && !strcmp(status, "error");
+	if (same_settings(r, id, failed, d)) {
+		json_decref(o);
+		return d->code;
+	}
 	r->read++;
 	if (status && strcmp(status, "ok")) {
-		if (!strcmp(status, "error"))
+		if (failed)
 			r->errors++;
 		else
 			r->quiet++;
@@ -138,12 +454,6 @@ static enum sr_err add_line(struct sr_plot_rows *r, const char *path, uint64_t l
 			json_decref(o);
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		}
-	} else if (strcmp(r->baseline, str_of(o, "baseline"))) {
-		sr_diag_set(d, SR_ERR_FORMAT, "a row against the baseline %s, the rows before "
-			    "against %s: plot the rows of one baseline at a time",
-			    str_of(o, "baseline"), r->baseline);
-		json_decref(o);
-		return SR_ERR_FORMAT;
 	}
 	ix[0] = sr_strs_index(&r->traces, str_of(o, "trace"));
 	ix[1] = sr_strs_index(&r->machines, str_of(o, "machine"));
@@ -151,9 +461,22 @@ static enum sr_err add_line(struct sr_plot_rows *r, const char *path, uint64_t l
 	ix[2] = strcmp(str_of(o, "policy"), r->baseline)
 			? sr_strs_index(&r->policies, str_of(o, "policy")) : -2;
 	row.delta = json_number_value(json_object_get(o, "delta_pct"));
-	json_decref(o);
-	if (ix[0] < 0 || ix[1] < 0 || ix[2] == -1)
+	if (ix[0] < 0 || ix[1] < 0 || ix[2] == -1) {
+		json_decref(o);
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	}
+	/* One name, one thing: a trace, machine or policy of another
+	 * content under a name seen is refused (id points into o). */
+	if (same_thing(r, "trace", "trace_hash", id[SR_ID_TRACE], ix[0], &r->tnamed, &r->tcap,
+		       id[SR_ID_TRACE_HASH], d) ||
+	    same_thing(r, "machine", "machine_hash", id[SR_ID_MACHINE], ix[1], &r->mnamed,
+		       &r->mcap, id[SR_ID_MACHINE_HASH], d) ||
+	    (ix[2] >= 0 && same_thing(r, "policy", "policy_hash", id[SR_ID_POLICY], ix[2],
+				      &r->pnamed, &r->pcap, id[SR_ID_POLICY_HASH], d))) {
+		json_decref(o);
+		return d->code;
+	}
+	json_decref(o);
 	if (ix[2] == -2)
 		return SR_OK;
 	if (r->n == r->cap) {
@@ -190,6 +513,14 @@ enum sr_err sr_plot_rows_read(struct sr_plot_rows *r, const char *path, struct s
 			break;
 		nl = memchr(p, '\n', n);
 		take = nl ? (size_t)((const unsigned char *)nl - p) : n;
+		if (len + take > MAX_LINE) {
+			sr_diag_file(diag, path);
+			diag->line = lineno + 1;
+			err = sr_diag_set(diag, SR_ERR_LIMIT, "a line longer than %u KiB: refused, "
+					  "not a sweep's result row (a row is a few KiB)",
+					  MAX_LINE >> 10);
+			break;
+		}
 		if (len + take + 1 > cap) {
 			size_t c = 2 * (len + take) + 1;
 			char *nb = realloc(line, c);
@@ -220,7 +551,8 @@ enum sr_err sr_plot_rows_read(struct sr_plot_rows *r, const char *path, struct s
 
 /* ---- the chart ----------------------------------------------------------- */
 
-/* Policy k's deltas on machine m: their mean, least and most; how many. */
+/* Policy k's deltas on machine m, as drawn (within CHART_VALUE_MAX):
+ * their mean, least and most; how many. */
 static size_t deltas_of(const struct sr_plot_rows *r, long m, long k, double *mean,
 			double *lo, double *hi)
 {
@@ -230,13 +562,15 @@ static size_t deltas_of(const struct sr_plot_rows *r, long m, long k, double *me
 	for (i = 0; i < r->n; i++) {
 		const struct row *w = &r->r[i];
 
+		double v = chart_clip(w->delta); /* as drawn: their sum is finite */
+
 		if (w->machine != m || w->policy != k)
 			continue;
-		if (!n || w->delta < *lo)
-			*lo = w->delta;
-		if (!n || w->delta > *hi)
-			*hi = w->delta;
-		sum += w->delta;
+		if (!n || v < *lo)
+			*lo = v;
+		if (!n || v > *hi)
+			*hi = v;
+		sum += v;
 		n++;
 	}
 	*mean = n ? sum / (double)n : 0;
@@ -264,9 +598,9 @@ enum sr_err sr_plot_sweep(FILE *f, enum sr_plot_fmt fmt, const struct sr_plot_ro
 		       .tick = chart_tick_pct },
 	};
 	struct chart_page pg;
-	char title[200], sub[300], more[200], foot[400];
+	char title[1200], sub[300], more[300], foot[500]; /* title: a long baseline uncut */
 	double cw, group;
-	size_t i;
+	size_t i, clipped = 0, len;
 	long m, k;
 	enum sr_err err;
 
@@ -276,12 +610,16 @@ enum sr_err sr_plot_sweep(FILE *f, enum sr_plot_fmt fmt, const struct sr_plot_ro
 		return sr_diag_set(diag, SR_ERR_FORMAT, "no row replayed (%zu in error, %zu of "
 				   "traces with no swap activity): nothing to plot", r->errors,
 				   r->quiet);
-	/* The delta axis: every row's, and 0. */
+	/* The delta axis: every row's, and 0; a delta beyond what an axis
+	 * reaches (CHART_VALUE_MAX) is drawn at its end, and said. */
 	for (i = 0; i < r->n; i++) {
-		if (r->r[i].delta < pn.y.min)
-			pn.y.min = r->r[i].delta;
-		if (r->r[i].delta > pn.y.max)
-			pn.y.max = r->r[i].delta;
+		double v = chart_clip(r->r[i].delta);
+
+		clipped += chart_clipped(r->r[i].delta);
+		if (v < pn.y.min)
+			pn.y.min = v;
+		if (v > pn.y.max)
+			pn.y.max = v;
 	}
 	/* Room above and below the bars' ends, so that no dot sits on the
 	 * frame; the zero stays in. */
@@ -304,14 +642,21 @@ enum sr_err sr_plot_sweep(FILE *f, enum sr_plot_fmt fmt, const struct sr_plot_ro
 	snprintf(sub, sizeof(sub), "%zu trace%s x %zu machine%s; bars: the mean over the traces, "
 		 "whiskers: least to most, dots: each trace", r->traces.n,
 		 r->traces.n == 1 ? "" : "s", r->machines.n, r->machines.n == 1 ? "" : "s");
-	/* What was left out, in the footer. */
-	snprintf(more, sizeof(more), "%zu row%s in error left out", r->errors,
-		 r->errors == 1 ? "" : "s");
+	/* What was left out, or drawn clipped, in the footer. */
+	len = 0;
+	more[0] = '\0';
+	if (r->errors && !r->quiet)
+		len += (size_t)snprintf(more, sizeof(more), "%zu row%s in error left out",
+					r->errors, r->errors == 1 ? "" : "s");
 	if (r->quiet)
-		snprintf(more, sizeof(more), "%zu row%s in error, %zu of traces with no swap "
-			 "activity left out", r->errors, r->errors == 1 ? "" : "s", r->quiet);
-	chart_page_head(&pg, title, sub, chart_footer(foot, sizeof(foot),
-						      r->errors || r->quiet ? more : NULL));
+		len += (size_t)snprintf(more, sizeof(more), "%zu row%s in error, %zu of traces "
+					"with no swap activity left out", r->errors,
+					r->errors == 1 ? "" : "s", r->quiet);
+	if (clipped && len < sizeof(more))
+		snprintf(more + len, sizeof(more) - len, "%s%zu delta%s beyond %g %% drawn at the "
+			 "axis's end", len ? "; " : "", clipped, clipped == 1 ? "" : "s",
+			 CHART_VALUE_MAX);
+	chart_page_head(&pg, title, sub, chart_footer(foot, sizeof(foot), more[0] ? more : NULL));
 	chart_axes(&pn, NULL);
 	chart_hline(&pn, 0);
 	/* In each machine's column, a bar per policy side by side across

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The sweep engine's insides, shared by the files of src/sweep/ only (its
- * public side is include/swapreplay/sweep.h):
+ * public side is include/swapreplay/sweep.h), and for a row's identity
+ * (ident.c) by src/plot/sweep_plot.c, which tells rows apart by it:
  *
  *   sweep.c     a sweep set up from inputs; machines and policies loaded
  *   inputs.c    lists of strings; inputs expanded into traces, files that

@@ -209,6 +209,87 @@ $SR plot "$W/quiet.jsonl" -o "$W/q.pdf" 2>"$W/err"
 check "plot with a row of no swap activity: status 0, said on stderr and in the chart" "0 yes yes" \
 	"$? $(grep -q '1 of 13 rows are of traces with no swap activity' "$W/err" && echo yes) $(text "$W/q.pdf" | grep -q '1 of traces with no swap activity left out' && echo yes)"
 
+# ---- plot: a row per identity, a setting per chart ------------------------------
+# A row given again (a file and a subset of it) is counted once: the chart
+# is the file's alone, byte for byte, and the doubles are said.
+head -n 3 "$W/sweep.jsonl" >"$W/sub.jsonl"
+$SR plot "$W/sweep.jsonl" -o "$W/one.svg" 2>"$W/err"
+$SR plot "$W/sweep.jsonl" "$W/sub.jsonl" -o "$W/two.svg" 2>"$W/err"
+check "plot FILE SUBSET: status 0, the chart of FILE alone, the doubles said" "0 yes yes" \
+	"$? $(cmp -s "$W/one.svg" "$W/two.svg" && echo yes) $(grep -q '3 rows were given more than once' "$W/err" && echo yes)"
+# The same identity with another delta: refused, naming both rows.
+{ cat "$W/sweep.jsonl"; sed -n 2p "$W/sweep.jsonl" | sed 's/"delta_pct": [^,]*/"delta_pct": 99.5/'; } >"$W/other.jsonl"
+n=$(($(wc -l <"$W/sweep.jsonl") + 1))
+$SR plot "$W/other.jsonl" -o "$W/o.svg" 2>"$W/err"
+check "plot of two rows of one identity, other figures: status 3, both named, no chart" "3 yes no" \
+	"$? $(grep -qF "other.jsonl:$n: the result of the same trace, machine, policy and options as $W/other.jsonl:2, with other figures" "$W/err" && echo yes) $(test -e "$W/o.svg" && echo yes || echo no)"
+# Rows of another kernel (a run's setting): refused, saying which setting.
+$SR sweep "$SAMPLE" -m 2s-nvme2 -p hybrid --kernel=6.15 -o "$W/k615.jsonl" >/dev/null 2>&1
+$SR plot "$W/sweep.jsonl" "$W/k615.jsonl" -o "$W/k.svg" 2>"$W/err"
+check "plot of rows of two kernels: status 3, the setting named, no chart" "3 yes no" \
+	"$? $(grep -qF "k615.jsonl:1: a row of other settings than $W/sweep.jsonl:1's (kernel 6.15, not 6.6): plot the rows of one setting at a time" "$W/err" && echo yes) $(test -e "$W/k.svg" && echo yes || echo no)"
+# One machine name of two descriptions (another machine_hash): refused.
+sed -n 1p "$W/sweep.jsonl" | sed 's/"machine_hash": "fnv1a64:[0-9a-f]*"/"machine_hash": "fnv1a64:0000000000000000"/' >"$W/mh.jsonl"
+$SR plot "$W/sweep.jsonl" "$W/mh.jsonl" -o "$W/mh.svg" 2>"$W/err"
+check "plot of one machine name with two hashes: status 3, said" "3 yes" \
+	"$? $(grep -q "mh.jsonl:1: machine 2s-pmem2 with machine_hash fnv1a64:0000000000000000, not fnv1a64:[0-9a-f]* as at $W/sweep.jsonl:1: two machines of one name in one chart" "$W/err" && echo yes)"
+
+# ---- labels: UTF-8 cut between characters, any byte shown -----------------------
+# cairo draws valid UTF-8 only (else no chart at all, issue 29): labels are
+# cut on characters, never within one, and a byte that is no UTF-8 (a
+# Latin-1 file name) is shown as \xHH.  A 330-byte path of two-byte
+# characters, its legend and title cut at 255 bytes before.
+E=$(printf '\303\251')
+rep() { # STRING N: STRING N times
+	i=0
+	while [ $i -lt $2 ]; do printf '%s' "$1"; i=$((i + 1)); done
+}
+long=$(rep "$E" 100)
+f330="$long/a$(rep "$E" 62).log" # 200 + 1 + 1 + 124 + 4 = 330 bytes
+mkdir -p "$W/$long"
+cp "$V/plain.log" "$W/$f330"
+(cd "$W" && $SR stat "$f330" "$V/plain.log" --plot="$W/u.pdf" >/dev/null 2>"$W/err")
+check "stat --plot of a 330-byte UTF-8 path: status 0, a PDF" "0 %PDF" "$? $(head -c 4 "$W/u.pdf" 2>/dev/null)"
+has "stat plot of a long UTF-8 path: its legend keeps its end, whole characters" "$W/u.pdf" \
+	"$E$E$E.log" "plain.log"
+lat="$W/caf$(printf '\351').log"
+cp "$V/plain.log" "$lat"
+$SR stat "$lat" --plot="$W/l.pdf" >/dev/null 2>"$W/err"
+check "stat --plot of a Latin-1 file name: status 0" 0 $?
+has "stat plot of a Latin-1 file name: its byte shown as \\xe9" "$W/l.pdf" 'caf\xe9.log'
+# Rows of a long UTF-8 machine name (three-byte characters) and policy name.
+M=$(i=0; while [ $i -lt 90 ]; do printf '\342\202\254'; i=$((i + 1)); done)
+{
+	row a.swt "$M" reclaimer-nid 0
+	row a.swt "$M" "p-$long$long" -2.5
+} >"$W/utf.jsonl"
+$SR plot "$W/utf.jsonl" -o "$W/utf.pdf" 2>"$W/err"
+check "plot of rows with long UTF-8 machine and policy names: status 0, a PDF" "0 %PDF" \
+	"$? $(head -c 4 "$W/utf.pdf" 2>/dev/null)"
+has "plot of long UTF-8 names: both shown, cut with an ellipsis" "$W/utf.pdf" \
+	"$(printf '\342\202\254\342\202\254')" "$E$E$E" "…"
+$SR plot "$W/utf.jsonl" -o "$W/utf.png" 2>"$W/err"
+check "plot of long UTF-8 names as PNG: status 0" 0 $?
+
+# ---- values an axis cannot reach -------------------------------------------------
+# Deltas of +-1e308 (issue 29: a "-nan %" tick label, the span overflowing):
+# the axis stays finite, up to +-1e300 (CHART_VALUE_MAX), with short tick
+# labels; the deltas beyond are drawn at its end, and the footer says so.
+{
+	row a.swt 2s-nvme2 reclaimer-nid 0
+	row a.swt 2s-nvme2 hybrid 1e308
+	row b.swt 2s-nvme2 hybrid -1e308
+	row a.swt 2s-nvme2 page-nid-strict 5
+} >"$W/huge.jsonl"
+$SR plot "$W/huge.jsonl" -o "$W/huge.pdf" 2>"$W/err"
+check "plot of deltas of 1e308: status 0, no nan nor inf in its labels" "0 0" \
+	"$? $(text "$W/huge.pdf" | grep -ci 'nan\|inf')"
+has "plot of deltas of 1e308: the axis's ends, the clipping said" "$W/huge.pdf" \
+	"1e+300 %" "-1e+300 %" "0 %" "2 deltas beyond 1e+300 % drawn at the axis's end"
+$SR plot "$W/huge.jsonl" -o "$W/huge.svg" 2>"$W/err"
+check "plot of deltas of 1e308 as SVG: no coordinate nan nor inf" 0 \
+	"$(grep -ci 'nan\|inf' "$W/huge.svg")"
+
 # ---- refusals -------------------------------------------------------------------
 $SR "$SAMPLE" --plot="$W/x.jpg" >"$W/out" 2>"$W/err"
 check "replay --plot=FILE.jpg: refused, status 2, nothing written" "2 no no" \

@@ -20,6 +20,7 @@ void suite_readahead(void);
 void suite_slots(void);
 void suite_plug(void);
 void suite_revmap(void);
+void suite_compare(void);
 
 int main(void)
 {
@@ -38,5 +39,6 @@ int main(void)
 	suite_slots();
 	suite_plug();
 	suite_revmap();
+	suite_compare();
 	return test_failed ? 1 : 0;
 }
