@@ -80,8 +80,13 @@ struct sr_readahead_opts {
 
 /* The kernel modelled when none is named. */
 #define SR_KERNEL_DEFAULT "6.6"
+/* The newest kernel --kernel takes (src/mm/kernel.c says why). */
+#define SR_KERNEL_NEWEST_MAJOR 7u
+#define SR_KERNEL_NEWEST_MINOR 4u
 
-/* Parse "MAJOR.MINOR" (4.0 and later) into *k; SR_ERR_INVAL with a message. */
+/* Parse "MAJOR.MINOR" (4.0 to SR_KERNEL_NEWEST_*), or a version as uname -r
+ * prints it ("6.6.0-28-generic": its patch level and suffix are not
+ * modelled), into *k; SR_ERR_INVAL with a message. */
 enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *diag);
 /* "6.15: per-node priority lists, per-CPU current cluster per order" in buf. */
 const char *sr_kernel_describe(const struct sr_kernel *k, char *buf, size_t n);

@@ -53,7 +53,10 @@
  * Kernels before 4.0 are refused; later releases than 6.19 behave as 6.19
  * here: what 7.0 changed, the swap table (every swap-in through the swap
  * cache, the bypass of 4.15 gone), keeps readahead off for synchronous
- * devices, which is what the model does with them.
+ * devices, which is what the model does with them.  Versions after
+ * SR_KERNEL_NEWEST (the newest release or release candidate when this
+ * list was last read: 7.0 in April 2026 then one every nine or ten weeks,
+ * 7.4 due in December 2026) are refused: 99.99 is a typo, not a kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,21 +71,45 @@ static int since(const struct sr_kernel *k, unsigned major, unsigned minor)
 	return k->major > major || (k->major == major && k->minor >= minor);
 }
 
+/* The digits at s, their count; 0 when none. */
+static size_t digits(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] >= '0' && s[n] <= '9')
+		n++;
+	return n;
+}
+
 enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *d)
 {
 	uint64_t major, minor;
-	const char *dot = strchr(s, '.');
+	size_t n1 = digits(s), n2 = 0;
+	const char *rest = NULL;
 
 	memset(k, 0, sizeof(*k));
-	if (!dot || sr_parse_u64(s, (size_t)(dot - s), 99, &major) ||
-	    sr_parse_u64(dot + 1, strlen(dot + 1), 999, &minor))
+	/* MAJOR.MINOR, with what uname -r prints after it: a .PATCH, then a
+	 * -SUFFIX or a + (6.6.0-28-generic, 6.19.0-rc3, 6.12.7+). */
+	if (n1 && s[n1] == '.') {
+		n2 = digits(s + n1 + 1);
+		rest = s + n1 + 1 + n2;
+		if (*rest == '.' && digits(rest + 1))
+			rest += 1 + digits(rest + 1);
+	}
+	if (!n2 || (*rest && *rest != '-' && *rest != '+') ||
+	    sr_parse_u64(s, n1, 99, &major) || sr_parse_u64(s + n1 + 1, n2, 999, &minor))
 		return sr_diag_set(d, SR_ERR_INVAL,
-				   "kernel '%s': expected a version MAJOR.MINOR such as 5.15 or 6.15", s);
+				   "kernel '%s': expected a version MAJOR.MINOR such as 5.15 or 6.15 "
+				   "(or as uname -r prints it, 6.6.0-28-generic)", s);
 	k->major = (unsigned)major;
 	k->minor = (unsigned)minor;
 	if (!since(k, 4, 0))
 		return sr_diag_set(d, SR_ERR_INVAL, "kernel %s: kernels before 4.0 are not modelled",
 				   s);
+	if (since(k, SR_KERNEL_NEWEST_MAJOR, SR_KERNEL_NEWEST_MINOR + 1))
+		return sr_diag_set(d, SR_ERR_INVAL, "kernel %s: no such release yet (the newest "
+				   "this swapreplay knows is %u.%u; releases after 6.19 are modelled "
+				   "as 6.19)", s, SR_KERNEL_NEWEST_MAJOR, SR_KERNEL_NEWEST_MINOR);
 	k->node_lists = since(k, 4, 14) && !since(k, 6, 19);
 	k->prio = !since(k, 4, 14) ? SR_PRIO_GLOBAL : !since(k, 6, 19) ? SR_PRIO_NODE_RAISE :
 		  SR_PRIO_ALL_EQUAL;
@@ -101,12 +128,13 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 
 const char *sr_kernel_describe(const struct sr_kernel *k, char *buf, size_t n)
 {
-	snprintf(buf, n, "%u.%u: %s, %s", k->major, k->minor,
+	snprintf(buf, n, "%u.%u: %s, %s%s", k->major, k->minor,
 		 k->node_lists ? "per-node priority lists" :
 		 k->prio == SR_PRIO_GLOBAL ? "one priority list (automatic priorities -1, -2, ...)" :
 		 "one priority list (automatic priorities all -1)",
 		 k->alloc == SR_ALLOC_SLOTS_CACHE ? "per-CPU slots cache of 64" :
 		 k->alloc == SR_ALLOC_CLUSTER ? "per-CPU current cluster per order" :
-		 "no slots cache");
+		 "no slots cache", since(k, 7, 0) ? " (as 6.19: what later releases changed is "
+		 "not modelled)" : "");
 	return buf;
 }
