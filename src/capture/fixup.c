@@ -215,6 +215,7 @@ struct sr_capture {
 	uint64_t line;
 	int header_done;
 	int strict;
+	uint64_t max_errors;   /* bad data lines skipped before failing */
 	struct sr_tpjoin *tp;  /* the tracepoint capture's joiner, or NULL */
 	int tp_end;            /* its lines are all read: flush it */
 	struct sr_capture_stats st;
@@ -243,14 +244,15 @@ enum sr_err sr_capture_open(struct sr_capture **out, const char *path,
 	return SR_OK;
 }
 
-static enum sr_err cap_fail(struct sr_capture *c, struct sr_diag *d, enum sr_err code,
-			    const char *msg)
+/* The error of line `line` (0: none), made sticky. */
+static enum sr_err cap_fail_at(struct sr_capture *c, struct sr_diag *d, enum sr_err code,
+			       uint64_t line, const char *msg)
 {
 	struct sr_diag x;
 
 	sr_diag_clear(&x);
 	sr_diag_file(&x, sr_src_name(c->src));
-	x.line = c->line;
+	x.line = line;
 	sr_diag_set(&x, code, "%s", msg);
 	c->sticky = code;
 	c->sticky_diag = x;
@@ -259,9 +261,43 @@ static enum sr_err cap_fail(struct sr_capture *c, struct sr_diag *d, enum sr_err
 	return code;
 }
 
+static enum sr_err cap_fail(struct sr_capture *c, struct sr_diag *d, enum sr_err code,
+			    const char *msg)
+{
+	return cap_fail_at(c, d, code, c->line, msg);
+}
+
+/*
+ * A data line refused (line: its number, msg: why): skipped and counted
+ * while fewer than max_errors were (SR_OK), else the capture's error.
+ */
+static enum sr_err bad_line(struct sr_capture *c, struct sr_diag *d, uint64_t line,
+			    const char *msg)
+{
+	char full[600];
+
+	if (c->st.skipped < c->max_errors) {
+		if (!c->st.skipped)
+			snprintf(c->st.first_skip, sizeof(c->st.first_skip), "%s:%llu: %s",
+				 sr_src_name(c->src), (unsigned long long)line, msg);
+		c->st.skipped++;
+		return SR_OK;
+	}
+	if (!c->max_errors)
+		return cap_fail_at(c, d, SR_ERR_FORMAT, line, msg);
+	snprintf(full, sizeof(full), "%s [more than --max-errors=%llu bad lines]", msg,
+		 (unsigned long long)c->max_errors);
+	return cap_fail_at(c, d, SR_ERR_FORMAT, line, full);
+}
+
 void sr_capture_strict(struct sr_capture *c, int strict)
 {
 	c->strict = strict;
+}
+
+void sr_capture_max_errors(struct sr_capture *c, uint64_t n)
+{
+	c->max_errors = n;
 }
 
 /* bpftrace's "Lost N events" (its perf buffers were full): adds N to *lost
@@ -394,8 +430,10 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 		}
 		if (c->st.tracepoint) {
 			rc = sr_tpjoin_line(c->tp, line, len, msg, sizeof(msg));
-			if (rc)
-				return cap_fail(c, d, rc == -2 ? SR_ERR_NOMEM : SR_ERR_FORMAT, msg);
+			if (rc == -2)
+				return cap_fail(c, d, SR_ERR_NOMEM, msg);
+			if (rc && (err = bad_line(c, d, c->line, msg)))
+				return err;
 			continue;
 		}
 		if (!c->header_done) {
@@ -408,8 +446,11 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 			c->header_done = 1;
 			continue;
 		}
-		if (sr_capture_parse_line(line, len, &evs[*n], &pfn, &has_pfn, msg, sizeof(msg)))
-			return cap_fail(c, d, SR_ERR_FORMAT, msg);
+		if (sr_capture_parse_line(line, len, &evs[*n], &pfn, &has_pfn, msg, sizeof(msg))) {
+			if ((err = bad_line(c, d, c->line, msg)))
+				return err;
+			continue;
+		}
 		page_node(c, &evs[*n], pfn, has_pfn);
 		(*n)++;
 	}
