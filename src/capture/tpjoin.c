@@ -494,6 +494,14 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
 			return -1;
 		}
 	}
+	/* What one line may cost: a completion is walked a page at a time
+	 * (8 sectors), each page looked up and, in a swap area without its
+	 * bio yet, remembered; bounded by what the kernel can print. */
+	if (v[7] >= SR_TPJOIN_MAX_SECTORS) {
+		snprintf(msg, msz, "nr_sectors %llu: more than the kernel gives (below 2^23 = %llu: the block tracepoints print a request's or a bio's bytes, an unsigned int, >> 9)",
+			 (unsigned long long)v[7], (unsigned long long)SR_TPJOIN_MAX_SECTORS);
+		return -1;
+	}
 	if (v[0] > j->latest_ts)
 		j->latest_ts = v[0];
 	if (ext_sort(j)) {
