@@ -111,6 +111,13 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 const char *sr_reader_machine_json(const struct sr_reader *r);
 
 /*
+ * What to call that description in a message, naming the trace ("machine
+ * in the header of FILE"): the origin to give sr_machine_parse(), so that
+ * an error in it says which trace holds it.
+ */
+const char *sr_reader_machine_origin(const struct sr_reader *r);
+
+/*
  * How far the reading of the file has gone: *read bytes of the file as
  * stored (compressed bytes for zstd) out of *size (0 when the size is not
  * known: standard input, a pipe).  The bytes read run ahead of the events
