@@ -62,6 +62,7 @@ struct sr_capture_stats {
 				 * its buffers dropped, the capture's own loss */
 	uint64_t cut_lines;     /* a last line without its newline (bpftrace killed,
 				 * or out of disk), dropped: 0 or 1 */
+	int vaddr_column;       /* its header has vaddr: events may carry one */
 	uint64_t skipped;       /* bad data lines skipped under sr_capture_max_errors() */
 	char first_skip[512];   /* the first of them: "FILE:LINE: why" ("" if none) */
 	/* The tracepoint capture only (tracepoint set): */

@@ -537,6 +537,7 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 						"a tracepoint capture without swap extents before its header (" SR_CAPTURE_TP_EXTENT " lines, written by swapreplay-record)");
 			c->header_done = 1;
 			c->st.tracepoint = 1;
+			c->st.vaddr_column = 1; /* its reads' "addr" */
 			continue;
 		}
 		if (c->st.tracepoint) {
@@ -552,6 +553,7 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 						"not the capture header (expected " SR_CAPTURE_HEADER
 						"): not the output of swapreplay-capture.bt");
 			c->header_done = 1;
+			c->st.vaddr_column = len == strlen(SR_CAPTURE_HEADER);
 			continue;
 		}
 		if (sr_capture_parse_line(line, len, &evs[*n], &pfn, &has_pfn, msg, sizeof(msg))) {

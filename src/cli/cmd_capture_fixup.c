@@ -24,7 +24,7 @@ static const struct cli_opt opts[] = {
 static int run(int argc, char **argv)
 {
 	struct cli_parser p;
-	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0 };
+	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0, 0 };
 	struct sr_pfn_map *map = NULL;
 	struct sr_capture *c = NULL;
 	struct sr_writer *w = NULL;
@@ -102,6 +102,10 @@ static int run(int argc, char **argv)
 			 * swap-outs without. */
 			if (sr_capture_stats(c)->tracepoint)
 				wo.vaddr = 1;
+			/* Else from the first event that has one (the writer
+			 * writes the output again), or from the start on
+			 * standard output if the capture has the column. */
+			wo.may_vaddr = sr_capture_stats(c)->vaddr_column;
 			err = sr_writer_open(&w, out, &wo, &d);
 		}
 		if (err || !n)

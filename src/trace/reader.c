@@ -310,6 +310,11 @@ const char *sr_reader_machine_origin(const struct sr_reader *r)
 	return r->machine_origin;
 }
 
+int sr_reader_may_vaddr(const struct sr_reader *r)
+{
+	return r->may_vaddr;
+}
+
 void sr_reader_file_progress(const struct sr_reader *r, uint64_t *read, uint64_t *size)
 {
 	sr_src_file_progress(r->src, read, size);

@@ -60,7 +60,7 @@ static int same(const struct sr_event *a, const struct sr_event *b)
 static int write_file(const char *path, enum sr_format f, int level,
 		      const struct sr_event *e, size_t n, const char *machine)
 {
-	struct sr_write_opts wo = { f, level, machine, 0 };
+	struct sr_write_opts wo = { f, level, machine, 0, 0 };
 	struct sr_writer *w;
 	struct sr_diag d;
 
@@ -144,7 +144,7 @@ static void all_formats(void)
 static void jsonl_limit(void)
 {
 	struct sr_event e;
-	struct sr_write_opts wo = { SR_FMT_JSONL, 0, NULL, 0 };
+	struct sr_write_opts wo = { SR_FMT_JSONL, 0, NULL, 0, 0 };
 	struct sr_writer *w;
 	struct sr_diag d;
 	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
@@ -234,10 +234,78 @@ static void event_valid_matches_check(void)
 	CHECK(valid > 0 && valid < total);
 }
 
+/*
+ * The first vaddr after thousands of events without, in batches as the
+ * commands write them: the output is written again with vaddr (CSV
+ * column, .swt version 2, plain and zstd, with the machine kept), every
+ * event comes back with its own.  An output that cannot be written again
+ * (a device) refuses it, unless told the events may carry one.
+ */
+static void vaddr_late(void)
+{
+	static struct sr_event ev[NEV];
+	static const struct { enum sr_format f; int level; const char *name; } cases[] = {
+		{ SR_FMT_CSV, 0, "v.csv" },
+		{ SR_FMT_CSV, 3, "v.csv.zst" },
+		{ SR_FMT_SWT, 0, "v.swt" },
+		{ SR_FMT_SWT, 5, "v.swt.zst" },
+	};
+	const char *machine = "{\"name\":\"unit-test\"}";
+	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
+	struct sr_write_opts wo = { SR_FMT_CSV, 0, NULL, 0, 0 };
+	struct sr_writer *w;
+	struct sr_diag d;
+	size_t c, i;
+
+	make_events(ev, NEV);
+	ev[NEV - 7].vaddr = 0x7fffdeadb000ull;
+	ev[NEV - 7].flags |= SR_EV_HAS_VADDR;
+	ev[NEV - 1].vaddr = 4096;
+	ev[NEV - 1].flags |= SR_EV_HAS_VADDR;
+	CHECK(mkdtemp(dir) != NULL);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const char *m = cases[c].f == SR_FMT_SWT ? machine : NULL;
+		struct sr_write_opts o = { cases[c].f, cases[c].level, m, 0, 0 };
+		struct sr_reader *r;
+		struct sr_event buf[1000];
+		size_t got, k = 0, good = 0;
+		int ok = 1;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[c].name);
+		test_name = cases[c].name;
+		CHECK(sr_writer_open(&w, path, &o, &d) == SR_OK);
+		for (i = 0; i < NEV && ok; i += 4096)
+			ok = sr_writer_write(w, ev + i, NEV - i < 4096 ? NEV - i : 4096, &d) == SR_OK;
+		CHECK(ok);
+		CHECK(sr_writer_finish(w, &d) == SR_OK);
+		CHECK(read_compare(path, ev, NEV, cases[c].f, m) == NEV);
+		CHECK(sr_reader_open(&r, path, NULL, &d) == SR_OK);
+		CHECK(sr_reader_may_vaddr(r) == 1);
+		while (sr_reader_read(r, buf, 1000, &got, &d) == SR_OK && got)
+			for (i = 0; i < got; i++, k++)
+				good += buf[i].vaddr == ((ev[k].flags & SR_EV_HAS_VADDR) ? ev[k].vaddr : 0);
+		sr_reader_close(r);
+		CHECK(k == NEV && good == NEV);
+		unlink(path);
+	}
+	rmdir(dir);
+	test_name = "vaddr_late";
+	/* /dev/null is written directly: not to be written again. */
+	CHECK(sr_writer_open(&w, "/dev/null", &wo, &d) == SR_OK);
+	CHECK(sr_writer_write(w, ev, NEV, &d) == SR_ERR_INVAL);
+	CHECK(strstr(d.msg, "cannot be written again") != NULL);
+	sr_writer_abort(w);
+	wo.may_vaddr = 1;
+	CHECK(sr_writer_open(&w, "/dev/null", &wo, &d) == SR_OK);
+	CHECK(sr_writer_write(w, ev, NEV, &d) == SR_OK);
+	CHECK(sr_writer_finish(w, &d) == SR_OK);
+}
+
 void suite_readers(void)
 {
 	TEST(all_formats);
 	TEST(jsonl_limit);
 	TEST(big_header);
+	TEST(vaddr_late);
 	TEST(event_valid_matches_check);
 }
