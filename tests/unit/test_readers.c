@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/internal.h"
+#include "swapreplay/stat.h"
 #include "swapreplay/trace.h"
 #include "test.h"
 
@@ -301,11 +302,67 @@ static void vaddr_late(void)
 	CHECK(sr_writer_finish(w, &d) == SR_OK);
 }
 
+/*
+ * An adaptive timeline over spans from 30 ns to 30 hours: its buckets are
+ * 1, 2 or 5 x 10^k ns, at most 1 s (but past 100000 of them), at least 50
+ * over the span when any width gives that many, and hold every page, each
+ * event in the bucket of its time, through the tenfold widenings.
+ */
+static void timeline_adaptive(void)
+{
+	static const uint64_t spans[] = { 30, 68242, 999999999, 10000000000ull,
+					  3600000000000ull, 108000000000000ull };
+	struct sr_event e[1000];
+	size_t s, i;
+
+	for (s = 0; s < sizeof(spans) / sizeof(spans[0]); s++) {
+		struct sr_timeline *t = sr_timeline_new_auto(1000000000, 50);
+		struct sr_timeline_info ti;
+		uint64_t w, m, sum = 0, first = 123456789, x = 88172645463325252ull;
+		int in_bucket = 1;
+
+		CHECK(t != NULL);
+		if (!t)
+			return;
+		for (i = 0; i < 1000; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			sr_event_init(&e[i]);
+			e[i].ts_ns = first + (i == 999 ? spans[s] : i ? x % spans[s] : 0);
+			e[i].op = (uint8_t)(x & 1);
+			e[i].nr_pages = 1u << (x >> 60) % 4;
+		}
+		CHECK(sr_timeline_add(t, e, 500) == SR_OK);
+		CHECK(sr_timeline_add(t, e + 500, 500) == SR_OK);
+		sr_timeline_get(t, &ti);
+		for (w = ti.width_ns; w % 10 == 0; w /= 10)
+			;
+		CHECK(w == 1 || w == 2 || w == 5);
+		CHECK(ti.width_ns <= 1000000000 || ti.buckets >= SR_TIMELINE_MAX_BUCKETS / 10);
+		CHECK(ti.buckets >= 50 || ti.width_ns == 1);
+		/* The widest that gives 50: 2.5 times wider gives fewer. */
+		CHECK(ti.buckets < 50 || ti.width_ns >= 1000000000 || ti.buckets <= 50 * 5 / 2 + 1);
+		CHECK(ti.base_ns <= first && first - ti.base_ns < ti.width_ns);
+		for (i = 0; i < ti.buckets; i++)
+			sum += sr_timeline_pages(t, i, SR_OP_OUT) + sr_timeline_pages(t, i, SR_OP_IN);
+		for (i = 0, m = 0; i < 1000; i++)
+			m += e[i].nr_pages;
+		CHECK(sum == m);
+		/* The last event alone at its time: its bucket holds its pages. */
+		i = (size_t)((e[999].ts_ns - ti.base_ns) / ti.width_ns);
+		in_bucket = sr_timeline_pages(t, i, e[999].op) >= e[999].nr_pages && i + 1 == ti.buckets;
+		CHECK(in_bucket);
+		sr_timeline_free(t);
+	}
+}
+
 void suite_readers(void)
 {
 	TEST(all_formats);
 	TEST(jsonl_limit);
 	TEST(big_header);
 	TEST(vaddr_late);
+	TEST(timeline_adaptive);
 	TEST(event_valid_matches_check);
 }
