@@ -62,6 +62,9 @@ struct sr_capture_stats {
 				 * its buffers dropped, the capture's own loss */
 	uint64_t cut_lines;     /* a last line without its newline (bpftrace killed,
 				 * or out of disk), dropped: 0 or 1 */
+	int vaddr_column;       /* its header has vaddr: events may carry one */
+	uint64_t skipped;       /* bad data lines skipped under sr_capture_max_errors() */
+	char first_skip[512];   /* the first of them: "FILE:LINE: why" ("" if none) */
 	/* The tracepoint capture only (tracepoint set): */
 	int tracepoint;         /* the capture is the tracepoint one */
 	uint64_t not_swap_io;   /* bios on a swap device outside its swap areas */
@@ -84,6 +87,11 @@ enum sr_err sr_capture_open(struct sr_capture **out, const char *path,
 /* Refuse (SR_ERR_FORMAT) a last line without its newline instead of
  * dropping it and counting it in cut_lines. */
 void sr_capture_strict(struct sr_capture *c, int strict);
+/* Skip up to n data lines that are refused (garbled, or holding what no
+ * kernel gives), counting them in skipped, rather than fail at the first
+ * (n = 0, the default).  Headers, swap extents, I/O and memory errors are
+ * never skipped. */
+void sr_capture_max_errors(struct sr_capture *c, uint64_t n);
 /* Up to cap events; *n == 0 with SR_OK at the end.  Errors name FILE:LINE. */
 enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t cap,
 			    size_t *n, struct sr_diag *diag);

@@ -3,8 +3,9 @@
  * swapreplay/outfile.h - output files that are whole or absent.
  *
  * Everything swapreplay writes goes to a temporary file in the target's
- * directory ("DIR/.NAME.XXXXXX") and is renamed over the target only when
- * complete.  "-" writes to standard output directly.
+ * directory ("DIR/.NAME.PID.XXXXXX", PID its writer's process id) and is
+ * renamed over the target only when complete.  "-" writes to standard
+ * output directly.
  */
 #ifndef SWAPREPLAY_OUTFILE_H
 #define SWAPREPLAY_OUTFILE_H
@@ -17,7 +18,9 @@ struct sr_outfile;
 
 /* Create the temporary file for path.  *out owns it until commit/abort.
  * A symbolic link is written through: the file it names is replaced, the
- * link stays. */
+ * link stays.  The target's temporary files whose writer process no
+ * longer exists (kill(pid, 0): ESRCH; one killed by SIGKILL left it) are
+ * removed first; a live writer's are kept. */
 enum sr_err sr_outfile_open(struct sr_outfile **out, const char *path,
 			    struct sr_diag *diag);
 

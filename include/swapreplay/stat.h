@@ -59,6 +59,15 @@ struct sr_timeline;
 
 /* A new, empty timeline of buckets width_ns wide; NULL on ENOMEM or a width of 0. */
 struct sr_timeline *sr_timeline_new(uint64_t width_ns);
+/*
+ * A timeline whose buckets adapt to the trace's span, known at its end:
+ * the widest of 1, 2 and 5 x 10^k ns, no wider than max_width_ns, that
+ * makes at least min_buckets buckets from the first event to the last (a
+ * trace too short for that many gets the finest, 1 ns; one of a single
+ * instant, max_width_ns).  Beyond SR_TIMELINE_MAX_BUCKETS of max_width_ns,
+ * wider (widened).  NULL on ENOMEM or a 0 argument.
+ */
+struct sr_timeline *sr_timeline_new_auto(uint64_t max_width_ns, unsigned min_buckets);
 void sr_timeline_free(struct sr_timeline *t);
 /* Add n events; SR_ERR_NOMEM if the buckets could not grow. */
 enum sr_err sr_timeline_add(struct sr_timeline *t, const struct sr_event *evs, size_t n);
@@ -67,7 +76,8 @@ struct sr_timeline_info {
 	uint64_t width_ns;       /* the buckets' width now (after widening) */
 	uint64_t base_ns;        /* the start of bucket 0 */
 	size_t buckets;          /* from bucket 0 to the last event's (0 if none) */
-	unsigned widened;        /* times the width doubled */
+	unsigned widened;        /* times the width doubled (adaptive: grew tenfold,
+				  * when it ends wider than its max_width_ns) */
 };
 
 void sr_timeline_get(const struct sr_timeline *t, struct sr_timeline_info *out);

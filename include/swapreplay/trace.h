@@ -111,6 +111,20 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 const char *sr_reader_machine_json(const struct sr_reader *r);
 
 /*
+ * What to call that description in a message, naming the trace ("machine
+ * in the header of FILE"): the origin to give sr_machine_parse(), so that
+ * an error in it says which trace holds it.
+ */
+const char *sr_reader_machine_origin(const struct sr_reader *r);
+
+/*
+ * Whether events of this trace may carry a virtual address (vaddr), as
+ * its format says from the start: a CSV header with the vaddr column, JSON
+ * lines (any line may have one), .swt version 2.  Not whether any does.
+ */
+int sr_reader_may_vaddr(const struct sr_reader *r);
+
+/*
  * How far the reading of the file has gone: *read bytes of the file as
  * stored (compressed bytes for zstd) out of *size (0 when the size is not
  * known: standard input, a pipe).  The bytes read run ahead of the events
@@ -170,9 +184,19 @@ struct sr_write_opts {
 	enum sr_format format; /* CSV, JSONL or SWT (not AUTO) */
 	int zstd_level;        /* 0: no compression; 1..19: zstd level */
 	const char *machine_json; /* SWT only: embedded in the header, or NULL */
-	int vaddr;             /* the events carry vaddr: CSV gets its column and
-				* SWT is written as version 2 (else version 1,
-				* and vaddr is dropped); JSONL has it anyway */
+	/*
+	 * The events carry vaddr: CSV gets its column and SWT is written as
+	 * version 2.  Else they are written without (version 1, what older
+	 * builds read) until an event carries one: the file written so far is
+	 * then written again with vaddr, so that no event loses its address.
+	 * JSONL has it anyway.
+	 */
+	int vaddr;
+	/* Events may carry vaddr (sr_reader_may_vaddr()): where the output
+	 * cannot be written again (standard output, a pipe, a device), it
+	 * carries vaddr from the start.  An event with vaddr there without
+	 * either is an error (SR_ERR_INVAL), never a silent loss. */
+	int may_vaddr;
 };
 
 struct sr_writer;
@@ -180,7 +204,8 @@ struct sr_writer;
 /*
  * Create a writer to path ("-" = stdout).  A file is written to a temporary
  * file in the same directory and renamed into place by sr_writer_finish();
- * an existing file is not touched before that.
+ * an existing file is not touched before that.  The writer keeps a copy of
+ * opts->machine_json.
  */
 enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 			   const struct sr_write_opts *opts, struct sr_diag *diag);

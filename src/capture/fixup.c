@@ -215,8 +215,17 @@ struct sr_capture {
 	uint64_t line;
 	int header_done;
 	int strict;
+	uint64_t max_errors;   /* bad data lines skipped before failing */
 	struct sr_tpjoin *tp;  /* the tracepoint capture's joiner, or NULL */
 	int tp_end;            /* its lines are all read: flush it */
+	/* Its last line read, held back until the next one tells whether its
+	 * timestamp is out of line (tp_decide()). */
+	char *held;
+	size_t held_len, held_cap;
+	uint64_t held_no, held_ts;
+	int holding;
+	uint64_t latest;       /* the latest timestamp of the lines joined */
+	int have_latest;
 	struct sr_capture_stats st;
 	enum sr_err sticky;
 	struct sr_diag sticky_diag;
@@ -243,14 +252,15 @@ enum sr_err sr_capture_open(struct sr_capture **out, const char *path,
 	return SR_OK;
 }
 
-static enum sr_err cap_fail(struct sr_capture *c, struct sr_diag *d, enum sr_err code,
-			    const char *msg)
+/* The error of line `line` (0: none), made sticky. */
+static enum sr_err cap_fail_at(struct sr_capture *c, struct sr_diag *d, enum sr_err code,
+			       uint64_t line, const char *msg)
 {
 	struct sr_diag x;
 
 	sr_diag_clear(&x);
 	sr_diag_file(&x, sr_src_name(c->src));
-	x.line = c->line;
+	x.line = line;
 	sr_diag_set(&x, code, "%s", msg);
 	c->sticky = code;
 	c->sticky_diag = x;
@@ -259,9 +269,43 @@ static enum sr_err cap_fail(struct sr_capture *c, struct sr_diag *d, enum sr_err
 	return code;
 }
 
+static enum sr_err cap_fail(struct sr_capture *c, struct sr_diag *d, enum sr_err code,
+			    const char *msg)
+{
+	return cap_fail_at(c, d, code, c->line, msg);
+}
+
+/*
+ * A data line refused (line: its number, msg: why): skipped and counted
+ * while fewer than max_errors were (SR_OK), else the capture's error.
+ */
+static enum sr_err bad_line(struct sr_capture *c, struct sr_diag *d, uint64_t line,
+			    const char *msg)
+{
+	char full[600];
+
+	if (c->st.skipped < c->max_errors) {
+		if (!c->st.skipped)
+			snprintf(c->st.first_skip, sizeof(c->st.first_skip), "%s:%llu: %s",
+				 sr_src_name(c->src), (unsigned long long)line, msg);
+		c->st.skipped++;
+		return SR_OK;
+	}
+	if (!c->max_errors)
+		return cap_fail_at(c, d, SR_ERR_FORMAT, line, msg);
+	snprintf(full, sizeof(full), "%s [more than --max-errors=%llu bad lines]", msg,
+		 (unsigned long long)c->max_errors);
+	return cap_fail_at(c, d, SR_ERR_FORMAT, line, full);
+}
+
 void sr_capture_strict(struct sr_capture *c, int strict)
 {
 	c->strict = strict;
+}
+
+void sr_capture_max_errors(struct sr_capture *c, uint64_t n)
+{
+	c->max_errors = n;
 }
 
 /* bpftrace's "Lost N events" (its perf buffers were full): adds N to *lost
@@ -291,6 +335,107 @@ static void page_node(struct sr_capture *c, struct sr_event *ev, uint64_t pfn, i
 		c->st.pfn_unmapped++;
 	ev->page_nid = node >= 0 ? (uint16_t)node : ev->cpu_nid;
 	c->st.events++;
+}
+
+/* ---- the tracepoint capture's lines ------------------------------------ */
+
+/* One line to the joiner (no: its number); *joined set if it took it. */
+static enum sr_err tp_join(struct sr_capture *c, const char *s, size_t len, uint64_t no,
+			   int *joined, struct sr_diag *d)
+{
+	char msg[512];
+	int rc = sr_tpjoin_line(c->tp, s, len, msg, sizeof(msg));
+
+	*joined = !rc;
+	if (rc == -2)
+		return cap_fail_at(c, d, SR_ERR_NOMEM, no, msg);
+	return rc ? bad_line(c, d, no, msg) : SR_OK;
+}
+
+/*
+ * The held line joined or refused, knowing the line after it (next_ts,
+ * when have_next) and the latest time of the lines joined before it.
+ *
+ * The bound: the lines are the tracepoints' as they fire, printed by
+ * bpftrace from a buffer per CPU, so they come out of time order by as
+ * long as a buffer waits to be read, and the joiner already takes
+ * SR_TPJOIN_TIMEOUT_NS (10 s) as more than that: it gives up on a
+ * completion that long after its bio (by the latest line's time).  A line
+ * further out of line than that cannot be joined right, and one with a
+ * time in the future would make every bio after it time out at once (no
+ * latency, its reclaim write unpaired).  So a line is refused when its
+ * time is more than 10 s before the latest joined (it goes back further
+ * than reordering allows), or when it is more than 10 s after the latest
+ * joined and the line after it is more than 10 s before it: a lone jump
+ * that the capture does not follow is not the machine's time (two lines
+ * glued together: "123" and "4567890123456,C,..." read as one 16-digit
+ * time).  A jump the next line follows is a quiet spell: kept.
+ */
+static enum sr_err tp_decide(struct sr_capture *c, int have_next, uint64_t next_ts,
+			     struct sr_diag *d)
+{
+	const uint64_t r = SR_TPJOIN_TIMEOUT_NS;
+	uint64_t ts = c->held_ts;
+	char msg[512];
+	enum sr_err err;
+	int joined;
+
+	c->holding = 0;
+	if (c->have_latest && ts < c->latest && c->latest - ts > r) {
+		snprintf(msg, sizeof(msg), "ts_ns %llu is more than %llu s before an earlier line's (%llu): bpftrace's buffers do not hold lines that long (a line cut short or glued to another?)",
+			 (unsigned long long)ts, (unsigned long long)(r / 1000000000u),
+			 (unsigned long long)c->latest);
+		return bad_line(c, d, c->held_no, msg);
+	}
+	if (have_next && (!c->have_latest || (ts > c->latest && ts - c->latest > r)) &&
+	    next_ts < ts && ts - next_ts > r) {
+		if (c->have_latest)
+			snprintf(msg, sizeof(msg), "ts_ns %llu is more than %llu s after the line before (%llu) and the line after (%llu): two lines glued together?",
+				 (unsigned long long)ts, (unsigned long long)(r / 1000000000u),
+				 (unsigned long long)c->latest, (unsigned long long)next_ts);
+		else
+			snprintf(msg, sizeof(msg), "ts_ns %llu is more than %llu s after the line after it (%llu): two lines glued together?",
+				 (unsigned long long)ts, (unsigned long long)(r / 1000000000u),
+				 (unsigned long long)next_ts);
+		return bad_line(c, d, c->held_no, msg);
+	}
+	err = tp_join(c, c->held, c->held_len, c->held_no, &joined, d);
+	if (!err && joined && (!c->have_latest || ts > c->latest)) {
+		c->latest = ts;
+		c->have_latest = 1;
+	}
+	return err;
+}
+
+/* A data line of the tracepoint capture: the line held before it decided,
+ * and this one held in its place. */
+static enum sr_err tp_line(struct sr_capture *c, const char *s, size_t len, struct sr_diag *d)
+{
+	const char *comma = memchr(s, ',', len);
+	enum sr_err err;
+	uint64_t ts;
+	int joined;
+
+	/* Without a time it tells nothing of the times: the joiner refuses it. */
+	if (sr_parse_u64(s, comma ? (size_t)(comma - s) : len, UINT64_MAX, &ts))
+		return tp_join(c, s, len, c->line, &joined, d);
+	if (c->holding && (err = tp_decide(c, 1, ts, d)))
+		return err;
+	if (sr_grow((void **)&c->held, &c->held_cap, len, 1, 256))
+		return cap_fail(c, d, SR_ERR_NOMEM, "out of memory");
+	memcpy(c->held, s, len);
+	c->held_len = len;
+	c->held_no = c->line;
+	c->held_ts = ts;
+	c->holding = 1;
+	return SR_OK;
+}
+
+/* The tracepoint capture's lines are all read: the one held decided. */
+static enum sr_err tp_end(struct sr_capture *c, struct sr_diag *d)
+{
+	c->tp_end = 1;
+	return c->holding ? tp_decide(c, 0, 0, d) : SR_OK;
 }
 
 /* A swap extent line, before the tracepoint capture's header. */
@@ -346,7 +491,8 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 				return cap_fail(c, d, SR_ERR_FORMAT,
 						"no capture header (" SR_CAPTURE_HEADER ")");
 			if (c->st.tracepoint) {
-				c->tp_end = 1;
+				if ((err = tp_end(c, d)))
+					return err;
 				continue;
 			}
 			break;
@@ -360,7 +506,8 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 						"the last line has no newline: cut short (bpftrace killed, or the disk full?)");
 			c->st.cut_lines++;
 			if (c->st.tracepoint) {
-				c->tp_end = 1;
+				if ((err = tp_end(c, d)))
+					return err;
 				continue;
 			}
 			break;
@@ -390,12 +537,12 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 						"a tracepoint capture without swap extents before its header (" SR_CAPTURE_TP_EXTENT " lines, written by swapreplay-record)");
 			c->header_done = 1;
 			c->st.tracepoint = 1;
+			c->st.vaddr_column = 1; /* its reads' "addr" */
 			continue;
 		}
 		if (c->st.tracepoint) {
-			rc = sr_tpjoin_line(c->tp, line, len, msg, sizeof(msg));
-			if (rc)
-				return cap_fail(c, d, rc == -2 ? SR_ERR_NOMEM : SR_ERR_FORMAT, msg);
+			if ((err = tp_line(c, line, len, d)))
+				return err;
 			continue;
 		}
 		if (!c->header_done) {
@@ -406,10 +553,14 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 						"not the capture header (expected " SR_CAPTURE_HEADER
 						"): not the output of swapreplay-capture.bt");
 			c->header_done = 1;
+			c->st.vaddr_column = len == strlen(SR_CAPTURE_HEADER);
 			continue;
 		}
-		if (sr_capture_parse_line(line, len, &evs[*n], &pfn, &has_pfn, msg, sizeof(msg)))
-			return cap_fail(c, d, SR_ERR_FORMAT, msg);
+		if (sr_capture_parse_line(line, len, &evs[*n], &pfn, &has_pfn, msg, sizeof(msg))) {
+			if ((err = bad_line(c, d, c->line, msg)))
+				return err;
+			continue;
+		}
 		page_node(c, &evs[*n], pfn, has_pfn);
 		(*n)++;
 	}
@@ -427,5 +578,6 @@ void sr_capture_close(struct sr_capture *c)
 		return;
 	sr_src_close(c->src);
 	sr_tpjoin_free(c->tp);
+	free(c->held);
 	free(c);
 }

@@ -33,14 +33,31 @@
 
 struct ext {
 	uint32_t type, qdev, cdev;
+	uint32_t disk;         /* index of cdev in sr_tpjoin.disks */
 	uint64_t page, sector, pages;
+};
+
+/*
+ * A disk requests complete on, with the maps of its sectors: each disk
+ * has maps of its own, so that no key made of a device number and a
+ * sector can stand for two (a device number is 32 bits, a sector up to
+ * 2^52 + 2^55 in an extent: together they do not fit a 64-bit key).
+ */
+struct disk {
+	uint32_t cdev;
+	struct sr_u64map by_sector; /* sector -> seq + 1 of the bio queued there */
+	/* Completions read before their bio's line, sector -> time: bpftrace
+	 * prints each CPU's lines from a buffer of its own, so a request
+	 * completed on one CPU may come out before its bio queued on
+	 * another. */
+	struct sr_u64map early;
 };
 
 struct pend {
 	struct sr_event ev;
 	uint64_t pfn;
 	uint64_t sector;       /* disk sector of the bio */
-	uint32_t cdev;         /* the disk, as completions name it */
+	uint32_t disk;         /* the disk, as completions name it: an index in disks */
 	uint8_t has_pfn, done;
 };
 
@@ -52,14 +69,10 @@ struct sr_tpjoin {
 	struct pend *ring;     /* pending events, queue order: seq & (cap - 1) */
 	size_t cap;
 	uint64_t head, tail;   /* sequence numbers: [head, tail) pending */
-	struct sr_u64map by_sector; /* (disk, sector) -> seq + 1 */
+	struct disk *disks;    /* the extents' disks, by cdev, once sorted */
+	size_t ndisks;
 	struct sr_u64map last_write; /* task -> seq + 1 of its last write */
 	struct sr_u64map last_read; /* task -> seq + 1 of its last read */
-	/* Completions read before their bio's line, (disk, sector) -> time:
-	 * bpftrace prints each CPU's lines from a buffer of its own, so a
-	 * request completed on one CPU may come out before its bio queued on
-	 * another. */
-	struct sr_u64map early;
 	uint64_t latest_ts;
 	struct sr_capture_stats *st; /* the capture's: its tracepoint counts */
 };
@@ -71,11 +84,22 @@ struct sr_tpjoin *sr_tpjoin_new(struct sr_capture_stats *st)
 	if (!j)
 		return NULL;
 	j->st = st;
-	sr_u64map_init(&j->by_sector);
 	sr_u64map_init(&j->last_write);
 	sr_u64map_init(&j->last_read);
-	sr_u64map_init(&j->early);
 	return j;
+}
+
+static void disks_free(struct sr_tpjoin *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->ndisks; i++) {
+		sr_u64map_free(&j->disks[i].by_sector);
+		sr_u64map_free(&j->disks[i].early);
+	}
+	free(j->disks);
+	j->disks = NULL;
+	j->ndisks = 0;
 }
 
 void sr_tpjoin_free(struct sr_tpjoin *j)
@@ -84,10 +108,9 @@ void sr_tpjoin_free(struct sr_tpjoin *j)
 		return;
 	free(j->ext);
 	free(j->ring);
-	sr_u64map_free(&j->by_sector);
+	disks_free(j);
 	sr_u64map_free(&j->last_write);
 	sr_u64map_free(&j->last_read);
-	sr_u64map_free(&j->early);
 	free(j->by_disk);
 	free(j);
 }
@@ -130,6 +153,10 @@ int sr_tpjoin_extent(struct sr_tpjoin *j, const char *s, size_t len, char *msg, 
 				 (int)(fl[k + 1] > 32 ? 32 : fl[k + 1]), f[k + 1]);
 			return -1;
 		}
+	}
+	if (j->sorted) {
+		snprintf(msg, msz, "a swap extent after the capture's lines began");
+		return -1;
 	}
 	if (v[0] >= 32 || !v[5]) {
 		snprintf(msg, msz, "swap extent: type %llu (0 to 31) with %llu pages (at least 1)",
@@ -181,18 +208,52 @@ static int ext_cmp_disk(const void *a, const void *b)
 	return x->sector < y->sector ? -1 : x->sector > y->sector;
 }
 
-/* Sort the extents both ways once they are all in; 0, or -1 out of memory. */
+/* The index in j->disks of the disk cdev, or -1 if no extent is on it. */
+static long disk_find(const struct sr_tpjoin *j, uint32_t cdev)
+{
+	size_t lo = 0, hi = j->ndisks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (j->disks[mid].cdev < cdev)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < j->ndisks && j->disks[lo].cdev == cdev ? (long)lo : -1;
+}
+
+/* Sort the extents both ways once they are all in (before the first data
+ * line: sr_tpjoin_extent() refuses one after), and list their disks; 0,
+ * or -1 out of memory. */
 static int ext_sort(struct sr_tpjoin *j)
 {
+	size_t i;
+
 	if (j->sorted)
 		return 0;
+	disks_free(j);
 	free(j->by_disk);
 	j->by_disk = malloc((j->next ? j->next : 1) * sizeof(*j->by_disk));
-	if (!j->by_disk)
+	j->disks = calloc(j->next ? j->next : 1, sizeof(*j->disks));
+	if (!j->by_disk || !j->disks)
 		return -1;
 	qsort(j->ext, j->next, sizeof(*j->ext), ext_cmp);
 	memcpy(j->by_disk, j->ext, j->next * sizeof(*j->ext));
 	qsort(j->by_disk, j->next, sizeof(*j->by_disk), ext_cmp_disk);
+	for (i = 0; i < j->next; i++) {
+		if (!j->ndisks || j->disks[j->ndisks - 1].cdev != j->by_disk[i].cdev) {
+			struct disk *k = &j->disks[j->ndisks++];
+
+			k->cdev = j->by_disk[i].cdev;
+			sr_u64map_init(&k->by_sector);
+			sr_u64map_init(&k->early);
+		}
+		j->by_disk[i].disk = (uint32_t)(j->ndisks - 1);
+	}
+	for (i = 0; i < j->next; i++)
+		j->ext[i].disk = (uint32_t)disk_find(j, j->ext[i].cdev);
 	j->sorted = 1;
 	return 0;
 }
@@ -228,13 +289,6 @@ static const struct ext *ext_search(const struct ext *a, size_t n, int disk, uin
 static const struct ext *ext_find(struct sr_tpjoin *j, uint32_t qdev, uint64_t sector)
 {
 	return ext_search(j->ext, j->next, 0, qdev, sector);
-}
-
-static uint64_t sector_key(uint32_t cdev, uint64_t sector)
-{
-	uint64_t k = sector + ((uint64_t)cdev << 42);
-
-	return k == SR_U64MAP_EMPTY ? k - 1 : k;
 }
 
 static struct pend *pend_of(struct sr_tpjoin *j, uint64_t seq1)
@@ -276,6 +330,7 @@ static char rwbs_op(const char *s, size_t len)
 static int queued(struct sr_tpjoin *j, const uint64_t *v, const char *rw, size_t rwl)
 {
 	const struct ext *e;
+	struct disk *dk;
 	struct pend *p;
 	uint64_t nr, *slot;
 	char op = rwbs_op(rw, rwl);
@@ -315,15 +370,18 @@ static int queued(struct sr_tpjoin *j, const uint64_t *v, const char *rw, size_t
 	p->has_pfn = 0;
 	p->done = 0;
 	p->sector = v[6];
-	p->cdev = e->cdev;
-	slot = sr_u64map_get(&j->early, sector_key(e->cdev, v[6]));
+	p->disk = e->disk;
+	/* Keys: sectors inside an extent, below 2^52 + 2^55, never
+	 * SR_U64MAP_EMPTY. */
+	dk = &j->disks[e->disk];
+	slot = sr_u64map_get(&dk->early, v[6]);
 	if (slot && *slot >= p->ev.ts_ns) {
 		/* Its completion came out first. */
 		p->ev.lat_ns = *slot - p->ev.ts_ns;
 		p->done = 1;
-		sr_u64map_del(&j->early, sector_key(e->cdev, v[6]));
+		sr_u64map_del(&dk->early, v[6]);
 	} else {
-		slot = sr_u64map_put(&j->by_sector, sector_key(e->cdev, v[6]), &added);
+		slot = sr_u64map_put(&dk->by_sector, v[6], &added);
 		if (!slot)
 			return -2;
 		*slot = j->tail; /* seq + 1 */
@@ -360,23 +418,26 @@ static int queued(struct sr_tpjoin *j, const uint64_t *v, const char *rw, size_t
 static int completed(struct sr_tpjoin *j, const uint64_t *v)
 {
 	uint64_t s = v[6], end = v[6] + v[7];
+	long di = disk_find(j, (uint32_t)v[5]);
+	struct disk *dk;
 
-	if (end < s)
-		return 0; /* a request without a sector (a flush: ~0) */
+	if (end < s || di < 0)
+		return 0; /* a request without a sector (a flush: ~0), or on no swap disk */
+	dk = &j->disks[di];
 	while (s < end) {
-		uint64_t key = sector_key((uint32_t)v[5], s), *seq = sr_u64map_get(&j->by_sector, key);
+		uint64_t *seq = sr_u64map_get(&dk->by_sector, s);
 		struct pend *p = seq ? pend_of(j, *seq) : NULL;
 
-		if (p && !p->done && p->sector == s && p->cdev == (uint32_t)v[5]) {
+		if (p && !p->done && p->sector == s && p->disk == (uint32_t)di) {
 			p->ev.lat_ns = v[0] > p->ev.ts_ns ? v[0] - p->ev.ts_ns : 0;
 			p->done = 1;
-			sr_u64map_del(&j->by_sector, key);
+			sr_u64map_del(&dk->by_sector, s);
 			s += (uint64_t)p->ev.nr_pages * 8;
 		} else {
 			/* In a swap area: maybe a bio whose line comes later. */
 			if (ext_search(j->by_disk, j->next, 1, (uint32_t)v[5], s)) {
 				int added;
-				uint64_t *t = sr_u64map_put(&j->early, key, &added);
+				uint64_t *t = sr_u64map_put(&dk->early, s, &added);
 
 				if (!t)
 					return -2;
@@ -433,6 +494,14 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
 			return -1;
 		}
 	}
+	/* What one line may cost: a completion is walked a page at a time
+	 * (8 sectors), each page looked up and, in a swap area without its
+	 * bio yet, remembered; bounded by what the kernel can print. */
+	if (v[7] >= SR_TPJOIN_MAX_SECTORS) {
+		snprintf(msg, msz, "nr_sectors %llu: more than the kernel gives (below 2^23 = %llu: the block tracepoints print a request's or a bio's bytes, an unsigned int, >> 9)",
+			 (unsigned long long)v[7], (unsigned long long)SR_TPJOIN_MAX_SECTORS);
+		return -1;
+	}
 	if (v[0] > j->latest_ts)
 		j->latest_ts = v[0];
 	if (ext_sort(j)) {
@@ -469,12 +538,14 @@ int sr_tpjoin_next(struct sr_tpjoin *j, struct sr_event *ev, uint64_t *pfn, int 
 		return 0;
 	p = &j->ring[j->head & (j->cap - 1)];
 	if (!p->done) {
+		struct disk *dk = &j->disks[p->disk];
+
 		if (!at_end && j->latest_ts - p->ev.ts_ns < SR_TPJOIN_TIMEOUT_NS)
 			return 0;
 		j->st->no_completion++;
-		seq = sr_u64map_get(&j->by_sector, sector_key(p->cdev, p->sector));
+		seq = sr_u64map_get(&dk->by_sector, p->sector);
 		if (seq && *seq == j->head + 1)
-			sr_u64map_del(&j->by_sector, sector_key(p->cdev, p->sector));
+			sr_u64map_del(&dk->by_sector, p->sector);
 	}
 	*ev = p->ev;
 	*pfn = p->pfn;

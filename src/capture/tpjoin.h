@@ -27,8 +27,8 @@ void sr_tpjoin_free(struct sr_tpjoin *j);
 int sr_tpjoin_extent(struct sr_tpjoin *j, const char *s, size_t len, char *msg, size_t msz);
 /* Whether any extent was given (the data needs them). */
 int sr_tpjoin_has_extents(const struct sr_tpjoin *j);
-/* A data line under SR_CAPTURE_TP_HEADER: 0, -1 with msg (a garbled line),
- * -2 out of memory. */
+/* A data line under SR_CAPTURE_TP_HEADER: 0, -1 with msg (a garbled line,
+ * or one no kernel wrote), -2 out of memory. */
 int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, size_t msz);
 /*
  * The oldest event, in the order its bio was queued, once its request has
@@ -38,6 +38,16 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
  */
 int sr_tpjoin_next(struct sr_tpjoin *j, struct sr_event *ev, uint64_t *pfn, int *has_pfn,
 		   int at_end);
+
+/*
+ * nr_sectors below this, as the kernel prints it: block_bio_queue gives a
+ * bio's bi_iter.bi_size >> 9 and block_rq_complete a request's nr_bytes >>
+ * 9, both unsigned ints of bytes (include/trace/events/block.h).  A line
+ * beyond it is refused: no kernel wrote it, and a completion is walked a
+ * page at a time, so that one line costs at most 2^20 look-ups and
+ * remembered pages rather than 2^29 (out of memory).
+ */
+#define SR_TPJOIN_MAX_SECTORS (1ull << 23)
 
 /* A bio with no completion seen this long after it was queued is given
  * without a latency: bpftrace lost the completion, or the device is a

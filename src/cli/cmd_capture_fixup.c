@@ -10,20 +10,21 @@
 
 #define BATCH 4096
 
-enum { O_ROOT = 1, O_TO, O_ZSTD, O_STRICT };
+enum { O_ROOT = 1, O_TO, O_ZSTD, O_STRICT, O_MAXERR };
 
 static const struct cli_opt opts[] = {
 	{ "sysfs-root", 0, CLI_ARG, O_ROOT },
 	{ "to", 0, CLI_ARG, O_TO },
 	{ "zstd", 0, CLI_OPTARG, O_ZSTD },
 	{ "strict", 0, CLI_NOARG, O_STRICT },
+	{ "max-errors", 0, CLI_ARG, O_MAXERR },
 	{ NULL, 0, 0, 0 },
 };
 
 static int run(int argc, char **argv)
 {
 	struct cli_parser p;
-	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0 };
+	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0, 0 };
 	struct sr_pfn_map *map = NULL;
 	struct sr_capture *c = NULL;
 	struct sr_writer *w = NULL;
@@ -31,6 +32,7 @@ static int run(int argc, char **argv)
 	struct sr_diag d;
 	const char *in = NULL, *out = NULL, *root = "/", *val;
 	int id, level = -1, rc = EXIT_OK, strict = 0;
+	uint64_t max_errors = 0;
 	enum sr_err err;
 
 	cli_parser_init(&p, argc, argv, opts);
@@ -62,6 +64,10 @@ static int run(int argc, char **argv)
 		case O_STRICT:
 			strict = 1;
 			break;
+		case O_MAXERR:
+			if (cli_parse_u64(val, UINT64_MAX, &max_errors))
+				return cli_usage("capture-fixup", "--max-errors takes a whole number, not '%s'", val);
+			break;
 		}
 	}
 	if (!in || !out)
@@ -79,8 +85,10 @@ static int run(int argc, char **argv)
 	err = sr_pfn_map_load(&map, root, &d);
 	if (!err)
 		err = sr_capture_open(&c, in, map, &d);
-	if (!err)
+	if (!err) {
 		sr_capture_strict(c, strict);
+		sr_capture_max_errors(c, max_errors);
+	}
 	while (!err) {
 		size_t n, i;
 
@@ -94,6 +102,10 @@ static int run(int argc, char **argv)
 			 * swap-outs without. */
 			if (sr_capture_stats(c)->tracepoint)
 				wo.vaddr = 1;
+			/* Else from the first event that has one (the writer
+			 * writes the output again), or from the start on
+			 * standard output if the capture has the column. */
+			wo.may_vaddr = sr_capture_stats(c)->vaddr_column;
 			err = sr_writer_open(&w, out, &wo, &d);
 		}
 		if (err || !n)
@@ -105,7 +117,12 @@ static int run(int argc, char **argv)
 	if (!err && c && !sr_capture_stats(c)->events) {
 		sr_diag_clear(&d);
 		snprintf(d.file, sizeof(d.file), "%s", in);
-		snprintf(d.msg, sizeof(d.msg), "no events in the capture");
+		if (sr_capture_stats(c)->skipped)
+			snprintf(d.msg, sizeof(d.msg), "no events in the capture (%" PRIu64
+				 " bad line(s) skipped; the first: %.300s)", sr_capture_stats(c)->skipped,
+				 sr_capture_stats(c)->first_skip);
+		else
+			snprintf(d.msg, sizeof(d.msg), "no events in the capture");
 		d.code = err = SR_ERR_FORMAT;
 	}
 	if (err) {
@@ -141,6 +158,9 @@ static int run(int argc, char **argv)
 		if (st->cut_lines)
 			cli_warn("%s: the last line has no newline: cut short (bpftrace killed, or the disk full?); dropped (--strict refuses such a capture)",
 				 in);
+		if (st->skipped)
+			cli_warn("%s: skipped %" PRIu64 " bad line(s) under --max-errors; the first: %s",
+				 in, st->skipped, st->first_skip);
 		if (st->lost_events)
 			cli_warn("%s: bpftrace lost %" PRIu64 " event(s) (\"Lost N events\": its buffers were full): the trace lacks them",
 				 in, st->lost_events);
@@ -163,17 +183,22 @@ const struct cli_cmd cmd_capture_fixup = {
 	"under each node (/sys/devices/system/node/node*/memory*, blocks of\n"
 	"/sys/devices/system/memory/block_size_bytes), and write the events to OUT\n"
 	"as a trace.  Run it on the recorded machine, or give a copy of its sysfs\n"
-	"with --sysfs-root (traces/capture/swapreplay-record keeps one).  Events\n"
-	"without a frame number (a swap-in served from the swap cache) or with one\n"
-	"in no node's memory take the CPU's node, with a warning.  bpftrace's\n"
-	"\"Lost N events\" lines are counted and reported: they are the events its\n"
-	"buffers dropped.  A last line without its newline (bpftrace killed, or\n"
-	"the disk full) may be cut mid-number: it is dropped with a warning.\n"
+	"with --sysfs-root (traces/capture/swapreplay-record keeps one in\n"
+	"PREFIX.sysfs: --sysfs-root=PREFIX.sysfs).  Events without a frame number\n"
+	"(a swap-in served from the swap cache) or with one in no node's memory\n"
+	"take the CPU's node, with a warning.  bpftrace's \"Lost N events\" lines\n"
+	"are counted and reported: they are the events its buffers dropped.  A\n"
+	"last line without its newline (bpftrace killed, or the disk full) may be\n"
+	"cut mid-number: it is dropped with a warning.  Any other data line that\n"
+	"does not parse, or holds what no kernel gives, is an error naming\n"
+	"FILE:LINE, or with --max-errors skipped and counted.\n"
 	"\n"
 	"Options:\n"
 	"  --sysfs-root=DIR      read DIR/sys/... instead of /sys\n"
 	"  --to=FORMAT           csv, jsonl or swt; default: from OUT's name\n"
 	"  --zstd[=LEVEL]        compress with zstd (level 1-19, default 3)\n"
-	"  --strict              refuse a capture whose last line has no newline\n",
+	"  --strict              refuse a capture whose last line has no newline\n"
+	"  --max-errors=N        skip up to N bad data lines, counting them (default\n"
+	"                        0: the first bad line is an error)\n",
 	.run = run,
 };

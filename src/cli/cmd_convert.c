@@ -25,7 +25,7 @@ static int run(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct sr_read_opts ro = { .format = SR_FMT_AUTO, .max_errors = 0, .decompress_thread = 1 };
-	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0 };
+	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0, 0 };
 	struct sr_reader *r = NULL;
 	struct sr_writer *w = NULL;
 	struct sr_diag d;
@@ -117,9 +117,14 @@ static int run(int argc, char **argv)
 		if (!w) {
 			struct sr_diag od;
 
-			/* The output carries addresses if the first events do. */
+			/* The output carries addresses if the first events do;
+			 * else from the first event that does (the writer
+			 * writes the output again then), or from the start if
+			 * the input may have some and OUT cannot be written
+			 * again (standard output). */
 			for (i = 0; i < n && !wo.vaddr; i++)
 				wo.vaddr = (evs[i].flags & SR_EV_HAS_VADDR) != 0;
+			wo.may_vaddr = sr_reader_may_vaddr(r);
 			werr = sr_writer_open(&w, out, &wo, &od);
 			if (werr) {
 				rc = cli_diag(&od);
@@ -171,9 +176,11 @@ const struct cli_cmd cmd_convert = {
 	"Read the trace IN ('-' for standard input) and write its events to OUT\n"
 	"('-' for standard output).  Converting CSV -> swt -> JSON lines -> CSV gives\n"
 	"back the same events, field for field.  The output carries the events'\n"
-	"virtual addresses (vaddr: a CSV column, .swt version 2) if the first ones\n"
-	"have them.  A file OUT appears only when it is complete; on an error the\n"
-	"old OUT, if any, is left as it was.\n"
+	"virtual addresses (vaddr: a CSV column, .swt version 2) if any event has\n"
+	"one (else it is a CSV without the column, .swt version 1); on standard\n"
+	"output, if the input can have them (a CSV with the column, JSON lines,\n"
+	".swt version 2).  A file OUT appears only when it is complete; on an\n"
+	"error the old OUT, if any, is left as it was.\n"
 	"\n"
 	"Options:\n"
 	"  --to=FORMAT           csv, jsonl or swt; default: from OUT's name\n"

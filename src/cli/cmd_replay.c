@@ -312,7 +312,7 @@ static int cli_replay(int argc, char **argv)
 	} else if (sr_reader_machine_json(r)) {
 		const char *j = sr_reader_machine_json(r);
 
-		err = sr_machine_parse(&m, j, strlen(j), "machine in the trace header", &d);
+		err = sr_machine_parse(&m, j, strlen(j), sr_reader_machine_origin(r), &d);
 		snprintf(origin, sizeof(origin), "recorded in the trace header");
 	} else {
 		err = sr_machine_load(&m, SR_MACHINE_DEFAULT, &d);

@@ -27,17 +27,38 @@ static const struct cli_opt opts[] = {
 
 /* ---- --timeline: swap-out and swap-in rates per time bucket ---------- */
 
+/* Without --timeline=S: buckets of 1 s at most, and at least TL_AUTO_MIN of
+ * them over a shorter trace (sr_timeline_new_auto()); a vmstat log's are
+ * 1 s, its lines' interval by default. */
 #define TL_DEFAULT_NS 1000000000ull
+#define TL_AUTO_MIN 50
+
+/* The unit of the bucket width and the start column: seconds while they
+ * show buckets of a millisecond or more (3 decimals), else us, else ns. */
+static void tl_unit(uint64_t width_ns, double *ns, const char **name)
+{
+	if (width_ns >= 1000000) {
+		*ns = 1e9;
+		*name = "s";
+	} else if (width_ns >= 1000) {
+		*ns = 1e3;
+		*name = "us";
+	} else {
+		*ns = 1;
+		*name = "ns";
+	}
+}
 
 static void tl_print(FILE *f, const struct sr_timeline *t, int json)
 {
 	struct sr_timeline_info ti;
-	double secs;
+	const char *un;
+	double u;
 	size_t i;
 	int op;
 
 	sr_timeline_get(t, &ti);
-	secs = (double)ti.width_ns / 1e9;
+	tl_unit(ti.width_ns, &u, &un);
 	if (json) {
 		fprintf(f, ",\"timeline\":{\"bucket_ns\":%" PRIu64 ",\"start_ns\":%" PRIu64,
 			ti.width_ns, ti.base_ns);
@@ -50,11 +71,14 @@ static void tl_print(FILE *f, const struct sr_timeline *t, int json)
 		fputc('}', f);
 		return;
 	}
-	fprintf(f, "timeline:         %g s buckets from ts %" PRIu64 " ns%s\n", secs, ti.base_ns,
+	fprintf(f, "timeline:         %g %s buckets from ts %" PRIu64 " ns%s\n",
+		(double)ti.width_ns / u, un, ti.base_ns,
 		ti.widened ? " (widened to keep under 100000 buckets)" : "");
-	fprintf(f, "  %12s %14s %14s\n", "start (s)", "out KiB/s", "in KiB/s");
+	fprintf(f, "  %12s %14s %14s\n", un[0] == 's' ? "start (s)" : un[0] == 'u' ? "start (us)" : "start (ns)",
+		"out KiB/s", "in KiB/s");
 	for (i = 0; i < ti.buckets; i++)
-		fprintf(f, "  %12.3f %14.1f %14.1f\n", (double)i * secs,
+		fprintf(f, "  %12.*f %14.1f %14.1f\n", u > 1 ? 3 : 0,
+			(double)i * (double)ti.width_ns / u,
 			sr_timeline_kib_s(t, i, SR_OP_OUT), sr_timeline_kib_s(t, i, SR_OP_IN));
 }
 
@@ -195,7 +219,7 @@ static int run(int argc, char **argv)
 	struct sr_timeline **tls = NULL; /* with --plot: every trace's, kept to the end */
 	enum sr_plot_fmt plot_fmt = SR_PLOT_SVG;
 	int id, nfiles = 0, json = 0, rc = EXIT_OK, i, timeline = 0;
-	uint64_t tl_width = TL_DEFAULT_NS;
+	uint64_t tl_width = 0; /* --timeline=S; 0: adaptive */
 
 	files = calloc((size_t)argc, sizeof(*files));
 	tls = calloc((size_t)argc, sizeof(*tls));
@@ -269,19 +293,29 @@ static int run(int argc, char **argv)
 	for (i = 0; i < nfiles; i++) {
 		struct sr_reader *r = NULL;
 		struct sr_stat *s = sr_stat_new();
-		struct sr_timeline *tl = timeline || plot ? sr_timeline_new(tl_width) : NULL;
+		struct sr_timeline *tl = NULL;
 		struct sr_diag d;
 		enum sr_err err;
 		size_t n;
 
-		if (!s || ((timeline || plot) && !tl)) {
-			sr_stat_free(s);
-			sr_timeline_free(tl);
+		if (!s) {
 			cli_err("out of memory");
 			rc = EXIT_FAIL;
 			break;
 		}
 		err = sr_reader_open(&r, files[i], &ro, &d);
+		if (!err && (timeline || plot)) {
+			if (tl_width)
+				tl = sr_timeline_new(tl_width);
+			else if (sr_reader_stats(r)->format == SR_FMT_VMSTAT)
+				tl = sr_timeline_new(TL_DEFAULT_NS);
+			else
+				tl = sr_timeline_new_auto(TL_DEFAULT_NS, TL_AUTO_MIN);
+			if (!tl) {
+				sr_diag_clear(&d);
+				d.code = err = SR_ERR_NOMEM;
+			}
+		}
 		while (!err) {
 			err = sr_reader_read(r, evs, BATCH, &n, &d);
 			if (n && (sr_stat_add(s, evs, n) || (tl && sr_timeline_add(tl, evs, n)))) {
@@ -339,14 +373,17 @@ const struct cli_cmd cmd_stat = {
 	"that cannot be read.\n"
 	"With --timeline, also the swap-out and swap-in rates (KiB/s) in each\n"
 	"time bucket from the first event: the phases of a run (on a vmstat log,\n"
-	"the so and si columns again).\n"
+	"the so and si columns again).  The buckets are 1 s, or for a trace of\n"
+	"less than 50 s the widest of 1, 2 and 5 x 10^k ns that makes 50 of them\n"
+	"(a vmstat log's: 1 s), unless given.\n"
 	"\n"
 	"Options:\n"
 	"  --format=text|json    output format (default text)\n"
 	"  --input-format=FORMAT auto (default), csv, jsonl, swt, vmstat\n"
 	"  --max-errors=N        skip up to N bad records per trace (default 0)\n"
-	"  --timeline[=S]        rates per bucket of S seconds (default 1; buckets\n"
-	"                        double in width beyond 100000 of them)\n"
+	"  --timeline[=S]        rates per bucket of S seconds (default: 1, finer\n"
+	"                        for a trace shorter than 50 s, above; buckets\n"
+	"                        widen beyond 100000 of them)\n"
 	"  --plot=FILE           draw the timeline, swap-out and swap-in KiB/s over\n"
 	"                        time (in --timeline's buckets), a curve per trace,\n"
 	"                        to FILE.svg, FILE.png or FILE.pdf\n"

@@ -2,18 +2,22 @@
 /*
  * Output that is whole or absent: a temporary file beside the target,
  * renamed over it only once everything was written, flushed and closed
- * without error.  A target that exists and is not a regular file (a
+ * without error.  Its name holds its writer's process id, so that a later
+ * writer of the same target removes the ones whose writer is gone (killed
+ * by SIGKILL, or the machine stopped) and no other.  A target that exists and is not a regular file (a
  * terminal, a pipe, /dev/null, /dev/full) is written directly: renaming over
  * a device would replace it.  A symbolic link is written through: the
  * temporary file goes beside the file it names, which the rename replaces,
  * and the link stays.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -143,6 +147,65 @@ static void temp_suffix(char *out, int tries)
 	out[6] = '\0';
 }
 
+/*
+ * The process id in the name of a temporary file of the target named
+ * `name` (".NAME.PID.XXXXXX", XXXXXX six letters or digits), or 0 if e is
+ * no such name (another file, or an older build's ".NAME.XXXXXX").
+ */
+static pid_t temp_pid(const char *e, const char *name, size_t nl)
+{
+	long pid = 0;
+	int i;
+
+	if (e[0] != '.' || strncmp(e + 1, name, nl) || e[1 + nl] != '.')
+		return 0;
+	e += 2 + nl;
+	if (*e < '1' || *e > '9')
+		return 0;
+	for (; *e >= '0' && *e <= '9'; e++) {
+		pid = pid * 10 + (*e - '0');
+		if (pid > 0x7fffffffL)
+			return 0;
+	}
+	if (*e++ != '.')
+		return 0;
+	for (i = 0; i < 6; i++, e++)
+		if (!((*e >= 'A' && *e <= 'Z') || (*e >= 'a' && *e <= 'z') || (*e >= '0' && *e <= '9')))
+			return 0;
+	return *e ? 0 : (pid_t)pid;
+}
+
+/*
+ * Remove the temporary files of the target path (its directory the first
+ * dlen bytes) whose writer no longer runs: kill(pid, 0) fails with ESRCH.
+ * A live writer's stays, and so does one whose process is not ours to
+ * signal (EPERM: it runs).  Best effort: a directory that cannot be read,
+ * a file that cannot be removed, are left as they are.
+ */
+static void remove_stale(const char *path, size_t dlen)
+{
+	const char *name = path + dlen;
+	size_t nl = strlen(name);
+	char *dir;
+	struct dirent *de;
+	DIR *dp;
+
+	dir = dlen ? strndup(path, dlen) : strdup(".");
+	if (!dir)
+		return;
+	dp = opendir(dir);
+	free(dir);
+	if (!dp)
+		return;
+	while ((de = readdir(dp))) {
+		pid_t pid = temp_pid(de->d_name, name, nl);
+
+		if (pid > 0 && pid != getpid() && kill(pid, 0) && errno == ESRCH)
+			unlinkat(dirfd(dp), de->d_name, 0);
+	}
+	closedir(dp);
+}
+
 enum sr_err sr_outfile_open(struct sr_outfile **out, const char *path,
 			    struct sr_diag *d)
 {
@@ -189,16 +252,18 @@ enum sr_err sr_outfile_open(struct sr_outfile **out, const char *path,
 	}
 	slash = strrchr(path, '/');
 	dlen = slash ? (size_t)(slash - path) + 1 : 0;
-	o->tmp = malloc(strlen(path) + 16);
+	remove_stale(path, dlen);
+	o->tmp = malloc(strlen(path) + 32);
 	if (!o->tmp)
 		goto out_nomem;
-	/* "DIR/.NAME.XXXXXX": hidden, and in the same filesystem as the target
-	 * so that rename() is atomic.  The hook hears of each name before the
-	 * file is created, so that a signal at any moment finds it there
-	 * (mkstemp() would create the file before its name could be told). */
+	/* "DIR/.NAME.PID.XXXXXX": hidden, in the same filesystem as the target
+	 * so that rename() is atomic, and naming its writer (remove_stale()).
+	 * The hook hears of each name before the file is created, so that a
+	 * signal at any moment finds it there (mkstemp() would create the
+	 * file before its name could be told). */
 	memcpy(o->tmp, path, dlen);
 	for (tries = 0;; tries++) {
-		sprintf(o->tmp + dlen, ".%s.", path + dlen);
+		sprintf(o->tmp + dlen, ".%s.%ld.", path + dlen, (long)getpid());
 		temp_suffix(o->tmp + strlen(o->tmp), tries);
 		if (temp_hook)
 			temp_hook(o->tmp, 1);

@@ -36,16 +36,29 @@ static int unit_for(double max_kib_s)
 	return u;
 }
 
-/* Timeline t's rates of op as steps: x in s from its bucket 0, y in the
- * unit; x and y hold 2 * buckets.  Returns how many points. */
-static size_t steps(const struct sr_timeline *t, int op, double unit, double *x, double *y)
+/* The times' unit: seconds down to a millisecond (an axis of 0.001 s
+ * and up reads well in them), then microseconds, then nanoseconds. */
+static const struct { double s; const char *name; } tunits[] = {
+	{ 1.0, "s" }, { 1e-6, "\u00b5s" }, { 1e-9, "ns" },
+};
+
+static int tunit_for(double s)
+{
+	return s >= 1e-3 ? 0 : s >= 1e-6 ? 1 : 2;
+}
+
+/* Timeline t's rates of op as steps: x in time unit tu (tunits) from its
+ * bucket 0, y in the rate's unit; x and y hold 2 * buckets.  Returns how
+ * many points. */
+static size_t steps(const struct sr_timeline *t, int op, double unit, int tu, double *x,
+		    double *y)
 {
 	struct sr_timeline_info ti;
 	double w;
 	size_t i, n = 0;
 
 	sr_timeline_get(t, &ti);
-	w = (double)ti.width_ns / 1e9;
+	w = (double)ti.width_ns / 1e9 / tunits[tu].s;
 	for (i = 0; i < ti.buckets; i++) {
 		double v = sr_timeline_kib_s(t, i, op) / unit;
 
@@ -64,11 +77,11 @@ enum sr_err sr_plot_timeline(FILE *f, enum sr_plot_fmt fmt, const char *const *n
 	struct chart_panel pn[2];
 	struct chart_page pg;
 	struct sr_timeline_info ti;
-	char ylab[2][64], sub[400], foot[200];
+	char ylab[2][64], xlab[64], sub[400], foot[200];
 	double max_s = 0, max_rate = 0, wmin = 0, wmax = 0, *x = NULL, *y = NULL;
 	size_t i, b, most = 0;
 	enum sr_err err;
-	int op, u;
+	int op, u, tu, wu;
 
 	if (!n)
 		return sr_diag_set(diag, SR_ERR_INVAL, "no timeline to plot");
@@ -88,6 +101,11 @@ enum sr_err sr_plot_timeline(FILE *f, enum sr_plot_fmt fmt, const char *const *n
 					max_rate = sr_timeline_kib_s(tl[i], b, op);
 	}
 	u = unit_for(max_rate);
+	/* The axis in the unit of its extent, the widths in that of the
+	 * finest: a trace of 68 us is drawn over 0-70 us in buckets of 1 us. */
+	tu = tunit_for(max_s);
+	wu = tunit_for(wmin);
+	snprintf(xlab, sizeof(xlab), "time from the first bucket (%s)", tunits[tu].name);
 	x = malloc((2 * most + 1) * sizeof(*x));
 	y = malloc((2 * most + 1) * sizeof(*y));
 	if (!x || !y) {
@@ -99,13 +117,15 @@ enum sr_err sr_plot_timeline(FILE *f, enum sr_plot_fmt fmt, const char *const *n
 	if (err)
 		goto out;
 	if (n == 1)
-		snprintf(sub, sizeof(sub), "%s; buckets of %g s", names[0], wmin);
+		snprintf(sub, sizeof(sub), "%s; buckets of %g %s", names[0], wmin / tunits[wu].s,
+			 tunits[wu].name);
 	else if (wmin == wmax)
-		snprintf(sub, sizeof(sub), "%zu traces, each from its first bucket; buckets of %g s",
-			 n, wmin);
+		snprintf(sub, sizeof(sub), "%zu traces, each from its first bucket; buckets of %g %s",
+			 n, wmin / tunits[wu].s, tunits[wu].name);
 	else
-		snprintf(sub, sizeof(sub), "%zu traces, each from its first bucket; buckets of %g s "
-			 "to %g s", n, wmin, wmax);
+		snprintf(sub, sizeof(sub), "%zu traces, each from its first bucket; buckets of %g %s "
+			 "to %g %s", n, wmin / tunits[wu].s, tunits[wu].name, wmax / tunits[wu].s,
+			 tunits[wu].name);
 	chart_page_head(&pg, "Swap-out and swap-in over time", sub,
 			chart_footer_trace(foot, sizeof(foot)));
 	/* Swap-out above, swap-in below, on the same scales. */
@@ -117,8 +137,8 @@ enum sr_err sr_plot_timeline(FILE *f, enum sr_plot_fmt fmt, const char *const *n
 		*p = (struct chart_panel){
 			.cr = pg.cr, .x0 = PLOT_X0, .x1 = PLOT_X1,
 			.y0 = op ? IN_Y0 : OUT_Y0, .y1 = op ? IN_Y1 : OUT_Y1,
-			.x = { .scale = CH_LINEAR, .min = 0, .max = max_s,
-			       .label = op ? "time from the first bucket (s)" : NULL },
+			.x = { .scale = CH_LINEAR, .min = 0, .max = max_s / tunits[tu].s,
+			       .label = op ? xlab : NULL },
 			/* 5 % of room above the highest rate: a curve
 			 * at the top stays off the frame. */
 			.y = { .scale = CH_LINEAR, .min = 0, .max = 1.05 * max_rate / units[u].kib,
@@ -128,7 +148,7 @@ enum sr_err sr_plot_timeline(FILE *f, enum sr_plot_fmt fmt, const char *const *n
 		chart_axis_nice(&p->y, 4);
 		chart_axes(p, op ? "Swap-in: pages read back" : "Swap-out: pages written to swap");
 		for (i = 0; i < n; i++)
-			chart_curve(p, x, y, steps(tl[i], op, units[u].kib, x, y), (int)i);
+			chart_curve(p, x, y, steps(tl[i], op, units[u].kib, tu, x, y), (int)i);
 		if (!most) {
 			cairo_set_source_rgb(pg.cr, 0.4, 0.4, 0.4);
 			chart_text(pg.cr, (PLOT_X0 + PLOT_X1) / 2.0, (p->y0 + p->y1) / 2.0,

@@ -73,7 +73,7 @@ static int unit_machine(struct sr_sweep *s, size_t u, struct sr_reader *r,
 	} else {
 		j = sr_reader_machine_json(r);
 		fd->msrc = j ? SR_MSRC_HEADER : SR_MSRC_DEFAULT;
-		if (j ? sr_machine_parse(own, j, strlen(j), "machine in the trace header", d)
+		if (j ? sr_machine_parse(own, j, strlen(j), sr_reader_machine_origin(r), d)
 		      : sr_machine_load(own, SR_MACHINE_DEFAULT, d))
 			return -1;
 	}

@@ -194,6 +194,8 @@ enum sr_err sr_reader_open(struct sr_reader **out, const char *path,
 			r->ops->close(r);
 		goto out_close;
 	}
+	snprintf(r->machine_origin, sizeof(r->machine_origin), "machine in the header of %s",
+		 sr_src_name(r->src));
 	*out = r;
 	return SR_OK;
 
@@ -301,6 +303,16 @@ enum sr_err sr_reader_read(struct sr_reader *r, struct sr_event *evs, size_t cap
 const char *sr_reader_machine_json(const struct sr_reader *r)
 {
 	return r->machine_json;
+}
+
+const char *sr_reader_machine_origin(const struct sr_reader *r)
+{
+	return r->machine_origin;
+}
+
+int sr_reader_may_vaddr(const struct sr_reader *r)
+{
+	return r->may_vaddr;
 }
 
 void sr_reader_file_progress(const struct sr_reader *r, uint64_t *read, uint64_t *size)

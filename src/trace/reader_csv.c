@@ -213,6 +213,7 @@ static enum sr_err csv_open(struct sr_reader *r, struct sr_diag *d)
 		}
 	}
 	st->header_done = 1;
+	r->may_vaddr = have[SR_F_VADDR];
 	return SR_OK;
 }
 

@@ -44,7 +44,9 @@ struct sr_reader {
 	struct sr_read_opts opts;
 	struct sr_read_stats stats;
 	char *machine_json;     /* SWT header's machine, owned */
+	char machine_origin[300]; /* its name in messages, naming the trace */
 	int record_error;       /* set by ops->next: the error is one record's */
+	int may_vaddr;          /* set by ops->open: the format can give vaddr */
 	uint64_t line;          /* text formats: current 1-based line */
 	uint64_t last_ts;
 	int done;               /* end reached */

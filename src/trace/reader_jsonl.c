@@ -24,8 +24,8 @@ static int jsonl_probe(const unsigned char *p, size_t n)
 
 static enum sr_err jsonl_open(struct sr_reader *r, struct sr_diag *d)
 {
-	(void)r;
 	(void)d;
+	r->may_vaddr = 1; /* any line may have one */
 	return SR_OK;
 }
 

@@ -123,6 +123,7 @@ static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
 	st->recsize = recsize;
 	st->version = version;
 	r->priv = st;
+	r->may_vaddr = version >= 2;
 	return SR_OK;
 }
 

@@ -2,7 +2,9 @@
 /*
  * Trace writers: CSV, JSON lines and the binary format, each optionally
  * compressed with zstd as one stream (readable by `zstd -d`).  Output goes
- * through an sr_outfile, so a file appears only when it is complete.
+ * through an sr_outfile, so a file appears only when it is complete.  An
+ * output begun without vaddr (a CSV without the column, .swt version 1) is
+ * written again with it when an event brings one (upgrade()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -17,6 +19,7 @@
 
 #define WBUF_SIZE (1u << 17)
 #define WBUF_SLACK 512 /* room for one formatted event */
+#define REREAD_BATCH 4096 /* events read back at a time by upgrade() */
 
 struct sr_writer {
 	struct sr_outfile *of;
@@ -29,6 +32,9 @@ struct sr_writer {
 	size_t len;
 	int vaddr;  /* events carry vaddr: a CSV column, .swt version 2 */
 	char name[256];
+	char *path; /* the target as given, to write it again (upgrade()) */
+	char *machine; /* SWT: the machine description of the header, or NULL */
+	size_t mlen;
 };
 
 static enum sr_err put_raw(struct sr_writer *w, const void *p, size_t n,
@@ -163,6 +169,47 @@ static char *fmt_jsonl(char *p, const struct sr_event *e)
 	return p;
 }
 
+/* The header of w's format (with vaddr or not, as w->vaddr) into w->buf,
+ * and for SWT its machine description written through. */
+static enum sr_err write_header(struct sr_writer *w, struct sr_diag *d)
+{
+	enum sr_err err = SR_OK;
+
+	if (w->fmt == SR_FMT_CSV) {
+		int i;
+
+		for (i = 0; i < (w->vaddr ? SR_F_COUNT : SR_F_VADDR); i++) {
+			w->len += (size_t)sprintf(w->buf + w->len, "%s%s", i ? "," : "",
+						  sr_field_names[i]);
+		}
+		w->buf[w->len++] = '\n';
+	} else if (w->fmt == SR_FMT_SWT) {
+		unsigned char h[SWT_HEADER_SIZE] = { 0 };
+		size_t off = 0;
+
+		memcpy(h, SWT_MAGIC, SWT_MAGIC_LEN);
+		/* Version 1 unless the events carry addresses: what older
+		 * builds read stays theirs to read. */
+		swt_put16(h + SWT_H_VERSION, w->vaddr ? SWT_VERSION : 1);
+		swt_put16(h + SWT_H_HDRSIZE, SWT_HEADER_SIZE);
+		swt_put32(h + SWT_H_RECSIZE, w->vaddr ? SWT_RECORD_SIZE_V2 : SWT_RECORD_SIZE);
+		swt_put32(h + SWT_H_MACHLEN, (uint32_t)w->mlen);
+		memcpy(w->buf, h, sizeof(h));
+		w->len = sizeof(h);
+		/* The machine may exceed the buffer: write it through. */
+		err = flush_buf(w, 0, d);
+		while (!err && off < w->mlen) {
+			size_t k = w->mlen - off < WBUF_SIZE ? w->mlen - off : WBUF_SIZE;
+
+			memcpy(w->buf, w->machine + off, k);
+			w->len = k;
+			off += k;
+			err = flush_buf(w, 0, d);
+		}
+	}
+	return err;
+}
+
 enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 			   const struct sr_write_opts *opts, struct sr_diag *caller)
 {
@@ -191,9 +238,15 @@ enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	snprintf(w->name, sizeof(w->name), "%s", path);
 	w->fmt = opts->format;
-	w->vaddr = opts->vaddr;
+	w->path = strdup(path);
 	w->buf = malloc(WBUF_SIZE + WBUF_SLACK);
-	if (!w->buf) {
+	if (mlen && w->fmt == SR_FMT_SWT) {
+		w->machine = malloc(mlen);
+		if (w->machine)
+			memcpy(w->machine, opts->machine_json, mlen);
+		w->mlen = mlen;
+	}
+	if (!w->buf || !w->path || (w->mlen && !w->machine)) {
 		err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		goto out_free;
 	}
@@ -212,45 +265,12 @@ enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 	if (err)
 		goto out_free;
 	w->fp = sr_outfile_stream(w->of);
-	if (w->fmt == SR_FMT_CSV) {
-		int i;
-
-		for (i = 0; i < (w->vaddr ? SR_F_COUNT : SR_F_VADDR); i++) {
-			w->len += (size_t)sprintf(w->buf + w->len, "%s%s", i ? "," : "",
-						  sr_field_names[i]);
-		}
-		w->buf[w->len++] = '\n';
-	} else if (w->fmt == SR_FMT_SWT) {
-		unsigned char h[SWT_HEADER_SIZE] = { 0 };
-
-		memcpy(h, SWT_MAGIC, SWT_MAGIC_LEN);
-		/* Version 1 unless the events carry addresses: what older
-		 * builds read stays theirs to read. */
-		swt_put16(h + SWT_H_VERSION, w->vaddr ? SWT_VERSION : 1);
-		swt_put16(h + SWT_H_HDRSIZE, SWT_HEADER_SIZE);
-		swt_put32(h + SWT_H_RECSIZE, w->vaddr ? SWT_RECORD_SIZE_V2 : SWT_RECORD_SIZE);
-		swt_put32(h + SWT_H_MACHLEN, (uint32_t)mlen);
-		memcpy(w->buf, h, sizeof(h));
-		w->len = sizeof(h);
-		/* The machine may exceed the buffer: write it through. */
-		err = flush_buf(w, 0, d);
-		if (!err && mlen) {
-			{
-				size_t off = 0;
-
-				while (!err && off < mlen) {
-					size_t k = mlen - off < WBUF_SIZE ? mlen - off : WBUF_SIZE;
-
-					memcpy(w->buf, opts->machine_json + off, k);
-					w->len = k;
-					off += k;
-					err = flush_buf(w, 0, d);
-				}
-			}
-		}
-		if (err)
-			goto out_abort;
-	}
+	/* Where the output cannot be written again, vaddr from the start if
+	 * the events may bring one. */
+	w->vaddr = opts->vaddr || (opts->may_vaddr && !sr_outfile_temp_name(w->of));
+	err = write_header(w, d);
+	if (err)
+		goto out_abort;
 	*out = w;
 	return SR_OK;
 
@@ -260,7 +280,79 @@ out_free:
 	ZSTD_freeCCtx(w->zc);
 	free(w->zbuf);
 	free(w->buf);
+	free(w->path);
+	free(w->machine);
 	free(w);
+	return err;
+}
+
+/*
+ * The first event with a vaddr in an output begun without (a CSV without
+ * the column, .swt version 1): what was written is read back from the
+ * temporary file and written again with vaddr, in the same format, to a
+ * new temporary file that takes the old one's place (which goes).  At most
+ * once per output, and only what came before that event is read again.
+ * An output that cannot be read back (standard output, a pipe, a device)
+ * is an error: better than addresses silently lost.
+ */
+static enum sr_err upgrade(struct sr_writer *w, struct sr_diag *d)
+{
+	const char *old = sr_outfile_temp_name(w->of);
+	struct sr_read_opts ro = { .format = w->fmt };
+	struct sr_outfile *nof = NULL, *oof;
+	struct sr_reader *r = NULL;
+	struct sr_event *evs;
+	enum sr_err err;
+	size_t n;
+
+	if (!old) {
+		sr_diag_file(d, w->name);
+		return sr_diag_set(d, SR_ERR_INVAL,
+				   "an event has a virtual address (vaddr), but this output was begun without them (%s) and cannot be written again (standard output, a pipe or a device): write to a file",
+				   w->fmt == SR_FMT_CSV ? "no vaddr column" : ".swt version 1");
+	}
+	evs = malloc(REREAD_BATCH * sizeof(*evs));
+	if (!evs)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	err = flush_buf(w, 1, d);
+	if (!err && fflush(w->fp))
+		err = sr_diag_set(d, SR_ERR_IO, "write failed: %s", strerror(errno));
+	if (err) {
+		sr_diag_file(d, w->name);
+		goto out_free;
+	}
+	err = sr_outfile_open(&nof, w->path, d);
+	if (err)
+		goto out_free;
+	err = sr_reader_open(&r, old, &ro, d);
+	if (err)
+		goto out_abort_new;
+	/* The writer's own from here: w->of goes with the writer. */
+	oof = w->of;
+	w->of = nof;
+	w->fp = sr_outfile_stream(nof);
+	w->vaddr = 1;
+	w->len = 0;
+	if (w->zc)
+		ZSTD_CCtx_reset(w->zc, ZSTD_reset_session_only);
+	err = write_header(w, d);
+	while (!err) {
+		err = sr_reader_read(r, evs, REREAD_BATCH, &n, d);
+		if (err || !n)
+			break;
+		err = sr_writer_write(w, evs, n, d);
+	}
+	if (err && !d->file[0])
+		sr_diag_file(d, w->name);
+	sr_reader_close(r);
+	sr_outfile_abort(oof);
+	free(evs);
+	return err;
+
+out_abort_new:
+	sr_outfile_abort(nof);
+out_free:
+	free(evs);
 	return err;
 }
 
@@ -273,6 +365,11 @@ enum sr_err sr_writer_write(struct sr_writer *w, const struct sr_event *evs,
 	for (i = 0; i < n; i++) {
 		const struct sr_event *e = &evs[i];
 
+		if (!w->vaddr && (e->flags & SR_EV_HAS_VADDR) && w->fmt != SR_FMT_JSONL) {
+			err = upgrade(w, d);
+			if (err)
+				return err;
+		}
 		switch (w->fmt) {
 		case SR_FMT_CSV:
 			w->len = (size_t)(fmt_csv(w->buf + w->len, e, w->vaddr) - w->buf);
@@ -316,6 +413,8 @@ static void free_writer(struct sr_writer *w)
 	ZSTD_freeCCtx(w->zc);
 	free(w->zbuf);
 	free(w->buf);
+	free(w->path);
+	free(w->machine);
 	free(w);
 }
 

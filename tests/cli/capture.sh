@@ -99,9 +99,21 @@ rc=$?
 [ $rc = 0 ] && ok "stand-in run: status 0" || fail "stand-in run: status $rc: $(tail -5 "$W/out")"
 grep -q "swap-outs: captured 5, pswpout delta 10, ratio 0.500" "$W/out" && grep -q "swap-ins: captured 2, pswpin delta 4, ratio 0.500" "$W/out" &&
 	ok "stand-in run: counts checked against pswpout/pswpin" || fail "stand-in run counts: $(grep swap- "$W/out")"
-for f in run.csv.zst run.raw.csv.zst run.machine.json run.info; do
+for f in run.csv.zst run.raw.csv.zst run.machine.json run.info run.sysfs/sys/devices/system/memory/block_size_bytes; do
 	[ -s "$W/$f" ] || fail "stand-in run: no $f"
 done
+# The copy of sysfs it keeps is what capture-fixup needs elsewhere: the
+# memory blocks of each node, and the same trace from it.
+(cd "$D/sysfs/two-nodes/sys/devices/system" && find node -name "memory*" | sort) >"$W/blocks-want"
+(cd "$W/run.sysfs/sys/devices/system" 2>/dev/null && find node -name "memory*" | sort) >"$W/blocks-got"
+if cmp -s "$W/blocks-want" "$W/blocks-got" &&
+	$SR capture-fixup --sysfs-root="$W/run.sysfs" "$W/run.raw.csv.zst" "$W/again.csv" 2>/dev/null &&
+	$SR_BIN convert "$W/run.csv.zst" "$W/run-again.csv" 2>/dev/null && cmp -s "$W/again.csv" "$W/run-again.csv" &&
+	grep -q "capture-fixup --sysfs-root=$W/run.sysfs" "$W/out"; then
+	ok "stand-in run: run.sysfs, its copy of sysfs, fixes the raw capture up again elsewhere"
+else
+	fail "stand-in run: run.sysfs: $(ls -R "$W/run.sysfs" 2>&1 | head -5) $(diff "$W/blocks-want" "$W/blocks-got" | head -3)"
+fi
 $SR_BIN convert "$W/run.csv.zst" "$W/run.csv" 2>/dev/null && $SR_BIN convert "$D/capture/fixed-sample.csv" "$W/want.csv" 2>/dev/null &&
 	cmp -s "$W/run.csv" "$W/want.csv" && ok "stand-in run: the trace is the fixed-up sample" || fail "stand-in run: trace differs from tests/data/capture/fixed-sample.csv"
 $SR_BIN "$W/run.csv.zst" --machine="$W/run.machine.json" --policy=reclaimer-nid,hybrid --format=csv >"$W/rep.csv" 2>"$W/err" &&

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/internal.h"
+#include "swapreplay/stat.h"
 #include "swapreplay/trace.h"
 #include "test.h"
 
@@ -60,7 +61,7 @@ static int same(const struct sr_event *a, const struct sr_event *b)
 static int write_file(const char *path, enum sr_format f, int level,
 		      const struct sr_event *e, size_t n, const char *machine)
 {
-	struct sr_write_opts wo = { f, level, machine, 0 };
+	struct sr_write_opts wo = { f, level, machine, 0, 0 };
 	struct sr_writer *w;
 	struct sr_diag d;
 
@@ -144,7 +145,7 @@ static void all_formats(void)
 static void jsonl_limit(void)
 {
 	struct sr_event e;
-	struct sr_write_opts wo = { SR_FMT_JSONL, 0, NULL, 0 };
+	struct sr_write_opts wo = { SR_FMT_JSONL, 0, NULL, 0, 0 };
 	struct sr_writer *w;
 	struct sr_diag d;
 	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
@@ -234,10 +235,134 @@ static void event_valid_matches_check(void)
 	CHECK(valid > 0 && valid < total);
 }
 
+/*
+ * The first vaddr after thousands of events without, in batches as the
+ * commands write them: the output is written again with vaddr (CSV
+ * column, .swt version 2, plain and zstd, with the machine kept), every
+ * event comes back with its own.  An output that cannot be written again
+ * (a device) refuses it, unless told the events may carry one.
+ */
+static void vaddr_late(void)
+{
+	static struct sr_event ev[NEV];
+	static const struct { enum sr_format f; int level; const char *name; } cases[] = {
+		{ SR_FMT_CSV, 0, "v.csv" },
+		{ SR_FMT_CSV, 3, "v.csv.zst" },
+		{ SR_FMT_SWT, 0, "v.swt" },
+		{ SR_FMT_SWT, 5, "v.swt.zst" },
+	};
+	const char *machine = "{\"name\":\"unit-test\"}";
+	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
+	struct sr_write_opts wo = { SR_FMT_CSV, 0, NULL, 0, 0 };
+	struct sr_writer *w;
+	struct sr_diag d;
+	size_t c, i;
+
+	make_events(ev, NEV);
+	ev[NEV - 7].vaddr = 0x7fffdeadb000ull;
+	ev[NEV - 7].flags |= SR_EV_HAS_VADDR;
+	ev[NEV - 1].vaddr = 4096;
+	ev[NEV - 1].flags |= SR_EV_HAS_VADDR;
+	CHECK(mkdtemp(dir) != NULL);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const char *m = cases[c].f == SR_FMT_SWT ? machine : NULL;
+		struct sr_write_opts o = { cases[c].f, cases[c].level, m, 0, 0 };
+		struct sr_reader *r;
+		struct sr_event buf[1000];
+		size_t got, k = 0, good = 0;
+		int ok = 1;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[c].name);
+		test_name = cases[c].name;
+		CHECK(sr_writer_open(&w, path, &o, &d) == SR_OK);
+		for (i = 0; i < NEV && ok; i += 4096)
+			ok = sr_writer_write(w, ev + i, NEV - i < 4096 ? NEV - i : 4096, &d) == SR_OK;
+		CHECK(ok);
+		CHECK(sr_writer_finish(w, &d) == SR_OK);
+		CHECK(read_compare(path, ev, NEV, cases[c].f, m) == NEV);
+		CHECK(sr_reader_open(&r, path, NULL, &d) == SR_OK);
+		CHECK(sr_reader_may_vaddr(r) == 1);
+		while (sr_reader_read(r, buf, 1000, &got, &d) == SR_OK && got)
+			for (i = 0; i < got; i++, k++)
+				good += buf[i].vaddr == ((ev[k].flags & SR_EV_HAS_VADDR) ? ev[k].vaddr : 0);
+		sr_reader_close(r);
+		CHECK(k == NEV && good == NEV);
+		unlink(path);
+	}
+	rmdir(dir);
+	test_name = "vaddr_late";
+	/* /dev/null is written directly: not to be written again. */
+	CHECK(sr_writer_open(&w, "/dev/null", &wo, &d) == SR_OK);
+	CHECK(sr_writer_write(w, ev, NEV, &d) == SR_ERR_INVAL);
+	CHECK(strstr(d.msg, "cannot be written again") != NULL);
+	sr_writer_abort(w);
+	wo.may_vaddr = 1;
+	CHECK(sr_writer_open(&w, "/dev/null", &wo, &d) == SR_OK);
+	CHECK(sr_writer_write(w, ev, NEV, &d) == SR_OK);
+	CHECK(sr_writer_finish(w, &d) == SR_OK);
+}
+
+/*
+ * An adaptive timeline over spans from 30 ns to 30 hours: its buckets are
+ * 1, 2 or 5 x 10^k ns, at most 1 s (but past 100000 of them), at least 50
+ * over the span when any width gives that many, and hold every page, each
+ * event in the bucket of its time, through the tenfold widenings.
+ */
+static void timeline_adaptive(void)
+{
+	static const uint64_t spans[] = { 30, 68242, 999999999, 10000000000ull,
+					  3600000000000ull, 108000000000000ull };
+	struct sr_event e[1000];
+	size_t s, i;
+
+	for (s = 0; s < sizeof(spans) / sizeof(spans[0]); s++) {
+		struct sr_timeline *t = sr_timeline_new_auto(1000000000, 50);
+		struct sr_timeline_info ti;
+		uint64_t w, m, sum = 0, first = 123456789, x = 88172645463325252ull;
+		int in_bucket = 1;
+
+		CHECK(t != NULL);
+		if (!t)
+			return;
+		for (i = 0; i < 1000; i++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			sr_event_init(&e[i]);
+			e[i].ts_ns = first + (i == 999 ? spans[s] : i ? x % spans[s] : 0);
+			e[i].op = (uint8_t)(x & 1);
+			e[i].nr_pages = 1u << (x >> 60) % 4;
+		}
+		CHECK(sr_timeline_add(t, e, 500) == SR_OK);
+		CHECK(sr_timeline_add(t, e + 500, 500) == SR_OK);
+		sr_timeline_get(t, &ti);
+		for (w = ti.width_ns; w % 10 == 0; w /= 10)
+			;
+		CHECK(w == 1 || w == 2 || w == 5);
+		CHECK(ti.width_ns <= 1000000000 || ti.buckets >= SR_TIMELINE_MAX_BUCKETS / 10);
+		CHECK(ti.buckets >= 50 || ti.width_ns == 1);
+		/* The widest that gives 50: 2.5 times wider gives fewer. */
+		CHECK(ti.buckets < 50 || ti.width_ns >= 1000000000 || ti.buckets <= 50 * 5 / 2 + 1);
+		CHECK(ti.base_ns <= first && first - ti.base_ns < ti.width_ns);
+		for (i = 0; i < ti.buckets; i++)
+			sum += sr_timeline_pages(t, i, SR_OP_OUT) + sr_timeline_pages(t, i, SR_OP_IN);
+		for (i = 0, m = 0; i < 1000; i++)
+			m += e[i].nr_pages;
+		CHECK(sum == m);
+		/* The last event alone at its time: its bucket holds its pages. */
+		i = (size_t)((e[999].ts_ns - ti.base_ns) / ti.width_ns);
+		in_bucket = sr_timeline_pages(t, i, e[999].op) >= e[999].nr_pages && i + 1 == ti.buckets;
+		CHECK(in_bucket);
+		sr_timeline_free(t);
+	}
+}
+
 void suite_readers(void)
 {
 	TEST(all_formats);
 	TEST(jsonl_limit);
 	TEST(big_header);
+	TEST(vaddr_late);
+	TEST(timeline_adaptive);
 	TEST(event_valid_matches_check);
 }
