@@ -66,8 +66,9 @@ DEPS_PKGS = libzstd-dev libjansson-dev libcsv-dev libcairo2-dev
 # pixels; groff and man, which render the manual pages without a warning
 # (tests/cli/manpages.sh); pkg-config, which reads the installed
 # libswapreplay.pc to build a policy (tests/cli/install.sh) and finds
-# cairo's headers.
-TOOL_PKGS = zstd librsvg2-bin poppler-utils netpbm
+# cairo's headers; GNU time (/usr/bin/time), which gives a run's peak
+# memory to the memory guard's test (tests/cli/memory.sh) and make bench.
+TOOL_PKGS = zstd librsvg2-bin poppler-utils netpbm time
 DOC_PKGS = groff-base man-db pkgconf
 
 .PHONY: all test asan-test valgrind-test stress test-cluster test-live demo bench install uninstall clean deps validate validate-readme pc plots FORCE

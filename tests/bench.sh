@@ -172,6 +172,15 @@ awk -v a=$a -v b=$b 'BEGIN { printf "replay peak memory KiB: 1M: %d  10M: %d  (%
 # on: the highest offset 19M at 1M events, 166M at 10M), so in 3.5x the
 # slot map's chunks of 512 cells (1022 against 3527): about +25 MB.
 echo "(memory grows with the spread of the recorded slots in use, not with trace length)"
+# --uncertainty: the variants share the decisions (docs/MODEL.md, "What a
+# variant costs"), so 50 of them cost 50 x the simulations, not 51 replays.
+a=$(peak "$SR $D/e10m.swt.zst -m 2s-pmem2 -p $P -f csv -q")
+t0=$(date +%s.%N)
+b=$(peak "$SR $D/e10m.swt.zst -m 2s-pmem2 -p $P -f csv -q -u 50")
+t1=$(date +%s.%N)
+awk -v a=$a -v b=$b -v t=$(echo "$t1 $t0" | awk '{ print $1 - $2 }') 'BEGIN {
+	printf "replay peak memory KiB, 10M events, -u 0: %d  -u 50: %d (%.2f MiB a variant; -u 50 took %.1f s)\n",
+		a, b, (b - a) / 50 / 1024, t }'
 echo
 fi
 

@@ -105,7 +105,23 @@ struct sr_replay_opts {
 	/* The trace's nodes replayed as the machine's (--node-map); NULL or
 	 * empty: each as itself.  Copied: it need not outlive the call. */
 	const struct sr_node_map *node_map;
+	/*
+	 * --uncertainty: the policies' decisions also played on this many
+	 * variants of the machine (sr_machine_perturb(), seeds 1 to
+	 * variants, every figure within a factor 1 + variant_range either
+	 * way), at most SR_REPLAY_MAX_VARIANTS; sr_replay_finish() then fills
+	 * each policy's unc.  The variants share everything the kernel decides
+	 * (decisions depend on the events and the machine's layout, never on
+	 * its figures: a policy sees the machine as described), so that each
+	 * costs a simulation per policy that decides apart, not a replay
+	 * (docs/MODEL.md, "Uncertainty").  0: none.
+	 */
+	unsigned variants;
+	double variant_range;
 };
+
+/* The most machine variants a replay plays. */
+#define SR_REPLAY_MAX_VARIANTS 1000
 
 /* The window sr_replay_opts.reorder_window == 0 stands for. */
 #define SR_REORDER_DEFAULT 65536u
@@ -303,6 +319,18 @@ enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahe
 /* What the replay does for readahead, resolved against its kernel and
  * machine: "cluster, page-cluster 3, adaptive window" or "off: ...". */
 const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, size_t n);
+/*
+ * What the replay's simulations may take, for a caller to know before the
+ * first event whether a run fits (replay --max-memory): *each, the most
+ * one simulation's hardware takes on this machine (sr_hw_bytes(): its
+ * calendars, all made and in use), and *per_cpu more for each CPU two
+ * tasks share; *nsims, how many simulations there may be (every policy
+ * apart, on the machine and on each variant).  The decisions (the slot
+ * map, the swap cache) are shared by all and grow with the trace's slots
+ * in use, not with the variants.
+ */
+void sr_replay_sim_memory(const struct sr_replay *r, uint64_t *each, uint64_t *per_cpu,
+			  int *nsims);
 /* What weakens the readahead modelled, after the events: VMA readahead
  * with swap-ins that have no virtual address; NULL when nothing does. */
 const char *sr_replay_readahead_caveat(const struct sr_replay *r, char *buf, size_t n);
@@ -369,11 +397,5 @@ void sr_replay_free(struct sr_replay *r);
  */
 const char *sr_replay_policy_name(const struct sr_replay *r, int k);
 
-/*
- * After sr_replay_finish(): fill each policy's unc from n results of the
- * same policies replayed on perturbed machines (sr_machine_perturb()).
- */
-void sr_replay_uncertainty(struct sr_replay *r, const struct sr_result *const *var,
-			   int n, double range);
 
 #endif /* SWAPREPLAY_REPLAY_H */

@@ -129,6 +129,13 @@ typedef enum sr_err (*cli_plot_fn)(FILE *f, enum sr_plot_fmt fmt, const void *ar
 				   struct sr_diag *diag);
 int cli_write_plot(const char *path, enum sr_plot_fmt fmt, cli_plot_fn draw, const void *arg);
 
+/* memguard.c: this process's resident memory, bytes (0 if unknown); and
+ * the memory the system lets it take beyond it: MemAvailable, or what its
+ * memory cgroup has left when that is less (UINT64_MAX: no limit known),
+ * with where that came from in why. */
+uint64_t cli_mem_rss(void);
+uint64_t cli_mem_available(char *why, size_t n);
+
 /* Which temporary output files exist, for the signal handler. */
 void cli_install_signals(void);
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* swapreplay [replay] TRACE --policy=... : the main job. */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,10 +19,11 @@
 /* --uncertainty: each figure within a factor 1.25 either way by default. */
 #define DEFAULT_UNC_RANGE 25
 #define MAX_VARIANTS 200
+#define MIB 1048576.0
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
        O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_PLUG,
-       O_SIMTHREAD, O_PROGRESS, O_QUIET, O_PLOT, O_NODE_MAP };
+       O_SIMTHREAD, O_PROGRESS, O_QUIET, O_PLOT, O_NODE_MAP, O_MAX_MEMORY };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -43,6 +45,7 @@ static const struct cli_opt opts[] = {
 	{ "quiet", 'q', CLI_NOARG, O_QUIET },
 	{ "plot", 0, CLI_ARG, O_PLOT },
 	{ "node-map", 0, CLI_ARG, O_NODE_MAP },
+	{ "max-memory", 0, CLI_ARG, O_MAX_MEMORY },
 	CLI_RA_OPTS,
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
@@ -64,6 +67,46 @@ static enum sr_err draw_plot(FILE *f, enum sr_plot_fmt fmt, const void *arg, str
 	const struct plot_arg *a = arg;
 
 	return sr_plot_replay(f, fmt, a->res, &a->info, d);
+}
+
+/*
+ * What a replay may take, and whether its simulations fit in it before the
+ * first event (--max-memory, else what the system has available: 90 % of
+ * it beyond what the replay holds now).  Each simulation takes up to
+ * sr_replay_sim_memory()'s bytes; the decisions, shared by all, grow with
+ * the trace and are watched as the replay runs (*limit).  0, or the exit
+ * status after saying what would not fit and how many variants would.
+ */
+static int memory_plan(const struct sr_replay *rp, uint64_t nvar, uint64_t max_memory,
+		       uint64_t *limit, char *why, size_t whyn)
+{
+	uint64_t rss = cli_mem_rss(), each, per_cpu, avail, need;
+	int nsims, np;
+
+	if (max_memory) {
+		*limit = max_memory;
+		snprintf(why, whyn, "--max-memory");
+	} else {
+		avail = cli_mem_available(why, whyn);
+		*limit = avail == UINT64_MAX ? UINT64_MAX : rss + avail / 10 * 9;
+	}
+	sr_replay_sim_memory(rp, &each, &per_cpu, &nsims);
+	np = nsims / (int)(1 + nvar);
+	need = rss + (uint64_t)nsims * each;
+	if (need <= *limit)
+		return 0;
+	if (!nvar || *limit <= rss + (uint64_t)np * each)
+		cli_err("the replay's %d simulations may take up to %.0f MiB (%.1f MiB each, more "
+			"for each CPU two tasks share), more than the %.0f MiB it may (%s)", nsims,
+			(double)need / MIB, (double)each / MIB, (double)*limit / MIB, why);
+	else
+		cli_err("--uncertainty=%" PRIu64 ": the replay's %d simulations (%d policies on the "
+			"machine and on each variant) may take up to %.0f MiB (%.1f MiB each, more "
+			"for each CPU two tasks share), more than the %.0f MiB it may (%s): "
+			"--uncertainty=%" PRIu64 " fits", nvar, nsims, np, (double)need / MIB,
+			(double)each / MIB, (double)*limit / MIB, why,
+			(*limit - rss) / ((uint64_t)np * each) - 1);
+	return EXIT_FAIL;
 }
 
 /*
@@ -123,8 +166,6 @@ static int cli_replay(int argc, char **argv)
 	const char *trace = NULL, *machine = NULL, *baseline = DEFAULT_BASELINE;
 	const char *out = "-", *val, *plot = NULL;
 	enum sr_plot_fmt plot_fmt = SR_PLOT_SVG;
-	struct sr_machine *vm[MAX_VARIANTS] = { NULL };
-	struct sr_replay *vr[MAX_VARIANTS] = { NULL };
 	uint64_t nvar = 0, unc_range = DEFAULT_UNC_RANGE;
 	char origin[300];
 	uint64_t u;
@@ -137,7 +178,8 @@ static int cli_replay(int argc, char **argv)
 	char rad[192], racav[256], nodes[SR_NODE_MAP_MAX * 48], devs[256];
 	enum cli_progress_mode pmode = CLI_PROGRESS_AUTO;
 	struct cli_progress prog;
-	uint64_t fed = 0;
+	uint64_t fed = 0, max_memory = 0, mem_limit = UINT64_MAX, batches = 0;
+	char mem_why[96] = "";
 
 	sr_kernel_parse(SR_KERNEL_DEFAULT, &kern, NULL);
 	sr_readahead_default(&ra);
@@ -250,6 +292,13 @@ static int cli_replay(int argc, char **argv)
 		case O_PER_TASK:
 			per_task = 1;
 			break;
+		case O_MAX_MEMORY:
+			if (cli_parse_size(val, &max_memory) || !max_memory) {
+				rc = cli_usage("replay", "--max-memory takes a size in bytes (K, M, G: "
+					       "powers of 1024), not '%s'", val);
+				goto out;
+			}
+			break;
 		case O_NODE_MAP:
 			if (sr_node_map_parse(val, &nmap, &d)) {
 				rc = cli_usage("replay", "%s", d.msg);
@@ -324,6 +373,10 @@ static int cli_replay(int argc, char **argv)
 		goto out;
 	}
 	rpo.machine = m;
+	/* --uncertainty's variants of the machine, replayed in the same pass
+	 * on the same decisions (sr_replay_opts.variants). */
+	rpo.variants = (unsigned)nvar;
+	rpo.variant_range = (double)unc_range / 100.0;
 	err = sr_replay_new(&rp, &rpo, (const char *const *)pl.v, (int)pl.n, baseline, &d);
 	if (!err)
 		err = sr_replay_set_kernel(rp, &kern, &d);
@@ -339,28 +392,9 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	/* The perturbed machines of --uncertainty, replayed in the same pass. */
-	for (u = 0; u < nvar; u++) {
-		struct sr_replay_opts vo = rpo;
-
-		if (sr_machine_perturb(m, u + 1, (double)unc_range / 100.0, &vm[u])) {
-			cli_err("out of memory");
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		vo.machine = vm[u];
-		err = sr_replay_new(&vr[u], &vo, (const char *const *)pl.v, (int)pl.n, baseline, &d);
-		if (!err)
-			err = sr_replay_set_kernel(vr[u], &kern, &d);
-		if (!err)
-			err = sr_replay_set_readahead(vr[u], &ra, &d);
-		if (!err)
-			err = sr_replay_set_plug(vr[u], plug, &d);
-		if (err) {
-			rc = cli_diag(&d);
-			goto out;
-		}
-	}
+	rc = memory_plan(rp, nvar, max_memory, &mem_limit, mem_why, sizeof(mem_why));
+	if (rc)
+		goto out;
 	/* Decoding, checking against the machine and ordering by time run on
 	 * a thread of their own, ahead of the replay. */
 	err = sr_pipe_start_ordered(&pipe, r, rpo.reorder_window ? rpo.reorder_window :
@@ -384,8 +418,6 @@ static int cli_replay(int argc, char **argv)
 			sr_diag_clear(&fd);
 			/* The pipe checked each event against rp (sr_replay_check). */
 			ferr = sr_replay_feed_checked(rp, batch, n, &fd);
-			for (u = 0; u < nvar && !ferr; u++)
-				ferr = sr_replay_feed(vr[u], batch, n, &fd);
 
 			if (ferr) {
 				snprintf(fd.file, sizeof(fd.file), "%s", trace);
@@ -394,6 +426,18 @@ static int cli_replay(int argc, char **argv)
 			}
 			fed += n;
 			cli_progress_update(&prog, r, fed);
+			/* Stopped, saying so, before the OOM killer would. */
+			if (!ferr && !(++batches % 16) && mem_limit != UINT64_MAX &&
+			    cli_mem_rss() > mem_limit) {
+				cli_progress_end(&prog, r, fed, 0);
+				cli_err("%s: stopped at event %" PRIu64 ": the replay took %.0f MiB, more "
+					"than the %.0f MiB it may (%s); its decisions grow with the "
+					"trace's swap slots in use, its simulations with the policies and "
+					"--uncertainty's variants", trace, fed, (double)cli_mem_rss() / MIB,
+					(double)mem_limit / MIB, mem_why);
+				rc = EXIT_FAIL;
+				goto out;
+			}
 		}
 		if (err || !n)
 			break;
@@ -418,18 +462,6 @@ static int cli_replay(int argc, char **argv)
 	if (err) {
 		rc = cli_diag(&d);
 		goto out;
-	}
-	if (nvar) {
-		const struct sr_result *vres[MAX_VARIANTS];
-
-		for (u = 0; u < nvar; u++) {
-			err = sr_replay_finish(vr[u], &vres[u], &d);
-			if (err) {
-				rc = cli_diag(&d);
-				goto out;
-			}
-		}
-		sr_replay_uncertainty(rp, vres, (int)nvar, (double)unc_range / 100.0);
 	}
 	info.trace = trace;
 	info.machine = m->name;
@@ -474,10 +506,6 @@ static int cli_replay(int argc, char **argv)
 	}
 out:
 	sr_pipe_stop(pipe);
-	for (u = 0; u < nvar; u++) {
-		sr_replay_free(vr[u]);
-		sr_machine_free(vm[u]);
-	}
 	sr_replay_free(rp);
 	sr_machine_free(m);
 	sr_reader_close(r);
@@ -570,7 +598,20 @@ const struct cli_cmd cmd_replay = {
 	"                        and report each delta's range and how many variants\n"
 	"                        agree on its side (faster, slower, or within 1 %)\n"
 	"  --uncertainty-range=P figures vary by up to a factor 1+P/100 either way\n"
-	"                        (default 25)\n"
+	"                        (default 25).  The variants share the policies'\n"
+	"                        decisions: each costs a simulation per policy that\n"
+	"                        decides apart, up to a few MiB each (the machine's\n"
+	"                        calendars: 2.4 MiB on 2s-nvme2, and 192 KiB more\n"
+	"                        for each CPU two tasks share), not a replay\n"
+	"  --max-memory=BYTES    the memory the replay may take (K, M, G: powers of\n"
+	"                        1024).  Default: 90 % of what the system has\n"
+	"                        available when it starts (MemAvailable, or what its\n"
+	"                        memory cgroup has left).  A replay whose simulations\n"
+	"                        cannot fit is refused before its first event, with\n"
+	"                        the estimate and the --uncertainty that fits; one\n"
+	"                        that outgrows it (its decisions grow with the\n"
+	"                        trace's swap slots in use) is stopped, saying so,\n"
+	"                        with exit status 1\n"
 	"  --per-task            also each task's figures: swap-outs, swap-ins, pages,\n"
 	"                        simulated busy time, and its swap-in (swap-out)\n"
 	"                        throughput over its swap-in (swap-out) phase, as\n"

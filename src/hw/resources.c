@@ -106,6 +106,27 @@ void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l, int 
 		h->q[i].wbt = wbt;
 }
 
+size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, size_t *cpu_bytes)
+{
+	const size_t cal = CAL_BUCKETS * (sizeof(double) + sizeof(uint32_t));
+	size_t n = (size_t)m->nr_nodes * (size_t)m->nr_nodes + (size_t)m->nr_nodes, arrays;
+	int i;
+
+	for (i = 0; i < m->nr_devices; i++) {
+		enum sr_dev_class c = m->dev[i].cls;
+
+		n += 2 + (c == SR_DEV_NVME || c == SR_DEV_SSD) + (c == SR_DEV_SSD || c == SR_DEV_HDD) +
+		     (device_locks != 0);
+	}
+	arrays = sizeof(struct sr_hw) +
+		 (size_t)m->nr_devices * (sizeof(struct sr_dev_result) + 5 * sizeof(struct cal) +
+					  SR_HW_STREAMS * sizeof(uint64_t) + 64) +
+		 (size_t)(m->nr_nodes * m->nr_nodes + m->nr_nodes + m->nr_cpus) *
+			 (sizeof(struct cal) + sizeof(uint64_t));
+	*cpu_bytes = cal;
+	return n * cal + arrays;
+}
+
 void sr_hw_free(struct sr_hw *h)
 {
 	int i, n;

@@ -141,6 +141,16 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 		    uint32_t pages, uint32_t bios, int bio, double t, double *cpu_done);
 /* Free h (a zeroed one too). */
 void sr_hw_free(struct sr_hw *h);
+/*
+ * The most memory one simulation's hardware on m takes: its calendars,
+ * each made at its first use and, as its window slides on, all of it in
+ * use (CAL_BUCKETS buckets): a device's own, its reads' (flash), its
+ * si->lock, its queue lock (a single queue: ssd, hdd) and before 4.11
+ * (device_locks) its swap cache's tree lock; a link's per pair of nodes;
+ * a node's LRU lock; and the arrays beside them.  Without the CPUs'
+ * calendars, made only for a CPU that two tasks share: *cpu_bytes each.
+ */
+size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, size_t *cpu_bytes);
 /* The counters of src (devices, links) into dst. */
 void sr_hw_copy_counters(struct sr_hw *dst, const struct sr_hw *src);
 /* dst (whose calendars were never used) becomes a copy of src; 0 or -1. */

@@ -63,7 +63,7 @@ static double pass_gap_ns(const struct sr_machine *m)
 	return SR_SWAP_CLUSTER_MAX * (m->reclaim_ns + m->reclaim_page_ns);
 }
 
-int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, double *resume)
+int sr_replay_plug_flush(struct pol *p, long ti, double t, double *resume)
 {
 	struct task_plug *tp = p->plug ? p->plug[ti] : NULL;
 	struct sr_blk_req out[SR_PLUG_MAX_REQUESTS];
@@ -76,10 +76,10 @@ int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, 
 	cpu = tp->cpu;
 	n = sr_plug_flush(&tp->plug, out);
 	plug_put(p, ti);
-	return sr_replay_submit_writes(r, p, ti, cpu, out, n, 0, t, resume);
+	return sr_replay_submit_writes(p, ti, cpu, out, n, 0, t, resume);
 }
 
-int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const struct sr_event *e,
+int sr_replay_plug_before(struct pol *p, long ti, const struct sr_event *e,
 			  double start)
 {
 	struct task_plug *tp = p->plug ? p->plug[ti] : NULL;
@@ -87,9 +87,9 @@ int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const str
 
 	if (!tp)
 		return 0;
-	if (e->op == SR_OP_OUT && start - at <= pass_gap_ns(r->m))
+	if (e->op == SR_OP_OUT && start - at <= pass_gap_ns(p->hw.m))
 		return 0;
-	if (sr_replay_plug_flush(r, p, ti, at, &resume))
+	if (sr_replay_plug_flush(p, ti, at, &resume))
 		return -1;
 	/* The task was held back by the flush: its compute time follows. */
 	if (resume > at)
@@ -111,14 +111,14 @@ int sr_replay_plug_out_plugged(struct sr_replay *r, struct pol *p, long ti, int 
 	tp = p->plug[ti];
 	tp->cpu = cpu;
 	n = sr_plug_add(&tp->plug, &p->hw.lim[dv], dv, SR_OP_OUT, off, pages, start, out);
-	if (n && sr_replay_submit_writes(r, p, ti, cpu, out, n, 0, t, resume))
+	if (n && sr_replay_submit_writes(p, ti, cpu, out, n, 0, t, resume))
 		return -1;
 	/* (The plug holds this bio now: it is never empty here.) */
 	tp->pass += pages;
 	if (tp->pass >= SR_SWAP_CLUSTER_MAX) {
 		double r2;
 
-		if (sr_replay_plug_flush(r, p, ti, *resume, &r2))
+		if (sr_replay_plug_flush(p, ti, *resume, &r2))
 			return -1;
 		*resume = r2;
 	}
@@ -194,7 +194,7 @@ int sr_replay_plugs_finish(struct sr_replay *r, struct pol *p)
 	for (i = 0; p->plug && i < r->ntasks; i++) {
 		if (!p->plug[i])
 			continue;
-		if (sr_replay_plug_flush(r, p, (long)i, p->clock[i], &resume))
+		if (sr_replay_plug_flush(p, (long)i, p->clock[i], &resume))
 			return -1;
 		p->clock[i] = resume;
 		if (resume > p->end)

@@ -42,9 +42,73 @@ static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag 
 		return err;
 	if (sr_hw_init(&p->hw, r->m))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	p->memo = &r->memo;
 	sr_wbt_limits(&r->kernel, &wbt);
 	sr_hw_set_write_limits(&p->hw, &wbt, sr_wbt_enabled(&r->kernel));
 	return SR_OK;
+}
+
+/* Every simulation's hardware told the kernel's bound on swap writes in
+ * flight (blk-wbt). */
+static void write_limits(struct sr_replay *r)
+{
+	struct sr_wbt_limits wbt;
+	int s;
+
+	sr_wbt_limits(&r->kernel, &wbt);
+	for (s = 0; s < r->np * (1 + r->nvar); s++)
+		sr_hw_set_write_limits(&sr_replay_sim(r, s)->hw, &wbt, sr_wbt_enabled(&r->kernel));
+}
+
+/*
+ * --uncertainty: the machine's variants (seeds 1 to n, as they have always
+ * been drawn) and a simulation of each policy on each, sharing the
+ * policies' decisions (replay.h, sr_replay_opts.variants).
+ */
+static enum sr_err variants_setup(struct sr_replay *r, const struct sr_replay_opts *o,
+				  struct sr_diag *d)
+{
+	unsigned v;
+	int k;
+
+	if (!o->variants)
+		return SR_OK;
+	if (o->variants > SR_REPLAY_MAX_VARIANTS)
+		return sr_diag_set(d, SR_ERR_INVAL, "%u machine variants: at most %d", o->variants,
+				   SR_REPLAY_MAX_VARIANTS);
+	if (!(o->variant_range > 0 && o->variant_range <= 4))
+		return sr_diag_set(d, SR_ERR_INVAL, "a variant range of %g: above 0, at most 4 "
+				   "(400 %%)", o->variant_range);
+	r->vmach = calloc(o->variants, sizeof(*r->vmach));
+	r->vmemo = calloc(o->variants, sizeof(*r->vmemo));
+	r->vsim = calloc((size_t)o->variants * (size_t)r->np, sizeof(*r->vsim));
+	if (!r->vmach || !r->vmemo || !r->vsim)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	r->var_range = o->variant_range;
+	for (v = 1; v <= o->variants; v++) {
+		/* Counted first: what was made is freed, the rest is zeroed. */
+		r->nvar = (int)v;
+		if (sr_machine_perturb(r->m, v, o->variant_range, &r->vmach[v - 1]))
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		sr_hw_memo_init(&r->vmemo[v - 1], r->vmach[v - 1]);
+		for (k = 0; k < r->np; k++) {
+			struct pol *p = sr_replay_sim(r, (int)v * r->np + k);
+
+			if (sr_hw_init(&p->hw, r->vmach[v - 1]))
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+			p->memo = &r->vmemo[v - 1];
+		}
+	}
+	write_limits(r);
+	return SR_OK;
+}
+
+/* A variant's simulation (vsim[]): its hardware, clocks and plugs. */
+static void sim_free(struct sr_replay *r, struct pol *p)
+{
+	sr_replay_plugs_free(p, r->ntasks);
+	sr_hw_free(&p->hw);
+	free(p->clock);
 }
 
 static void pol_free(struct sr_replay *r, struct pol *p)
@@ -159,6 +223,9 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	err = node_map_setup(r, opts->node_map, d);
 	if (err)
 		goto fail;
+	err = variants_setup(r, opts, d);
+	if (err)
+		goto fail;
 	err = sr_replay_slots_setup(r, d);
 	if (err)
 		goto fail;
@@ -177,7 +244,6 @@ fail:
 enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
 				 struct sr_diag *d)
 {
-	struct sr_wbt_limits wbt;
 	int i;
 
 	sr_diag_clear(d);
@@ -188,11 +254,9 @@ enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
 	memset(&r->lists, 0, sizeof(r->lists));
 	if (sr_swap_lists_build(&r->lists, r->m, k->prio))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	sr_wbt_limits(k, &wbt);
-	for (i = 0; i < r->np; i++) {
+	for (i = 0; i < r->np; i++)
 		r->pol[i].mm.alloc = alloc_mode(r);
-		sr_hw_set_write_limits(&r->pol[i].hw, &wbt, sr_wbt_enabled(k));
-	}
+	write_limits(r);
 	sr_replay_ra_resolve(r);
 	return sr_replay_slots_setup(r, d);
 }
@@ -243,6 +307,15 @@ void sr_replay_free(struct sr_replay *r)
 	sr_simq_stop(r->simq);
 	for (i = 0; i < r->np; i++)
 		pol_free(r, &r->pol[i]);
+	for (i = 0; r->vsim && i < r->nvar * r->np; i++)
+		sim_free(r, &r->vsim[i]);
+	for (i = 0; r->vmach && i < r->nvar; i++) {
+		sr_hw_memo_free(&r->vmemo[i]);
+		sr_machine_free(r->vmach[i]);
+	}
+	free(r->vsim);
+	free(r->vmach);
+	free(r->vmemo);
 	sr_swap_lists_free(&r->lists);
 	free(r->pol);
 	free(r->choice);
@@ -383,7 +456,8 @@ static inline __attribute__((always_inline)) void task_count(struct task_stat *t
 static inline __attribute__((always_inline)) int play(struct sr_replay *r,
 						      const struct sr_play *in, const int out)
 {
-	struct pol *p = &r->pol[in->k];
+	struct pol *p = sr_replay_sim(r, in->k);
+	const struct sr_machine *m = p->hw.m;
 	const struct sr_event *e = &in->e;
 	const struct sr_hw_ev *x = &in->x;
 	long ti = in->ti;
@@ -396,7 +470,7 @@ static inline __attribute__((always_inline)) int play(struct sr_replay *r,
 	if (!in->fresh && p->plug[ti]) {
 		double was = p->clock[ti];
 
-		if (sr_replay_plug_before(r, p, ti, e, start))
+		if (sr_replay_plug_before(p, ti, e, start))
 			return -1;
 		start += p->clock[ti] - was;
 	}
@@ -413,13 +487,13 @@ static inline __attribute__((always_inline)) int play(struct sr_replay *r,
 	}
 	if (!out && in->ra_hit) {
 		/* A minor fault: the page is in the swap cache. */
-		done = resume = sr_hw_cpu(&p->hw, x->cpu, x->task, start, r->m->fault_ns);
+		done = resume = sr_hw_cpu(&p->hw, x->cpu, x->task, start, m->fault_ns);
 		rc = done < 0;
 	} else {
-		rc = sr_hw_play(&p->hw, &r->memo, e, dv, x, start, &resume, &done);
+		rc = sr_hw_play(&p->hw, p->memo, e, dv, x, start, &resume, &done);
 		if (!rc && in->ra_n)
 			p->hw.dev[dv].readahead_pages += in->ra_n;
-		if (!rc && sr_hw_is_blk(&r->m->dev[dv])) {
+		if (!rc && sr_hw_is_blk(&m->dev[dv])) {
 			/* The block layer: a swap-out's bio into the task's plug
 			 * or the queue; a swap-in's reads, waited for. */
 			uint64_t off = (e->flags & SR_EV_HAS_OFFSET) ? e->offset : UINT64_MAX;
@@ -442,9 +516,9 @@ static inline __attribute__((always_inline)) int play(struct sr_replay *r,
 		return -1;
 	if (!out)
 		sr_hist_add(&p->res.swapin_lat, done - start);
-	else if (!sr_hw_is_blk(&r->m->dev[dv]))
+	else if (!sr_hw_is_blk(&m->dev[dv]))
 		p->swapout_lat_sum += done - start;
-	if (r->per_task)
+	if (p->ts)
 		task_count(&p->ts[ti], e, start, done, resume, out);
 	p->clock[ti] = resume;
 	if (resume > p->end)
@@ -499,7 +573,7 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	uint32_t *const lkslots = r->lkslots;
 	const uint64_t *const choff = r->choff;
 	struct pol *const pol = r->pol;
-	int fresh, k, part = 0, bad = 0, nomem, rc;
+	int fresh, k, v, part = 0, bad = 0, nomem, rc;
 
 	ti = sr_replay_task(r, e->pid, &fresh);
 	if (ti < 0)
@@ -603,15 +677,18 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 			in.e.flags = e->flags;
 		}
 		in.x.slots = lkslots[k];
-		in.k = k;
 		in.dv = choice[k];
 		in.ra_hit = r->ra_hit[k];
 		in.ra_n = r->ra_n[k];
 		in.nbio = r->ra_nbio[k];
 		in.bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
-		rc = r->simq ? sr_simq_play(r->simq, &in) : play(r, &in, out);
-		if (rc)
-			return sim_failed(d, rc);
+		/* On the machine, then on each of its variants (--uncertainty):
+		 * the same decisions. */
+		for (v = 0, in.k = k; v <= r->nvar; v++, in.k += np) {
+			rc = r->simq ? sr_simq_play(r->simq, &in) : play(r, &in, out);
+			if (rc)
+				return sim_failed(d, rc);
+		}
 	}
 	if (out) {
 		const int b = choice[r->baseline];

@@ -41,7 +41,8 @@ struct task_stat {
 /* One policy: the kernel's decisions under it, and its simulation. */
 struct pol {
 	struct sr_mm mm;           /* what the kernel decides (src/mm/) */
-	struct sr_hw hw;           /* what the hardware charges (src/hw/) */
+	struct sr_hw hw;           /* what the hardware charges (src/hw/), on hw.m */
+	const struct sr_hw_memo *memo; /* one-page costs of hw.m */
 	double *clock;             /* per task: when its last event completed */
 	struct task_stat *ts;      /* per task, with per_task: its figures so far */
 	struct sr_policy_result res;
@@ -148,6 +149,18 @@ struct sr_replay {
 	uint64_t *nodes_seen;
 	struct sr_node_map node_map; /* as given */
 	int32_t max_dev;           /* the highest recorded device named, -1 none */
+	/*
+	 * --uncertainty (sr_replay_opts.variants): nvar machine variants
+	 * (vmach, owned, with their one-page costs vmemo), each with a
+	 * simulation per policy, vsim[(v - 1) * np + k] for variant v (1 to
+	 * nvar): only its simulation side is set up, the decisions are
+	 * policy k's (its lead is policy k's lead's).  sr_replay_sim().
+	 */
+	int nvar;
+	double var_range;
+	struct sr_machine **vmach;
+	struct sr_hw_memo *vmemo;
+	struct pol *vsim;
 	int nlead;                 /* policies with a simulation of their own */
 	struct sr_simq *simq;      /* the simulations' thread (simq.c), or NULL:
 				    * they play on the replay's */
@@ -185,6 +198,13 @@ static inline int sr_replay_same(const struct sr_replay *r, int a, int b)
 	       r->ra_sig[a] == r->ra_sig[b];
 }
 
+/* Simulation s: policy s's own (s < np), or variant v's of policy k (s =
+ * v * np + k, v >= 1: --uncertainty). */
+static inline struct pol *sr_replay_sim(struct sr_replay *r, int s)
+{
+	return s < r->np ? &r->pol[s] : &r->vsim[s - r->np];
+}
+
 /* What simulation k is told of an event: the decisions its policy made
  * (replay_one()), all a simulation reads of them. */
 struct sr_play {
@@ -192,7 +212,8 @@ struct sr_play {
 	struct sr_hw_ev x;   /* its CPU, task, and lock holds */
 	double gap;          /* the task's compute time before it */
 	long ti;             /* the task */
-	int k;               /* the simulation (a lead) */
+	int k;               /* the simulation (a lead's, of the machine or of a
+			      * variant: sr_replay_sim()) */
 	int dv;              /* the device chosen; -1 none */
 	int fresh;           /* the task's first event */
 	uint8_t ra_hit;      /* a swap-in found in the swap cache */
@@ -304,12 +325,12 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 /* Task ti's next event e (its start) in simulation p: a pass of swap-outs
  * it ends flushes the task's plug first (at the task's clock, which the
  * flush may move).  0, or -1 out of memory. */
-int sr_replay_plug_before(struct sr_replay *r, struct pol *p, long ti, const struct sr_event *e,
+int sr_replay_plug_before(struct pol *p, long ti, const struct sr_event *e,
 			  double start);
 /* Submit n write requests of task ti (pol p) from t on, a plug's (bio 0)
  * or one bio alone (bio 1): their bios' latencies, and when the task may
  * go on in *resume (if later than it is).  0, or -1 out of memory. */
-static inline int sr_replay_submit_writes(struct sr_replay *r, struct pol *p, long ti, int cpu,
+static inline int sr_replay_submit_writes(struct pol *p, long ti, int cpu,
 					  const struct sr_blk_req *req, unsigned n, int bio,
 					  double t, double *resume)
 {
@@ -323,7 +344,7 @@ static inline int sr_replay_submit_writes(struct sr_replay *r, struct pol *p, lo
 		if (fin < 0)
 			return -1;
 		p->swapout_lat_sum += (double)req[i].bios * fin - req[i].t_sum;
-		if (r->per_task && fin > p->ts[ti].out_last)
+		if (p->ts && fin > p->ts[ti].out_last)
 			p->ts[ti].out_last = fin;
 		t = cpu_done;
 	}
@@ -350,10 +371,10 @@ static inline int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti
 	/* No plug (or no position to merge by): the bio goes to the queue
 	 * alone, its latency from the event's start. */
 	*resume = t;
-	return sr_replay_submit_writes(r, p, ti, cpu, &one, 1, 1, t, resume);
+	return sr_replay_submit_writes(p, ti, cpu, &one, 1, 1, t, resume);
 }
 /* Task ti's plug flushed at t (blk_finish_plug(), or it sleeps). */
-int sr_replay_plug_flush(struct sr_replay *r, struct pol *p, long ti, double t, double *resume);
+int sr_replay_plug_flush(struct pol *p, long ti, double t, double *resume);
 /* sr_replay_read() with readahead's bios (nb > 0). */
 int sr_replay_read_ra(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
 		      const struct sr_event *e, const uint64_t *bio, unsigned nb, double t,

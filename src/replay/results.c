@@ -170,6 +170,50 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	return SR_OK;
 }
 
+/* The makespan of policy k's simulation on variant v (0: the machine),
+ * as policy_result() makes it. */
+static double variant_makespan(struct sr_replay *r, int v, int k)
+{
+	double span = sr_replay_sim(r, v * r->np + r->pol[k].lead)->end - (double)r->first_ts;
+
+	return span > 0 ? span : 0;
+}
+
+/*
+ * --uncertainty: each policy's delta on each variant of the machine, its
+ * range with the machine's own delta, and how many variants put it on the
+ * same side (sr_delta_side()).
+ */
+static void uncertainty(struct sr_replay *r)
+{
+	struct sr_result *res = &r->result;
+	int k, v;
+
+	for (k = 0; k < res->nr_policies; k++) {
+		struct sr_policy_result *p = &res->policy[k];
+
+		p->unc.variants = r->nvar;
+		p->unc.range = r->var_range;
+		p->unc.agree = 0;
+		p->unc.min = p->unc.max = p->delta_pct;
+	}
+	for (v = 1; v <= r->nvar; v++) {
+		double base = variant_makespan(r, v, r->baseline);
+
+		for (k = 0; k < res->nr_policies; k++) {
+			struct sr_policy_result *p = &res->policy[k];
+			double ms = variant_makespan(r, v, k);
+			double dl = ms > 0 && base > 0 ? (base / ms - 1.0) * 100.0 : 0;
+
+			if (dl < p->unc.min)
+				p->unc.min = dl;
+			if (dl > p->unc.max)
+				p->unc.max = dl;
+			p->unc.agree += sr_delta_side(dl) == sr_delta_side(p->delta_pct);
+		}
+	}
+}
+
 enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 			     struct sr_diag *caller)
 {
@@ -194,9 +238,11 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 		r->result.baseline = r->baseline;
 		r->result.tasks = r->ntasks;
 		r->result.swapins = r->ins;
-		/* The plugs still holding writes are flushed. */
-		for (k = 0; k < r->np; k++)
-			if (r->pol[k].lead == k && sr_replay_plugs_finish(r, &r->pol[k]))
+		/* The plugs still holding writes are flushed, in every
+		 * simulation (the variants' too). */
+		for (k = 0; k < r->np * (1 + r->nvar); k++)
+			if (r->pol[k % r->np].lead == k % r->np &&
+			    sr_replay_plugs_finish(r, sr_replay_sim(r, k)))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		for (k = 0; k < r->np; k++)
 			if (r->pol[k].lead != k)
@@ -213,6 +259,8 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 			o->delta_pct = o->makespan_ns > 0 && base > 0 ?
 				       (base / o->makespan_ns - 1.0) * 100.0 : 0;
 		}
+		if (r->nvar)
+			uncertainty(r);
 	}
 	*res = &r->result;
 	return SR_OK;
@@ -223,32 +271,16 @@ int sr_delta_side(double d)
 	return d > SR_SAME_PCT ? 1 : d < -SR_SAME_PCT ? -1 : 0;
 }
 
-void sr_replay_uncertainty(struct sr_replay *r, const struct sr_result *const *var,
-			   int n, double range)
+void sr_replay_sim_memory(const struct sr_replay *r, uint64_t *each, uint64_t *per_cpu,
+			  int *nsims)
 {
-	struct sr_result *res = &r->result;
-	int k, i;
+	size_t cpu;
 
-	if (!r->finished)
-		return;
-	for (k = 0; k < res->nr_policies; k++) {
-		struct sr_policy_result *p = &res->policy[k];
-		int side = sr_delta_side(p->delta_pct);
-
-		p->unc.variants = n;
-		p->unc.range = range;
-		p->unc.agree = 0;
-		p->unc.min = p->unc.max = p->delta_pct;
-		for (i = 0; i < n; i++) {
-			double dl = var[i]->policy[k].delta_pct;
-
-			if (dl < p->unc.min)
-				p->unc.min = dl;
-			if (dl > p->unc.max)
-				p->unc.max = dl;
-			p->unc.agree += sr_delta_side(dl) == side;
-		}
-	}
+	/* Per simulation, its clocks and plugs grow with the tasks too: a
+	 * double and a pointer each, negligible beside a calendar. */
+	*each = sr_hw_bytes(r->m, r->kernel.device_locks, &cpu);
+	*per_cpu = cpu;
+	*nsims = r->np * (1 + r->nvar);
 }
 
 const char *sr_replay_policy_name(const struct sr_replay *r, int k)

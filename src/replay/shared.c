@@ -17,6 +17,12 @@
  * field by field); on a machine where the policies agree, as reclaimer-nid,
  * page-nid with the slots cache and hybrid do on 2s-pmem2, one pass costs
  * little more than one policy.
+ *
+ * The same holds across machines of one layout: decisions do not depend
+ * on the machine's figures either.  So --uncertainty's variants of the
+ * machine (replay.h, sr_replay_opts.variants) are simulations too, one
+ * per lead and variant (sr_replay_sim()), parting when their policy's
+ * does; they cost no decisions, no slot map, no swap cache.
  */
 #include <string.h>
 
@@ -36,13 +42,13 @@ void sr_replay_sim_results(struct pol *dst, const struct pol *src)
 
 int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks)
 {
-	struct pol *p = &r->pol[k];
-	const struct pol *src = &r->pol[g];
+	struct pol *p = sr_replay_sim(r, k);
+	const struct pol *src = sr_replay_sim(r, g);
 
 	sr_replay_sim_results(p, src);
 	if (ntasks)
 		memcpy(p->clock, src->clock, ntasks * sizeof(*p->clock));
-	if (ntasks && r->per_task)
+	if (ntasks && p->ts)
 		memcpy(p->ts, src->ts, ntasks * sizeof(*p->ts));
 	if (sr_replay_plugs_copy(p, src, ntasks))
 		return -1;
@@ -51,7 +57,7 @@ int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks)
 
 int sr_replay_split(struct sr_replay *r)
 {
-	int k, j, rc, from[SR_MAX_POLICIES];
+	int k, j, v, rc, from[SR_MAX_POLICIES];
 
 	for (k = 0; k < r->np; k++)
 		from[k] = -1;
@@ -70,10 +76,15 @@ int sr_replay_split(struct sr_replay *r)
 			p->lead = j;
 			continue;
 		}
-		rc = r->simq ? sr_simq_copy(r->simq, r, k, g, r->ntasks) :
-			       sr_replay_sim_copy(r, k, g, r->ntasks);
-		if (rc)
-			return rc;
+		/* On the machine and on each of its variants (--uncertainty). */
+		for (v = 0; v <= r->nvar; v++) {
+			int sk = v * r->np + k, sg = v * r->np + g;
+
+			rc = r->simq ? sr_simq_copy(r->simq, r, sk, sg, r->ntasks) :
+				       sr_replay_sim_copy(r, sk, sg, r->ntasks);
+			if (rc)
+				return rc;
+		}
 		p->lead = k;
 		from[k] = g;
 		r->nlead++;

@@ -76,7 +76,8 @@ struct sr_simq {
 	struct sr_replay *r;
 	int nw;                     /* workers there may be; started as needed */
 	struct simw w[SR_SIM_WORKERS_MAX];
-	int8_t of[SR_MAX_POLICIES]; /* simulation k's worker; -1: none yet */
+	int8_t *of;                 /* simulation k's worker; -1: none yet (the
+				     * variants' too: sr_replay_sim()) */
 };
 
 /* A record: its length (to 8 bytes), then a struct sr_play and its bios. */
@@ -199,7 +200,12 @@ int sr_simq_start(struct sr_replay *r, int nworkers, struct sr_simq **out)
 		return -1;
 	q->r = r;
 	q->nw = nworkers > SR_SIM_WORKERS_MAX ? SR_SIM_WORKERS_MAX : nworkers;
-	memset(q->of, -1, sizeof(q->of));
+	q->of = malloc((size_t)r->np * (size_t)(1 + r->nvar) * sizeof(*q->of));
+	if (!q->of) {
+		free(q);
+		return -1;
+	}
+	memset(q->of, -1, (size_t)r->np * (size_t)(1 + r->nvar) * sizeof(*q->of));
 	*out = q;
 	return 0;
 }
@@ -270,15 +276,29 @@ have:
 	return p;
 }
 
-/* The worker of simulation k: the first simulation's is worker 0; one
- * begun since (sr_simq_copy() gives it one) keeps its own.  NULL: its
- * thread cannot be started. */
+/* The worker with the fewest simulations (the first of them). */
+static int least_busy(const struct sr_simq *q)
+{
+	int i, best = 0;
+
+	for (i = 1; i < q->nw; i++)
+		if (q->w[i].nsim < q->w[best].nsim)
+			best = i;
+	return best;
+}
+
+/* The worker of simulation k: a first simulation (the machine's, then
+ * each variant's) goes to the worker with the fewest, the machine's to
+ * worker 0; one begun since (sr_simq_copy() gives it one) keeps its own.
+ * NULL: its thread cannot be started. */
 static struct simw *worker_of(struct sr_simq *q, int k)
 {
 	if (SR_UNLIKELY(q->of[k] < 0)) {
-		if (!worker_take(q, 0))
+		int i = least_busy(q);
+
+		if (!worker_take(q, i))
 			return NULL;
-		q->of[k] = 0;
+		q->of[k] = (int8_t)i;
 	}
 	return &q->w[q->of[k]];
 }
@@ -324,7 +344,7 @@ static int worker_sync(struct simw *w)
 int sr_simq_copy(struct sr_simq *q, struct sr_replay *r, int k, int g, size_t ntasks)
 {
 	struct simw *from = worker_of(q, g);
-	int i, best = 0;
+	int best;
 
 	/* g's worker rests (what it played is this thread's to read once its
 	 * lock has been taken); k has played nothing yet, anywhere. */
@@ -332,9 +352,7 @@ int sr_simq_copy(struct sr_simq *q, struct sr_replay *r, int k, int g, size_t nt
 		return -2;
 	if (worker_sync(from) || sr_replay_sim_copy(r, k, g, ntasks))
 		return -1;
-	for (i = 1; i < q->nw; i++)
-		if (q->w[i].nsim < q->w[best].nsim)
-			best = i;
+	best = least_busy(q);
 	if (!worker_take(q, best))
 		return -2;
 	q->of[k] = (int8_t)best;
@@ -360,5 +378,6 @@ void sr_simq_stop(struct sr_simq *q)
 	for (i = 0; i < q->nw; i++)
 		if (q->w[i].started)
 			worker_stop(&q->w[i]);
+	free(q->of);
 	free(q);
 }

@@ -46,18 +46,23 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 		 * first (simq.c). */
 		if (r->simq && sr_simq_sync(r->simq))
 			goto nomem;
-		for (k = 0; k < r->np; k++) {
-			double *nc = realloc(r->pol[k].clock, cap * sizeof(double));
+		/* Every simulation's clocks and plugs, the variants' too
+		 * (--uncertainty: sr_replay_sim()). */
+		for (k = 0; k < r->np * (1 + r->nvar); k++) {
+			struct pol *p = sr_replay_sim(r, k);
+			double *nc = realloc(p->clock, cap * sizeof(double));
 
 			if (!nc)
 				goto nomem;
-			r->pol[k].clock = nc;
+			p->clock = nc;
+			if (sr_replay_plugs_grow(p, r->task_cap, cap))
+				goto nomem;
+		}
+		for (k = 0; k < r->np; k++) {
 			nv = realloc(r->pol[k].vra, cap * sizeof(*nv));
 			if (!nv)
 				goto nomem;
 			r->pol[k].vra = nv;
-			if (sr_replay_plugs_grow(&r->pol[k], r->task_cap, cap))
-				goto nomem;
 			if (r->per_task) {
 				struct task_stat *ns = realloc(r->pol[k].ts, cap * sizeof(*ns));
 

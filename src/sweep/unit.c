@@ -127,10 +127,6 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	char err[1100] = "";
 	size_t k, np = s->policies.n;
 	int quiet = 0;
-	struct sr_machine **vm = NULL;      /* --uncertainty's variants ... */
-	struct sr_replay **vr = NULL;       /* ... their replays ... */
-	const struct sr_result **vres = NULL; /* ... and results */
-	unsigned v;
 
 	*out = NULL;
 	*nout = 0;
@@ -161,36 +157,15 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	ro.machine = m;
 	ro.ordered = ahead; /* by the pipe's window, as replay does */
 	ro.node_map = &s->node_map;
+	/* --uncertainty: the machine's variants, seeded 1 to N as replay's
+	 * are, replayed in the same pass on the same decisions. */
+	ro.variants = s->unc;
+	ro.variant_range = (double)s->unc_range / 100.0;
 	if (sr_replay_new(&rp, &ro, (const char *const *)s->policies.v, (int)np, s->baseline, &d) ||
 	    sr_replay_set_kernel(rp, &s->kernel, &d) || sr_replay_set_readahead(rp, &s->ra, &d) ||
 	    sr_replay_set_plug(rp, s->plug, &d) ||
 	    check_policies(s, rp, &d))
 		goto diag;
-	/* --uncertainty: the machine's variants, seeded 1 to N as replay's
-	 * are, replayed in the same pass. */
-	if (s->unc) {
-		vm = calloc(s->unc, sizeof(*vm));
-		vr = calloc(s->unc, sizeof(*vr));
-		vres = calloc(s->unc, sizeof(*vres));
-		if (!vm || !vr || !vres) {
-			sr_diag_set(&d, SR_ERR_NOMEM, "out of memory");
-			goto diag;
-		}
-	}
-	for (v = 0; v < s->unc; v++) {
-		struct sr_replay_opts vo = ro;
-
-		if (sr_machine_perturb(m, v + 1, (double)s->unc_range / 100.0, &vm[v])) {
-			sr_diag_set(&d, SR_ERR_NOMEM, "out of memory");
-			goto diag;
-		}
-		vo.machine = vm[v];
-		if (sr_replay_new(&vr[v], &vo, (const char *const *)s->policies.v, (int)np,
-				  s->baseline, &d) ||
-		    sr_replay_set_kernel(vr[v], &s->kernel, &d) ||
-		    sr_replay_set_readahead(vr[v], &s->ra, &d) || sr_replay_set_plug(vr[v], s->plug, &d))
-			goto diag;
-	}
 	if (ahead && sr_pipe_start_ordered(&pipe, r, SR_SWEEP_REORDER, sr_replay_check, rp, &d))
 		goto diag;
 	for (;;) {
@@ -205,11 +180,6 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 			snprintf(d.file, sizeof(d.file), "%s", trace);
 			goto diag;
 		}
-		for (v = 0; n && v < s->unc; v++)
-			if (sr_replay_feed(vr[v], batch, n, &d)) {
-				snprintf(d.file, sizeof(d.file), "%s", trace);
-				goto diag;
-			}
 		if (e) {
 			if (!d.file[0]) /* sr_replay_check's, from the pipe */
 				snprintf(d.file, sizeof(d.file), "%s", trace);
@@ -222,13 +192,6 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	pipe = NULL;
 	if (sr_replay_finish(rp, &res, &d))
 		goto diag;
-	for (v = 0; v < s->unc; v++)
-		if (sr_replay_finish(vr[v], &vres[v], &d)) {
-			res = NULL;
-			goto diag;
-		}
-	if (s->unc)
-		sr_replay_uncertainty(rp, vres, (int)s->unc, (double)s->unc_range / 100.0);
 	sr_hash_fmt(fd.thash, sr_reader_stats(r)->content_hash);
 	fd.have_t = 1;
 	*nev = res->events;
@@ -274,15 +237,6 @@ rows:
 		*failed = 1; /* out of memory: the writer says so */
 	sr_pipe_stop(pipe);
 	sr_replay_free(rp);
-	for (v = 0; v < s->unc; v++) {
-		if (vr)
-			sr_replay_free(vr[v]);
-		if (vm)
-			sr_machine_free(vm[v]);
-	}
-	free(vr);
-	free(vm);
-	free(vres);
 	sr_reader_close(r);
 	sr_machine_free(own);
 	free(evs);

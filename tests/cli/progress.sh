@@ -38,8 +38,10 @@ $SR "$W/missing.csv" -q 2>"$W/missing.err"
 # share of the file read and the time left, and erased at the end.  The
 # replay is made to last over a second (the first line comes at 0.5 s).
 if command -v script >/dev/null 2>&1; then
-	$SR_BIN gen swap-w-rand --tasks=8 --size=16M --limit=64M --accesses=20000 -o "$W/p.swt" 2>/dev/null
-	# Under valgrind, the plain binary: 2.6 M replayed events are slow there.
+	$SR_BIN gen swap-w-rand --tasks=8 --size=16M --limit=64M --accesses=60000 -o "$W/p.swt" 2>/dev/null
+	# (60000 accesses a task: since the variants share the decisions,
+	# 20000 replayed in half a second.)  Under valgrind, the plain binary:
+	# this many events are slow there.
 	TSR=$SR
 	[ -n "${VALGRIND:-}" ] && TSR=$SR_BIN
 	script -qec "$TSR $W/p.swt -u 20 -o $W/tty.txt" "$W/typescript" >/dev/null 2>&1
