@@ -233,7 +233,7 @@ struct sr_policy_result {
 	struct sr_dev_result *dev;     /* nr_devices */
 	int nr_links;
 	struct sr_link_result *link;   /* links that carried bytes, by (from, to) */
-	/* With sr_replay_opts.per_task: every task, in order of first
+	/* With sr_replay_per_task(): every task, in order of first
 	 * appearance, and the sums of their phase throughputs. */
 	size_t nr_tasks;
 	struct sr_task_result *task;
@@ -294,12 +294,8 @@ enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth
 enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
 				 struct sr_diag *diag);
 
-/*
- * Keep figures per task (sr_policy_result.task), as vm-scalability
- * reports them per process.  Before the first event only: SR_ERR_INVAL
- * after it.
- */
-/* "auto", "off", "cluster" into *m; SR_ERR_INVAL for anything else. */
+/* "auto", "off", "cluster" or "vma" into *m; SR_ERR_INVAL for anything
+ * else. */
 enum sr_err sr_ra_mode_parse(const char *s, enum sr_ra_mode *m);
 
 /* The default readahead settings: auto, page-cluster 3, adaptive, skip. */
@@ -313,7 +309,7 @@ enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struc
 
 /* Readahead as o says (before the first event; default: SR_RA_AUTO,
  * page-cluster 3, adaptive, skipping holes).  SR_ERR_INVAL with a message
- * for a page-cluster above 31. */
+ * for a page-cluster above SR_RA_MAX_PAGE_CLUSTER. */
 enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahead_opts *o,
 				    struct sr_diag *d);
 /* What the replay does for readahead, resolved against its kernel and
@@ -346,6 +342,11 @@ const char *sr_replay_devices_describe(const struct sr_replay *r, char *buf, siz
  * with swap-ins that had one (after the events). */
 int sr_replay_readahead_active(const struct sr_replay *r);
 
+/*
+ * Keep figures per task (sr_policy_result.task), as vm-scalability
+ * reports them per process.  Before the first event only: SR_ERR_INVAL
+ * after it.
+ */
 enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *diag);
 
 /*

@@ -31,7 +31,8 @@ struct task {
 	uint64_t prev_busy; /* recorded I/O wait of the previous event (swap-in latency) */
 };
 
-/* A task's figures in one simulation (sr_replay_opts.per_task). */
+/* A task's figures in one simulation (sr_replay_per_task(); the
+ * machine's simulations only, not the variants'). */
 struct task_stat {
 	uint64_t swapouts, swapins, pages_out, pages_in;
 	double busy_ns;
@@ -44,7 +45,8 @@ struct pol {
 	struct sr_hw hw;           /* what the hardware charges (src/hw/), on hw.m */
 	const struct sr_hw_memo *memo; /* one-page costs of hw.m */
 	double *clock;             /* per task: when its last event completed */
-	struct task_stat *ts;      /* per task, with per_task: its figures so far */
+	struct task_stat *ts;      /* per task, with r->per_task: its figures so far
+				    * (NULL in a variant's simulation) */
 	struct sr_policy_result res;
 	double swapout_lat_sum;
 	double end;
