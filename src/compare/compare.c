@@ -147,6 +147,9 @@ struct sr_compare_report {
 	uint64_t events, tasks;
 	char *machine, *origin, *kernel, *readahead, *baseline; /* NULL: not given */
 	int slots, plug;          /* 1, 0, or -1: not given */
+	char *warnings;           /* its caveats that are warnings (swap full...),
+				   * "; " between; NULL: none (or a report of
+				   * before the caveats) */
 	struct pol *pol;
 	size_t npol;
 };
@@ -171,6 +174,7 @@ void sr_compare_report_free(struct sr_compare_report *r)
 	free(r->kernel);
 	free(r->readahead);
 	free(r->baseline);
+	free(r->warnings);
 	free(r);
 }
 
@@ -324,6 +328,39 @@ static int get_str(struct rd *c, const json_t *o, const char *pre, const char *k
 	if (!*s) {
 		c->nomem = 1;
 		return -1;
+	}
+	return 0;
+}
+
+/* The report's caveats that are warnings (docs/REPORT.md, "Caveats":
+ * most events not replayed, swap full, unmatched swap-ins, stale
+ * requests), their texts joined into *out; none: left NULL. */
+static int get_warnings(struct rd *c, const json_t *root, char **out)
+{
+	const json_t *a = json_object_get(root, "caveats"), *x;
+	size_t i, len = 0;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return bad(c, "", "caveats", "not an array");
+	json_array_foreach(a, i, x) {
+		const json_t *w = json_object_get(x, "warning"), *t = json_object_get(x, "text");
+		size_t tl;
+		char *n;
+
+		if (!json_is_object(x) || !json_is_boolean(w) || !json_is_string(t))
+			return bad(c, "", "caveats", "not of objects {kind, warning, text}");
+		if (!json_is_true(w))
+			continue;
+		tl = strlen(json_string_value(t));
+		n = realloc(*out, len + tl + 3);
+		if (!n) {
+			c->nomem = 1;
+			return -1;
+		}
+		*out = n;
+		len += (size_t)sprintf(n + len, "%s%s", len ? "; " : "", json_string_value(t));
 	}
 	return 0;
 }
@@ -629,7 +666,8 @@ enum sr_err sr_compare_report_read(struct sr_compare_report **out, const char *p
 		   get_str(&c, o, "options.", "kernel", &r->kernel) ||
 		   get_str(&c, o, "options.", "readahead", &r->readahead) ||
 		   get_bool(&c, o, "options.", "plug", &r->plug))) ||
-	    get_str(&c, root, "", "baseline", &r->baseline) || get_policies(&c, root, r))
+	    get_str(&c, root, "", "baseline", &r->baseline) || get_policies(&c, root, r) ||
+	    get_warnings(&c, root, &r->warnings))
 		goto fail;
 	json_decref(root);
 	*out = r;
@@ -925,6 +963,8 @@ static void json_side(FILE *f, const char *name, const struct sr_compare_report 
 			num(f, range);
 		fputc('}', f);
 	}
+	fputs(", \"warnings\": ", f);
+	json_str(f, r->warnings);
 	fputs("},\n", f);
 }
 
@@ -1397,6 +1437,11 @@ static int write_text(FILE *f, const struct sr_compare_report *b,
 	head(f, "readahead:", b->readahead, a->readahead);
 	head(f, "baseline:", b->baseline, a->baseline);
 	head(f, "uncertainty:", unc_text(b, s0, sizeof(s0)), unc_text(a, s1, sizeof(s1)));
+	/* What the reports warned of (swap full, unmatched swap-ins...): a
+	 * comparison of such figures carries it. */
+	if (b->warnings || a->warnings)
+		head(f, "warnings:", b->warnings ? b->warnings : "none",
+		     a->warnings ? a->warnings : "none");
 	if (!unc_of(b, &var, &range) || !unc_of(a, &var, &range)) {
 		snprintf(s0, sizeof(s0), "variants on the delta's side (faster, slower, or within "
 			 "%.0f %%)", SR_SAME_PCT);
