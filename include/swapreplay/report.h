@@ -88,5 +88,8 @@ enum sr_err sr_report_write(FILE *f, const struct sr_result *res,
 
 /* Write s as a JSON string, quotes and escapes included. */
 void sr_report_json_string(FILE *f, const char *s);
+/* Write s as one CSV cell: quoted (its quotes doubled) when it holds a
+ * comma, a quote or a line break, else as it is. */
+void sr_report_csv_string(FILE *f, const char *s);
 
 #endif /* SWAPREPLAY_REPORT_H */

@@ -63,7 +63,8 @@ void cli_strs_free(struct cli_strs *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int cli_strs_split(struct cli_strs *s, const char *arg)
+/* "a,b,c" appended, each once; with all, "all" is every built-in policy. */
+static int split(struct cli_strs *s, const char *arg, int all)
 {
 	if (!*arg)
 		return -2;
@@ -73,24 +74,7 @@ int cli_strs_split(struct cli_strs *s, const char *arg)
 
 		if (!n || (c && !c[1]))
 			return -2;
-		if (add_once(s, arg, n))
-			return -1;
-		arg += n + (c ? 1 : 0);
-	}
-	return 0;
-}
-
-int cli_policy_list(struct cli_strs *s, const char *arg)
-{
-	if (!*arg)
-		return -2;
-	while (*arg) {
-		const char *c = strchr(arg, ',');
-		size_t n = c ? (size_t)(c - arg) : strlen(arg);
-
-		if (!n || (c && !c[1]))
-			return -2;
-		if (n == 3 && !strncmp(arg, "all", 3)) {
+		if (all && n == 3 && !strncmp(arg, "all", 3)) {
 			const struct sr_policy_ops *const *b = sr_policy_all();
 			int i;
 
@@ -103,4 +87,14 @@ int cli_policy_list(struct cli_strs *s, const char *arg)
 		arg += n + (c ? 1 : 0);
 	}
 	return 0;
+}
+
+int cli_strs_split(struct cli_strs *s, const char *arg)
+{
+	return split(s, arg, 0);
+}
+
+int cli_policy_list(struct cli_strs *s, const char *arg)
+{
+	return split(s, arg, 1);
 }

@@ -1040,31 +1040,15 @@ static int write_json(FILE *f, const struct sr_compare_report *b,
 	return 0;
 }
 
-/* s as a CSV field, quoted when it needs to be. */
-static void csv_str(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_row(FILE *f, const char *pol, const char *in, const char *dev,
 		    const struct figdef *fd, const struct val *b, const struct val *a)
 {
 	double c;
 
-	csv_str(f, pol);
+	sr_report_csv_string(f, pol);
 	fprintf(f, ",%s,", in);
 	if (dev)
-		csv_str(f, dev);
+		sr_report_csv_string(f, dev);
 	fprintf(f, ",%s,", fd->csv);
 	if (b->has)
 		num(f, b->v);

@@ -83,6 +83,41 @@ static uint64_t guessed(const struct sr_policy_result *p)
 	return p->unmatched_in - p->unmatched_nodev;
 }
 
+static uint64_t swap_full(const struct sr_policy_result *p)
+{
+	return p->swap_full;
+}
+
+static uint64_t stale(const struct sr_policy_result *p)
+{
+	return p->stale_requests;
+}
+
+/* A caveat of kind, when any policy has a count: intro, then each such
+ * policy's count (" of total" when total is not 0).  Whether it was
+ * made. */
+static int per_policy(struct sr_caveat *out, int *n, struct cbuf *b, const struct sr_result *res,
+		      enum sr_caveat_kind kind, const char *intro,
+		      uint64_t (*count)(const struct sr_policy_result *), uint64_t total)
+{
+	int k, any = 0;
+
+	for (k = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+
+		if (!count(p))
+			continue;
+		if (!any++) {
+			add(out, n, kind, b);
+			put(b, "%s", intro);
+		}
+		put(b, "%s %s %" PRIu64, any > 1 ? "," : "", p->name, count(p));
+		if (total)
+			put(b, " of %" PRIu64, total);
+	}
+	return any;
+}
+
 int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *in,
 		      struct sr_caveat out[SR_CAV_COUNT])
 {
@@ -109,20 +144,8 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 			put(&b, " and %" PRIu64 " swap-ins were read from a device guessed for want "
 				"of their swap-out", guessed(p));
 	}
-	for (k = 0, any = 0; k < res->nr_policies; k++) {
-		const struct sr_policy_result *p = &res->policy[k];
-
-		if (!p->swap_full)
-			continue;
-		if (!any++) {
-			add(out, &n, SR_CAV_SWAP_FULL, &b);
-			put(&b, "swap-outs that found no device with room (the devices are too "
-				"small for the trace):");
-		}
-		put(&b, "%s %s %" PRIu64 " of %" PRIu64, any > 1 ? "," : "", p->name, p->swap_full,
-		    outs);
-	}
-	if (any)
+	if (per_policy(out, &n, &b, res, SR_CAV_SWAP_FULL, "swap-outs that found no device with "
+		       "room (the devices are too small for the trace):", swap_full, outs))
 		put(&b, "; each cost compute time only, and its page's swap-in no I/O");
 	for (k = 0, any = 0; k < res->nr_policies; k++)
 		any |= res->policy[k].unmatched_in != 0;
@@ -141,18 +164,8 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 					"were not replayed", res->policy[k].name,
 				    res->policy[k].unmatched_nodev);
 	}
-	for (k = 0, any = 0; k < res->nr_policies; k++) {
-		const struct sr_policy_result *p = &res->policy[k];
-
-		if (!p->stale_requests)
-			continue;
-		if (!any++) {
-			add(out, &n, SR_CAV_STALE, &b);
-			put(&b, "requests served without contention:");
-		}
-		put(&b, "%s %s %" PRIu64, any > 1 ? "," : "", p->name, p->stale_requests);
-	}
-	if (any)
+	if (per_policy(out, &n, &b, res, SR_CAV_STALE, "requests served without contention:",
+		       stale, 0))
 		put(&b, "; each started more than half a calendar window (82 ms; 8.2 s on an hdd) "
 			"before the latest on its resource, its task's clock that far behind the "
 			"others' (docs/MODEL.md, \"What is not modelled\")");

@@ -266,9 +266,7 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 	fprintf(f, "  ]\n}\n");
 }
 
-/* s as one CSV cell: quoted (quotes doubled) when it holds a comma, a
- * quote or a line break. */
-static void csv_cell(FILE *f, const char *s)
+void sr_report_csv_string(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, f);
@@ -316,7 +314,7 @@ static void write_csv_tasks(FILE *f, const struct sr_result *res, const char *ca
 				",%.0f,%.1f,%.1f,", p->name, x->pid, x->swapouts, x->swapins,
 				x->pages_out, x->pages_in, round(x->busy_ns), x->swapin_kib_s,
 				x->swapout_kib_s);
-			csv_cell(f, caveats);
+			sr_report_csv_string(f, caveats);
 			fputc('\n', f);
 		}
 	}
@@ -355,7 +353,7 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 			fprintf(f, "%.0f,%.0f,%.0f,%.0f,%.0f,", l.mean, l.p50, l.p90, l.p99, l.max);
 		else
 			fprintf(f, ",,,,,");
-		csv_cell(f, in->machine);
+		sr_report_csv_string(f, in->machine);
 		fprintf(f, ",%s,%s", res->policy[res->baseline].name, in->slots_cache ? "on" : "off");
 		if (in->kernel)
 			fprintf(f, ",%u.%u", in->kernel->major, in->kernel->minor);
@@ -371,7 +369,7 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 				p->blk.plug_merges + p->blk.queue_merges, p->blk.queue_share,
 				round(p->block_cpu_ns));
 		fputc(',', f);
-		csv_cell(f, caveats);
+		sr_report_csv_string(f, caveats);
 		fputc('\n', f);
 	}
 }
