@@ -65,9 +65,12 @@ int cal_copy(struct cal *dst, const struct cal *src)
  * to turn them into memset calls: a slide clears half the window or more
  * (CAL_BUCKETS / 2 buckets), and the loops' wide stores, unrolled, do it
  * in fewer instructions than memset's rep stos (which cachegrind counts
- * per byte).
+ * per byte).  The attribute is gcc's (clang has none: it builds the
+ * loops as it sees fit; make clang-test builds with it).
  */
+#if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#endif
 static void cal_clear(struct cal *c, size_t i, size_t j)
 {
 	double *u = c->used;
