@@ -63,6 +63,10 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
  * 1024; "KiB", "MiB"... also accepted; "MB" is refused as ambiguous);
  * 0 or -1. */
 int cli_parse_size(const char *s, uint64_t *out);
+/* What cli_parse_size() takes, for every error message of a size option:
+ * "--OPT takes " CLI_SIZE_TAKES ", not '%s'". */
+#define CLI_SIZE_TAKES "a whole number of bytes with an optional K, M, G or T (powers of " \
+	"1024: 1G and 1GiB work; KB, MB, GB and TB are refused as ambiguous)"
 
 /* ---- shared helpers --------------------------------------------------- */
 

@@ -101,8 +101,7 @@ static int share(const char *name, const char *val, double *out)
 static int bytes(const char *name, const char *val, uint64_t *out)
 {
 	if (cli_parse_size(val, out))
-		return cli_usage("gen", "--%s takes a size in bytes with an optional K, M, G or T suffix (powers of 1024), not '%s'",
-				 name, val);
+		return cli_usage("gen", "--%s takes " CLI_SIZE_TAKES ", not '%s'", name, val);
 	return 0;
 }
 

@@ -32,8 +32,8 @@ int cli_ra_opt(const char *cmd, int id, const char *val, struct sr_readahead_opt
 		return 0;
 	case CLI_RA_OPT_MEMORY:
 		if (cli_parse_size(val, &u) || u < 4096)
-			return cli_usage(cmd, "--memory takes a size of at least 4K (K, M, G, T: powers "
-					 "of 1024), not '%s'", val);
+			return cli_usage(cmd, "--memory takes a size of at least 4K: " CLI_SIZE_TAKES
+					 ", not '%s'", val);
 		ra->memory_pages = u / 4096;
 		return 0;
 	}
