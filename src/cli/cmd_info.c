@@ -120,21 +120,27 @@ static void show(const struct sr_machine *m)
 
 static int run_machines(int argc, char **argv)
 {
+	static const struct cli_opt opts[] = {
+		{ "json", 0, CLI_NOARG, 1 },
+		{ NULL, 0, 0, 0 },
+	};
 	const char *const *n = sr_machine_preset_names();
 	struct sr_machine *m;
 	struct sr_diag d;
-	int i, json = 0;
-	const char *name = NULL;
+	struct cli_parser p;
+	int id, json = 0;
+	const char *name = NULL, *val;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+	cli_parser_init(&p, argc, argv, opts);
+	while ((id = cli_next(&p, &val)) != -1) {
+		if (id == -2)
+			return cli_usage("machines", "%s", p.err);
+		if (id == 1)
 			json = 1;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage("machines", "unknown option '%s'", argv[i]);
 		else if (name)
 			return cli_usage("machines", "one machine at a time");
 		else
-			name = argv[i];
+			name = val;
 	}
 	if (!name) {
 		for (; *n; n++) {

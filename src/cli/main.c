@@ -216,89 +216,24 @@ static const struct cli_cmd *find_cmd(const char *name)
 
 /* ---- "did you mean" ----------------------------------------------------- */
 
-/* A word longer than this is no command's typo (the longest name is 13). */
-#define SUGGEST_MAX 32
-
-/*
- * The optimal string alignment distance between a and b: insertions,
- * deletions, substitutions and swaps of two neighbours, each 1 (so that
- * "replya" is one edit from "replay"); b at most SUGGEST_MAX long.
- */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t d[SUGGEST_MAX + 1][SUGGEST_MAX + 1];
-
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++)
-		for (j = 1; j <= lb; j++) {
-			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	return d[la][lb];
-}
-
-/*
- * The command names word may be a typo of, into out (at most max, in the
- * table's order): the one command it is a prefix of, if only one ("mer"
- * is merge); else those nearest to it, if within 2 edits and fewer edits
- * than word has letters ("go" is not taken for "gen").  A word with a '/'
- * or a '.' is a file name, not a typo.  Returns how many.
- */
-static int suggest(const char *word, const char **out, int max)
-{
-	size_t len = strlen(word), best = 3, dist[32];
-	const char *names[32];
-	int n = 0, i, k = 0, prefix = -1, nprefix = 0;
-
-	if (!len || len > SUGGEST_MAX || strpbrk(word, "/."))
-		return 0;
-	for (i = 0; commands[i] && n < 31; i++)
-		names[n++] = commands[i]->name;
-	names[n++] = "help";
-	for (i = 0; i < n; i++) {
-		dist[i] = edit_distance(word, names[i]);
-		if (dist[i] < best && dist[i] < len)
-			best = dist[i];
-		if (!strncmp(word, names[i], len)) {
-			prefix = i;
-			nprefix++;
-		}
-	}
-	if (nprefix == 1 && max > 0) {
-		out[0] = names[prefix];
-		return 1;
-	}
-	for (i = 0; best <= 2 && i < n && k < max; i++)
-		if (dist[i] == best)
-			out[k++] = names[i];
-	return k;
-}
-
 /* "swapreplay: unknown command 'WORD'; did you mean 'A'?" (or 'A' or 'B'),
- * and EXIT_USAGE; or -1 when WORD is like no command. */
+ * and EXIT_USAGE; or -1 when WORD is like no command (sr_suggest()).  A
+ * word with a '/' or a '.' is a file name, not a typo. */
 static int did_you_mean(const char *word)
 {
-	const char *s[4];
-	int n = suggest(word, s, 4), i;
+	const char *names[sizeof(commands) / sizeof(commands[0]) + 1];
+	char text[256];
+	size_t n = 0;
+	int i;
 
-	if (!n)
+	if (strpbrk(word, "/."))
 		return -1;
-	fprintf(stderr, "swapreplay: unknown command '%s'; did you mean ", word);
-	for (i = 0; i < n; i++)
-		fprintf(stderr, "%s'%s'", i == 0 ? "" : i == n - 1 ? " or " : ", ", s[i]);
-	fprintf(stderr, "?\nTry 'swapreplay --help'.\n");
+	for (i = 0; commands[i]; i++)
+		names[n++] = commands[i]->name;
+	names[n++] = "help";
+	if (!sr_suggest_text(word, names, n, NULL, text, sizeof(text)))
+		return -1;
+	fprintf(stderr, "swapreplay: unknown command '%s'; %s\nTry 'swapreplay --help'.\n", word, text);
 	return EXIT_USAGE;
 }
 
