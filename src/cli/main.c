@@ -3,6 +3,7 @@
  * swapreplay's entry point: the command table, --help/--version, the exit
  * statuses and the clean-up of temporary files on SIGINT/SIGTERM.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -285,7 +286,9 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The command line given, to its exit status; what it wrote on standard
+ * output may still be in the buffer (close_stdout()). */
+static int dispatch(int argc, char **argv)
 {
 	const struct cli_cmd *c;
 	int rc;
@@ -324,11 +327,44 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	cli_install_signals();
-	rc = c->run(argc - 1, argv + 1);
-	if (fflush(stdout) || ferror(stdout)) {
-		cli_err("error writing to standard output");
+	return c->run(argc - 1, argv + 1);
+}
+
+/*
+ * Whatever ran, standard output is flushed and closed here, once: a write
+ * that failed (a full disk, /dev/full, a closed pipe's EIO) is an error,
+ * EXIT_IO unless the command failed already, be it a report, a help text
+ * or a list.  A standard output closed from the start (>&-) on which
+ * nothing was written is no error (EBADF from fclose() alone).
+ */
+static int close_stdout(int rc)
+{
+	int bad = 0, e = 0;
+
+	errno = 0;
+	if (fflush(stdout)) {
+		bad = 1;
+		e = errno;
+	}
+	if (ferror(stdout))
+		bad = 1;
+	errno = 0;
+	if (fclose(stdout) && !bad && errno != EBADF) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad) {
+		if (e)
+			cli_err("error writing to standard output: %s", strerror(e));
+		else
+			cli_err("error writing to standard output");
 		if (!rc)
 			rc = EXIT_IO;
 	}
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	return close_stdout(dispatch(argc, argv));
 }
