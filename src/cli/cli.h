@@ -103,6 +103,10 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
  * timestamps going backwards, skipped records. */
 void cli_read_warnings(const char *name, const struct sr_read_stats *st);
 
+/* Warn of what machine m's description sets that the model does not use
+ * (m->notes, a warning a line). */
+void cli_machine_notes(const struct sr_machine *m);
+
 /* --to=FORMAT and --zstd[=LEVEL] (level -1 until given); 0 or EXIT_USAGE
  * after printing the error. */
 int cli_opt_to(const char *cmd, const char *val, enum sr_format *fmt);

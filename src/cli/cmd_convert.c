@@ -97,6 +97,7 @@ static int run(int argc, char **argv)
 		err = sr_machine_load(&m, machine, &d);
 		if (err)
 			return cli_diag(&d);
+		cli_machine_notes(m);
 	}
 
 	evs = malloc(BATCH * sizeof(*evs));

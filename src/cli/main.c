@@ -111,6 +111,19 @@ void cli_read_warnings(const char *name, const struct sr_read_stats *st)
 			 name, (unsigned long long)st->skipped, st->first_skip);
 }
 
+void cli_machine_notes(const struct sr_machine *m)
+{
+	const char *s = m ? m->notes : NULL;
+
+	while (s && *s) {
+		const char *nl = strchr(s, '\n');
+		int len = nl ? (int)(nl - s) : (int)strlen(s);
+
+		cli_warn("%.*s", len, s);
+		s += len + (nl ? 1 : 0);
+	}
+}
+
 /* ---- temporary files and signals ------------------------------------- */
 
 #define MAX_TEMPS 8
