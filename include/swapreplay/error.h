@@ -53,4 +53,27 @@ void sr_diag_clear(struct sr_diag *d);
  */
 void sr_diag_format(const struct sr_diag *d, char *buf, size_t size);
 
+/*
+ * "Did you mean": for an error message naming a word that is none of
+ * names[0..n) (a command, an option, a policy), the names it may be a
+ * typo of, into out (at most max, in the order of names): the one name
+ * word is a prefix of, if only one ("mer" is merge); else those nearest to
+ * it, if within 2 edits and fewer edits than word has letters ("go" is not
+ * taken for "gen").  An edit is an insertion, a deletion, a substitution or
+ * a swap of two neighbours ("replya" is one edit from "replay").  A word
+ * or a name longer than SR_SUGGEST_MAX is nobody's typo; a NULL name is
+ * skipped.  Returns how many.
+ */
+#define SR_SUGGEST_MAX 32
+int sr_suggest(const char *word, const char *const *names, size_t n, const char **out, int max);
+
+/*
+ * The same in words, into buf (always NUL-terminated): "did you mean 'A'?",
+ * "did you mean 'A' or 'B'?", "did you mean 'A', 'B' or 'C'?" (at most
+ * 4), each name after prefix ("--" for an option; NULL for none); "" when
+ * word is like none.  Returns how many names it gave.
+ */
+int sr_suggest_text(const char *word, const char *const *names, size_t n, const char *prefix,
+		    char *buf, size_t size);
+
 #endif /* SWAPREPLAY_ERROR_H */

@@ -119,11 +119,21 @@ struct sr_machine {
 
 	char *json;             /* the description as read (owned), for headers */
 	int from_preset;
+	/*
+	 * What the description sets that the model does not use, one line
+	 * each ending in a newline, for the caller to warn of ("lab.json:
+	 * devices[1] (sdb, hdd): read_lat_us is not used: ..."): a key of a
+	 * device's class that its cost equations leave out (an hdd's latency
+	 * and IOPS follow from its seek and rpm; a flash device has no seek),
+	 * size_pages beside size_gib.  Owned; NULL when there is none.
+	 */
+	char *notes;
 };
 
 /*
  * Parse a machine description from a JSON text.  origin names it in
- * messages.  On success *out is a new machine (free with sr_machine_free).
+ * messages and notes.  On success *out is a new machine (free with
+ * sr_machine_free).
  */
 enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t len,
 			     const char *origin, struct sr_diag *diag);
@@ -189,7 +199,7 @@ unsigned sr_machine_fitted(const struct sr_machine *m);
  * interconnect, the DRAM rates, the fitted event cost and, per device
  * class (devices of one class are the same part), every device figure,
  * local and remote drawn apart.  Topology and sizes are kept.  For
- * --uncertainty.  *out has no JSON text (json is NULL).
+ * --uncertainty.  *out has no JSON text nor notes (json and notes are NULL).
  */
 enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double rel,
 			       struct sr_machine **out);

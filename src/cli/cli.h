@@ -63,6 +63,10 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
  * 1024; "KiB", "MiB"... also accepted; "MB" is refused as ambiguous);
  * 0 or -1. */
 int cli_parse_size(const char *s, uint64_t *out);
+/* What cli_parse_size() takes, for every error message of a size option:
+ * "--OPT takes " CLI_SIZE_TAKES ", not '%s'". */
+#define CLI_SIZE_TAKES "a whole number of bytes with an optional K, M, G or T (powers of " \
+	"1024: 1G and 1GiB work; KB, MB, GB and TB are refused as ambiguous)"
 
 /* ---- shared helpers --------------------------------------------------- */
 
@@ -98,6 +102,10 @@ int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* Print the warnings a finished (or failed) read left: unknown fields,
  * timestamps going backwards, skipped records. */
 void cli_read_warnings(const char *name, const struct sr_read_stats *st);
+
+/* Warn of what machine m's description sets that the model does not use
+ * (m->notes, a warning a line). */
+void cli_machine_notes(const struct sr_machine *m);
 
 /* --to=FORMAT and --zstd[=LEVEL] (level -1 until given); 0 or EXIT_USAGE
  * after printing the error. */

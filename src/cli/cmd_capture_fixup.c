@@ -10,7 +10,7 @@
 
 #define BATCH 4096
 
-enum { O_ROOT = 1, O_TO, O_ZSTD, O_STRICT, O_MAXERR };
+enum { O_ROOT = 1, O_TO, O_ZSTD, O_STRICT, O_MAXERR, O_QUIET };
 
 static const struct cli_opt opts[] = {
 	{ "sysfs-root", 0, CLI_ARG, O_ROOT },
@@ -18,6 +18,7 @@ static const struct cli_opt opts[] = {
 	{ "zstd", 0, CLI_OPTARG, O_ZSTD },
 	{ "strict", 0, CLI_NOARG, O_STRICT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
+	{ "quiet", 'q', CLI_NOARG, O_QUIET },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -67,6 +68,9 @@ static int run(int argc, char **argv)
 		case O_MAXERR:
 			if (cli_parse_u64(val, UINT64_MAX, &max_errors))
 				return cli_usage("capture-fixup", "--max-errors takes a whole number, not '%s'", val);
+			break;
+		case O_QUIET:
+			cli_quiet = 1;
 			break;
 		}
 	}
@@ -199,6 +203,8 @@ const struct cli_cmd cmd_capture_fixup = {
 	"  --zstd[=LEVEL]        compress with zstd (level 1-19, default 3)\n"
 	"  --strict              refuse a capture whose last line has no newline\n"
 	"  --max-errors=N        skip up to N bad data lines, counting them (default\n"
-	"                        0: the first bad line is an error)\n",
+	"                        0: the first bad line is an error)\n"
+	"  -q, --quiet           no warnings on standard error (events lost or\n"
+	"                        without a node, lines skipped or cut short)\n",
 	.run = run,
 };

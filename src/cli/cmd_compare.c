@@ -10,12 +10,13 @@
 #include "swapreplay/compare.h"
 #include "swapreplay/outfile.h"
 
-enum { O_FORMAT = 1, O_OUT, O_DIFFERENT };
+enum { O_FORMAT = 1, O_OUT, O_DIFFERENT, O_QUIET };
 
 static const struct cli_opt opts[] = {
 	{ "format", 'f', CLI_ARG, O_FORMAT },
 	{ "output", 'o', CLI_ARG, O_OUT },
 	{ "different-traces", 0, CLI_NOARG, O_DIFFERENT },
+	{ "quiet", 'q', CLI_NOARG, O_QUIET },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -62,6 +63,9 @@ static int run(int argc, char **argv)
 			break;
 		case O_DIFFERENT:
 			different = 1;
+			break;
+		case O_QUIET:
+			cli_quiet = 1;
 			break;
 		}
 	}
@@ -151,6 +155,8 @@ const struct cli_cmd cmd_compare = {
 	"  -o, --output=FILE     write the comparison to FILE (whole or not at all)\n"
 	"  --different-traces    compare reports of different traces anyway, saying\n"
 	"                        on standard error what differs\n"
+	"  -q, --quiet           no warnings on standard error (what differs in\n"
+	"                        traces or baselines)\n"
 	"\n"
 	"See docs/REPORT.md, \"Comparing two reports\".\n",
 	.run = run,

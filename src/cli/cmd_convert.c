@@ -9,7 +9,7 @@
 
 #define BATCH 4096
 
-enum { O_TO = 1, O_ZSTD, O_INFMT, O_MAXERR, O_MACHINE };
+enum { O_TO = 1, O_ZSTD, O_INFMT, O_MAXERR, O_MACHINE, O_QUIET };
 
 static const struct cli_opt opts[] = {
 	{ "to", 0, CLI_ARG, O_TO },
@@ -17,6 +17,7 @@ static const struct cli_opt opts[] = {
 	{ "input-format", 0, CLI_ARG, O_INFMT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
 	{ "machine", 'm', CLI_ARG, O_MACHINE },
+	{ "quiet", 'q', CLI_NOARG, O_QUIET },
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -68,6 +69,9 @@ static int run(int argc, char **argv)
 		case O_MACHINE:
 			machine = val;
 			break;
+		case O_QUIET:
+			cli_quiet = 1;
+			break;
 		default:
 			if (cli_vmstat_opt("convert", id, val, &ro))
 				return EXIT_USAGE;
@@ -93,6 +97,7 @@ static int run(int argc, char **argv)
 		err = sr_machine_load(&m, machine, &d);
 		if (err)
 			return cli_diag(&d);
+		cli_machine_notes(m);
 	}
 
 	evs = malloc(BATCH * sizeof(*evs));
@@ -195,6 +200,8 @@ const struct cli_cmd cmd_convert = {
 	"                        OUT's header, for the replay to use when it is given\n"
 	"                        no -m (OUT must be .swt); every event is checked to\n"
 	"                        fit it (its nodes and device)\n"
+	"  -q, --quiet           no warnings on standard error (unknown fields,\n"
+	"                        skipped records, timestamps going backwards)\n"
 	CLI_VMSTAT_HELP	"\n"
 	"A binary input's embedded machine description is kept when OUT is binary\n"
 	"(--machine replaces it).\n"

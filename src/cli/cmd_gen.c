@@ -16,7 +16,7 @@
 enum {
 	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_JOBS, O_RTASKS, O_RSIZE, O_SIZE, O_LIMIT, O_ACCESSES,
 	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED, O_MACHINE,
-	O_KERNEL, O_THP, O_THP_SIZE, O_THP_SWAPIN, O_RECLAIM_BATCH,
+	O_KERNEL, O_THP, O_THP_SIZE, O_THP_SWAPIN, O_RECLAIM_BATCH, O_QUIET,
 };
 
 static const struct cli_opt opts[] = {
@@ -42,6 +42,7 @@ static const struct cli_opt opts[] = {
 	{ "thp-size", 0, CLI_ARG, O_THP_SIZE },
 	{ "reclaim-batch", 0, CLI_ARG, O_RECLAIM_BATCH },
 	{ "thp-swapin", 0, CLI_ARG, O_THP_SWAPIN },
+	{ "quiet", 'q', CLI_NOARG, O_QUIET },
 	CLI_RA_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -101,8 +102,7 @@ static int share(const char *name, const char *val, double *out)
 static int bytes(const char *name, const char *val, uint64_t *out)
 {
 	if (cli_parse_size(val, out))
-		return cli_usage("gen", "--%s takes a size in bytes with an optional K, M, G or T suffix (powers of 1024), not '%s'",
-				 name, val);
+		return cli_usage("gen", "--%s takes " CLI_SIZE_TAKES ", not '%s'", name, val);
 	return 0;
 }
 
@@ -134,6 +134,9 @@ static int run(int argc, char **argv)
 			break;
 		case O_OUT:
 			out = val;
+			break;
+		case O_QUIET:
+			cli_quiet = 1;
 			break;
 		case O_TO:
 			if (cli_opt_to("gen", val, &wo.format))
@@ -247,11 +250,15 @@ static int run(int argc, char **argv)
 	if (cli_output_format("gen", out, level, &wo))
 		return EXIT_USAGE;
 	wo.vaddr = 1; /* every event has its page's address */
+	cli_ra_warn_unused(&gp.ra, (gp.ra.mode == SR_RA_CLUSTER || gp.ra.mode == SR_RA_VMA) &&
+			   gp.ra.page_cluster ? gp.ra.mode : SR_RA_OFF,
+			   "gen's default: --readahead=cluster or vma turns it on");
 
 	if (machine) {
 		err = sr_machine_load(&m, machine, &d);
 		if (err)
 			return cli_diag(&d);
+		cli_machine_notes(m);
 		if (gp.cpu_node >= (uint32_t)m->nr_nodes || gp.mem_node >= (uint32_t)m->nr_nodes) {
 			cli_usage("gen", "machine %s has %d node(s): --cpu-node and --mem-node must be below",
 				  m->name, m->nr_nodes);
@@ -377,6 +384,8 @@ const struct cli_cmd cmd_gen = {
 	"                        swap devices the slots are on (default: the replay's\n"
 	"                        default preset); recorded in the header of a binary\n"
 	"                        (.swt) output, the replay's machine for this trace\n"
+	"  -q, --quiet           no warnings on standard error (settings the\n"
+	"                        generation leaves out)\n"
 	"  --kernel=VERSION      the kernel whose allocator gives the slots, MAJOR.MINOR\n"
 	"                        (default " SR_KERNEL_DEFAULT ")\n"
 	"  --seed=N              PRNG seed (default 1)\n"

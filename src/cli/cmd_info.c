@@ -120,21 +120,30 @@ static void show(const struct sr_machine *m)
 
 static int run_machines(int argc, char **argv)
 {
+	static const struct cli_opt opts[] = {
+		{ "json", 0, CLI_NOARG, 1 },
+		{ "quiet", 'q', CLI_NOARG, 2 },
+		{ NULL, 0, 0, 0 },
+	};
 	const char *const *n = sr_machine_preset_names();
 	struct sr_machine *m;
 	struct sr_diag d;
-	int i, json = 0;
-	const char *name = NULL;
+	struct cli_parser p;
+	int id, json = 0;
+	const char *name = NULL, *val;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+	cli_parser_init(&p, argc, argv, opts);
+	while ((id = cli_next(&p, &val)) != -1) {
+		if (id == -2)
+			return cli_usage("machines", "%s", p.err);
+		if (id == 1)
 			json = 1;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return cli_usage("machines", "unknown option '%s'", argv[i]);
+		else if (id == 2)
+			cli_quiet = 1;
 		else if (name)
 			return cli_usage("machines", "one machine at a time");
 		else
-			name = argv[i];
+			name = val;
 	}
 	if (!name) {
 		for (; *n; n++) {
@@ -149,6 +158,7 @@ static int run_machines(int argc, char **argv)
 	}
 	if (sr_machine_load(&m, name, &d))
 		return cli_diag(&d);
+	cli_machine_notes(m);
 	if (json)
 		fputs(m->json, stdout);
 	else
@@ -161,11 +171,14 @@ const struct cli_cmd cmd_machines = {
 	.name = "machines",
 	.summary = "list the machine presets, or show one with all its parameters",
 	.help =
-	"Usage: swapreplay machines [NAME|FILE] [--json]\n"
+	"Usage: swapreplay machines [NAME|FILE] [--json] [-q]\n"
 	"\n"
 	"Without NAME, list the shipped machine presets.  With a preset NAME or a\n"
 	"machine description FILE, check it and show every parameter the replay\n"
-	"uses, defaults filled in; --json prints the description as written.\n"
+	"uses, defaults filled in; --json prints the description as written.  A\n"
+	"key the model does not use for its device's class (an hdd's read_lat_us,\n"
+	"a flash device's seek_ms) is said in a warning, here and wherever the\n"
+	"description is loaded (replay, convert, gen); -q silences it.\n"
 	"The sources of the figures are in docs/MACHINE.md.  To describe this\n"
 	"machine: swapreplay machine --probe.\n",
 	.run = run_machines,

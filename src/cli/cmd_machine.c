@@ -7,12 +7,13 @@
 #include "swapreplay/machine.h"
 #include "swapreplay/outfile.h"
 
-enum { O_PROBE = 1, O_ROOT, O_OUT };
+enum { O_PROBE = 1, O_ROOT, O_OUT, O_QUIET };
 
 static const struct cli_opt opts[] = {
 	{ "probe", 0, CLI_NOARG, O_PROBE },
 	{ "sysfs-root", 0, CLI_ARG, O_ROOT },
 	{ "output", 'o', CLI_ARG, O_OUT },
+	{ "quiet", 'q', CLI_NOARG, O_QUIET },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -44,6 +45,9 @@ static int run(int argc, char **argv)
 			break;
 		case O_OUT:
 			out = val;
+			break;
+		case O_QUIET:
+			cli_quiet = 1;
 			break;
 		}
 	}
@@ -103,6 +107,8 @@ const struct cli_cmd cmd_machine = {
 	"                      copy of another machine's files, or a test tree)\n"
 	"  -o, --output=FILE   write there (default standard output); the file\n"
 	"                      appears only when complete\n"
+	"  -q, --quiet         no warnings on standard error (the guesses and\n"
+	"                      unknowns)\n"
 	"\n"
 	"See also: swapreplay machines [NAME|FILE] (the presets, or one machine\n"
 	"with every parameter).\n",

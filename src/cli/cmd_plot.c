@@ -6,10 +6,11 @@
 #include "cli.h"
 #include "swapreplay/plot.h"
 
-enum { O_OUT = 1 };
+enum { O_OUT = 1, O_QUIET };
 
 static const struct cli_opt opts[] = {
 	{ "output", 'o', CLI_ARG, O_OUT },
+	{ "quiet", 'q', CLI_NOARG, O_QUIET },
 	{ NULL, 0, 0, 0 },
 };
 
@@ -47,6 +48,9 @@ static int run(int argc, char **argv)
 			rc = cli_opt_plot("plot", out, &fmt);
 			if (rc)
 				goto out;
+			break;
+		case O_QUIET:
+			cli_quiet = 1;
 			break;
 		}
 	}
@@ -111,6 +115,8 @@ const struct cli_cmd cmd_plot = {
 	"Options:\n"
 	"  -o, --output=FILE     the chart: FILE.svg, FILE.png or FILE.pdf (the\n"
 	"                        format by the name; whole or not at all)\n"
+	"  -q, --quiet           no warnings on standard error (rows given twice,\n"
+	"                        in error or without swap activity, left out)\n"
 	"\n"
 	"`swapreplay replay --plot=FILE` draws a replay's swap-in latency and\n"
 	"device utilisation, `swapreplay stat --plot=FILE` a trace's timeline\n"

@@ -326,6 +326,9 @@ static int cli_replay(int argc, char **argv)
 	}
 	if (slots_given && (rc = cli_kernel_slots("replay", &kern)))
 		goto out;
+	if (per_task && fmt == SR_REPORT_TABLE)
+		cli_warn("--per-task is ignored by -f table, which has no per-task figures (-f json "
+			 "and csv give each task's, text and markdown their sums)");
 	if (!pl.n)
 		for (i = 0; default_policies[i]; i++)
 			if (cli_strs_add(&pl, default_policies[i], strlen(default_policies[i])))
@@ -372,6 +375,7 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	cli_machine_notes(m);
 	rpo.machine = m;
 	/* --uncertainty's variants of the machine, replayed in the same pass
 	 * on the same decisions (sr_replay_opts.variants). */
@@ -392,6 +396,7 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	cli_ra_warn_replay(&ra, rp, &kern, m);
 	rc = memory_plan(rp, nvar, max_memory, &mem_limit, mem_why, sizeof(mem_why));
 	if (rc)
 		goto out;
@@ -618,6 +623,7 @@ const struct cli_cmd cmd_replay = {
 	"                        vm-scalability reports per process; JSON lists them\n"
 	"                        per policy, CSV gives one row per policy and task\n"
 	"                        instead of one per policy, text and markdown the sums\n"
+	"                        (-f table has none: a warning says so)\n"
 	"  --progress            write the progress into a log (a batch job's output):\n"
 	"                        a line every 10 s and one at the end; without it,\n"
 	"                        a line redrawn in place when standard error is a\n"

@@ -13,7 +13,7 @@
 #define BATCH 4096
 #define MAX_DEVS_SHOWN 4096
 
-enum { O_FORMAT = 1, O_INFMT, O_MAXERR, O_TIMELINE, O_PLOT };
+enum { O_FORMAT = 1, O_INFMT, O_MAXERR, O_TIMELINE, O_PLOT, O_QUIET };
 
 static const struct cli_opt opts[] = {
 	{ "format", 0, CLI_ARG, O_FORMAT },
@@ -21,6 +21,7 @@ static const struct cli_opt opts[] = {
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
 	{ "timeline", 0, CLI_OPTARG, O_TIMELINE },
 	{ "plot", 0, CLI_ARG, O_PLOT },
+	{ "quiet", 'q', CLI_NOARG, O_QUIET },
 	CLI_VMSTAT_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -269,6 +270,9 @@ static int run(int argc, char **argv)
 			if (rc)
 				goto out;
 			break;
+		case O_QUIET:
+			cli_quiet = 1;
+			break;
 		case O_MAXERR:
 			if (cli_parse_u64(val, UINT64_MAX, &ro.max_errors)) {
 				rc = cli_usage("stat", "--max-errors takes a whole number, not '%s'", val);
@@ -387,6 +391,8 @@ const struct cli_cmd cmd_stat = {
 	"  --plot=FILE           draw the timeline, swap-out and swap-in KiB/s over\n"
 	"                        time (in --timeline's buckets), a curve per trace,\n"
 	"                        to FILE.svg, FILE.png or FILE.pdf\n"
+	"  -q, --quiet           no warnings on standard error (unknown fields,\n"
+	"                        skipped records, timestamps going backwards)\n"
 	CLI_VMSTAT_HELP,
 	.run = run,
 };

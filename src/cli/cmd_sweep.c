@@ -320,6 +320,10 @@ static int run(int argc, char **argv)
 	}
 	if (slots_given && (rc = cli_kernel_slots("sweep", &kern)))
 		goto out;
+	/* What a readahead named outright leaves out (auto is settled per
+	 * unit, by its machine). */
+	if (ra.mode != SR_RA_AUTO || !ra.page_cluster)
+		cli_ra_warn_unused(&ra, !ra.page_cluster ? SR_RA_OFF : ra.mode, "");
 	so.machines = (const char *const *)machines.v;
 	so.nmachines = machines.n;
 	so.policies = (const char *const *)policies.v;

@@ -3,6 +3,7 @@
  * swapreplay's entry point: the command table, --help/--version, the exit
  * statuses and the clean-up of temporary files on SIGINT/SIGTERM.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -108,6 +109,19 @@ void cli_read_warnings(const char *name, const struct sr_read_stats *st)
 	if (st->skipped)
 		cli_warn("%s: skipped %llu bad record(s) under --max-errors; the first: %s",
 			 name, (unsigned long long)st->skipped, st->first_skip);
+}
+
+void cli_machine_notes(const struct sr_machine *m)
+{
+	const char *s = m ? m->notes : NULL;
+
+	while (s && *s) {
+		const char *nl = strchr(s, '\n');
+		int len = nl ? (int)(nl - s) : (int)strlen(s);
+
+		cli_warn("%.*s", len, s);
+		s += len + (nl ? 1 : 0);
+	}
 }
 
 /* ---- temporary files and signals ------------------------------------- */
@@ -216,89 +230,24 @@ static const struct cli_cmd *find_cmd(const char *name)
 
 /* ---- "did you mean" ----------------------------------------------------- */
 
-/* A word longer than this is no command's typo (the longest name is 13). */
-#define SUGGEST_MAX 32
-
-/*
- * The optimal string alignment distance between a and b: insertions,
- * deletions, substitutions and swaps of two neighbours, each 1 (so that
- * "replya" is one edit from "replay"); b at most SUGGEST_MAX long.
- */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t d[SUGGEST_MAX + 1][SUGGEST_MAX + 1];
-
-	for (i = 0; i <= la; i++)
-		d[i][0] = i;
-	for (j = 0; j <= lb; j++)
-		d[0][j] = j;
-	for (i = 1; i <= la; i++)
-		for (j = 1; j <= lb; j++) {
-			size_t best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-
-			if (d[i - 1][j] + 1 < best)
-				best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best)
-				best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	return d[la][lb];
-}
-
-/*
- * The command names word may be a typo of, into out (at most max, in the
- * table's order): the one command it is a prefix of, if only one ("mer"
- * is merge); else those nearest to it, if within 2 edits and fewer edits
- * than word has letters ("go" is not taken for "gen").  A word with a '/'
- * or a '.' is a file name, not a typo.  Returns how many.
- */
-static int suggest(const char *word, const char **out, int max)
-{
-	size_t len = strlen(word), best = 3, dist[32];
-	const char *names[32];
-	int n = 0, i, k = 0, prefix = -1, nprefix = 0;
-
-	if (!len || len > SUGGEST_MAX || strpbrk(word, "/."))
-		return 0;
-	for (i = 0; commands[i] && n < 31; i++)
-		names[n++] = commands[i]->name;
-	names[n++] = "help";
-	for (i = 0; i < n; i++) {
-		dist[i] = edit_distance(word, names[i]);
-		if (dist[i] < best && dist[i] < len)
-			best = dist[i];
-		if (!strncmp(word, names[i], len)) {
-			prefix = i;
-			nprefix++;
-		}
-	}
-	if (nprefix == 1 && max > 0) {
-		out[0] = names[prefix];
-		return 1;
-	}
-	for (i = 0; best <= 2 && i < n && k < max; i++)
-		if (dist[i] == best)
-			out[k++] = names[i];
-	return k;
-}
-
 /* "swapreplay: unknown command 'WORD'; did you mean 'A'?" (or 'A' or 'B'),
- * and EXIT_USAGE; or -1 when WORD is like no command. */
+ * and EXIT_USAGE; or -1 when WORD is like no command (sr_suggest()).  A
+ * word with a '/' or a '.' is a file name, not a typo. */
 static int did_you_mean(const char *word)
 {
-	const char *s[4];
-	int n = suggest(word, s, 4), i;
+	const char *names[sizeof(commands) / sizeof(commands[0]) + 1];
+	char text[256];
+	size_t n = 0;
+	int i;
 
-	if (!n)
+	if (strpbrk(word, "/."))
 		return -1;
-	fprintf(stderr, "swapreplay: unknown command '%s'; did you mean ", word);
-	for (i = 0; i < n; i++)
-		fprintf(stderr, "%s'%s'", i == 0 ? "" : i == n - 1 ? " or " : ", ", s[i]);
-	fprintf(stderr, "?\nTry 'swapreplay --help'.\n");
+	for (i = 0; commands[i]; i++)
+		names[n++] = commands[i]->name;
+	names[n++] = "help";
+	if (!sr_suggest_text(word, names, n, NULL, text, sizeof(text)))
+		return -1;
+	fprintf(stderr, "swapreplay: unknown command '%s'; %s\nTry 'swapreplay --help'.\n", word, text);
 	return EXIT_USAGE;
 }
 
@@ -350,7 +299,9 @@ static int wants_help(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The command line given, to its exit status; what it wrote on standard
+ * output may still be in the buffer (close_stdout()). */
+static int dispatch(int argc, char **argv)
 {
 	const struct cli_cmd *c;
 	int rc;
@@ -389,11 +340,44 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	cli_install_signals();
-	rc = c->run(argc - 1, argv + 1);
-	if (fflush(stdout) || ferror(stdout)) {
-		cli_err("error writing to standard output");
+	return c->run(argc - 1, argv + 1);
+}
+
+/*
+ * Whatever ran, standard output is flushed and closed here, once: a write
+ * that failed (a full disk, /dev/full, a closed pipe's EIO) is an error,
+ * EXIT_IO unless the command failed already, be it a report, a help text
+ * or a list.  A standard output closed from the start (>&-) on which
+ * nothing was written is no error (EBADF from fclose() alone).
+ */
+static int close_stdout(int rc)
+{
+	int bad = 0, e = 0;
+
+	errno = 0;
+	if (fflush(stdout)) {
+		bad = 1;
+		e = errno;
+	}
+	if (ferror(stdout))
+		bad = 1;
+	errno = 0;
+	if (fclose(stdout) && !bad && errno != EBADF) {
+		bad = 1;
+		e = errno;
+	}
+	if (bad) {
+		if (e)
+			cli_err("error writing to standard output: %s", strerror(e));
+		else
+			cli_err("error writing to standard output");
 		if (!rc)
 			rc = EXIT_IO;
 	}
 	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	return close_stdout(dispatch(argc, argv));
 }

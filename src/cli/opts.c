@@ -25,6 +25,32 @@ static int fail(struct cli_parser *p, const char *fmt, const char *a)
 	return -2;
 }
 
+/* The most long options a table may have for "did you mean". */
+#define MAX_OPTS 128
+
+/* "unknown option '--polciy=x'; did you mean '--policy'?": a (with its
+ * value) is no option of the table, name[0..n) is its name. */
+static int unknown_long(struct cli_parser *p, const char *a, const char *name, size_t n)
+{
+	const char *names[MAX_OPTS];
+	char word[SR_SUGGEST_MAX + 1], text[160];
+	const struct cli_opt *o;
+	size_t k = 0, at;
+
+	fail(p, "unknown option '%s'", a);
+	if (n >= sizeof(word))
+		return -2;
+	memcpy(word, name, n);
+	word[n] = '\0';
+	for (o = p->opts; o->name && k < MAX_OPTS; o++)
+		names[k++] = o->name;
+	if (sr_suggest_text(word, names, k, "--", text, sizeof(text))) {
+		at = strlen(p->err);
+		snprintf(p->err + at, sizeof(p->err) - at, "; %s", text);
+	}
+	return -2;
+}
+
 int cli_next(struct cli_parser *p, const char **val)
 {
 	const struct cli_opt *o;
@@ -52,7 +78,7 @@ int cli_next(struct cli_parser *p, const char **val)
 			if (strlen(o->name) == n && strncmp(o->name, name, n) == 0)
 				break;
 		if (!o->name)
-			return fail(p, "unknown option '%s'", a);
+			return unknown_long(p, a, name, n);
 		if (o->has_arg == CLI_NOARG) {
 			if (eq)
 				return fail(p, "option '%s' takes no value", a);

@@ -40,10 +40,32 @@ enum {
 	"  --memory=BYTES        the workload's memory (its cgroup limit): a page read\n" \
 	"                        ahead and not used before reclaim has taken the\n" \
 	"                        inactive list's worth of pages is reclaimed (default:\n" \
-	"                        unknown, kept until used)\n"
+	"                        unknown, kept until used)\n" \
+	"                        A window of fixed or holes of stop with readahead\n" \
+	"                        that is not cluster (auto's vma, or none on pmem\n" \
+	"                        and zram alone), and --memory or --page-cluster\n" \
+	"                        with none, are not used: a warning says so\n"
 
 /* Returns 1 if id is not one of these options, 0 when handled (into *ra),
  * or EXIT_USAGE after printing the error. */
 int cli_ra_opt(const char *cmd, int id, const char *val, struct sr_readahead_opts *ra);
+
+/*
+ * Warn (cli_warn) of the settings of ra that the readahead in effect
+ * leaves out: --readahead-window=fixed and --readahead-holes=stop are
+ * cluster readahead's alone (VMA readahead's window is the kernel's
+ * adaptive one, and it reads the task's swapped-out pages, no run of
+ * slots), and without readahead --memory and --page-cluster do nothing.
+ * resolved is the mode in effect (SR_RA_CLUSTER, SR_RA_VMA or SR_RA_OFF);
+ * auto_why says what chose it when ra->mode is SR_RA_AUTO.
+ */
+void cli_ra_warn_unused(const struct sr_readahead_opts *ra, enum sr_ra_mode resolved,
+			const char *auto_why);
+
+/* The same for replay rp, set up with ra on kernel k and machine m (after
+ * sr_replay_set_readahead(): the mode in effect is rp's, resolved against
+ * its kernel and machine; none at all when every device of m skips it). */
+void cli_ra_warn_replay(const struct sr_readahead_opts *ra, const struct sr_replay *rp,
+			const struct sr_kernel *k, const struct sr_machine *m);
 
 #endif /* SR_CLI_READAHEAD_OPTS_H */

@@ -138,6 +138,88 @@ static enum sr_err bad(struct pctx *p, const char *fmt, ...)
 	return sr_diag_set(p->d, SR_ERR_MACHINE, "%s", msg);
 }
 
+/* Append "ORIGIN: MSG\n" to m->notes: 0, or -2 out of memory (said in
+ * the diagnostic). */
+static int note(struct pctx *p, struct sr_machine *m, const char *fmt, ...) SR_PRINTF(3, 4);
+static int note(struct pctx *p, struct sr_machine *m, const char *fmt, ...)
+{
+	char msg[400], line[700];
+	size_t have = m->notes ? strlen(m->notes) : 0, n;
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(line, sizeof(line), "%s: %s", p->origin, msg);
+	n = strlen(line);
+	s = realloc(m->notes, have + n + 2);
+	if (!s) {
+		sr_diag_set(p->d, SR_ERR_NOMEM, "out of memory");
+		return -2;
+	}
+	memcpy(s + have, line, n);
+	s[have + n] = '\n';
+	s[have + n + 1] = '\0';
+	m->notes = s;
+	return 0;
+}
+
+/* The keys of keys (NULL-terminated) that o has, as "a", "a and b" or
+ * "a, b and c" into buf; how many. */
+static int keys_given(json_t *o, const char *const *keys, char *buf, size_t size)
+{
+	const char *have[16];
+	int n = 0, i;
+
+	for (; *keys && n < 16; keys++)
+		if (json_object_get(o, *keys))
+			have[n++] = *keys;
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s%s",
+			 i == 0 ? "" : i == n - 1 ? " and " : ", ", have[i]);
+	return n;
+}
+
+/*
+ * The keys of device o (devices[idx], parsed into d) that its class's
+ * cost equations leave out (src/hw/cost.c), into the notes: an hdd's
+ * latency and IOPS are those of a random request, the average seek and
+ * half a revolution (parse_device() sets them); a flash device has no
+ * seek nor rotation; size_gib sets the size over size_pages.  0, or -2
+ * out of memory.
+ */
+static int unused_keys(struct pctx *p, struct sr_machine *m, json_t *o, int idx,
+		       const struct sr_device *d)
+{
+	static const char *const hdd_unused[] = { "read_lat_us", "write_lat_us", "read_iops",
+		"write_iops", NULL };
+	static const char *const flash_unused[] = { "seek_ms", "seek_track_ms", "seek_full_ms",
+		"rpm", NULL };
+	const char *cls = class_names[d->cls];
+	char list[200];
+	int n;
+
+	if (d->cls == SR_DEV_HDD && (n = keys_given(o, hdd_unused, list, sizeof(list))) &&
+	    note(p, m, "devices[%d] (%s, %s): %s %s not used: an hdd's latency and IOPS are "
+		 "those of a random request, from seek_ms and rpm (the average seek and half "
+		 "a revolution)", idx, d->name, cls, list, n > 1 ? "are" : "is"))
+		return -2;
+	if ((d->cls == SR_DEV_NVME || d->cls == SR_DEV_SSD) &&
+	    (n = keys_given(o, flash_unused, list, sizeof(list))) &&
+	    note(p, m, "devices[%d] (%s, %s): %s %s not used: seeks and rotation are an "
+		 "hdd's; a flash device's requests cost its read_lat_us, write_lat_us, "
+		 "read_iops, write_iops and bandwidths", idx, d->name, cls, list,
+		 n > 1 ? "are" : "is"))
+		return -2;
+	if (json_object_get(o, "size_pages") && json_object_get(o, "size_gib") &&
+	    note(p, m, "devices[%d] (%s, %s): size_pages is not used: size_gib is given too, "
+		 "and sets the size", idx, d->name, cls))
+		return -2;
+	return 0;
+}
+
 /* A numeric field: stored as value * scale; must be finite and > 0 (or >= 0
  * when zero_ok).  Returns 1 if present, 0 if absent, -1 on error. */
 static int get_num(struct pctx *p, json_t *obj, const char *where, const char *key,
@@ -236,6 +318,8 @@ static const struct numfield *class_fields(enum sr_dev_class c)
 	return dma_fields;
 }
 
+/* devices[idx] into m->dev[idx]: 0, -1 when it is not valid (said in the
+ * diagnostic), -2 out of memory. */
 static int parse_device(struct pctx *p, struct sr_machine *m, json_t *o, int idx)
 {
 	static const char *const common[] = { "name", "class", "node", "priority",
@@ -346,7 +430,7 @@ static int parse_device(struct pctx *p, struct sr_machine *m, json_t *o, int idx
 	}
 	if (d->cls == SR_DEV_ZRAM && d->compress_ratio < 1)
 		return bad(p, "%s.compress_ratio: must be at least 1", where), -1;
-	return 0;
+	return unused_keys(p, m, o, idx, d);
 }
 
 static int parse_cpus(struct pctx *p, struct sr_machine *m, json_t *nodes)
@@ -523,8 +607,13 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 		goto out;
 	}
 	for (i = 0; i < json_array_size(v); i++) {
-		if (parse_device(&p, m, json_array_get(v, i), (int)i))
+		int rc = parse_device(&p, m, json_array_get(v, i), (int)i);
+
+		if (rc) {
+			if (rc == -2)
+				err = SR_ERR_NOMEM;
 			goto out;
+		}
 		m->nr_devices++;
 	}
 	m->json = malloc(len + 1);
@@ -563,6 +652,7 @@ void sr_machine_free(struct sr_machine *m)
 	if (!m)
 		return;
 	free(m->json);
+	free(m->notes);
 	free(m);
 }
 
@@ -674,6 +764,7 @@ enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double
 		return SR_ERR_NOMEM;
 	*c = *m;
 	c->json = NULL;
+	c->notes = NULL;
 	c->link_bw *= factor(&x, rel);
 	c->link_lat_ns *= factor(&x, rel);
 	c->dram_rd_local *= factor(&x, rel);

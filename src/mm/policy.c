@@ -169,11 +169,18 @@ enum sr_err sr_mm_load_policy(struct sr_mm *mm, const char *spec, struct sr_diag
 		mm->ops = sr_policy_find(name);
 		if (!mm->ops) {
 			const struct sr_policy_ops *const *b = sr_policy_builtins();
-			char list[512] = "";
+			const char *names[sizeof(builtins) / sizeof(builtins[0])];
+			char list[512] = "", mean[160];
 
-			for (i = 0; b[i]; i++)
+			for (i = 0; b[i]; i++) {
 				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
 					 i ? ", " : "", b[i]->name);
+				names[i] = b[i]->name;
+			}
+			if (sr_suggest_text(name, names, (size_t)i, NULL, mean, sizeof(mean)))
+				return sr_diag_set(d, SR_ERR_POLICY,
+						   "unknown policy '%s'; %s (built in: %s; or a path to a .so)",
+						   name, mean, list);
 			return sr_diag_set(d, SR_ERR_POLICY,
 					   "unknown policy '%s' (built in: %s; or a path to a .so)",
 					   name, list);
