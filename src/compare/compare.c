@@ -1234,6 +1234,34 @@ static const char *slots_of(const struct sr_compare_report *r)
 	return onoff(r->slots);
 }
 
+/*
+ * v x mul / div, finite v whose product overflows a double, as %.<p>g
+ * would write it: m x 10^e with 1 <= |m| < 10 rounded to p significant
+ * digits, "1e+309".
+ */
+static void big_g(char *buf, size_t size, int p, int sign, double v, double mul, double div,
+		  const char *unit)
+{
+	int e = (int)floor(log10(fabs(v)));
+	double m = v / pow(10, e) * mul / div, q = pow(10, p - 1);
+
+	while (fabs(m) >= 10) {
+		m /= 10;
+		e++;
+	}
+	while (m != 0 && fabs(m) < 1) {
+		m *= 10;
+		e--;
+	}
+	m = round(m * q) / q;
+	if (fabs(m) >= 10) {
+		m /= 10;
+		e++;
+	}
+	snprintf(buf, size, sign ? "%+.*ge%c%02d%s" : "%.*ge%c%02d%s", p, m, e < 0 ? '-' : '+',
+		 e < 0 ? -e : e, unit);
+}
+
 /* The widest a value and a change may be in their columns (14 and 13
  * wide), so that a space always parts them. */
 #define VAL_W 13
@@ -1244,21 +1272,26 @@ static const char *slots_of(const struct sr_compare_report *r)
  * into buf: with dec decimals (and its sign when sign), then unit; when
  * that is wider than w, in scientific notation with as many significant
  * digits as fit, up to 7 (1.234568e+15, -1.7e+308), never cut.  A value that overflows a double once scaled
- * (a utilisation of 1e307, in per cent) is scaled as a long double.
+ * (a utilisation of 1e307, in per cent) is scaled as a decimal mantissa
+ * and exponent (big_g()): not as a long double, which valgrind computes
+ * as a double (and so as inf).
  */
 static void fit_num(char *buf, size_t size, int w, double v, double mul, double div, int dec,
 		    int sign, const char *unit)
 {
 	double x = v * mul / div;
-	long double lx = (long double)v * mul / div;
 	int p;
 
 	if (isfinite(x))
 		snprintf(buf, size, sign ? "%+.*f%s" : "%.*f%s", dec, tidy(x, dec), unit);
 	else
-		snprintf(buf, size, sign ? "%+.7Lg%s" : "%.7Lg%s", lx, unit);
-	for (p = 7; p >= 1 && (int)strlen(buf) > w; p--)
-		snprintf(buf, size, sign ? "%+.*Lg%s" : "%.*Lg%s", p, lx, unit);
+		big_g(buf, size, 7, sign, v, mul, div, unit);
+	for (p = 7; p >= 1 && (int)strlen(buf) > w; p--) {
+		if (isfinite(x))
+			snprintf(buf, size, sign ? "%+.*g%s" : "%.*g%s", p, x, unit);
+		else
+			big_g(buf, size, p, sign, v, mul, div, unit);
+	}
 }
 
 /* One row: its label (on a line of its own when wider than the column),
