@@ -91,9 +91,48 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 /* "6.15: per-node priority lists, per-CPU current cluster per order" in buf. */
 const char *sr_kernel_describe(const struct sr_kernel *k, char *buf, size_t n);
 
+/* The most threads sr_replay_opts.sim_threads plays simulations on. */
+#define SR_SIM_WORKERS_MAX 8
+
+/*
+ * Everything a replay is set up with: every setting that changes a figure
+ * (or how fast they come), checked once by sr_replay_new() (zstd's
+ * parameters, gem5's Params).  Start from sr_replay_opts_init()'s
+ * defaults.
+ */
 struct sr_replay_opts {
 	const struct sr_machine *machine;
-	int slots_cache;          /* 1: per-CPU slots cache (kernels <= 6.14); 0: off */
+	/* The kernel generation modelled (sr_kernel_parse()): the priority
+	 * lists, the slot allocator, readahead's default... */
+	struct sr_kernel kernel;
+	/* On kernels that have the slots cache (4.11-6.14): 1, the per-CPU
+	 * slots cache; 0, every slot by a list walk.  Not used on others. */
+	int slots_cache;
+	/* Readahead as asked (sr_readahead_default(): auto, page-cluster 3,
+	 * adaptive, skipping holes), resolved against the kernel and the
+	 * machine; a page-cluster above SR_RA_MAX_PAGE_CLUSTER is refused. */
+	struct sr_readahead_opts readahead;
+	/*
+	 * 1: a task's swap writes of one reclaim pass are held in its block
+	 * plug and merged there (the kernel's way since 3.2, "vmscan: add
+	 * block plug for page reclaim"); 0: each bio goes to the device's
+	 * queue alone.
+	 */
+	int plug;
+	/* 1: figures per task too (sr_policy_result.task), as vm-scalability
+	 * reports them per process. */
+	int per_task;
+	/*
+	 * Play the simulations (the hardware's part of every event) on up to
+	 * this many threads of their own (0: none, on the caller's thread; at
+	 * most SR_SIM_WORKERS_MAX; a thread starts with the first simulation
+	 * it is given), while the caller's thread makes the kernels'
+	 * decisions ahead of them (src/replay/simq.c), so that the two
+	 * overlap where a CPU is free.  Each simulation plays on one thread;
+	 * policies that part play on different threads at once.  The results
+	 * are the same to the bit.
+	 */
+	int sim_threads;
 	unsigned reorder_window;  /* events held to order by time; 0: default 65536 */
 	/*
 	 * 1: the events come in replay order already, from a pipe that
@@ -119,6 +158,12 @@ struct sr_replay_opts {
 	unsigned variants;
 	double variant_range;
 };
+
+/* o with the defaults: no machine (to be given), SR_KERNEL_DEFAULT, the
+ * slots cache on, sr_readahead_default(), the plug on, no per-task
+ * figures, no simulation threads, the default reorder window, events not
+ * ordered, no node map, no variants. */
+void sr_replay_opts_init(struct sr_replay_opts *o);
 
 /* The most machine variants a replay plays. */
 #define SR_REPLAY_MAX_VARIANTS 1000
@@ -233,7 +278,7 @@ struct sr_policy_result {
 	struct sr_dev_result *dev;     /* nr_devices */
 	int nr_links;
 	struct sr_link_result *link;   /* links that carried bytes, by (from, to) */
-	/* With sr_replay_per_task(): every task, in order of first
+	/* With sr_replay_opts.per_task: every task, in order of first
 	 * appearance, and the sums of their phase throughputs. */
 	size_t nr_tasks;
 	struct sr_task_result *task;
@@ -271,7 +316,11 @@ struct sr_replay;
 /*
  * Set up a replay of the policies named in specs (n of them; "NAME",
  * "NAME:PARAMS", or a path to a shared object, "./x.so[:PARAMS]").  baseline
- * names one of them (by spec).  The machine must outlive the replay.
+ * names one of them (by spec).  The machine must outlive the replay; the
+ * rest of opts is copied.  SR_ERR_INVAL for a setting out of range (a
+ * page-cluster, a thread count, variants), SR_ERR_MACHINE for a machine
+ * without devices or a node map onto nodes it lacks, SR_ERR_POLICY,
+ * SR_ERR_NOMEM (or a simulation thread that cannot start).
  */
 enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *opts,
 			  const char *const *specs, int n, const char *baseline,
@@ -284,15 +333,6 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
  */
 enum sr_err sr_replay_check(void *replay, const struct sr_event *e, uint64_t nth,
 			    struct sr_diag *diag);
-
-/*
- * Model kernel k instead of SR_KERNEL_DEFAULT.  On kernels that have the
- * slots cache (4.11-6.14) sr_replay_opts.slots_cache still chooses between
- * it and direct allocation; on others it is not used.  Before the first
- * event only (SR_ERR_INVAL after it); SR_ERR_NOMEM.
- */
-enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
-				 struct sr_diag *diag);
 
 /* "auto", "off", "cluster" or "vma" into *m; SR_ERR_INVAL for anything
  * else. */
@@ -307,11 +347,6 @@ const char *sr_readahead_format(const struct sr_readahead_opts *o, char *buf, si
  * with a message. */
 enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struct sr_diag *d);
 
-/* Readahead as o says (before the first event; default: SR_RA_AUTO,
- * page-cluster 3, adaptive, skipping holes).  SR_ERR_INVAL with a message
- * for a page-cluster above SR_RA_MAX_PAGE_CLUSTER. */
-enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahead_opts *o,
-				    struct sr_diag *d);
 /* What the replay does for readahead, resolved against its kernel and
  * machine: "cluster, page-cluster 3, adaptive window" or "off: ...". */
 const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, size_t n);
@@ -341,38 +376,6 @@ const char *sr_replay_devices_describe(const struct sr_replay *r, char *buf, siz
 /* Whether readahead ran in this replay: by offset, or by virtual address
  * with swap-ins that had one (after the events). */
 int sr_replay_readahead_active(const struct sr_replay *r);
-
-/*
- * Keep figures per task (sr_policy_result.task), as vm-scalability
- * reports them per process.  Before the first event only: SR_ERR_INVAL
- * after it.
- */
-enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *diag);
-
-/*
- * Whether a task's swap writes of one reclaim pass are held in its block
- * plug and merged there (on: the kernel's way since 3.2, "vmscan: add
- * block plug for page reclaim"; off: each bio goes to the device's queue
- * alone).  Before the first event; on by default.
- */
-enum sr_err sr_replay_set_plug(struct sr_replay *r, int on, struct sr_diag *diag);
-/* The most threads sr_replay_set_sim_thread() plays simulations on. */
-#define SR_SIM_WORKERS_MAX 8
-/*
- * Play the simulations (the hardware's part of every event) on up to n
- * threads of their own (0: none, the default; at most SR_SIM_WORKERS_MAX;
- * a thread starts with the first simulation it is given), while the
- * caller's thread makes the kernels' decisions ahead of them
- * (src/replay/simq.c), so that the two overlap where a CPU is free (on 2
- * CPUs, one of which also decodes the trace, the bench's 10M events on
- * 2s-nvme2 with three policies went from 8.0 s to 5.9 s with one).  Each
- * simulation plays on one thread; policies that part (their simulations
- * no longer shared: shared.c) play on different threads at once, as many
- * as there are.  The results are the same to the bit.  Off by default (a
- * sweep's workers keep the CPUs busy already); chosen before the first
- * event; SR_ERR_INVAL for n out of range.
- */
-enum sr_err sr_replay_set_sim_thread(struct sr_replay *r, int n, struct sr_diag *diag);
 
 /* Replay n more events.  A node or device the machine lacks is SR_ERR_MACHINE. */
 enum sr_err sr_replay_feed(struct sr_replay *r, const struct sr_event *evs, size_t n,

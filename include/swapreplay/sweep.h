@@ -68,9 +68,9 @@ struct sr_sweep_opts {
 	 * not one of them. */
 	const char *baseline;
 	int slots_cache;              /* as sr_replay_opts.slots_cache */
-	int plug;                     /* as sr_replay_set_plug() (1: on, the default) */
+	int plug;                     /* as sr_replay_opts.plug (1: on, the default) */
 	/* The kernel generation, as --kernel: "MAJOR.MINOR"; NULL:
-	 * SR_KERNEL_DEFAULT (sr_replay_set_kernel()). */
+	 * SR_KERNEL_DEFAULT (sr_replay_opts.kernel). */
 	const char *kernel;
 	/* Readahead, as sr_readahead_format() writes it; NULL: the defaults
 	 * (sr_readahead_default()). */

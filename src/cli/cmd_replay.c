@@ -153,7 +153,7 @@ static int cli_replay(int argc, char **argv)
 	struct cli_parser p;
 	struct cli_strs pl = { 0 };
 	struct sr_read_opts ro = { .format = SR_FMT_AUTO, .max_errors = 0, .decompress_thread = 0 };
-	struct sr_replay_opts rpo = { .slots_cache = 1, .ordered = 1 }; /* ordered by the pipe */
+	struct sr_replay_opts rpo;
 	struct sr_report_info info;
 	enum sr_report_fmt fmt = SR_REPORT_TEXT;
 	struct sr_reader *r = NULL;
@@ -181,6 +181,8 @@ static int cli_replay(int argc, char **argv)
 	uint64_t fed = 0, max_memory = 0, mem_limit = UINT64_MAX, batches = 0;
 	char mem_why[96] = "";
 
+	sr_replay_opts_init(&rpo);
+	rpo.ordered = 1; /* by the pipe */
 	sr_kernel_parse(SR_KERNEL_DEFAULT, &kern, NULL);
 	sr_readahead_default(&ra);
 	cli_parser_init(&p, argc, argv, opts);
@@ -381,17 +383,12 @@ static int cli_replay(int argc, char **argv)
 	 * on the same decisions (sr_replay_opts.variants). */
 	rpo.variants = (unsigned)nvar;
 	rpo.variant_range = (double)unc_range / 100.0;
+	rpo.kernel = kern;
+	rpo.readahead = ra;
+	rpo.per_task = per_task;
+	rpo.plug = plug;
+	rpo.sim_threads = sim_threads(sim_thread, (int)pl.n, nvar);
 	err = sr_replay_new(&rp, &rpo, (const char *const *)pl.v, (int)pl.n, baseline, &d);
-	if (!err)
-		err = sr_replay_set_kernel(rp, &kern, &d);
-	if (!err)
-		err = sr_replay_set_readahead(rp, &ra, &d);
-	if (!err && per_task)
-		err = sr_replay_per_task(rp, &d);
-	if (!err)
-		err = sr_replay_set_plug(rp, plug, &d);
-	if (!err)
-		err = sr_replay_set_sim_thread(rp, sim_threads(sim_thread, (int)pl.n, nvar), &d);
 	if (err) {
 		rc = cli_diag(&d);
 		goto out;

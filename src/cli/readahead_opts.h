@@ -63,7 +63,7 @@ void cli_ra_warn_unused(const struct sr_readahead_opts *ra, enum sr_ra_mode reso
 			const char *auto_why);
 
 /* The same for replay rp, set up with ra on kernel k and machine m (after
- * sr_replay_set_readahead(): the mode in effect is rp's, resolved against
+ * sr_replay_new(): the mode in effect is rp's, resolved against
  * its kernel and machine; none at all when every device of m skips it). */
 void cli_ra_warn_replay(const struct sr_readahead_opts *ra, const struct sr_replay *rp,
 			const struct sr_kernel *k, const struct sr_machine *m);

@@ -159,6 +159,16 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	if (n < 1 || n > SR_MAX_POLICIES)
 		return sr_diag_set(d, SR_ERR_INVAL, "between 1 and %d policies, not %d",
 				   SR_MAX_POLICIES, n);
+	if (opts->kernel.major < 4)
+		return sr_diag_set(d, SR_ERR_INVAL, "kernel %u.%u: 4.0 or later (sr_replay_opts_init() "
+				   "sets the default)", opts->kernel.major, opts->kernel.minor);
+	if (opts->readahead.page_cluster > SR_RA_MAX_PAGE_CLUSTER)
+		return sr_diag_set(d, SR_ERR_INVAL, "page-cluster %u: at most %d here (windows of %u "
+				   "slots; the kernel allows 31)", opts->readahead.page_cluster,
+				   SR_RA_MAX_PAGE_CLUSTER, 1u << SR_RA_MAX_PAGE_CLUSTER);
+	if (opts->sim_threads < 0 || opts->sim_threads > SR_SIM_WORKERS_MAX)
+		return sr_diag_set(d, SR_ERR_INVAL, "%d simulation threads: from 0 to %d",
+				   opts->sim_threads, SR_SIM_WORKERS_MAX);
 	if (!opts->machine->nr_devices)
 		return sr_diag_set(d, SR_ERR_MACHINE,
 				   "machine %s has no swap device (swap was off where it was "
@@ -170,12 +180,11 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	r->m = opts->machine;
 	r->ordered = opts->ordered;
 	r->max_dev = -1;
-	sr_readahead_default(&r->ra);
+	r->ra = opts->readahead;
 	r->slots_cache = opts->slots_cache;
-	if (sr_kernel_parse(SR_KERNEL_DEFAULT, &r->kernel, d)) {
-		free(r);
-		return SR_ERR_INVAL;
-	}
+	r->kernel = opts->kernel;
+	r->plug = opts->plug != 0;
+	r->per_task = opts->per_task != 0;
 	sr_replay_ra_resolve(r);
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
@@ -193,7 +202,6 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	r->ra_bio = calloc((size_t)n * SR_RA_BIO_MAX, sizeof(*r->ra_bio));
 	r->ra_nbio = calloc((size_t)n, sizeof(*r->ra_nbio));
 	r->ra_sig = calloc((size_t)n, sizeof(*r->ra_sig));
-	r->plug = 1;
 	if (!r->choff || !r->ra_bio || !r->ra_nbio || !r->ra_sig ||
 	    (!r->ordered && sr_window_init(&r->win, opts->reorder_window ?
 					   opts->reorder_window : DEFAULT_REORDER)) ||
@@ -229,6 +237,10 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	err = sr_replay_slots_setup(r, d);
 	if (err)
 		goto fail;
+	if (opts->sim_threads && sr_simq_start(r, opts->sim_threads, &r->simq)) {
+		err = sr_diag_set(d, SR_ERR_NOMEM, "cannot start the simulation threads");
+		goto fail;
+	}
 	if (r->baseline < 0) {
 		err = sr_diag_set(d, SR_ERR_INVAL, "baseline '%s' is not among the policies replayed",
 				  baseline ? baseline : "(none)");
@@ -241,61 +253,13 @@ fail:
 	return err;
 }
 
-enum sr_err sr_replay_set_kernel(struct sr_replay *r, const struct sr_kernel *k,
-				 struct sr_diag *d)
+void sr_replay_opts_init(struct sr_replay_opts *o)
 {
-	int i;
-
-	sr_diag_clear(d);
-	if (r->fed || r->ntasks)
-		return sr_diag_set(d, SR_ERR_INVAL, "the kernel is chosen before the first event");
-	r->kernel = *k;
-	sr_swap_lists_free(&r->lists);
-	memset(&r->lists, 0, sizeof(r->lists));
-	if (sr_swap_lists_build(&r->lists, r->m, k->prio))
-		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	for (i = 0; i < r->np; i++)
-		r->pol[i].mm.alloc = alloc_mode(r);
-	write_limits(r);
-	sr_replay_ra_resolve(r);
-	return sr_replay_slots_setup(r, d);
-}
-
-
-enum sr_err sr_replay_set_plug(struct sr_replay *r, int on, struct sr_diag *d)
-{
-	sr_diag_clear(d);
-	if (r->fed || r->ntasks)
-		return sr_diag_set(d, SR_ERR_INVAL, "the plug is chosen before the first event");
-	r->plug = on != 0;
-	return SR_OK;
-}
-
-enum sr_err sr_replay_set_sim_thread(struct sr_replay *r, int n, struct sr_diag *d)
-{
-	sr_diag_clear(d);
-	if (r->fed || r->ntasks)
-		return sr_diag_set(d, SR_ERR_INVAL,
-				   "the simulation threads are chosen before the first event");
-	if (n < 0 || n > SR_SIM_WORKERS_MAX)
-		return sr_diag_set(d, SR_ERR_INVAL, "%d simulation threads: from 0 to %d", n,
-				   SR_SIM_WORKERS_MAX);
-	sr_simq_stop(r->simq);
-	r->simq = NULL;
-	if (!n)
-		return SR_OK;
-	if (sr_simq_start(r, n, &r->simq))
-		return sr_diag_set(d, SR_ERR_NOMEM, "cannot start the simulation threads");
-	return SR_OK;
-}
-
-enum sr_err sr_replay_per_task(struct sr_replay *r, struct sr_diag *d)
-{
-	sr_diag_clear(d);
-	if (r->fed || r->ntasks)
-		return sr_diag_set(d, SR_ERR_INVAL, "per-task figures are asked for before the first event");
-	r->per_task = 1;
-	return SR_OK;
+	memset(o, 0, sizeof(*o));
+	sr_kernel_parse(SR_KERNEL_DEFAULT, &o->kernel, NULL);
+	o->slots_cache = 1;
+	sr_readahead_default(&o->readahead);
+	o->plug = 1;
 }
 
 void sr_replay_free(struct sr_replay *r)

@@ -31,7 +31,7 @@ struct task {
 	uint64_t prev_busy; /* recorded I/O wait of the previous event (swap-in latency) */
 };
 
-/* A task's figures in one simulation (sr_replay_per_task(); the
+/* A task's figures in one simulation (sr_replay_opts.per_task; the
  * machine's simulations only, not the variants'). */
 struct task_stat {
 	uint64_t swapouts, swapins, pages_out, pages_in;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The simulations on threads of their own (sr_replay_set_sim_thread()).
+ * The simulations on threads of their own (sr_replay_opts.sim_threads).
  *
  * A replay's work per event is in two parts that share nothing: what each
  * policy's kernel decides (src/mm/, the slot map, readahead: replay_one())

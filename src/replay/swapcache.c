@@ -138,21 +138,6 @@ enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struc
 	return SR_OK;
 }
 
-enum sr_err sr_replay_set_readahead(struct sr_replay *r, const struct sr_readahead_opts *o,
-				    struct sr_diag *d)
-{
-	sr_diag_clear(d);
-	if (r->fed || r->ntasks)
-		return sr_diag_set(d, SR_ERR_INVAL, "readahead is chosen before the first event");
-	if (o->page_cluster > SR_RA_MAX_PAGE_CLUSTER)
-		return sr_diag_set(d, SR_ERR_INVAL, "page-cluster %u: at most %d here (windows of %u "
-				   "slots; the kernel allows 31)", o->page_cluster,
-				   SR_RA_MAX_PAGE_CLUSTER, 1u << SR_RA_MAX_PAGE_CLUSTER);
-	r->ra = *o;
-	sr_replay_ra_resolve(r);
-	return sr_replay_slots_setup(r, d);
-}
-
 int sr_replay_readahead_active(const struct sr_replay *r)
 {
 	return r->ra_mode == SR_RA_CLUSTER || (r->ra_mode == SR_RA_VMA && r->ins_vaddr);

@@ -380,7 +380,7 @@ enum sr_err sr_sweep_load(struct sr_sweep *s, struct sr_diag *caller)
 {
 	struct sr_diag local, *d = caller ? caller : &local;
 	struct sr_replay *probe;
-	struct sr_replay_opts po = { .slots_cache = 1, .reorder_window = 16 };
+	struct sr_replay_opts po;
 	struct sr_machine *pm = NULL;
 	enum sr_err err;
 	size_t k;
@@ -422,6 +422,8 @@ enum sr_err sr_sweep_load(struct sr_sweep *s, struct sr_diag *caller)
 		if (err)
 			return err;
 	}
+	sr_replay_opts_init(&po);
+	po.reorder_window = 16;
 	po.machine = s->mach ? s->mach[0] : pm;
 	err = sr_replay_new(&probe, &po, (const char *const *)s->policies.v, (int)s->policies.n,
 			    s->baseline, d);

@@ -325,7 +325,7 @@ struct sr_sweep {
 	char *baseline;
 	size_t bl;                  /* the baseline's index in policies */
 	int slots_cache;
-	int plug;                   /* as sr_replay_set_plug() */
+	int plug;                   /* as sr_replay_opts.plug */
 	struct sr_kernel kernel;    /* the kernel generation replayed */
 	struct sr_readahead_opts ra; /* the readahead replayed */
 	struct sr_node_map node_map; /* --node-map (none: zeroed) */

@@ -115,8 +115,7 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	const char *trace = s->traces.v[sr_unit_trace(s, u)];
 	struct sr_machine *own = NULL;
 	const struct sr_machine *m = NULL;
-	struct sr_replay_opts ro = { .slots_cache = s->slots_cache,
-				      .reorder_window = SR_SWEEP_REORDER };
+	struct sr_replay_opts ro;
 	struct sr_reader *r = NULL;
 	struct sr_replay *rp = NULL;
 	const struct sr_result *res = NULL;
@@ -154,7 +153,13 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 			    "was written", fd.mname, fd.mhash, s->plan.u[u].mname, s->plan.u[u].mhash);
 		goto diag;
 	}
+	sr_replay_opts_init(&ro);
 	ro.machine = m;
+	ro.slots_cache = s->slots_cache;
+	ro.reorder_window = SR_SWEEP_REORDER;
+	ro.kernel = s->kernel;
+	ro.readahead = s->ra;
+	ro.plug = s->plug;
 	ro.ordered = ahead; /* by the pipe's window, as replay does */
 	ro.node_map = &s->node_map;
 	/* --uncertainty: the machine's variants, seeded 1 to N as replay's
@@ -162,8 +167,6 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	ro.variants = s->unc;
 	ro.variant_range = (double)s->unc_range / 100.0;
 	if (sr_replay_new(&rp, &ro, (const char *const *)s->policies.v, (int)np, s->baseline, &d) ||
-	    sr_replay_set_kernel(rp, &s->kernel, &d) || sr_replay_set_readahead(rp, &s->ra, &d) ||
-	    sr_replay_set_plug(rp, s->plug, &d) ||
 	    check_policies(s, rp, &d))
 		goto diag;
 	if (ahead && sr_pipe_start_ordered(&pipe, r, SR_SWEEP_REORDER, sr_replay_check, rp, &d))

@@ -85,15 +85,18 @@ static const struct sr_result *run(struct sr_replay **rp, const struct sr_machin
 				   int slots_cache, const char *const *specs, int n,
 				   const struct evs *v)
 {
-	struct sr_replay_opts o = { .machine = m, .slots_cache = slots_cache };
+	struct sr_replay_opts o;
 	const struct sr_result *res = NULL;
 	struct sr_diag d;
 
 	*rp = NULL;
 	if (!m)
 		return NULL;
+	sr_replay_opts_init(&o);
+	o.machine = m;
+	o.slots_cache = slots_cache;
+	o.plug = 0;
 	if (sr_replay_new(rp, &o, specs, n, specs[0], &d) != SR_OK ||
-	    sr_replay_set_plug(*rp, 0, &d) != SR_OK ||
 	    sr_replay_feed(*rp, v->e, v->n, &d) != SR_OK ||
 	    sr_replay_finish(*rp, &res, &d) != SR_OK) {
 		printf("FAIL %s: replay: %s\n", test_name, d.msg);
@@ -633,7 +636,7 @@ static void hybrid_turns_not_moved_by_swapins(void)
 static void replay_errors(void)
 {
 	struct sr_machine *m = mach(TWO_LOCAL);
-	struct sr_replay_opts o = { .machine = m, .slots_cache = 1 };
+	struct sr_replay_opts o;
 	struct sr_replay *r = NULL;
 	struct sr_diag d;
 	struct sr_event e;
@@ -645,6 +648,8 @@ static void replay_errors(void)
 
 	if (!m)
 		return;
+	sr_replay_opts_init(&o);
+	o.machine = m;
 	CHECK(sr_replay_new(&r, &o, unknown, 2, "reclaimer-nid", &d) == SR_ERR_POLICY && !r &&
 	      strstr(d.msg, "no-such-policy") && strstr(d.msg, "page-nid-strict"));
 	CHECK(sr_replay_new(&r, &o, twice, 2, "hybrid", &d) == SR_ERR_INVAL && !r);
@@ -666,13 +671,21 @@ static void replay_errors(void)
 	e.ts_ns = 2;
 	e.dev = 65535;
 	CHECK(sr_replay_feed(r, &e, 1, &d) == SR_ERR_MACHINE && strstr(d.msg, "index 65535"));
-	/* Per-task figures are asked for before the first event, not after. */
-	CHECK(sr_replay_per_task(r, &d) == SR_ERR_INVAL);
 	sr_replay_free(r);
 	r = NULL;
+	/* The settings are checked once, by sr_replay_new(). */
+	o.per_task = 1;
 	CHECK(sr_replay_new(&r, &o, good, 2, "fixed-node:1", &d) == SR_OK && r);
-	CHECK(r && sr_replay_per_task(r, &d) == SR_OK);
 	sr_replay_free(r);
+	r = NULL;
+	o.readahead.page_cluster = SR_RA_MAX_PAGE_CLUSTER + 1;
+	CHECK(sr_replay_new(&r, &o, good, 2, "fixed-node:1", &d) == SR_ERR_INVAL && !r &&
+	      strstr(d.msg, "page-cluster 11"));
+	sr_replay_opts_init(&o);
+	o.machine = m;
+	o.kernel.major = 0;
+	CHECK(sr_replay_new(&r, &o, good, 2, "fixed-node:1", &d) == SR_ERR_INVAL && !r &&
+	      strstr(d.msg, "sr_replay_opts_init"));
 	sr_machine_free(m);
 }
 
@@ -734,8 +747,7 @@ static enum sr_err replay_path(const char *path, const struct sr_machine *m, uns
 {
 	static const char *const specs[] = { "reclaimer-nid", "page-nid-strict", "hybrid" };
 	struct sr_read_opts ropt = { 0 };
-	struct sr_replay_opts o = { .machine = m, .slots_cache = 1, .reorder_window = window,
-				     .ordered = way == 1 };
+	struct sr_replay_opts o;
 	struct sr_reader *r = NULL;
 	struct sr_pipe *p = NULL;
 	struct sr_event *evs = malloc(512 * sizeof(*evs));
@@ -744,6 +756,10 @@ static enum sr_err replay_path(const char *path, const struct sr_machine *m, uns
 
 	*rp = NULL;
 	*res = NULL;
+	sr_replay_opts_init(&o);
+	o.machine = m;
+	o.reorder_window = window;
+	o.ordered = way == 1;
 	ropt.format = SR_FMT_AUTO;
 	err = !evs ? SR_ERR_NOMEM : sr_reader_open(&r, path, &ropt, d);
 	if (!err)
@@ -890,11 +906,10 @@ static void replay_deterministic(void)
 }
 
 /*
- * The simulations on threads (sr_replay_set_sim_thread(): 1, 2 and 4 of
+ * The simulations on threads (sr_replay_opts.sim_threads: 1, 2 and 4 of
  * them, src/replay/simq.c) give the results of the replay's one thread,
  * on events where the four policies part (their simulations then play on
- * different threads at once); the number of threads is checked, and
- * chosen before the first event.
+ * different threads at once); the number of threads is checked.
  */
 static void sim_threads_same_results(void)
 {
@@ -903,7 +918,7 @@ static void sim_threads_same_results(void)
 	static const char *const specs[] = { "reclaimer-nid", "page-nid", "page-nid-strict",
 					     "hybrid" };
 	static const int nthreads[] = { 0, 1, 2, 4 };
-	struct sr_replay_opts o = { .machine = m, .slots_cache = 1 };
+	struct sr_replay_opts o;
 	const struct sr_result *res[4] = { NULL };
 	struct sr_replay *r[4] = { NULL };
 	struct evs *v = calloc(1, sizeof(*v));
@@ -915,9 +930,11 @@ static void sim_threads_same_results(void)
 		goto out;
 	}
 	random_events(v, 4242, 3000, 15, 1023, 1023);
+	sr_replay_opts_init(&o);
+	o.machine = m;
 	for (i = 0; i < 4; i++) {
+		o.sim_threads = nthreads[i];
 		if (sr_replay_new(&r[i], &o, specs, 4, specs[0], &d) ||
-		    sr_replay_set_sim_thread(r[i], nthreads[i], &d) ||
 		    sr_replay_feed(r[i], v->e, v->n, &d) || sr_replay_finish(r[i], &res[i], &d)) {
 			printf("FAIL %s: %d simulation threads: %s\n", test_name, nthreads[i], d.msg);
 			test_failed++;
@@ -929,18 +946,16 @@ static void sim_threads_same_results(void)
 	CHECK(moved >= 2 && res[0]->events == 3000);
 	for (i = 1; i < 4; i++)
 		CHECK(same_results(res[0], res[i]));
-	/* Out of range, and too late. */
-	CHECK(sr_replay_set_sim_thread(r[1], 2, &d) == SR_ERR_INVAL && strstr(d.msg, "first event"));
+	/* Out of range. */
 	sr_replay_free(r[1]);
 	r[1] = NULL;
-	CHECK(sr_replay_new(&r[1], &o, specs, 4, specs[0], &d) == SR_OK);
-	if (r[1]) {
-		CHECK(sr_replay_set_sim_thread(r[1], SR_SIM_WORKERS_MAX + 1, &d) == SR_ERR_INVAL &&
-		      strstr(d.msg, "from 0 to 8"));
-		CHECK(sr_replay_set_sim_thread(r[1], -1, &d) == SR_ERR_INVAL);
-		CHECK(sr_replay_set_sim_thread(r[1], SR_SIM_WORKERS_MAX, &d) == SR_OK);
-		CHECK(sr_replay_set_sim_thread(r[1], 0, &d) == SR_OK);
-	}
+	o.sim_threads = SR_SIM_WORKERS_MAX + 1;
+	CHECK(sr_replay_new(&r[1], &o, specs, 4, specs[0], &d) == SR_ERR_INVAL && !r[1] &&
+	      strstr(d.msg, "from 0 to 8"));
+	o.sim_threads = -1;
+	CHECK(sr_replay_new(&r[1], &o, specs, 4, specs[0], &d) == SR_ERR_INVAL && !r[1]);
+	o.sim_threads = SR_SIM_WORKERS_MAX;
+	CHECK(sr_replay_new(&r[1], &o, specs, 4, specs[0], &d) == SR_OK && r[1]);
 out:
 	for (i = 0; i < 4; i++)
 		sr_replay_free(r[i]);
