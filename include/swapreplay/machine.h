@@ -224,4 +224,42 @@ const char *sr_machine_preset_json(const char *name);
 /* The preset used when neither --machine nor a trace header names one. */
 #define SR_MACHINE_DEFAULT "2s-nvme2"
 
+/* Where the machine of a replay came from (sr_machine_resolve()). */
+enum sr_machine_src {
+	SR_MACHINE_FROM_OPTION = 0,  /* asked for: --machine, a sweep's -m, a plan's */
+	SR_MACHINE_FROM_BESIDE = 1,  /* X.machine.json beside the trace X.EXT[.zst] */
+	SR_MACHINE_FROM_HEADER = 2,  /* recorded in the trace's header (.swt) */
+	SR_MACHINE_FROM_DEFAULT = 3, /* SR_MACHINE_DEFAULT */
+};
+/* "-m", "beside the trace", "trace header", "default": as sweep rows say it. */
+const char *sr_machine_src_name(enum sr_machine_src src);
+
+/* What sr_machine_resolve() chooses from; each may be NULL. */
+struct sr_machine_where {
+	const char *option;        /* a preset or a file, as asked for */
+	const char *trace;         /* the trace's path ("-": none beside it) */
+	const char *header_json;   /* the machine in the trace's header */
+	const char *header_origin; /* how messages name it ("machine in the header of t.swt") */
+};
+
+/*
+ * The machine of a replay, for replay, sweep and a plan's units alike:
+ * w->option, else the description beside the trace (a regular file only:
+ * one that cannot be read or parsed is an error, never replaced by another
+ * machine), else the trace header's, else SR_MACHINE_DEFAULT.  *src says
+ * which; *path is the file read (option or beside; NULL for a preset or the
+ * header), malloc'ed.  On error *out is NULL and diag names the file.
+ */
+enum sr_err sr_machine_resolve(struct sr_machine **out, const struct sr_machine_where *w,
+			       enum sr_machine_src *src, char **path, struct sr_diag *diag);
+/* The path of the description beside trace, DIR/X.machine.json for
+ * DIR/X.EXT or DIR/X.EXT.zst, whether it exists or not; malloc'ed, NULL
+ * out of memory. */
+char *sr_machine_beside_path(const char *trace);
+/* sr_machine_load() of a path found rather than given: a FIFO, a
+ * directory or a device is refused (SR_ERR_IO), never read (a FIFO would
+ * block for ever). */
+enum sr_err sr_machine_load_file_only(struct sr_machine **out, const char *path,
+				      struct sr_diag *diag);
+
 #endif /* SWAPREPLAY_MACHINE_H */

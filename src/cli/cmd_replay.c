@@ -167,7 +167,7 @@ static int cli_replay(int argc, char **argv)
 	const char *out = "-", *val, *plot = NULL;
 	enum sr_plot_fmt plot_fmt = SR_PLOT_SVG;
 	uint64_t nvar = 0, unc_range = DEFAULT_UNC_RANGE;
-	char origin[300];
+	char origin[300], *mpath = NULL;
 	uint64_t u;
 	enum sr_err err;
 	int id, rc = EXIT_OK, i, per_task = 0, slots_given = 0, plug = 1;
@@ -360,18 +360,20 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	if (machine) {
-		err = sr_machine_load(&m, machine, &d);
-		snprintf(origin, sizeof(origin), "%s", m && m->from_preset ? "preset" : "file");
-	} else if (sr_reader_machine_json(r)) {
-		const char *j = sr_reader_machine_json(r);
+	{
+		/* --machine, else the file beside the trace, else the trace's
+		 * header, else the default (sr_machine_resolve(), as a sweep). */
+		struct sr_machine_where w = { machine, trace, sr_reader_machine_json(r),
+					      sr_reader_machine_origin(r) };
+		enum sr_machine_src src;
 
-		err = sr_machine_parse(&m, j, strlen(j), sr_reader_machine_origin(r), &d);
-		snprintf(origin, sizeof(origin), "recorded in the trace header");
-	} else {
-		err = sr_machine_load(&m, SR_MACHINE_DEFAULT, &d);
-		snprintf(origin, sizeof(origin),
-			 "default preset: no --machine given and the trace names none");
+		err = sr_machine_resolve(&m, &w, &src, &mpath, &d);
+		snprintf(origin, sizeof(origin), "%s",
+			 src == SR_MACHINE_FROM_OPTION ? (m && m->from_preset ? "preset" : "file") :
+			 src == SR_MACHINE_FROM_BESIDE ? "file beside the trace" :
+			 src == SR_MACHINE_FROM_HEADER ? "recorded in the trace header" :
+			 "default preset: no --machine given, none beside the trace, and the trace "
+			 "names none");
 	}
 	if (err) {
 		rc = cli_diag(&d);
@@ -468,7 +470,7 @@ static int cli_replay(int argc, char **argv)
 	info.trace = trace;
 	info.machine = m->name;
 	info.machine_origin = origin;
-	info.machine_path = machine && !m->from_preset ? machine : NULL;
+	info.machine_path = mpath;
 	info.derived = sr_reader_stats(r)->derived[0] ? sr_reader_stats(r)->derived : NULL;
 	info.slots_cache = rpo.slots_cache && kern.alloc == SR_ALLOC_SLOTS_CACHE;
 	info.plug = plug;
@@ -510,6 +512,7 @@ out:
 	sr_pipe_stop(pipe);
 	sr_replay_free(rp);
 	sr_machine_free(m);
+	free(mpath);
 	sr_reader_close(r);
 	cli_strs_free(&pl);
 	return rc;
@@ -540,9 +543,11 @@ const struct cli_cmd cmd_replay = {
 	"  --baseline=NAME       the policy deltas are measured against (default\n"
 	"                        reclaimer-nid, the kernel); always replayed\n"
 	"  -m, --machine=M       a preset (see `swapreplay machines`) or a machine\n"
-	"                        description file.  Default: the machine recorded in\n"
-	"                        a binary trace's header, else the preset " SR_MACHINE_DEFAULT "\n"
-	"                        (the report says which).  Any trace replays on any\n"
+	"                        description file.  Default: the description beside\n"
+	"                        the trace (X.machine.json for X.EXT[.zst], as the\n"
+	"                        capture writes it), else the machine recorded in a\n"
+	"                        binary trace's header, else the preset " SR_MACHINE_DEFAULT "\n"
+	"                        (the report says which, as a sweep chooses).  Any trace replays on any\n"
 	"                        machine: its recorded devices only pair swap-ins\n"
 	"                        with swap-outs; its nodes must exist there, or be\n"
 	"                        mapped with --node-map\n"

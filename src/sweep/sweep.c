@@ -112,27 +112,6 @@ static int drop_doubles(struct sr_sweep *s)
 	return 0;
 }
 
-char *sr_beside_path(const char *trace)
-{
-	const char *slash = strrchr(trace, '/'), *base = slash ? slash + 1 : trace, *dot;
-	size_t len = strlen(base), dir = (size_t)(base - trace);
-	char *out;
-
-	/* X.EXT.zst, X.EXT or X: X (a name starting with a dot is all X). */
-	if (len > 4 && !strcmp(base + len - 4, ".zst"))
-		len -= 4;
-	for (dot = base + len; dot > base + 1 && dot[-1] != '.'; dot--)
-		;
-	if (dot > base + 1)
-		len = (size_t)(dot - 1 - base);
-	out = malloc(dir + len + sizeof(".machine.json"));
-	if (!out)
-		return NULL;
-	memcpy(out, trace, dir + len);
-	strcpy(out + dir + len, ".machine.json");
-	return out;
-}
-
 /* The machine description beside a trace describes it, and is never a
  * trace itself (whatever its content: a damaged one too, whose traces'
  * rows will say so). */
@@ -151,7 +130,7 @@ static int drop_beside(struct sr_sweep *s)
 	}
 	qsort(v, s->traces.n, sizeof(*v), cmp_ix);
 	for (i = 0; i < s->traces.n; i++) {
-		char *b = sr_beside_path(s->traces.v[i]);
+		char *b = sr_machine_beside_path(s->traces.v[i]);
 		size_t lo = 0, hi = s->traces.n;
 
 		if (!b)
@@ -324,17 +303,9 @@ static enum sr_err policy_idents(struct sr_sweep *s, const struct sr_replay *pro
 enum sr_err sr_sweep_machine_load(struct sr_machine **out, const char *spec,
 				  struct sr_diag *d)
 {
-	struct stat st;
-
-	*out = NULL;
-	if (!sr_machine_preset_json(spec) && !stat(spec, &st) && !S_ISREG(st.st_mode)) {
-		sr_diag_clear(d);
-		sr_diag_file(d, spec);
-		return sr_diag_set(d, SR_ERR_IO, "not a regular file (%s): a sweep reads machine "
-				   "descriptions from files only", S_ISFIFO(st.st_mode) ? "a FIFO" :
-				   S_ISDIR(st.st_mode) ? "a directory" : "a device or socket");
-	}
-	return sr_machine_load(out, spec, d);
+	if (sr_machine_preset_json(spec))
+		return sr_machine_load(out, spec, d);
+	return sr_machine_load_file_only(out, spec, d);
 }
 
 /* Without machines, each trace's machine beside it, if there is one: loaded
@@ -353,7 +324,7 @@ static enum sr_err load_beside(struct sr_sweep *s, struct sr_diag *d)
 		struct stat st;
 		sr_hash_t h;
 
-		b->path = sr_beside_path(s->traces.v[t]);
+		b->path = sr_machine_beside_path(s->traces.v[t]);
 		if (!b->path)
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		if (stat(b->path, &st) && errno == ENOENT) {

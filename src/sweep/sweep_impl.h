@@ -103,6 +103,7 @@ struct sr_id_field {
 #define SR_ID_GENERATIONS 3
 
 /* Where a unit's machine came from, in that order of precedence. */
+/* (sr_machine_src_name() names them so.) */
 #define SR_MSRC_OPTION "-m"                /* --machine (in a plan: when it was written) */
 #define SR_MSRC_BESIDE "beside the trace"  /* X.machine.json beside the trace X.EXT[.zst] */
 #define SR_MSRC_HEADER "trace header"      /* recorded in the trace's header (.swt) */
@@ -304,10 +305,6 @@ struct sr_beside {
 	char *name, *hash;     /* m's identity */
 	char *err;             /* why it could not be loaded */
 };
-
-/* The path of the machine description beside trace (whether it exists or
- * not), malloc'ed; NULL out of memory. */
-char *sr_beside_path(const char *trace);
 
 /* sr_machine_load() for a sweep: a preset, or a regular file; a FIFO, a
  * directory or a device is refused (SR_ERR_IO, diag naming it) rather

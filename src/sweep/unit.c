@@ -40,7 +40,6 @@ static int unit_machine(struct sr_sweep *s, size_t u, struct sr_reader *r,
 			struct sr_diag *d)
 {
 	size_t t = sr_unit_trace(s, u);
-	const char *j;
 
 	*own = NULL;
 	*m = NULL;
@@ -71,11 +70,17 @@ static int unit_machine(struct sr_sweep *s, size_t u, struct sr_reader *r,
 		*m = s->bes[t].m;
 		return 0;
 	} else {
-		j = sr_reader_machine_json(r);
-		fd->msrc = j ? SR_MSRC_HEADER : SR_MSRC_DEFAULT;
-		if (j ? sr_machine_parse(own, j, strlen(j), sr_reader_machine_origin(r), d)
-		      : sr_machine_load(own, SR_MACHINE_DEFAULT, d))
+		/* The header's, else the default (sr_machine_resolve(), as
+		 * replay; the file beside the trace was settled above). */
+		struct sr_machine_where w = { NULL, NULL, sr_reader_machine_json(r),
+					      sr_reader_machine_origin(r) };
+		enum sr_machine_src src;
+		char *path;
+
+		if (sr_machine_resolve(own, &w, &src, &path, d))
 			return -1;
+		fd->msrc = sr_machine_src_name(src);
+		free(path);
 	}
 	*m = *own;
 	return 0;
