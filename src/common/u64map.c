@@ -9,17 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hash.h"
 #include "common/internal.h"
 
 static inline size_t hash_u64(uint64_t k)
 {
 	/* splitmix64's finaliser: sequential keys spread evenly. */
-	k ^= k >> 30;
-	k *= 0xbf58476d1ce4e5b9ULL;
-	k ^= k >> 27;
-	k *= 0x94d049bb133111ebULL;
-	k ^= k >> 31;
-	return (size_t)k;
+	return (size_t)sr_mix64(k);
 }
 
 void sr_u64map_init(struct sr_u64map *m)

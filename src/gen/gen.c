@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hash.h"
 #include "common/internal.h"
 #include "mm/mm.h"
 #include "swapreplay/gen.h"
@@ -172,15 +173,6 @@ void sr_gen_params_init(struct sr_gen_params *p)
 }
 
 /* ---- PRNG: splitmix64 seeds xoshiro256** (Blackman and Vigna) --------- */
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 static inline uint64_t rotl(uint64_t x, int k)
 {
@@ -1014,7 +1006,7 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 		a->random = ((p->workload == SR_GEN_SWAP_W_RAND || p->workload == SR_GEN_KBUILD) &&
 			     i < p->tasks) || (i >= p->tasks && i < nt);
 		for (j = 0; j < 4; j++)
-			a->rng[j] = splitmix64(&sm);
+			a->rng[j] = sr_splitmix64(&sm);
 		if (i < p->tasks && p->thp > 0)
 			mark_huge(g, a);
 	}

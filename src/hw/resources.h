@@ -18,6 +18,7 @@
 #include "block/blk-merge.h"
 #include "block/blk-mq.h"
 #include "block/blk-wbt.h"
+#include "common/hash.h"
 #include "hw/calendar.h"
 #include "hw/cost.h"
 #include "swapreplay/event.h"
@@ -174,12 +175,7 @@ uint64_t sr_hw_stale(const struct sr_hw *h);
 /* A uniform draw in [0, 1) from h's generator (splitmix64). */
 static inline double sr_hw_draw(struct sr_hw *h)
 {
-	uint64_t z = (h->rng += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (double)(z >> 11) * 0x1p-53;
+	return (double)(sr_splitmix64(&h->rng) >> 11) * 0x1p-53;
 }
 
 /*

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hash.h"
 #include "common/internal.h"
 #include "machine/defaults.h"
 #include "swapreplay/machine.h"
@@ -725,19 +726,10 @@ enum sr_err sr_machine_load(struct sr_machine **out, const char *name_or_path,
 
 /* ---- perturbed copies, for --uncertainty -------------------------------- */
 
-static uint64_t mix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* A factor log-uniform in [1/(1+rel), 1+rel]. */
 static double factor(uint64_t *x, double rel)
 {
-	double u = (double)(mix64(x) >> 11) * 0x1p-53 * 2.0 - 1.0; /* [-1, 1) */
+	double u = (double)(sr_splitmix64(x) >> 11) * 0x1p-53 * 2.0 - 1.0; /* [-1, 1) */
 
 	return exp(u * log1p(rel));
 }

@@ -20,6 +20,7 @@
 
 #include <jansson.h>
 
+#include "common/hash.h"
 #include "common/internal.h"
 #include "sweep/sweep_impl.h"
 #include "swapreplay/version.h"
@@ -155,21 +156,8 @@ int sr_id_from_json(const json_t *v, enum sr_id_kind k, char num[24], const char
 
 /* ---- hashes ------------------------------------------------------------ */
 
-/* FNV-1a, 64 bits (Fowler, Noll, Vo), as the trace reader's content hash:
- * what a row says of its trace must be what a resume finds in the file. */
-#define FNV_BASIS 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
-
-static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= FNV_PRIME;
-	}
-	return h;
-}
+/* FNV-1a (common/hash.h), as the trace reader's content hash: what a row
+ * says of its trace must be what a resume finds in the file. */
 
 void sr_hash_fmt(sr_hash_t out, uint64_t h)
 {
@@ -179,7 +167,7 @@ void sr_hash_fmt(sr_hash_t out, uint64_t h)
 int sr_hash_file(const char *path, sr_hash_t out)
 {
 	unsigned char buf[1 << 16];
-	uint64_t h = FNV_BASIS;
+	uint64_t h = SR_FNV_BASIS;
 	struct stat st;
 	/* Not blocking on a FIFO with no writer: only a file is hashed (a
 	 * pipe's bytes are gone once read). */
@@ -202,7 +190,7 @@ int sr_hash_file(const char *path, sr_hash_t out)
 			errno = e;
 			return -1;
 		}
-		h = fnv1a(h, buf, (size_t)n);
+		h = sr_fnv1a(h, buf, (size_t)n);
 	}
 	close(fd);
 	sr_hash_fmt(out, h);
@@ -218,7 +206,7 @@ int sr_hash_machine(const struct sr_machine *m, sr_hash_t out)
 	json_decref(j);
 	if (!canon)
 		return -1;
-	sr_hash_fmt(out, fnv1a(FNV_BASIS, (const unsigned char *)canon, strlen(canon)));
+	sr_hash_fmt(out, sr_fnv1a(SR_FNV_BASIS, (const unsigned char *)canon, strlen(canon)));
 	free(canon);
 	return 0;
 }

@@ -16,6 +16,7 @@
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDStream_advanced */
 #include <zstd.h>
 
+#include "common/hash.h"
 #include "common/internal.h"
 
 /*
@@ -101,17 +102,6 @@ static size_t step_left(const struct sr_src *s)
 	return ZSTEP - (size_t)(s->zout % ZSTEP);
 }
 
-/* FNV-1a, 64 bits (Fowler, Noll, Vo): the content hash of sweeps. */
-static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 static int is_zstd_magic(const unsigned char *p, size_t n)
 {
@@ -139,7 +129,7 @@ static enum sr_err raw_read(struct sr_src *s, struct sr_diag *d)
 	s->raw_len = n;
 	atomic_fetch_add_explicit(&s->raw_total, n, memory_order_relaxed);
 	if (s->hashing)
-		s->hash = fnv1a(s->hash, s->raw, n);
+		s->hash = sr_fnv1a(s->hash, s->raw, n);
 	return SR_OK;
 }
 
@@ -380,7 +370,7 @@ static enum sr_err fill(struct sr_src *s, struct sr_diag *d)
 			s->eof = 1;
 		}
 		if (s->hashing)
-			s->hash = fnv1a(s->hash, s->buf + s->len, n);
+			s->hash = sr_fnv1a(s->hash, s->buf + s->len, n);
 		atomic_fetch_add_explicit(&s->raw_total, n, memory_order_relaxed);
 		s->len += n;
 		return SR_OK;
@@ -409,7 +399,7 @@ enum sr_err sr_src_open(struct sr_src **out, const char *path, struct sr_diag *d
 	if (!s)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	snprintf(s->name, sizeof(s->name), "%s", path);
-	s->hash = 0xcbf29ce484222325ULL; /* FNV-1a offset basis */
+	s->hash = SR_FNV_BASIS;
 	if (strcmp(path, "-") == 0) {
 		s->fp = stdin;
 	} else {
@@ -501,9 +491,9 @@ void sr_src_hash_on(struct sr_src *s)
 	/* The bytes already read: the first chunk, kept in the window (plain)
 	 * or in the raw buffer (zstd), before anything was consumed. */
 	s->hashing = 1;
-	s->hash = 0xcbf29ce484222325ULL;
-	s->hash = s->zstd ? fnv1a(s->hash, s->raw, s->raw_len)
-			  : fnv1a(s->hash, s->buf, s->len);
+	s->hash = SR_FNV_BASIS;
+	s->hash = s->zstd ? sr_fnv1a(s->hash, s->raw, s->raw_len)
+			  : sr_fnv1a(s->hash, s->buf, s->len);
 }
 
 uint64_t sr_src_hash(const struct sr_src *s)
