@@ -105,7 +105,7 @@
 #include "swapreplay/error.h"
 #include "swapreplay/event.h"
 #include "swapreplay/machine.h"
-#include "swapreplay/replay.h"
+#include "swapreplay/kernel.h"
 
 enum sr_gen_workload {
 	SR_GEN_SWAP_W_RAND = 0,

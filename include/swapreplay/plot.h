@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "swapreplay/error.h"
-#include "swapreplay/replay.h"
+#include "swapreplay/result.h"
 #include "swapreplay/stat.h"
 
 enum sr_plot_fmt {

@@ -11,7 +11,8 @@
 #include <stdio.h>
 
 #include "swapreplay/error.h"
-#include "swapreplay/replay.h"
+#include "swapreplay/kernel.h"
+#include "swapreplay/result.h"
 
 enum sr_report_fmt {
 	SR_REPORT_TEXT = 0,

@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "swapreplay/replay.h"
+#include "swapreplay/kernel.h"
 
 /* BLK_MAX_REQUEST_COUNT: 16 ("block: avoid building too big plug list",
  * Shaohua Li, 55c022bbddb2, 3.1) and 32 from 5.16 ("block: bump max

@@ -15,7 +15,9 @@
 
 #include <stdint.h>
 
-#include "swapreplay/replay.h"
+#include "swapreplay/event.h"
+#include "swapreplay/kernel.h"
+#include "swapreplay/result.h"
 
 /* The requests a queue keeps waiting, at most: nr_requests with an
  * elevator, BLKDEV_MAX_RQ = 128 (include/linux/blkdev.h; from 5.0

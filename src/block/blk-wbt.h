@@ -7,7 +7,7 @@
 #ifndef SR_BLOCK_BLK_WBT_H
 #define SR_BLOCK_BLK_WBT_H
 
-#include "swapreplay/replay.h"
+#include "swapreplay/kernel.h"
 
 /* The swap writes a device may have in flight, by kernel generation. */
 struct sr_wbt_limits {

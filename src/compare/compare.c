@@ -18,7 +18,8 @@
 #include "common/internal.h"
 #include "swapreplay/compare.h"
 #include "swapreplay/machine.h"
-#include "swapreplay/replay.h"
+#include "swapreplay/kernel.h"
+#include "swapreplay/result.h"
 #include "swapreplay/report.h"
 #include "swapreplay/version.h"
 

@@ -22,8 +22,9 @@
 #include "hw/calendar.h"
 #include "hw/cost.h"
 #include "swapreplay/event.h"
+#include "swapreplay/kernel.h"
 #include "swapreplay/machine.h"
-#include "swapreplay/replay.h"
+#include "swapreplay/result.h"
 
 struct sr_hw_memo_ent {
 	struct sr_cost c;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Kernel generations: which of the behaviours modelled in src/mm/ a
- * kernel version has (swapreplay/replay.h, struct sr_kernel).  Each
+ * kernel version has (swapreplay/kernel.h, struct sr_kernel).  Each
  * boundary is the release that merged the change:
  *
  *   4.11  per-CPU swap slots cache (Tim Chen, "mm/swap: Regular page swap
@@ -63,7 +63,7 @@
 #include <string.h>
 
 #include "common/internal.h"
-#include "swapreplay/replay.h"
+#include "swapreplay/kernel.h"
 
 /* Version v >= major.minor. */
 static int since(const struct sr_kernel *k, unsigned major, unsigned minor)

@@ -20,7 +20,7 @@
 #include "common/internal.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/policy.h"
-#include "swapreplay/replay.h"
+#include "swapreplay/kernel.h"
 
 /* ---- swapfile.c: the priority lists and the devices ------------------- */
 

@@ -44,6 +44,10 @@
  * Which slots hold what is the replay's (src/replay/slotmap.h) or gen's:
  * this file computes the windows only.
  */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "mm/mm.h"
 
 /* __swapin_nr_pages(): the pages for a fault at cur after one at prev,
@@ -162,4 +166,59 @@ unsigned sr_ra_span(uint64_t off, unsigned pages, int holes_stop,
 		out[n++] = o;
 	}
 	return n;
+}
+
+/* ---- the settings (swapreplay/kernel.h) ------------------------------- */
+
+void sr_readahead_default(struct sr_readahead_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = SR_RA_AUTO;
+	o->page_cluster = 3;
+}
+
+static const char *const ra_modes[] = { "auto", "off", "cluster", "vma" };
+
+enum sr_err sr_ra_mode_parse(const char *s, enum sr_ra_mode *m)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (!strcmp(s, ra_modes[i])) {
+			*m = (enum sr_ra_mode)i;
+			return SR_OK;
+		}
+	return SR_ERR_INVAL;
+}
+
+const char *sr_readahead_format(const struct sr_readahead_opts *o, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s;page-cluster=%u;window=%s;holes=%s;memory=%" PRIu64,
+		 ra_modes[o->mode <= SR_RA_VMA ? o->mode : 0], o->page_cluster,
+		 o->fixed_window ? "fixed" : "adaptive", o->holes_stop ? "stop" : "skip",
+		 o->memory_pages);
+	return buf;
+}
+
+enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struct sr_diag *d)
+{
+	char mode[16], win[16], holes[16];
+	unsigned pc;
+	uint64_t mem;
+	int used = 0;
+
+	sr_readahead_default(o);
+	if (sscanf(s, "%15[a-z];page-cluster=%u;window=%15[a-z];holes=%15[a-z];memory=%" SCNu64 "%n",
+		   mode, &pc, win, holes, &mem, &used) != 5 || s[used] || pc > SR_RA_MAX_PAGE_CLUSTER ||
+	    (strcmp(win, "adaptive") && strcmp(win, "fixed")) ||
+	    (strcmp(holes, "skip") && strcmp(holes, "stop")))
+		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': expected MODE;page-cluster=N;"
+				   "window=adaptive|fixed;holes=skip|stop;memory=PAGES", s);
+	if (sr_ra_mode_parse(mode, &o->mode))
+		return sr_diag_set(d, SR_ERR_INVAL, "readahead '%s': mode auto, off, cluster or vma", s);
+	o->page_cluster = pc;
+	o->fixed_window = !strcmp(win, "fixed");
+	o->holes_stop = !strcmp(holes, "stop");
+	o->memory_pages = mem;
+	return SR_OK;
 }

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swapreplay/kernel.h - the kernel modelled: its generation (which of the
+ * behaviours of src/mm/ a version has: src/mm/kernel.c cites each
+ * boundary) and its swap-in readahead settings.  What the layers below the
+ * replay (src/mm/, src/hw/, src/block/) need of the kernel, without the
+ * replay's header.
+ */
+#ifndef SWAPREPLAY_KERNEL_H
+#define SWAPREPLAY_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "swapreplay/error.h"
+
+/*
+ * A kernel generation (src/mm/kernel.c cites each boundary): how the
+ * priority lists are laid out and how order-0 slots are handed out.
+ */
+enum sr_prio_rule {
+	SR_PRIO_GLOBAL = 0,     /* < 4.14: one list, automatic priorities -1, -2, ... */
+	SR_PRIO_NODE_RAISE = 1, /* 4.14-6.18: per-node lists, -2, -3, ..., -1 on own node */
+	SR_PRIO_ALL_EQUAL = 2,  /* >= 6.19: one list, every automatic priority -1 */
+};
+enum sr_alloc_mode {
+	SR_ALLOC_DIRECT = 0,      /* every allocation walks a list (< 4.11, or the cache off) */
+	SR_ALLOC_SLOTS_CACHE = 1, /* 4.11-6.14: per-CPU slots cache of 64 order-0 slots */
+	SR_ALLOC_CLUSTER = 2,     /* >= 6.15: per-CPU current cluster per order */
+};
+struct sr_kernel {
+	unsigned major, minor;
+	int node_lists;           /* per-node priority lists */
+	enum sr_prio_rule prio;
+	enum sr_alloc_mode alloc;
+	int thp_swap_whole;       /* a huge page is swapped out without being split */
+	int device_locks;         /* before 4.11: no cluster locks, one swap cache tree
+				   * lock per device */
+	int vma_readahead;        /* 4.14 on: readahead by virtual address unless an
+				   * hdd is swapped on */
+	int sync_bypass;          /* 4.15 on: synchronous devices skip the swap cache
+				   * and readahead */
+	int thp_swap;             /* 4.13 on: huge folios get a whole cluster; clusters
+				   * of 512 slots, not 256 */
+	int mthp_swap;            /* 6.10 on: folios of orders 1-8 keep their slots
+				   * together (else they are split) */
+	int slot_orders;          /* 6.12 on: nonfull and frag cluster lists per order */
+	int hdd_clusters;         /* 6.14 on: rotational devices allocate by cluster */
+};
+
+/* Swap-in readahead (docs/MODEL.md, "Readahead and the swap cache"). */
+enum sr_ra_mode {
+	SR_RA_AUTO = 0, /* the kernel's choice: by offset (cluster) before 4.14 or with
+			 * a rotational device swapped on; else by virtual address */
+	SR_RA_OFF,      /* every swap-in reads its own folio */
+	SR_RA_CLUSTER,  /* by swap offset (swap_cluster_readahead()) */
+	SR_RA_VMA,      /* by virtual address (swap_vma_readahead()): the events'
+			 * vaddr; a swap-in without one reads nothing ahead */
+};
+
+/* The largest page-cluster modelled: windows of 2^10 slots (the kernel
+ * allows 31, page_cluster_max; the replay looks at every slot of the
+ * window). */
+#define SR_RA_MAX_PAGE_CLUSTER 10
+
+struct sr_readahead_opts {
+	enum sr_ra_mode mode;
+	unsigned page_cluster;    /* the window is at most 2^page_cluster slots (3) */
+	int fixed_window;         /* 1: always 2^page_cluster (before 3.14) */
+	int holes_stop;           /* 1: stop at a free slot (before 3.4); 0: skip it */
+	uint64_t memory_pages;    /* the workload's memory; 0: unknown, pages read
+				   * ahead are kept until used */
+};
+
+/* The kernel modelled when none is named. */
+#define SR_KERNEL_DEFAULT "6.6"
+/* The newest kernel --kernel takes (src/mm/kernel.c says why). */
+#define SR_KERNEL_NEWEST_MAJOR 7u
+#define SR_KERNEL_NEWEST_MINOR 4u
+
+/* Parse "MAJOR.MINOR" (4.0 to SR_KERNEL_NEWEST_*), or a version as uname -r
+ * prints it ("6.6.0-28-generic": its patch level and suffix are not
+ * modelled), into *k; SR_ERR_INVAL with a message. */
+enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *diag);
+/* "6.15: per-node priority lists, per-CPU current cluster per order" in buf. */
+const char *sr_kernel_describe(const struct sr_kernel *k, char *buf, size_t n);
+
+/* "auto", "off", "cluster" or "vma" into *m; SR_ERR_INVAL for anything
+ * else. */
+enum sr_err sr_ra_mode_parse(const char *s, enum sr_ra_mode *m);
+
+/* The default readahead settings: auto, page-cluster 3, adaptive, skip. */
+void sr_readahead_default(struct sr_readahead_opts *o);
+/* o as one string, "auto;page-cluster=3;window=adaptive;holes=skip;
+ * memory=0" (memory in pages): what a sweep's rows record. */
+const char *sr_readahead_format(const struct sr_readahead_opts *o, char *buf, size_t n);
+/* Parse that string back (every key required, in that order); SR_ERR_INVAL
+ * with a message. */
+enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struct sr_diag *d);
+
+#endif /* SWAPREPLAY_KERNEL_H */

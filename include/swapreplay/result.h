@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * swapreplay/result.h - a replay's figures: per policy its throughput,
+ * delta, swap-in latency histogram, devices, links and tasks
+ * (docs/MODEL.md, "What is reported").  What the hardware's layer fills
+ * and the reports read, without the replay's header.
+ */
+#ifndef SWAPREPLAY_RESULT_H
+#define SWAPREPLAY_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SR_MAX_POLICIES 32
+
+/* Swap-in latency: a log-linear histogram (32 steps per power of two). */
+#define SR_HIST_SUB 32
+#define SR_HIST_EXP 48
+struct sr_hist {
+	uint64_t count;
+	double sum_ns;
+	double min_ns, max_ns;         /* exact; 0 when empty */
+	uint64_t b[SR_HIST_EXP * SR_HIST_SUB];
+};
+
+/* Value at quantile q (0..1) of h, ns; 0 if empty.  The middle of the
+ * bucket that holds it, kept within the exact minimum and maximum: never
+ * outside what was observed, and the value itself when all are equal. */
+double sr_hist_quantile(const struct sr_hist *h, double q);
+/* Counts per log2 microsecond bucket: out[k] counts [2^k, 2^(k+1)) us,
+ * out[0] also everything under 1 us.  Returns the number of buckets used. */
+int sr_hist_log2_us(const struct sr_hist *h, uint64_t *out, int max);
+/* The bounds of bucket idx (0 to SR_HIST_EXP * SR_HIST_SUB - 1), ns: it
+ * counts values in [*lo_ns, *hi_ns). */
+void sr_hist_bucket_bounds(int idx, double *lo_ns, double *hi_ns);
+
+/* Request sizes by powers of two: [i] counts requests of 4 KiB x 2^i up
+ * to twice that; the last, 8 MiB and more. */
+#define SR_REQ_HIST 12
+
+struct sr_dev_result {
+	char name[32];
+	uint64_t reads, writes;        /* I/O requests the device served */
+	uint64_t read_bytes, write_bytes;
+	uint64_t readahead_pages;      /* pages read ahead, in those reads */
+	double busy_ns;                /* device (or media) time used */
+	double util;                   /* busy_ns / makespan */
+	/* The block layer (DMA devices; docs/MODEL.md, "The block layer"):
+	 * bios submitted (one per folio, or per part of one split at the
+	 * request limit), those merged into a request in a task's plug, the
+	 * bios and plugs' requests merged into a waiting request in the
+	 * queue's elevator (requests = bios - plug_merges - queue_merges),
+	 * and the requests' sizes and times. */
+	uint64_t bios, plug_merges, queue_merges;
+	double req_pages_sq;           /* sum over requests of (pages)^2 */
+	uint64_t req_hist[SR_REQ_HIST];
+	double queue_ns;               /* requests' time from the queue to their service */
+	double req_ns;                 /* ... to their completion */
+	double req_kib_mean, req_kib_cv; /* request size: mean and coefficient of variation */
+	double queue_share;            /* queue_ns / req_ns */
+};
+
+struct sr_link_result {
+	int from, to;
+	uint64_t bytes;
+	double util;                   /* bytes / bandwidth / makespan */
+};
+
+/* One task's figures in one policy's simulation (--per-task). */
+struct sr_task_result {
+	uint32_t pid;
+	uint64_t swapouts, swapins, pages_out, pages_in;
+	double busy_ns;                /* its events' simulated time: each from its
+					* start to when the task could go on */
+	/* Pages x 4 KiB over its swap-in phase, from its first swap-in's
+	 * start to its last's end (case-swapin's per-process figure); the
+	 * same for swap-outs (usemem's swap-w cases).  0 without any. */
+	double swapin_kib_s, swapout_kib_s;
+};
+
+struct sr_policy_result {
+	char name[96];                 /* the spec as given (name[:params]); an
+					* out-of-tree policy's own name (its ops'
+					* .name[:params]) unless another policy of
+					* the replay has that label */
+	char path[96];                 /* an out-of-tree policy: its shared
+					* object as given; else empty */
+	double makespan_ns;            /* first event to last task's finish */
+	double throughput_kib_s;       /* swap bytes in and out / makespan */
+	double delta_pct;              /* speed against the baseline, % (+ faster) */
+	uint64_t swapouts, swapins, pages_out, pages_in;
+	uint64_t unmatched_in;         /* swap-ins whose swap-out is not in the trace */
+	uint64_t unmatched_nodev;      /* ... of them found no device with room
+					* (not replayed: no I/O, no latency) */
+	uint64_t swap_full;            /* swap-outs that found no device with room */
+	uint64_t moved_out;            /* swap-outs placed on another device than the baseline's */
+	uint64_t cache_refills, direct_allocs;
+	/* Requests that started more than half a calendar window (82 ms)
+	 * before the latest one on their resource: their task's clock had
+	 * fallen that far behind the others' (tasks run on their own clocks,
+	 * docs/MODEL.md); served without contention. */
+	uint64_t stale_requests;
+	/* Time the tasks waited, summed over them (docs/MODEL.md, E1, L1-L2):
+	 * for a CPU another task had, for a device's si->lock, for the LRU
+	 * lock of a node. */
+	double wait_cpu_ns, wait_si_lock_ns, wait_lru_lock_ns, wait_swap_cache_lock_ns;
+	/* The block layer's CPU time: requests' work, and a single-queue
+	 * device's queue lock held and waited for (wait_queue_lock_ns). */
+	double block_cpu_ns, wait_queue_lock_ns;
+	/* ... and its figures over the policy's DMA devices together, as a
+	 * device's (name empty; bios 0: no block layer). */
+	struct sr_dev_result blk;
+	/* Readahead: pages read ahead into the swap cache, and swap-ins that
+	 * found their page there (minor faults: no I/O). */
+	uint64_t readahead_pages, swapcache_hits;
+	uint64_t readahead_dropped;    /* ... reclaimed unused (with a memory size) */
+	double swapout_lat_mean_ns;
+	struct sr_hist swapin_lat;
+	int nr_devices;
+	struct sr_dev_result *dev;     /* nr_devices */
+	int nr_links;
+	struct sr_link_result *link;   /* links that carried bytes, by (from, to) */
+	/* With sr_replay_opts.per_task: every task, in order of first
+	 * appearance, and the sums of their phase throughputs. */
+	size_t nr_tasks;
+	struct sr_task_result *task;
+	double task_swapin_kib_s_sum, task_swapout_kib_s_sum;
+	/* With --uncertainty: the delta over perturbed machines. */
+	struct {
+		int variants;          /* 0: not computed */
+		int agree;             /* variants on the same side as delta_pct */
+		double range;          /* relative perturbation, e.g. 0.25 */
+		double min, max;       /* delta_pct over the variants */
+	} unc;
+};
+
+/*
+ * Which side of "no difference" a delta is on: +1 faster, -1 slower, 0
+ * within +-SR_SAME_PCT.
+ */
+#define SR_SAME_PCT 1.0
+int sr_delta_side(double delta_pct);
+
+
+
+struct sr_result {
+	uint64_t events;               /* events replayed */
+	uint64_t swapins;              /* ... of them swap-ins (the rest swap-outs) */
+	uint64_t late_events;          /* arrived after later-timed events beyond the reorder window */
+	uint64_t tasks;
+	int nr_policies;
+	int baseline;                  /* index into policy[] */
+	struct sr_policy_result *policy;
+};
+
+#endif /* SWAPREPLAY_RESULT_H */
