@@ -33,7 +33,7 @@ struct task_plug {
 /* A task holds a plug only while writes are in it: a flushed one goes to
  * the simulation's spares, so that memory follows the tasks in a pass at
  * once, not all the tasks of the trace. */
-static struct task_plug *plug_get(struct sr_replay *r, struct pol *p)
+static struct task_plug *plug_get(struct sr_replay *r, struct sim *p)
 {
 	struct task_plug *tp = p->plug_spare;
 
@@ -48,7 +48,7 @@ static struct task_plug *plug_get(struct sr_replay *r, struct pol *p)
 	return tp;
 }
 
-static void plug_put(struct pol *p, long ti)
+static void plug_put(struct sim *p, long ti)
 {
 	struct task_plug *tp = p->plug[ti];
 
@@ -63,7 +63,7 @@ static double pass_gap_ns(const struct sr_machine *m)
 	return SR_SWAP_CLUSTER_MAX * (m->reclaim_ns + m->reclaim_page_ns);
 }
 
-int sr_replay_plug_flush(struct pol *p, long ti, double t, double *resume)
+int sr_replay_plug_flush(struct sim *p, long ti, double t, double *resume)
 {
 	struct task_plug *tp = p->plug ? p->plug[ti] : NULL;
 	struct sr_blk_req out[SR_PLUG_MAX_REQUESTS];
@@ -79,7 +79,7 @@ int sr_replay_plug_flush(struct pol *p, long ti, double t, double *resume)
 	return sr_replay_submit_writes(p, ti, cpu, out, n, 0, t, resume);
 }
 
-int sr_replay_plug_before(struct pol *p, long ti, const struct sr_event *e,
+int sr_replay_plug_before(struct sim *p, long ti, const struct sr_event *e,
 			  double start)
 {
 	struct task_plug *tp = p->plug ? p->plug[ti] : NULL;
@@ -97,7 +97,7 @@ int sr_replay_plug_before(struct pol *p, long ti, const struct sr_event *e,
 	return 0;
 }
 
-int sr_replay_plug_out_plugged(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+int sr_replay_plug_out_plugged(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
 			       uint64_t off, uint32_t pages, double start, double t,
 			       double *resume)
 {
@@ -125,7 +125,7 @@ int sr_replay_plug_out_plugged(struct sr_replay *r, struct pol *p, long ti, int 
 	return 0;
 }
 
-int sr_replay_read_ra(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+int sr_replay_read_ra(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
 		      const struct sr_event *e, const uint64_t *bio, unsigned nb, double t,
 		      double *done)
 {
@@ -157,7 +157,7 @@ int sr_replay_read_ra(struct sr_replay *r, struct pol *p, long ti, int cpu, int 
 	return 0;
 }
 
-int sr_replay_plugs_grow(struct pol *p, size_t old_cap, size_t cap)
+int sr_replay_plugs_grow(struct sim *p, size_t old_cap, size_t cap)
 {
 	struct task_plug **np = realloc(p->plug, cap * sizeof(*np));
 
@@ -168,7 +168,7 @@ int sr_replay_plugs_grow(struct pol *p, size_t old_cap, size_t cap)
 	return 0;
 }
 
-int sr_replay_plugs_copy(struct pol *dst, const struct pol *src, size_t ntasks)
+int sr_replay_plugs_copy(struct sim *dst, const struct sim *src, size_t ntasks)
 {
 	size_t i;
 
@@ -186,7 +186,7 @@ int sr_replay_plugs_copy(struct pol *dst, const struct pol *src, size_t ntasks)
 	return 0;
 }
 
-int sr_replay_plugs_finish(struct sr_replay *r, struct pol *p)
+int sr_replay_plugs_finish(struct sr_replay *r, struct sim *p)
 {
 	size_t i;
 	double resume;
@@ -203,7 +203,7 @@ int sr_replay_plugs_finish(struct sr_replay *r, struct pol *p)
 	return 0;
 }
 
-void sr_replay_plugs_free(struct pol *p, size_t ntasks)
+void sr_replay_plugs_free(struct sim *p, size_t ntasks)
 {
 	size_t i;
 

@@ -40,11 +40,11 @@ static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag 
 
 	if (err)
 		return err;
-	if (sr_hw_init(&p->hw, r->m))
+	if (sr_hw_init(&p->sim.hw, r->m))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	p->memo = &r->memo;
+	p->sim.memo = &r->memo;
 	sr_wbt_limits(&r->kernel, &wbt);
-	sr_hw_set_write_limits(&p->hw, &wbt, sr_wbt_enabled(&r->kernel));
+	sr_hw_set_write_limits(&p->sim.hw, &wbt, sr_wbt_enabled(&r->kernel));
 	return SR_OK;
 }
 
@@ -92,7 +92,7 @@ static enum sr_err variants_setup(struct sr_replay *r, const struct sr_replay_op
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		sr_hw_memo_init(&r->vmemo[v - 1], r->vmach[v - 1]);
 		for (k = 0; k < r->np; k++) {
-			struct pol *p = sr_replay_sim(r, (int)v * r->np + k);
+			struct sim *p = sr_replay_sim(r, (int)v * r->np + k);
 
 			if (sr_hw_init(&p->hw, r->vmach[v - 1]))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
@@ -103,22 +103,20 @@ static enum sr_err variants_setup(struct sr_replay *r, const struct sr_replay_op
 	return SR_OK;
 }
 
-/* A variant's simulation (vsim[]): its hardware, clocks and plugs. */
-static void sim_free(struct sr_replay *r, struct pol *p)
+/* A simulation: its hardware, clocks, per-task figures and plugs. */
+static void sim_free(struct sr_replay *r, struct sim *p)
 {
 	sr_replay_plugs_free(p, r->ntasks);
 	sr_hw_free(&p->hw);
 	free(p->clock);
+	free(p->ts);
 }
 
 static void pol_free(struct sr_replay *r, struct pol *p)
 {
-	sr_replay_plugs_free(p, r->ntasks);
+	sim_free(r, &p->sim);
 	sr_replay_slots_free(p);
 	sr_mm_free(&p->mm);
-	sr_hw_free(&p->hw);
-	free(p->clock);
-	free(p->ts);
 	free(p->res.link);
 	free(p->res.task);
 	free(p->raq);
@@ -420,7 +418,7 @@ static inline __attribute__((always_inline)) void task_count(struct task_stat *t
 static inline __attribute__((always_inline)) int play(struct sr_replay *r,
 						      const struct sr_play *in, const int out)
 {
-	struct pol *p = sr_replay_sim(r, in->k);
+	struct sim *p = sr_replay_sim(r, in->k);
 	const struct sr_machine *m = p->hw.m;
 	const struct sr_event *e = &in->e;
 	const struct sr_hw_ev *x = &in->x;
@@ -443,11 +441,11 @@ static inline __attribute__((always_inline)) int play(struct sr_replay *r,
 		return 0;
 	}
 	if (out) {
-		p->res.swapouts++;
-		p->res.pages_out += e->nr_pages;
+		p->swapouts++;
+		p->pages_out += e->nr_pages;
 	} else {
-		p->res.swapins++;
-		p->res.pages_in += e->nr_pages;
+		p->swapins++;
+		p->pages_in += e->nr_pages;
 	}
 	if (!out && in->ra_hit) {
 		/* A minor fault: the page is in the swap cache. */
@@ -479,7 +477,7 @@ static inline __attribute__((always_inline)) int play(struct sr_replay *r,
 	if (rc)
 		return -1;
 	if (!out)
-		sr_hist_add(&p->res.swapin_lat, done - start);
+		sr_hist_add(&p->swapin_lat, done - start);
 	else if (!sr_hw_is_blk(&m->dev[dv]))
 		p->swapout_lat_sum += done - start;
 	if (p->ts)

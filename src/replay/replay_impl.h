@@ -39,17 +39,45 @@ struct task_stat {
 	double in_first, in_last, out_first, out_last; /* -1: none yet */
 };
 
-/* One policy: the kernel's decisions under it, and its simulation. */
-struct pol {
-	struct sr_mm mm;           /* what the kernel decides (src/mm/) */
+/*
+ * A simulation: what the hardware makes of the decisions of one policy
+ * (and of those that decided alike: shared.c), on the machine or on one of
+ * its variants (--uncertainty).  Everything here is the simulation's own,
+ * and only the thread that plays it touches it: a worker's while the
+ * replay runs with simulation threads (simq.c), the replay's thread at a
+ * sync (a task added, a simulation copied, the end of the trace) and
+ * without them.  Nothing here is a decision: a policy's figures are its
+ * lead's simulation's (results.c), never a copy of them.
+ */
+struct sim {
 	struct sr_hw hw;           /* what the hardware charges (src/hw/), on hw.m */
 	const struct sr_hw_memo *memo; /* one-page costs of hw.m */
 	double *clock;             /* per task: when its last event completed */
 	struct task_stat *ts;      /* per task, with r->per_task: its figures so far
 				    * (NULL in a variant's simulation) */
-	struct sr_policy_result res;
+	/* plug.c: per task, its plug while writes are held in it (NULL
+	 * otherwise), and the plugs spare. */
+	struct task_plug **plug;
+	struct task_plug *plug_spare;
+	/* What it played: events that reached a device, their pages, the
+	 * swap-ins' latency, swap-outs' to memory-like devices, and when the
+	 * last task could go on. */
+	uint64_t swapouts, swapins, pages_out, pages_in;
+	struct sr_hist swapin_lat;
 	double swapout_lat_sum;
 	double end;
+};
+
+/*
+ * One policy: the kernel's decisions under it (the replay's thread's),
+ * and its simulation (used while it is its own lead: shared.c).
+ */
+struct pol {
+	struct sr_mm mm;           /* what the kernel decides (src/mm/) */
+	/* Its decisions' counts (unmatched swap-ins, swap full, moved,
+	 * readahead), then its figures (results.c). */
+	struct sr_policy_result res;
+	struct sim sim;
 	/* The pages this policy read ahead, oldest first, with the count of
 	 * pages swapped out when each was read (reclaim's clock): with a
 	 * memory size, those still unused when reclaim has taken the
@@ -63,10 +91,6 @@ struct pol {
 	/* swapcache.c, VMA readahead: each task's window state, by task
 	 * (prev_vpn << 14 | win << 6 | hits; set 0: never faulted). */
 	struct vra_ent { uint64_t v; uint8_t set; } *vra;
-	/* plug.c: per task, its plug while writes are held in it (NULL
-	 * otherwise), and the plugs spare. */
-	struct task_plug **plug;
-	struct task_plug *plug_spare;
 	size_t raq_head, raq_len, raq_cap;
 	uint64_t ra_clock;
 	/*
@@ -155,14 +179,14 @@ struct sr_replay {
 	 * --uncertainty (sr_replay_opts.variants): nvar machine variants
 	 * (vmach, owned, with their one-page costs vmemo), each with a
 	 * simulation per policy, vsim[(v - 1) * np + k] for variant v (1 to
-	 * nvar): only its simulation side is set up, the decisions are
-	 * policy k's (its lead is policy k's lead's).  sr_replay_sim().
+	 * nvar): the decisions are policy k's (its lead is policy k's
+	 * lead's).  sr_replay_sim().
 	 */
 	int nvar;
 	double var_range;
 	struct sr_machine **vmach;
 	struct sr_hw_memo *vmemo;
-	struct pol *vsim;
+	struct sim *vsim;
 	int nlead;                 /* policies with a simulation of their own */
 	struct sr_simq *simq;      /* the simulations' thread (simq.c), or NULL:
 				    * they play on the replay's */
@@ -202,9 +226,9 @@ static inline int sr_replay_same(const struct sr_replay *r, int a, int b)
 
 /* Simulation s: policy s's own (s < np), or variant v's of policy k (s =
  * v * np + k, v >= 1: --uncertainty). */
-static inline struct pol *sr_replay_sim(struct sr_replay *r, int s)
+static inline struct sim *sr_replay_sim(struct sr_replay *r, int s)
 {
-	return s < r->np ? &r->pol[s] : &r->vsim[s - r->np];
+	return s < r->np ? &r->pol[s].sim : &r->vsim[s - r->np];
 }
 
 /* What simulation k is told of an event: the decisions its policy made
@@ -247,9 +271,6 @@ int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks);
 /* shared.c: part the policies whose choice (r->choice) differs from their
  * lead's; 0, -1 out of memory, or -2 a simulation thread could not start. */
 int sr_replay_split(struct sr_replay *r);
-/* shared.c: the simulation's results of src into dst (also used to hand a
- * lead's to its followers). */
-void sr_replay_sim_results(struct pol *dst, const struct pol *src);
 
 /* The machine has a rotational swap device: the kernel then keeps cluster
  * readahead for all (swap_use_vma_readahead(), nr_rotate_swap), and its
@@ -327,12 +348,12 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 /* Task ti's next event e (its start) in simulation p: a pass of swap-outs
  * it ends flushes the task's plug first (at the task's clock, which the
  * flush may move).  0, or -1 out of memory. */
-int sr_replay_plug_before(struct pol *p, long ti, const struct sr_event *e,
+int sr_replay_plug_before(struct sim *p, long ti, const struct sr_event *e,
 			  double start);
 /* Submit n write requests of task ti (pol p) from t on, a plug's (bio 0)
  * or one bio alone (bio 1): their bios' latencies, and when the task may
  * go on in *resume (if later than it is).  0, or -1 out of memory. */
-static inline int sr_replay_submit_writes(struct pol *p, long ti, int cpu,
+static inline int sr_replay_submit_writes(struct sim *p, long ti, int cpu,
 					  const struct sr_blk_req *req, unsigned n, int bio,
 					  double t, double *resume)
 {
@@ -356,13 +377,13 @@ static inline int sr_replay_submit_writes(struct pol *p, long ti, int cpu,
 }
 
 /* sr_replay_plug_out() with the plug on and a position to merge by. */
-int sr_replay_plug_out_plugged(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+int sr_replay_plug_out_plugged(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
 			       uint64_t off, uint32_t pages, double start, double t,
 			       double *resume);
 /* Task ti's swap-out (its event began at start; its kernel path done at
  * t) writes pages at off of DMA device dv from cpu: into its plug, or to
  * the queue; *resume is when it may go on.  0, or -1 out of memory. */
-static inline int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+static inline int sr_replay_plug_out(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
 				     uint64_t off, uint32_t pages, double start, double t,
 				     double *resume)
 {
@@ -376,16 +397,16 @@ static inline int sr_replay_plug_out(struct sr_replay *r, struct pol *p, long ti
 	return sr_replay_submit_writes(p, ti, cpu, &one, 1, 1, t, resume);
 }
 /* Task ti's plug flushed at t (blk_finish_plug(), or it sleeps). */
-int sr_replay_plug_flush(struct pol *p, long ti, double t, double *resume);
+int sr_replay_plug_flush(struct sim *p, long ti, double t, double *resume);
 /* sr_replay_read() with readahead's bios (nb > 0). */
-int sr_replay_read_ra(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+int sr_replay_read_ra(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
 		      const struct sr_event *e, const uint64_t *bio, unsigned nb, double t,
 		      double *done);
 /* Simulation p's swap-in e (at the policy's slot) from DMA device dv, its
  * kernel path done at t: the fault's read, and readahead's nb bios (the
  * slots in bio[], in the kernel's order; 0: the fault's folio alone);
  * *done when its page is in. */
-static inline int sr_replay_read(struct sr_replay *r, struct pol *p, long ti, int cpu, int dv,
+static inline int sr_replay_read(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
 				 const struct sr_event *e, const uint64_t *bio, unsigned nb,
 				 double t, double *done)
 {
@@ -404,11 +425,11 @@ static inline int sr_replay_read(struct sr_replay *r, struct pol *p, long ti, in
 	return 0;
 }
 /* The per-task plug pointers grown from old_cap to cap (new ones empty). */
-int sr_replay_plugs_grow(struct pol *p, size_t old_cap, size_t cap);
+int sr_replay_plugs_grow(struct sim *p, size_t old_cap, size_t cap);
 /* dst's plugs become copies of src's (a simulation parting). */
-int sr_replay_plugs_copy(struct pol *dst, const struct pol *src, size_t ntasks);
+int sr_replay_plugs_copy(struct sim *dst, const struct sim *src, size_t ntasks);
 /* The end of the trace: every task's plug flushed. */
-int sr_replay_plugs_finish(struct sr_replay *r, struct pol *p);
-void sr_replay_plugs_free(struct pol *p, size_t ntasks);
+int sr_replay_plugs_finish(struct sr_replay *r, struct sim *p);
+void sr_replay_plugs_free(struct sim *p, size_t ntasks);
 
 #endif /* SR_REPLAY_IMPL_H */

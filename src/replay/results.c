@@ -80,13 +80,16 @@ static void policy_label(const struct sr_replay *r, int k, char *buf, size_t n)
 	}
 }
 
-/* Policy k's figures from its simulation (or its lead's) and decisions. */
+/* Policy k's figures: its decisions' counts, and what its lead's
+ * simulation (its own, or the one it shares) played; read, not copied
+ * (shared.c). */
 static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 {
 	const struct sr_machine *m = r->m;
 	struct pol *p = &r->pol[k];
+	struct sim *s = &r->pol[p->lead].sim;
 	struct sr_policy_result *o = &p->res;
-	double span = p->end - (double)r->first_ts, bytes;
+	double span = s->end - (double)r->first_ts, bytes;
 	int nl = 0, i;
 
 	policy_label(r, k, o->name, sizeof(o->name));
@@ -98,52 +101,57 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	} else {
 		o->path[0] = '\0';
 	}
+	o->swapouts = s->swapouts;
+	o->swapins = s->swapins;
+	o->pages_out = s->pages_out;
+	o->pages_in = s->pages_in;
+	o->swapin_lat = s->swapin_lat;
 	o->cache_refills = p->mm.cache_refills;
 	o->direct_allocs = p->mm.direct_allocs;
-	o->stale_requests = sr_hw_stale(&p->hw);
-	o->wait_cpu_ns = p->hw.wait_ns[SR_WAIT_CPU];
-	o->wait_si_lock_ns = p->hw.wait_ns[SR_WAIT_SWAP_LOCK];
-	o->wait_lru_lock_ns = p->hw.wait_ns[SR_WAIT_LRU_LOCK];
-	o->wait_swap_cache_lock_ns = p->hw.wait_ns[SR_WAIT_SWAP_CACHE_LOCK];
-	o->wait_queue_lock_ns = p->hw.wait_ns[SR_WAIT_QUEUE_LOCK];
-	o->block_cpu_ns = p->hw.blk_cpu_ns;
+	o->stale_requests = sr_hw_stale(&s->hw);
+	o->wait_cpu_ns = s->hw.wait_ns[SR_WAIT_CPU];
+	o->wait_si_lock_ns = s->hw.wait_ns[SR_WAIT_SWAP_LOCK];
+	o->wait_lru_lock_ns = s->hw.wait_ns[SR_WAIT_LRU_LOCK];
+	o->wait_swap_cache_lock_ns = s->hw.wait_ns[SR_WAIT_SWAP_CACHE_LOCK];
+	o->wait_queue_lock_ns = s->hw.wait_ns[SR_WAIT_QUEUE_LOCK];
+	o->block_cpu_ns = s->hw.blk_cpu_ns;
 	o->makespan_ns = span > 0 ? span : 0;
 	bytes = (double)(o->pages_in + o->pages_out) * SR_PAGE_SIZE;
 	o->throughput_kib_s = span > 0 ? bytes / 1024.0 / (span / 1e9) : 0;
-	o->swapout_lat_mean_ns = o->swapouts ? p->swapout_lat_sum / (double)o->swapouts : 0;
+	o->swapout_lat_mean_ns = o->swapouts ? s->swapout_lat_sum / (double)o->swapouts : 0;
 	o->nr_devices = m->nr_devices;
-	o->dev = p->hw.dev;
+	o->dev = s->hw.dev;
 	for (i = 0; i < m->nr_devices; i++) {
-		double u = span > 0 ? p->hw.dev[i].busy_ns / span : 0;
+		double u = span > 0 ? s->hw.dev[i].busy_ns / span : 0;
 
 		/* A read that went ahead of writes already booked (D3) does not
 		 * delay them, so the work booked can exceed the simulated time
 		 * (docs/MODEL.md): a device is at most fully busy. */
-		p->hw.dev[i].util = u > 1 ? 1 : u;
-		block_figures(&p->hw.dev[i]);
-		if (p->hw.dev[i].bios)
-			blk_add(&o->blk, &p->hw.dev[i]);
+		s->hw.dev[i].util = u > 1 ? 1 : u;
+		block_figures(&s->hw.dev[i]);
+		if (s->hw.dev[i].bios)
+			blk_add(&o->blk, &s->hw.dev[i]);
 	}
 	block_figures(&o->blk);
 	for (i = 0; i < m->nr_nodes * m->nr_nodes; i++)
-		nl += p->hw.link_bytes[i] != 0;
+		nl += s->hw.link_bytes[i] != 0;
 	o->link = calloc(nl ? (size_t)nl : 1, sizeof(*o->link));
 	if (!o->link)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	for (i = 0; i < m->nr_nodes * m->nr_nodes; i++) {
 		struct sr_link_result *l;
 
-		if (!p->hw.link_bytes[i])
+		if (!s->hw.link_bytes[i])
 			continue;
 		l = &o->link[o->nr_links++];
 		l->from = i / m->nr_nodes;
 		l->to = i % m->nr_nodes;
-		l->bytes = p->hw.link_bytes[i];
+		l->bytes = s->hw.link_bytes[i];
 		l->util = span > 0 ? 1e9 * (double)l->bytes / m->link_bw / span : 0;
 	}
 	if (r->per_task) {
 		/* A policy that shares a simulation has its lead's figures. */
-		const struct task_stat *ts = r->pol[p->lead].ts;
+		const struct task_stat *ts = s->ts;
 		size_t t;
 
 		o->task = calloc(r->ntasks ? r->ntasks : 1, sizeof(*o->task));
@@ -244,9 +252,6 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 			if (r->pol[k % r->np].lead == k % r->np &&
 			    sr_replay_plugs_finish(r, sr_replay_sim(r, k)))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-		for (k = 0; k < r->np; k++)
-			if (r->pol[k].lead != k)
-				sr_replay_sim_results(&r->pol[k], &r->pol[r->pol[k].lead]);
 		for (k = 0; k < r->np; k++) {
 			err = policy_result(r, k, d);
 			if (err)

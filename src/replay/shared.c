@@ -28,24 +28,19 @@
 
 #include "replay/replay_impl.h"
 
-void sr_replay_sim_results(struct pol *dst, const struct pol *src)
-{
-	dst->res.swapouts = src->res.swapouts;
-	dst->res.swapins = src->res.swapins;
-	dst->res.pages_out = src->res.pages_out;
-	dst->res.pages_in = src->res.pages_in;
-	dst->res.swapin_lat = src->res.swapin_lat;
-	dst->swapout_lat_sum = src->swapout_lat_sum;
-	dst->end = src->end;
-	sr_hw_copy_counters(&dst->hw, &src->hw);
-}
-
 int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks)
 {
-	struct pol *p = sr_replay_sim(r, k);
-	const struct pol *src = sr_replay_sim(r, g);
+	struct sim *p = sr_replay_sim(r, k);
+	const struct sim *src = sr_replay_sim(r, g);
 
-	sr_replay_sim_results(p, src);
+	/* What it played so far, then its state: hardware, clocks, plugs. */
+	p->swapouts = src->swapouts;
+	p->swapins = src->swapins;
+	p->pages_out = src->pages_out;
+	p->pages_in = src->pages_in;
+	p->swapin_lat = src->swapin_lat;
+	p->swapout_lat_sum = src->swapout_lat_sum;
+	p->end = src->end;
 	if (ntasks)
 		memcpy(p->clock, src->clock, ntasks * sizeof(*p->clock));
 	if (ntasks && p->ts)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The tasks of a trace: found by pid (a vector for small pids, a hash map
- * above), each with one clock per policy (struct pol.clock) that the
+ * above), each with one clock per simulation (struct sim.clock) that the
  * simulations move.
  */
 #include <stdlib.h>
@@ -49,7 +49,7 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 		/* Every simulation's clocks and plugs, the variants' too
 		 * (--uncertainty: sr_replay_sim()). */
 		for (k = 0; k < r->np * (1 + r->nvar); k++) {
-			struct pol *p = sr_replay_sim(r, k);
+			struct sim *p = sr_replay_sim(r, k);
 			double *nc = realloc(p->clock, cap * sizeof(double));
 
 			if (!nc)
@@ -64,11 +64,11 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 				goto nomem;
 			r->pol[k].vra = nv;
 			if (r->per_task) {
-				struct task_stat *ns = realloc(r->pol[k].ts, cap * sizeof(*ns));
+				struct task_stat *ns = realloc(r->pol[k].sim.ts, cap * sizeof(*ns));
 
 				if (!ns)
 					goto nomem;
-				r->pol[k].ts = ns;
+				r->pol[k].sim.ts = ns;
 			}
 		}
 		r->task_cap = cap;
@@ -80,7 +80,7 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 		r->pol[k].vra[i].set = 0;
 	if (r->per_task)
 		for (k = 0; k < r->np; k++) {
-			struct task_stat *t = &r->pol[k].ts[i];
+			struct task_stat *t = &r->pol[k].sim.ts[i];
 
 			memset(t, 0, sizeof(*t));
 			t->in_first = t->in_last = t->out_first = t->out_last = -1;
