@@ -191,19 +191,12 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	sr_u64map_init(&r->pte);
 	sr_hw_memo_init(&r->memo, r->m);
 	r->pol = calloc((size_t)n, sizeof(*r->pol));
-	r->choice = calloc((size_t)n, sizeof(*r->choice));
-	r->lkslots = calloc((size_t)n, sizeof(*r->lkslots));
-	r->ra_hit = calloc((size_t)n, sizeof(*r->ra_hit));
-	r->ra_n = calloc((size_t)n, sizeof(*r->ra_n));
-	r->ra_lo = calloc((size_t)n, sizeof(*r->ra_lo));
-	r->choff = calloc((size_t)n, sizeof(*r->choff));
+	r->dec = calloc((size_t)n, sizeof(*r->dec));
 	r->ra_bio = calloc((size_t)n * SR_RA_BIO_MAX, sizeof(*r->ra_bio));
-	r->ra_nbio = calloc((size_t)n, sizeof(*r->ra_nbio));
-	r->ra_sig = calloc((size_t)n, sizeof(*r->ra_sig));
-	if (!r->choff || !r->ra_bio || !r->ra_nbio || !r->ra_sig ||
+	if (!r->dec || !r->ra_bio ||
 	    (!r->ordered && sr_window_init(&r->win, opts->reorder_window ?
 					   opts->reorder_window : DEFAULT_REORDER)) ||
-	    !r->pol || !r->choice || !r->lkslots || !r->ra_hit || !r->ra_n || !r->ra_lo ||
+	    !r->pol ||
 	    sr_swap_lists_build(&r->lists, r->m, r->kernel.prio)) {
 		err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		goto fail;
@@ -280,15 +273,8 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->vmemo);
 	sr_swap_lists_free(&r->lists);
 	free(r->pol);
-	free(r->choice);
-	free(r->lkslots);
-	free(r->ra_hit);
-	free(r->ra_n);
-	free(r->ra_lo);
-	free(r->choff);
+	free(r->dec);
 	free(r->ra_bio);
-	free(r->ra_nbio);
-	free(r->ra_sig);
 	sr_u64map_free_ptrs(&r->partial);
 	sr_u64map_free_ptrs(&r->pte);
 	free(r->pte_cache);
@@ -355,7 +341,7 @@ static inline __attribute__((always_inline)) int place(struct sr_replay *r, stru
 		if (SR_LIKELY(sc && dv >= 0 && !r->slots.off_at && !p->mm.nomem)) {
 			/* The common case: counted, not laid out. */
 			sc->dev[k] = (int16_t)dv;
-			r->choff[k] = UINT64_MAX;
+			r->dec[k].off = UINT64_MAX;
 			return dv;
 		}
 		if (SR_UNLIKELY(p->mm.nomem) || sr_replay_slot_out(r, p, k, e, sc, key, dv))
@@ -374,7 +360,7 @@ static inline __attribute__((always_inline)) int place(struct sr_replay *r, stru
 			dv = sr_mm_walk(&p->mm, e->cpu_nid, SR_CLASS_ALL, 0, 0);
 		p->res.unmatched_in++;
 		p->res.unmatched_nodev += dv < 0;
-		r->choff[k] = UINT64_MAX;
+		r->dec[k].off = UINT64_MAX;
 	}
 	return dv;
 }
@@ -411,7 +397,7 @@ static inline __attribute__((always_inline)) void task_count(struct task_stat *t
  * Simulation k plays what its policy decided for one event (struct
  * sr_play: replay_one() fills it; with the simulation threads, simq.c
  * carries it there).  Nothing here reads the decisions' state (the mm,
- * the slot map, r->choice...): only the record and the simulation's own.
+ * the slot map, r->dec...): only the record and the simulation's own.
  * out: the event is a swap-out (in->e.op, known to the caller: each op is
  * compiled apart, without a test of it at each step).
  */
@@ -529,11 +515,9 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	double gap;
 	struct sr_play in;
 	const int np = r->np;
-	/* The per-policy decisions (the arrays are the replay's own; locals,
-	 * as the stores through them may alias the replay's fields). */
-	int *const choice = r->choice;
-	uint32_t *const lkslots = r->lkslots;
-	const uint64_t *const choff = r->choff;
+	/* The per-policy decisions (the replay's own; a local, as the stores
+	 * through it may alias the replay's fields). */
+	struct sr_decision *const dec = r->dec;
 	struct pol *const pol = r->pol;
 	int fresh, k, v, part = 0, bad = 0, nomem, rc;
 
@@ -578,21 +562,21 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		struct pol *p = &pol[k];
 		const int dv = place(r, p, k, e, sc, key, out);
 
-		choice[k] = dv;
+		dec[k].dv = dv;
 		if (SR_UNLIKELY(dv == -2))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-		lkslots[k] = out ? p->mm.ev_slots : 0;
+		dec[k].slots = out ? p->mm.ev_slots : 0;
 		if (!out && r->ra_active) {
 			if (sr_replay_readahead(r, p, k, e, ti, sc, dv))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		} else if (r->ra_active) {
 			/* Readahead's decision: none (without readahead, the
 			 * arrays stay as allocated, zero). */
-			r->ra_hit[k] = 0;
-			r->ra_n[k] = 0;
-			r->ra_lo[k] = 0;
-			r->ra_nbio[k] = 0;
-			r->ra_sig[k] = 0;
+			r->dec[k].ra_hit = 0;
+			r->dec[k].ra_n = 0;
+			r->dec[k].ra_lo = 0;
+			r->dec[k].ra_nbio = 0;
+			r->dec[k].ra_sig = 0;
 		}
 		if (out && r->ra_life)
 			sr_replay_ra_reclaim(r, p, k, e->nr_pages);
@@ -631,18 +615,18 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 			continue;
 		/* The hardware sees where this policy's slots are (a disk's
 		 * seeks, the block layer's merges). */
-		if (choff[k] != UINT64_MAX) {
-			in.e.offset = choff[k];
+		if (dec[k].off != UINT64_MAX) {
+			in.e.offset = dec[k].off;
 			in.e.flags = e->flags | SR_EV_HAS_OFFSET;
 		} else {
 			in.e.offset = e->offset;
 			in.e.flags = e->flags;
 		}
-		in.x.slots = lkslots[k];
-		in.dv = choice[k];
-		in.ra_hit = r->ra_hit[k];
-		in.ra_n = r->ra_n[k];
-		in.nbio = r->ra_nbio[k];
+		in.x.slots = dec[k].slots;
+		in.dv = dec[k].dv;
+		in.ra_hit = r->dec[k].ra_hit;
+		in.ra_n = r->dec[k].ra_n;
+		in.nbio = r->dec[k].ra_nbio;
 		in.bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
 		/* On the machine, then on each of its variants (--uncertainty):
 		 * the same decisions. */
@@ -653,10 +637,10 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		}
 	}
 	if (out) {
-		const int b = choice[r->baseline];
+		const int b = dec[r->baseline].dv;
 
 		for (k = 0; k < np; k++)
-			if (choice[k] != b)
+			if (dec[k].dv != b)
 				pol[k].res.moved_out++;
 	}
 	if (!out && sc) {

@@ -100,6 +100,35 @@ struct pol {
 	int lead;
 };
 
+/*
+ * What one policy's kernel decided for the event being replayed
+ * (replay_one() fills it, for every policy; the simulations are told it
+ * through struct sr_play).  The replay's thread's.
+ */
+struct sr_decision {
+	int dv;                    /* the device chosen; -1 none */
+	uint32_t slots;            /* slots taken under si->lock (sr_mm.ev_slots) */
+	uint64_t off;              /* the device slot of the event's first page
+				    * (slots.c); UINT64_MAX: none */
+	/* A swap-in's readahead (swap_state.c): the page found in the swap
+	 * cache; or the pages read with it and the first offset of the read,
+	 * the bios it reads (in sr_replay.ra_bio) and a digest of them for
+	 * sharing. */
+	uint8_t ra_hit;
+	uint32_t ra_n;
+	uint64_t ra_lo;
+	uint32_t ra_nbio;
+	uint64_t ra_sig;
+};
+
+/* Two decisions alike, field by field. */
+static inline int sr_decision_same(const struct sr_decision *a, const struct sr_decision *b)
+{
+	return a->dv == b->dv && a->slots == b->slots && a->off == b->off &&
+	       a->ra_hit == b->ra_hit && a->ra_n == b->ra_n && a->ra_lo == b->ra_lo &&
+	       a->ra_sig == b->ra_sig;
+}
+
 struct sr_replay {
 	const struct sr_machine *m;
 	int np;
@@ -126,30 +155,20 @@ struct sr_replay {
 	struct sr_window win;
 	uint64_t last_ts;
 	uint64_t fed;              /* events fed so far, for messages */
-	int *choice;               /* per policy, device chosen for this event */
-	uint32_t *lkslots;         /* ... and slots it took under si->lock (sr_mm.ev_slots) */
-	/* ... and for a swap-in, readahead's decision (swap_state.c): the page
-	 * found in the swap cache, or the pages read with it and the first
-	 * offset of the read. */
-	uint8_t *ra_hit;
-	uint32_t *ra_n;
-	uint64_t *ra_lo;
-	/* ... the slots it reads, in the kernel's order (the fault's among
-	 * them; none without readahead): ra_nbio[k] of them from ra_bio[k *
-	 * SR_RA_BIO_MAX], and a digest of them (ra_sig) for sharing. */
+	/* Per policy, what it decided for the event being replayed; and for a
+	 * swap-in, the slots its readahead reads, in the kernel's order (the
+	 * fault's among them; none without readahead): dec[k].ra_nbio of
+	 * them from ra_bio[k * SR_RA_BIO_MAX]. */
+	struct sr_decision *dec;
 	uint64_t *ra_bio;
-	uint32_t *ra_nbio;
-	uint64_t *ra_sig;
 	int plug;                     /* swap writes of a reclaim pass are plugged */
 	struct sr_readahead_opts ra;  /* as asked */
 	enum sr_ra_mode ra_mode;      /* resolved against the kernel and machine */
 	int ra_active;                /* readahead can read here (by offset, or by
 				       * address where VMA readahead can) */
 	uint32_t cell_gen;            /* swap-outs into recorded slots, for slot_cell.gen */
-	/* slots.c: per policy, the device slot of the event's first page
-	 * (UINT64_MAX: none); the page of its folio a swap-in reads first;
+	/* slots.c: the page of its folio a swap-in reads first;
 	 * which pages of large folios were read (cell key -> uint64_t[8]). */
-	uint64_t *choff;
 	uint32_t in_page;
 	struct sr_u64map partial;
 	/* swapcache.c, VMA readahead (vma_map: it can read anything here): the
@@ -215,13 +234,10 @@ static inline long sr_replay_task(struct sr_replay *r, uint32_t pid, int *fresh)
 }
 
 /* Whether policies a and b decided alike for this event: the same device,
- * the same locks. */
+ * the same locks, the same slots, the same readahead. */
 static inline int sr_replay_same(const struct sr_replay *r, int a, int b)
 {
-	return r->choice[a] == r->choice[b] && r->lkslots[a] == r->lkslots[b] &&
-	       r->choff[a] == r->choff[b] &&
-	       r->ra_hit[a] == r->ra_hit[b] && r->ra_n[a] == r->ra_n[b] && r->ra_lo[a] == r->ra_lo[b] &&
-	       r->ra_sig[a] == r->ra_sig[b];
+	return sr_decision_same(&r->dec[a], &r->dec[b]);
 }
 
 /* Simulation s: policy s's own (s < np), or variant v's of policy k (s =
@@ -268,7 +284,7 @@ void sr_simq_stop(struct sr_simq *q);
 /* shared.c: simulation k becomes a copy of simulation g, whose first
  * ntasks tasks have clocks; 0, or -1 out of memory. */
 int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks);
-/* shared.c: part the policies whose choice (r->choice) differs from their
+/* shared.c: part the policies whose decision (r->dec) differs from their
  * lead's; 0, -1 out of memory, or -2 a simulation thread could not start. */
 int sr_replay_split(struct sr_replay *r);
 
@@ -292,7 +308,7 @@ static inline int sr_replay_has_hdd(const struct sr_machine *m)
 int sr_replay_slot_out(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
 		       struct slot_cell *sc, uint64_t key, int dv);
 /* Swap-in e reads pages of the folio in sc (key): every policy frees their
- * slots; r->choff[] and r->in_page say where the first is.  0, or -1 out
+ * slots; r->dec[].off and r->in_page say where the first is.  0, or -1 out
  * of memory. */
 int sr_replay_slot_in(struct sr_replay *r, const struct sr_event *e, struct slot_cell *sc,
 		      uint64_t key);
@@ -335,8 +351,8 @@ int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t ke
 		      struct slot_cell *sc);
 void sr_replay_pte_clear(struct sr_replay *r, uint64_t key, struct slot_cell *sc);
 /* Readahead's decision for policy p's swap-in e (of task ti) of the page in cell sc
- * on device dv (its slot in r->choff[k]), in r->ra_hit[k], r->ra_n[k],
- * r->ra_lo[k]; 0, or -1 out of memory. */
+ * on device dv (its slot in r->dec[k].off), in r->dec[k].ra_hit, r->dec[k].ra_n,
+ * r->dec[k].ra_lo; 0, or -1 out of memory. */
 int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
 			long ti, struct slot_cell *sc, int dv);
 

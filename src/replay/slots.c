@@ -41,13 +41,13 @@ int sr_replay_slot_out(struct sr_replay *r, struct pol *p, int k, const struct s
 {
 	struct sr_mm *mm = &p->mm;
 
-	r->choff[k] = UINT64_MAX;
+	r->dec[k].off = UINT64_MAX;
 	if (dv < 0) {
 		if (sc)
 			sc->dev[k] = -1;
 		return 0;
 	}
-	r->choff[k] = mm->ev_off == SR_SLOT_SPLIT ? mm->split_off[0] :
+	r->dec[k].off = mm->ev_off == SR_SLOT_SPLIT ? mm->split_off[0] :
 		      mm->ev_off == SR_SLOT_NONE ? UINT64_MAX : mm->ev_off;
 	if (!sc) {
 		/* Cannot be matched: not kept. */
@@ -156,7 +156,7 @@ static void slot_in_page(struct sr_replay *r, struct slot_cell *sc)
 	if (!r->slots.off_at) {
 		/* Counted only. */
 		for (k = 0; k < r->np; k++) {
-			r->choff[k] = UINT64_MAX;
+			r->dec[k].off = UINT64_MAX;
 			if (sc->dev[k] >= 0)
 				sr_mm_put(&r->pol[k].mm, sc->dev[k], 1);
 		}
@@ -167,14 +167,14 @@ static void slot_in_page(struct sr_replay *r, struct slot_cell *sc)
 		int dev = sc->dev[k];
 		uint32_t off = sr_slotmap_off(&r->slots, sc, k);
 
-		r->choff[k] = UINT64_MAX;
+		r->dec[k].off = UINT64_MAX;
 		if (dev < 0)
 			continue;
 		if (off == SR_SLOT_NONE) {
 			sr_mm_put(&p->mm, dev, 1);
 			continue;
 		}
-		r->choff[k] = off;
+		r->dec[k].off = off;
 		if (r->ra_mode == SR_RA_CLUSTER)
 			sr_revmap_del(&p->rev, dev, off);
 		sr_mm_free_slots(&p->mm, dev, off, NULL, 1);
@@ -224,7 +224,7 @@ int sr_replay_slot_in(struct sr_replay *r, const struct sr_event *e, struct slot
 		uint32_t at = sc->dev[k] < 0 ? SR_SLOT_NONE :
 			      page_slot(p, key, sr_slotmap_off(&r->slots, sc, k), i);
 
-		r->choff[k] = at == SR_SLOT_NONE || at == SR_SLOT_SPLIT ? UINT64_MAX : at;
+		r->dec[k].off = at == SR_SLOT_NONE || at == SR_SLOT_SPLIT ? UINT64_MAX : at;
 		free_pages(r, k, sc, key, i, n, mask && any ? was : NULL);
 	}
 	return 0;

@@ -143,10 +143,10 @@ const char *sr_replay_readahead_caveat(const struct sr_replay *r, char *buf, siz
 /*
  * Readahead's decision for policy k's swap-in e of the page in cell sc
  * (key, on device dv): a page the policy read ahead is found in its swap
- * cache (r->ra_hit[k]); else the window around the page's slot on that
+ * cache (r->dec[k].ra_hit); else the window around the page's slot on that
  * device (src/mm/swap_state.c; the slot is the policy's, slots.c) reads,
  * with the page, every other page of the window in swap there and not
- * cached yet, as one request from r->ra_lo[k] of r->ra_n[k] pages.  Only
+ * cached yet, as one request from r->dec[k].ra_lo of r->dec[k].ra_n pages.  Only
  * order-0 pages are read ahead.  Synchronous devices (pmem, zram) skip the
  * swap cache and readahead from 4.15 (0bcac06f27d7, aa8d22a11da9).
  */
@@ -326,8 +326,8 @@ static void ra_bios(struct sr_replay *r, int k, uint32_t nb)
 
 	for (i = 0; i < nb; i++)
 		sig = (sig ^ bio[i]) * 0x100000001b3ull;
-	r->ra_nbio[k] = nb;
-	r->ra_sig[k] = sig;
+	r->dec[k].ra_nbio = nb;
+	r->dec[k].ra_sig = sig;
 }
 
 /* VMA readahead (src/mm/swap_state.c): the window of virtual pages around
@@ -339,7 +339,7 @@ static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct
 			 long ti, int dv)
 {
 	const uint32_t bit = 1u << k;
-	uint64_t vpn = e->vaddr >> 12, lo, hi, x, first = r->choff[k];
+	uint64_t vpn = e->vaddr >> 12, lo, hi, x, first = r->dec[k].off;
 	uint64_t *bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
 	const struct pte_chunk *pc;
 	struct sr_vma_ra ra;
@@ -374,8 +374,8 @@ static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct
 		if (r->ra_life && raq_push(p, ck, c2->gen))
 			return -1;
 	}
-	r->ra_n[k] = n;
-	r->ra_lo[k] = first == UINT64_MAX ? 0 : first;
+	r->dec[k].ra_n = n;
+	r->dec[k].ra_lo = first == UINT64_MAX ? 0 : first;
 	ra_bios(r, k, n ? nb : 0);
 	p->res.readahead_pages += n;
 	return 0;
@@ -385,22 +385,22 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 			long ti, struct slot_cell *sc, int dv)
 {
 	const uint32_t bit = 1u << k;
-	uint64_t off = r->choff[k], first = off;
+	uint64_t off = r->dec[k].off, first = off;
 	uint64_t offs[(1u << SR_RA_MAX_PAGE_CLUSTER) - 1];
 	struct ra_ctx ctx;
 	uint32_t n = 0, i;
 	unsigned win;
 
-	r->ra_hit[k] = 0;
-	r->ra_n[k] = 0;
-	r->ra_lo[k] = 0;
-	r->ra_nbio[k] = 0;
-	r->ra_sig[k] = 0;
+	r->dec[k].ra_hit = 0;
+	r->dec[k].ra_n = 0;
+	r->dec[k].ra_lo = 0;
+	r->dec[k].ra_nbio = 0;
+	r->dec[k].ra_sig = 0;
 	if (r->ra_mode < SR_RA_CLUSTER || !sc || dv < 0)
 		return 0;
 	if (sc->cached & bit) {
 		sc->cached &= ~bit;
-		r->ra_hit[k] = 1;
+		r->dec[k].ra_hit = 1;
 		p->res.swapcache_hits++;
 		if (r->ra_mode == SR_RA_CLUSTER) {
 			p->mm.ra.hits++;
@@ -449,8 +449,8 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 		if (r->ra_life && raq_push(p, ck, c2->gen))
 			return -1;
 	}
-	r->ra_n[k] = n;
-	r->ra_lo[k] = first;
+	r->dec[k].ra_n = n;
+	r->dec[k].ra_lo = first;
 	p->res.readahead_pages += n;
 	return 0;
 }
