@@ -191,4 +191,14 @@ int sr_u64map_del(struct sr_u64map *m, uint64_t key);
 void *sr_big_alloc(size_t n);
 void sr_big_free(void *p, size_t n);
 
+/* quote.c: s as a JSON string, quotes and escapes included (\" \\ \b \f
+ * \n \r \t, other control characters and bytes that are no UTF-8 as
+ * \u00XX), as jansson escapes: written to f, or malloc'ed (NULL out of
+ * memory); and s as one CSV cell, as it is or quoted (its quotes doubled)
+ * when it holds a comma, a quote or a line break, malloc'ed. */
+void sr_json_write(FILE *f, const char *s);
+char *sr_json_quote(const char *s);
+void sr_csv_write(FILE *f, const char *s);
+char *sr_csv_quote(const char *s);
+
 #endif /* SR_INTERNAL_H */

@@ -30,18 +30,7 @@ enum sr_err sr_report_fmt_parse(const char *s, enum sr_report_fmt *out)
 
 void sr_report_json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
+	sr_json_write(f, s);
 }
 
 /* Quantiles in ns, rounded to whole ns so that reports are stable. */
@@ -268,17 +257,7 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 
 void sr_report_csv_string(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	sr_csv_write(f, s);
 }
 
 /* The caveats column: every caveat as "key: text", joined by " | ", the

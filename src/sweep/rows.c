@@ -151,36 +151,18 @@ static void cat(struct buf *b, const char *fmt, ...)
 
 char *sr_json_str(const char *s)
 {
-	json_t *j = json_string(s);
-	char *out = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
-
-	json_decref(j);
-	return out ? out : strdup("\"?\"");
+	return sr_json_quote(s);
 }
 
-/* s as a CSV field, quoted when it needs to be (a quote doubled). */
+/* s as a CSV field, quoted when it needs to be (common/quote.c). */
 static void cat_csv(struct buf *b, const char *s)
 {
-	size_t n = strlen(s), i, k = 0;
-	char *q;
+	char *q = sr_csv_quote(s);
 
-	if (!strpbrk(s, ",\"\r\n")) {
-		cat(b, "%s", s);
-		return;
-	}
-	q = malloc(2 * n + 3);
 	if (!q) {
 		b->err = 1;
 		return;
 	}
-	q[k++] = '"';
-	for (i = 0; i < n; i++) {
-		if (s[i] == '"')
-			q[k++] = '"';
-		q[k++] = s[i];
-	}
-	q[k++] = '"';
-	q[k] = '\0';
 	cat(b, "%s", q);
 	free(q);
 }

@@ -246,8 +246,8 @@ int sr_row_line_as(const struct sr_row *r, enum sr_sweep_fmt fmt, char **line);
 /* Give r the unit number unit (its line too); 0 or -1 out of memory. */
 int sr_row_renumber(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit);
 
-/* s as a JSON string (quotes and escapes included), malloc'ed; "\"?\"" if
- * it cannot be encoded, NULL out of memory. */
+/* s as a JSON string (quotes and escapes included: sr_json_quote()),
+ * malloc'ed; NULL out of memory. */
 char *sr_json_str(const char *s);
 
 /* Write all of buf, with one write() when the system takes it; 0 or -1
