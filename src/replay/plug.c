@@ -197,8 +197,8 @@ int sr_replay_plugs_finish(struct sr_replay *r, struct sim *p)
 		if (sr_replay_plug_flush(p, (long)i, p->clock[i], &resume))
 			return -1;
 		p->clock[i] = resume;
-		if (resume > p->end)
-			p->end = resume;
+		if (resume > p->did.end)
+			p->did.end = resume;
 	}
 	return 0;
 }

@@ -36,15 +36,12 @@ static enum sr_alloc_mode alloc_mode(const struct sr_replay *r)
 static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag *d)
 {
 	enum sr_err err = sr_mm_init(&p->mm, r->m, &r->lists, alloc_mode(r), d);
-	struct sr_wbt_limits wbt;
 
 	if (err)
 		return err;
 	if (sr_hw_init(&p->sim.hw, r->m))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	p->sim.memo = &r->memo;
-	sr_wbt_limits(&r->kernel, &wbt);
-	sr_hw_set_write_limits(&p->sim.hw, &wbt, sr_wbt_enabled(&r->kernel));
 	return SR_OK;
 }
 
@@ -99,7 +96,6 @@ static enum sr_err variants_setup(struct sr_replay *r, const struct sr_replay_op
 			p->memo = &r->vmemo[v - 1];
 		}
 	}
-	write_limits(r);
 	return SR_OK;
 }
 
@@ -225,6 +221,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	err = variants_setup(r, opts, d);
 	if (err)
 		goto fail;
+	write_limits(r);
 	err = sr_replay_slots_setup(r, d);
 	if (err)
 		goto fail;
@@ -427,11 +424,11 @@ static inline __attribute__((always_inline)) int play(struct sr_replay *r,
 		return 0;
 	}
 	if (out) {
-		p->swapouts++;
-		p->pages_out += e->nr_pages;
+		p->did.swapouts++;
+		p->did.pages_out += e->nr_pages;
 	} else {
-		p->swapins++;
-		p->pages_in += e->nr_pages;
+		p->did.swapins++;
+		p->did.pages_in += e->nr_pages;
 	}
 	if (!out && in->ra_hit) {
 		/* A minor fault: the page is in the swap cache. */
@@ -463,14 +460,14 @@ static inline __attribute__((always_inline)) int play(struct sr_replay *r,
 	if (rc)
 		return -1;
 	if (!out)
-		sr_hist_add(&p->swapin_lat, done - start);
+		sr_hist_add(&p->did.swapin_lat, done - start);
 	else if (!sr_hw_is_blk(&m->dev[dv]))
-		p->swapout_lat_sum += done - start;
+		p->did.swapout_lat_sum += done - start;
 	if (p->ts)
 		task_count(&p->ts[ti], e, start, done, resume, out);
 	p->clock[ti] = resume;
-	if (resume > p->end)
-		p->end = resume;
+	if (resume > p->did.end)
+		p->did.end = resume;
 	return 0;
 }
 

@@ -61,11 +61,14 @@ struct sim {
 	struct task_plug *plug_spare;
 	/* What it played: events that reached a device, their pages, the
 	 * swap-ins' latency, swap-outs' to memory-like devices, and when the
-	 * last task could go on. */
-	uint64_t swapouts, swapins, pages_out, pages_in;
-	struct sr_hist swapin_lat;
-	double swapout_lat_sum;
-	double end;
+	 * last task could go on.  One struct, copied whole when a simulation
+	 * parts (shared.c): no count can be left out of the copy. */
+	struct sim_played {
+		uint64_t swapouts, swapins, pages_out, pages_in;
+		struct sr_hist swapin_lat;
+		double swapout_lat_sum;
+		double end;
+	} did;
 };
 
 /*
@@ -382,7 +385,7 @@ static inline int sr_replay_submit_writes(struct sim *p, long ti, int cpu,
 				   req[i].bios, bio, t, &cpu_done);
 		if (fin < 0)
 			return -1;
-		p->swapout_lat_sum += (double)req[i].bios * fin - req[i].t_sum;
+		p->did.swapout_lat_sum += (double)req[i].bios * fin - req[i].t_sum;
 		if (p->ts && fin > p->ts[ti].out_last)
 			p->ts[ti].out_last = fin;
 		t = cpu_done;

@@ -80,6 +80,14 @@ static void policy_label(const struct sr_replay *r, int k, char *buf, size_t n)
 	}
 }
 
+/* Simulation s's makespan: its first event to its last task's finish. */
+static double makespan(const struct sr_replay *r, const struct sim *s)
+{
+	double span = s->did.end - (double)r->first_ts;
+
+	return span > 0 ? span : 0;
+}
+
 /* Policy k's figures: its decisions' counts, and what its lead's
  * simulation (its own, or the one it shares) played; read, not copied
  * (shared.c). */
@@ -89,7 +97,7 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	struct pol *p = &r->pol[k];
 	struct sim *s = &r->pol[p->lead].sim;
 	struct sr_policy_result *o = &p->res;
-	double span = s->end - (double)r->first_ts, bytes;
+	double span = makespan(r, s), bytes;
 	int nl = 0, i;
 
 	policy_label(r, k, o->name, sizeof(o->name));
@@ -101,11 +109,11 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	} else {
 		o->path[0] = '\0';
 	}
-	o->swapouts = s->swapouts;
-	o->swapins = s->swapins;
-	o->pages_out = s->pages_out;
-	o->pages_in = s->pages_in;
-	o->swapin_lat = s->swapin_lat;
+	o->swapouts = s->did.swapouts;
+	o->swapins = s->did.swapins;
+	o->pages_out = s->did.pages_out;
+	o->pages_in = s->did.pages_in;
+	o->swapin_lat = s->did.swapin_lat;
 	o->cache_refills = p->mm.cache_refills;
 	o->direct_allocs = p->mm.direct_allocs;
 	o->stale_requests = sr_hw_stale(&s->hw);
@@ -115,10 +123,10 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	o->wait_swap_cache_lock_ns = s->hw.wait_ns[SR_WAIT_SWAP_CACHE_LOCK];
 	o->wait_queue_lock_ns = s->hw.wait_ns[SR_WAIT_QUEUE_LOCK];
 	o->block_cpu_ns = s->hw.blk_cpu_ns;
-	o->makespan_ns = span > 0 ? span : 0;
+	o->makespan_ns = span;
 	bytes = (double)(o->pages_in + o->pages_out) * SR_PAGE_SIZE;
 	o->throughput_kib_s = span > 0 ? bytes / 1024.0 / (span / 1e9) : 0;
-	o->swapout_lat_mean_ns = o->swapouts ? s->swapout_lat_sum / (double)o->swapouts : 0;
+	o->swapout_lat_mean_ns = o->swapouts ? s->did.swapout_lat_sum / (double)o->swapouts : 0;
 	o->nr_devices = m->nr_devices;
 	o->dev = s->hw.dev;
 	for (i = 0; i < m->nr_devices; i++) {
@@ -178,13 +186,10 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	return SR_OK;
 }
 
-/* The makespan of policy k's simulation on variant v (0: the machine),
- * as policy_result() makes it. */
+/* The makespan of policy k's simulation on variant v (0: the machine). */
 static double variant_makespan(struct sr_replay *r, int v, int k)
 {
-	double span = sr_replay_sim(r, v * r->np + r->pol[k].lead)->end - (double)r->first_ts;
-
-	return span > 0 ? span : 0;
+	return makespan(r, sr_replay_sim(r, v * r->np + r->pol[k].lead));
 }
 
 /*

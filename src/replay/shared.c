@@ -34,13 +34,7 @@ int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks)
 	const struct sim *src = sr_replay_sim(r, g);
 
 	/* What it played so far, then its state: hardware, clocks, plugs. */
-	p->swapouts = src->swapouts;
-	p->swapins = src->swapins;
-	p->pages_out = src->pages_out;
-	p->pages_in = src->pages_in;
-	p->swapin_lat = src->swapin_lat;
-	p->swapout_lat_sum = src->swapout_lat_sum;
-	p->end = src->end;
+	p->did = src->did;
 	if (ntasks)
 		memcpy(p->clock, src->clock, ntasks * sizeof(*p->clock));
 	if (ntasks && p->ts)
