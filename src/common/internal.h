@@ -196,6 +196,9 @@ void sr_big_free(void *p, size_t n);
  * \u00XX), as jansson escapes: written to f, or malloc'ed (NULL out of
  * memory); and s as one CSV cell, as it is or quoted (its quotes doubled)
  * when it holds a comma, a quote or a line break, malloc'ed. */
+/* The length of the well-formed UTF-8 sequence at s (n bytes left: 1 to
+ * 4), or 0 when s[0] begins none. */
+size_t sr_utf8_seq(const unsigned char *s, size_t n);
 void sr_json_write(FILE *f, const char *s);
 char *sr_json_quote(const char *s);
 void sr_csv_write(FILE *f, const char *s);

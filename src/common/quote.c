@@ -9,33 +9,38 @@
 
 #include "common/internal.h"
 
-/* The length of the UTF-8 sequence at p (1 to 4), or 0: not one (a stray
- * continuation byte, an overlong form, a surrogate, past U+10FFFF). */
-static size_t utf8_len(const unsigned char *p)
+/* The length of the well-formed UTF-8 sequence at s (n bytes left), or 0
+ * when s[0] begins none (a stray byte, an overlong form, a surrogate, a
+ * code point past U+10FFFF, a sequence cut short). */
+size_t sr_utf8_seq(const unsigned char *s, size_t n)
 {
-	size_t n, i;
-	unsigned c = p[0];
-	unsigned long cp;
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
 
-	if (c < 0x80)
+	if (s[0] < 0x80)
 		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		n = 2, cp = c & 0x1F;
-	else if (c >= 0xE0 && c <= 0xEF)
-		n = 3, cp = c & 0x0F;
-	else if (c >= 0xF0 && c <= 0xF4)
-		n = 4, cp = c & 0x07;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
 	else
 		return 0;
-	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3F);
-	}
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (n < len || s[1] < lo || s[1] > hi)
 		return 0;
-	return n;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
 }
 
 void sr_json_write(FILE *f, const char *s)
@@ -44,7 +49,7 @@ void sr_json_write(FILE *f, const char *s)
 
 	fputc('"', f);
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = sr_utf8_seq(p, strnlen((const char *)p, 4));
 
 		if (*p == '"' || *p == '\\') {
 			fputc('\\', f);

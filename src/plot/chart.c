@@ -170,39 +170,6 @@ void chart_page_head(struct chart_page *p, const char *title, const char *subtit
 /* The most of a label drawn, as UTF-8: far more than a page is wide. */
 #define TEXT_MAX 1024
 
-/* The length of the well-formed UTF-8 sequence at s (n bytes left), or 0
- * when s[0] begins none (a stray byte, an overlong form, a surrogate, a
- * code point past U+10FFFF, a sequence cut short). */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
 
 /*
  * s[0..len) into buf (n bytes) as valid UTF-8, which cairo requires of
@@ -217,7 +184,7 @@ static int utf8_clean(const char *s, size_t len, char *buf, size_t n)
 	size_t at = 0, i = 0, k;
 
 	while (i < len) {
-		k = utf8_seq(u + i, len - i);
+		k = sr_utf8_seq(u + i, len - i);
 		if (k ? at + k >= n : at + 4 >= n)
 			break;
 		if (k) {
