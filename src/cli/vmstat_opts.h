@@ -20,8 +20,8 @@
 	{ "tasks", 0, CLI_ARG, CLI_VMSTAT_OPT_BASE + 3 }
 
 #define CLI_VMSTAT_HELP \
-	"  --vmstat-interval=S   vmstat logs without -t: seconds between lines\n" \
-	"                        (default 1)\n" \
+	"  --vmstat-interval=S   vmstat logs: vmstat's delay, seconds (default:\n" \
+	"                        the -t timestamps' smallest gap, else 1)\n" \
 	"  --cpu-node=N|MIX      vmstat logs: node of the CPUs (default 0), or a\n" \
 	"                        mix of nodes NODE:FRACTION,... such as\n" \
 	"                        0:0.75,1:0.25 (at most 16, fractions adding up\n" \

@@ -7,12 +7,21 @@
  * repeated anywhere.  Columns are found by name in the column header
  * ("r b swpd free ... si so ..."), so -a (inact/active) and newer procps
  * (a "gu" column) read as well.  The first data line is the average since
- * boot and is skipped.  Each later line's si and so (KiB/s over the
- * interval) become swap-in and swap-out events of one 4 KiB page, spread
- * evenly over the interval that ends at that line: interval from the -t
- * timestamps, else --vmstat-interval (sr_read_opts.vmstat_interval_ns).
- * Fractions of a page are carried to the next interval, so no KiB is lost
- * to rounding.
+ * boot and is skipped.  Each later line's si and so become swap-in and
+ * swap-out events of one 4 KiB page, spread evenly over the interval that
+ * ends at that line (from the -t timestamps, else --vmstat-interval,
+ * sr_read_opts.vmstat_interval_ns, apart).  How many: procps-ng's vmstat
+ * (3.3 and 4, new_format() in its vmstat.c) prints
+ *     si = (pswpin delta x KiB per page + D / 2) / D
+ * where D is its delay (the N of `vmstat N`), not the time that passed, so
+ * the pages of a line are si x D / 4 whatever the gap between its
+ * timestamps: these have whole seconds, and a gap of D + 1 comes whenever
+ * vmstat's drift (a few ms per line) crosses a second (tests/live/run.sh
+ * once counted 98,153 pages out where pswpout had moved by 75,236).  D is
+ * --vmstat-interval when given, else with -t the smallest gap among the
+ * first VM_LOOKAHEAD (the lines are read that far ahead to find it), else
+ * 1 s.  Fractions of a page are carried to the next interval, so no KiB
+ * is lost to rounding.
  *
  * Every event: pid cpu_nid + 1 (one task per CPU node), or with
  * vmstat_tasks the next of its CPU node's tasks in turn; cpu unknown,
@@ -36,6 +45,7 @@ __extension__ typedef unsigned __int128 vm_u128;
 #define VM_MAX_PAGES (1ull << 32)       /* pages one line may give */
 #define VM_DEFAULT_INTERVAL_NS 1000000000ull
 #define NS_PER_S 1000000000ull
+#define VM_LOOKAHEAD 8                 /* gaps between -t timestamps read to find the delay */
 #define VM_MIX_TOLERANCE 1e-6          /* on the sum of a mix's fractions */
 #define VM_MAX_PAIRS (SR_NODE_MIX_MAX * SR_NODE_MIX_MAX)
 
@@ -54,8 +64,20 @@ struct vm_state {
 	int has_ts;           /* -1 not known yet, then 0 or 1 */
 	int started;          /* the since-boot line has been seen */
 	uint64_t data_lines;  /* data lines seen (the since-boot one included) */
-	uint64_t prev_ns;     /* time of the previous data line */
+	uint64_t prev_ns;     /* time of the previous data line read */
 	vm_u128 carry[2];     /* KiB x ns not yet a whole page, by op */
+
+	/* vmstat's delay D (0 while not known) and the lines read but not yet
+	 * handed out while it is being found: the smallest gap so far, and
+	 * how many gaps have been seen. */
+	uint64_t delay_ns, min_gap_ns;
+	unsigned gaps;
+	struct vm_line {
+		uint64_t rate[2];   /* KiB/s by op */
+		uint64_t t_ns;
+	} pend[VM_LOOKAHEAD + 1];
+	unsigned npend;
+	uint64_t open_ns;     /* where the next interval handed out begins */
 
 	/* The interval being handed out. */
 	uint64_t start_ns, len_ns;
@@ -448,7 +470,7 @@ static enum sr_err data_line(struct sr_reader *r, struct vm_state *st, const cha
 			     const size_t *tl, int nt, struct sr_diag *d)
 {
 	static const char *const opname[2] = { "so", "si" };
-	uint64_t rate[2], t_ns, len_ns;
+	uint64_t rate[2], t_ns, gap_ns, bound_ns;
 	int has_ts = 0, nnum = nt, i, op;
 
 	if (nt >= 2 && looks_like_ts(tok[nt - 2], tl[nt - 2], tok[nt - 1], tl[nt - 1])) {
@@ -508,30 +530,59 @@ static enum sr_err data_line(struct sr_reader *r, struct vm_state *st, const cha
 	if (!st->started) {
 		/* The first line: averages since boot, not an interval. */
 		st->started = 1;
-		st->prev_ns = t_ns;
+		st->prev_ns = st->open_ns = t_ns;
+		if (!has_ts || r->opts.vmstat_interval_ns)
+			st->delay_ns = r->opts.vmstat_interval_ns ? r->opts.vmstat_interval_ns :
+				       VM_DEFAULT_INTERVAL_NS;
 		return SR_OK;
 	}
-	len_ns = t_ns - st->prev_ns;
+	gap_ns = t_ns - st->prev_ns;
+	if (!st->delay_ns && (!st->gaps || gap_ns < st->min_gap_ns))
+		st->min_gap_ns = gap_ns;
+	/* The delay, when not known yet, will be at most this gap. */
+	bound_ns = st->delay_ns > gap_ns ? st->delay_ns : gap_ns;
 	for (op = 0; op < 2; op++) {
-		vm_u128 kib_ns = (vm_u128)rate[op] * len_ns + st->carry[op];
-		vm_u128 pages = kib_ns / ((vm_u128)4 * NS_PER_S);
+		vm_u128 pages = ((vm_u128)rate[op] * bound_ns) / ((vm_u128)4 * NS_PER_S);
 
 		if (pages > VM_MAX_PAGES) {
 			char m[128];
 
 			snprintf(m, sizeof(m), "%s over %.0f s is more than 2^32 pages in one interval (%s, \"%%.*s\")",
-				 opname[op], (double)len_ns / 1e9, opname[op]);
+				 opname[op], (double)bound_ns / 1e9, opname[op]);
 			return rec_error(r, d, m, tok[op == SR_OP_OUT ? st->col_so : st->col_si],
 					 tl[op == SR_OP_OUT ? st->col_so : st->col_si]);
 		}
+	}
+	if (!st->delay_ns && ++st->gaps >= VM_LOOKAHEAD)
+		st->delay_ns = st->min_gap_ns;
+	st->pend[st->npend].rate[0] = rate[0];
+	st->pend[st->npend].rate[1] = rate[1];
+	st->pend[st->npend].t_ns = t_ns;
+	st->npend++;
+	st->prev_ns = t_ns;
+	return SR_OK;
+}
+
+/* Hand out the oldest line read: rate x delay KiB by op, over the time
+ * from the line before it to its own. */
+static void next_interval(struct vm_state *st)
+{
+	const struct vm_line *l = &st->pend[0];
+	int op;
+
+	for (op = 0; op < 2; op++) {
+		vm_u128 kib_ns = (vm_u128)l->rate[op] * st->delay_ns + st->carry[op];
+		vm_u128 pages = kib_ns / ((vm_u128)4 * NS_PER_S);
+
 		st->carry[op] = kib_ns - pages * ((vm_u128)4 * NS_PER_S);
 		st->n[op] = (uint64_t)pages;
 		st->j[op] = 0;
 	}
-	st->start_ns = st->prev_ns;
-	st->len_ns = len_ns;
-	st->prev_ns = t_ns;
-	return SR_OK;
+	st->start_ns = st->open_ns;
+	st->len_ns = l->t_ns - st->open_ns;
+	st->open_ns = l->t_ns;
+	st->npend--;
+	memmove(&st->pend[0], &st->pend[1], st->npend * sizeof(st->pend[0]));
 }
 
 /* Time of event j of n spread evenly over the interval: the middle of the
@@ -599,10 +650,20 @@ static enum sr_err vmstat_next(struct sr_reader *r, struct sr_event *ev, int *eo
 				set_derived(r);
 			return SR_OK;
 		}
+		if (st->npend && st->delay_ns) {
+			next_interval(st);
+			continue;
+		}
 		err = sr_reader_line(r, &line, &len, &cr, d);
 		if (err)
 			return err;
 		if (!line) {
+			if (st->npend) {
+				/* Fewer gaps than the look-ahead: the
+				 * smallest of them. */
+				st->delay_ns = st->min_gap_ns;
+				continue;
+			}
 			*eof = 1;
 			return SR_OK;
 		}
