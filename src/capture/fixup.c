@@ -9,9 +9,14 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "capture/tpjoin.h"
-#include "common/internal.h"
+#include "common/diag.h"
+#include "trace/source.h"
+#include "common/parse.h"
+#include "trace/fields.h"
+#include "common/grow.h"
 #include "swapreplay/capture.h"
 
 #define MAX_BLOCKS (1u << 24) /* memory blocks: 2 PiB of 128 MiB blocks */

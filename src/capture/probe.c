@@ -34,8 +34,10 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <stdarg.h>
+#include <stdio.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
 #include "capture/probe_parse.h"
 #include "swapreplay/machine.h"
 

@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include "common/compiler.h"
+#include "common/parse.h"
 #include "capture/probe_parse.h"
 
 static int fail(char *msg, size_t msz, const char *fmt, ...) SR_PRINTF(3, 4);

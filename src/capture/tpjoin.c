@@ -27,9 +27,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "capture/tpjoin.h"
-#include "common/internal.h"
+#include "common/parse.h"
+#include "common/u64map.h"
 
 struct ext {
 	uint32_t type, qdev, cdev;

@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "common/internal.h"
+#include "common/bigmem.h"
 
 #ifndef SR_BIG_PLAIN
 #define HUGE ((size_t)2 << 20)

@@ -2,8 +2,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdarg.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
 
 const char *sr_strerror(enum sr_err err)
 {

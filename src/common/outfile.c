@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
 #include "swapreplay/outfile.h"
 
 struct sr_outfile {

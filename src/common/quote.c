@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include "common/quote.h"
 
 /* The length of the well-formed UTF-8 sequence at s (n bytes left), or 0
  * when s[0] begins none (a stray byte, an overlong form, a surrogate, a

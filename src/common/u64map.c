@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/hash.h"
-#include "common/internal.h"
+#include "common/u64map.h"
 
 static inline size_t hash_u64(uint64_t k)
 {

@@ -15,7 +15,8 @@
 #include <string.h>
 
 #include "common/filekind.h"
-#include "common/internal.h"
+#include "common/diag.h"
+#include "trace/source.h"
 #include "swapreplay/compare.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/kernel.h"

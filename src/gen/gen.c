@@ -22,9 +22,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "common/hash.h"
-#include "common/internal.h"
+#include "common/diag.h"
+#include "common/u64map.h"
 #include "mm/mm.h"
 #include "swapreplay/gen.h"
 

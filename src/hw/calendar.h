@@ -22,7 +22,7 @@
 
 #include <stdint.h>
 
-#include "common/internal.h"
+#include "common/compiler.h"
 
 #define CAL_BUCKET_NS 10000.0 /* 10 us: finer than one NVMe request */
 #define CAL_BUCKETS 16384     /* 164 ms of window */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "common/hash.h"
-#include "common/internal.h"
+#include "common/diag.h"
 #include "machine/defaults.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/event.h"

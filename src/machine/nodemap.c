@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
+#include "common/parse.h"
 #include "swapreplay/event.h"
 #include "swapreplay/machine.h"
 

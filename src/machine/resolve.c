@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdio.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
 #include "swapreplay/machine.h"
 
 char *sr_machine_beside_path(const char *trace)

@@ -62,7 +62,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
+#include "common/parse.h"
 #include "swapreplay/kernel.h"
 
 /* Version v >= major.minor. */

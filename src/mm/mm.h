@@ -17,7 +17,8 @@
 
 #include <stdint.h>
 
-#include "common/internal.h"
+#include "common/compiler.h"
+#include "common/u64map.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/policy.h"
 #include "swapreplay/kernel.h"

@@ -13,6 +13,7 @@
 
 #include "mm/mm.h"
 #include "swapreplay/policy.h"
+#include "common/diag.h"
 
 extern const struct sr_policy_ops sr_policy_reclaimer_nid;
 extern const struct sr_policy_ops sr_policy_page_nid;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "mm/mm.h"
+#include "common/grow.h"
 
 /* The constants (SR_SLOTS_CACHE_*) are in mm.h, with the inline common
  * case.  Where on a device the slots are is swapfile.c's (sr_swapdev_get());

@@ -49,6 +49,7 @@
 #include <string.h>
 
 #include "mm/mm.h"
+#include "common/diag.h"
 
 /* __swapin_nr_pages(): the pages for a fault at cur after one at prev,
  * with hits since. */

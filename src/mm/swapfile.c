@@ -24,6 +24,8 @@
 #include <string.h>
 
 #include "mm/mm.h"
+#include "common/diag.h"
+#include "common/grow.h"
 
 int sr_swap_lists_build(struct sr_swap_lists *lists, const struct sr_machine *m,
 			enum sr_prio_rule rule)

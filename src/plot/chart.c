@@ -13,7 +13,8 @@
 #include <cairo-svg.h>
 #include <fontconfig/fontconfig.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
+#include "common/quote.h"
 #include "plot/chart.h"
 #include "swapreplay/version.h"
 

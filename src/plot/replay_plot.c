@@ -5,8 +5,10 @@
  * time axis, and each device's utilisation, a bar per policy.
  */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
 #include "plot/chart.h"
 
 #define PAGE_W 800

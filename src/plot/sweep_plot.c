@@ -19,7 +19,10 @@
 #include <jansson.h>
 
 #include "common/filekind.h"
-#include "common/internal.h"
+#include "common/diag.h"
+#include "trace/source.h"
+#include "common/grow.h"
+#include "common/u64map.h"
 #include "common/strs.h"
 #include "plot/chart.h"
 #include "sweep/sweep_impl.h"

@@ -6,8 +6,9 @@
  * rates over its interval.
  */
 #include <math.h>
+#include <stdlib.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
 #include "plot/chart.h"
 
 #define PAGE_W 800

@@ -19,6 +19,7 @@
 
 #include "replay/hist.h"
 #include "replay/replay_impl.h"
+#include "common/diag.h"
 
 #define DEFAULT_REORDER SR_REORDER_DEFAULT
 

@@ -9,7 +9,8 @@
 
 #include <stdint.h>
 
-#include "common/internal.h"
+#include "common/compiler.h"
+#include "common/u64map.h"
 #include "hw/resources.h"
 #include "mm/mm.h"
 #include "replay/revmap.h"

@@ -6,8 +6,10 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "replay/replay_impl.h"
+#include "common/diag.h"
 
 /* Pages x 4 KiB over a phase from first to last, KiB/s; 0 without one. */
 static double phase_kib_s(uint64_t pages, double first, double last)

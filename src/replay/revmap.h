@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/internal.h"
+#include "common/compiler.h"
 
 #define REVMAP_CHUNK_BITS 9
 #define REVMAP_CHUNK_SLOTS (1u << REVMAP_CHUNK_BITS)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "replay/slotmap.h"
+#include "common/bigmem.h"
 
 void sr_slotmap_init(struct sr_slotmap *sm, int np, int positions, size_t extra)
 {

@@ -19,7 +19,8 @@
 
 #include <stdint.h>
 
-#include "common/internal.h"
+#include "common/compiler.h"
+#include "common/u64map.h"
 #include "mm/mm.h"
 #include "swapreplay/event.h"
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "replay/replay_impl.h"
+#include "common/diag.h"
 
 #define OFF_MASK ((1ull << 48) - 1)
 

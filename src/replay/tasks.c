@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "replay/replay_impl.h"
+#include "common/grow.h"
 
 long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 {

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/internal.h"
 #include "swapreplay/report.h"
 #include "swapreplay/version.h"
 

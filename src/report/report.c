@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include "common/quote.h"
 #include "swapreplay/report.h"
 #include "swapreplay/version.h"
 

@@ -21,7 +21,6 @@
 #include <jansson.h>
 
 #include "common/hash.h"
-#include "common/internal.h"
 #include "sweep/sweep_impl.h"
 #include "swapreplay/version.h"
 

@@ -22,7 +22,8 @@
 #include <jansson.h>
 
 #include "common/filekind.h"
-#include "common/internal.h"
+#include "common/diag.h"
+#include "trace/source.h"
 #include "sweep/sweep_impl.h"
 
 static int cmp_str(const void *a, const void *b)

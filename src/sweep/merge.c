@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
+#include "common/grow.h"
 #include "sweep/sweep_impl.h"
 #include "swapreplay/outfile.h"
 

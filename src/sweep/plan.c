@@ -24,7 +24,9 @@
 
 #include <jansson.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
+#include "common/parse.h"
+#include "common/grow.h"
 #include "sweep/sweep_impl.h"
 #include "swapreplay/outfile.h"
 

@@ -26,7 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
 #include "sweep/sweep_impl.h"
 #include "swapreplay/outfile.h"
 

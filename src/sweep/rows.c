@@ -21,7 +21,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
+#include "common/parse.h"
+#include "common/grow.h"
+#include "common/quote.h"
 #include "sweep/sweep_impl.h"
 
 /* ---- the CSV columns ---------------------------------------------------- */

@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
 #include "sweep/sweep_impl.h"
 
 /*

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
 #include "sweep/sweep_impl.h"
 
 static int cmp_double(const void *a, const void *b)

@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
 #include "sweep/sweep_impl.h"
 
 #define DEFAULT_BASELINE "reclaimer-nid"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
 #include "sweep/sweep_impl.h"
 
 #define BATCH 512 /* events read at a time: they stay in the cache until replayed */

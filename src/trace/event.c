@@ -7,7 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include <stdlib.h>
+#include <stdint.h>
+#include <stddef.h>
+
+#include "common/compiler.h"
+#include "common/parse.h"
+#include "trace/fields.h"
 
 /* Checklist: keep in step with enum sr_field, traces/FORMAT.md and the
  * CSV/JSON writers (writer.c). */
@@ -46,44 +52,6 @@ int sr_field_lookup(const char *name, size_t len)
 		    memcmp(sr_field_names[i], name, len) == 0)
 			return i;
 	return -1;
-}
-
-int sr_parse_u64(const char *s, size_t len, uint64_t max, uint64_t *out)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (!len)
-		return -1;
-	if (len < 20) {
-		/* 19 digits cannot overflow: no check per digit. */
-		for (i = 0; i < len; i++) {
-			unsigned d = (unsigned char)s[i] - '0';
-
-			if (d > 9)
-				return -1;
-			v = v * 10 + d;
-		}
-	} else {
-		for (i = 0; i < len; i++) {
-			unsigned d = (unsigned char)s[i] - '0';
-
-			if (d > 9)
-				return -1;
-			if (v > (UINT64_MAX - d) / 10) {
-				/* Still say "not a number" for junk further on. */
-				for (; i < len; i++)
-					if ((unsigned char)s[i] - '0' > 9)
-						return -1;
-				return -2;
-			}
-			v = v * 10 + d;
-		}
-	}
-	if (v > max)
-		return -2;
-	*out = v;
-	return 0;
 }
 
 /* Copy a value for a message, shortened and with control bytes shown as '?'. */

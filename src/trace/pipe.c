@@ -12,7 +12,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
+#include "common/bigmem.h"
 #include "swapreplay/trace.h"
 #include "trace/window.h"
 

@@ -6,8 +6,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "trace/reader_impl.h"
+#include "common/diag.h"
+#include "trace/fields.h"
 
 /* Probed in this order: the binary magic first, then JSON, CSV last (it
  * accepts anything that is not the others).  Checklist: enum sr_format. */

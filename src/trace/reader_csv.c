@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "trace/reader_impl.h"
+#include "common/diag.h"
+#include "trace/fields.h"
 
 #define CSV_MAX_COLS 256
 

@@ -6,7 +6,7 @@
 #ifndef SR_READER_IMPL_H
 #define SR_READER_IMPL_H
 
-#include "common/internal.h"
+#include "trace/source.h"
 #include "swapreplay/trace.h"
 
 struct sr_reader;

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "trace/reader_impl.h"
+#include "common/diag.h"
+#include "trace/fields.h"
 
 static int jsonl_probe(const unsigned char *p, size_t n)
 {

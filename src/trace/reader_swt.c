@@ -9,6 +9,8 @@
 
 #include "trace/reader_impl.h"
 #include "trace/swt.h"
+#include "common/diag.h"
+#include "trace/fields.h"
 
 struct swt_state {
 	uint32_t recsize;

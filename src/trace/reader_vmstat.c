@@ -35,8 +35,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "trace/reader_impl.h"
+#include "common/diag.h"
+#include "common/parse.h"
 
 __extension__ typedef unsigned __int128 vm_u128;
 

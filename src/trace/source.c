@@ -15,9 +15,13 @@
 #include <sys/stat.h>
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_createDStream_advanced */
 #include <zstd.h>
+#include <stdio.h>
 
 #include "common/hash.h"
-#include "common/internal.h"
+#include "trace/source.h"
+#include "common/diag.h"
+#include "common/grow.h"
+#include "common/bigmem.h"
 
 /*
  * zstd output is asked for in steps that end at multiples of ZSTEP bytes of

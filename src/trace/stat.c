@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include "common/u64map.h"
 #include "swapreplay/stat.h"
 
 struct sr_stat {

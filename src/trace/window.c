@@ -2,7 +2,7 @@
 /* The reorder window (window.h). */
 #include <stdlib.h>
 
-#include "common/internal.h"
+#include "common/bigmem.h"
 #include "trace/window.h"
 
 int sr_window_init(struct sr_window *w, size_t cap)

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <zstd.h>
 
-#include "common/internal.h"
+#include "common/diag.h"
+#include "trace/fields.h"
 #include "swapreplay/outfile.h"
 #include "swapreplay/trace.h"
 #include "trace/swt.h"

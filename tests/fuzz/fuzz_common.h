@@ -26,7 +26,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "common/internal.h"
+#include "trace/fields.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/trace.h"
 

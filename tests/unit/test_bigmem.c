@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include "common/bigmem.h"
 #include "test.h"
 
 static const size_t sizes[] = { 1, 4096, SR_BIG_MIN - 1, SR_BIG_MIN, 3u << 20,

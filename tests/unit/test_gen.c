@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/internal.h"
+#include "common/u64map.h"
 #include "swapreplay/gen.h"
 #include "swapreplay/machine.h"
 #include "test.h"

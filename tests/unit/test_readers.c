@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/internal.h"
+#include "trace/fields.h"
 #include "swapreplay/stat.h"
 #include "swapreplay/trace.h"
 #include "test.h"

@@ -1,6 +1,6 @@
 #include <stdlib.h>
 
-#include "common/internal.h"
+#include "common/u64map.h"
 #include "test.h"
 
 static void map_basic(void)
