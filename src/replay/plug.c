@@ -33,7 +33,7 @@ struct task_plug {
 /* A task holds a plug only while writes are in it: a flushed one goes to
  * the simulation's spares, so that memory follows the tasks in a pass at
  * once, not all the tasks of the trace. */
-static struct task_plug *plug_get(struct sr_replay *r, struct sim *p)
+static struct task_plug *plug_get(struct sim *p)
 {
 	struct task_plug *tp = p->plug_spare;
 
@@ -41,7 +41,7 @@ static struct task_plug *plug_get(struct sr_replay *r, struct sim *p)
 		p->plug_spare = tp->next;
 	else if (!(tp = malloc(sizeof(*tp))))
 		return NULL;
-	sr_plug_init(&tp->plug, &r->kernel);
+	sr_plug_init(&tp->plug, p->kernel);
 	tp->pass = 0;
 	tp->cpu = -1;
 	tp->next = NULL;
@@ -97,16 +97,15 @@ int sr_replay_plug_before(struct sim *p, long ti, const struct sr_event *e,
 	return 0;
 }
 
-int sr_replay_plug_out_plugged(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
-			       uint64_t off, uint32_t pages, double start, double t,
-			       double *resume)
+int sr_replay_plug_out_plugged(struct sim *p, long ti, int cpu, int dv, uint64_t off,
+			       uint32_t pages, double start, double t, double *resume)
 {
 	struct task_plug *tp;
 	struct sr_blk_req out[4 * SR_PLUG_MAX_REQUESTS];
 	unsigned n;
 
 	*resume = t;
-	if (!p->plug[ti] && !(p->plug[ti] = plug_get(r, p)))
+	if (!p->plug[ti] && !(p->plug[ti] = plug_get(p)))
 		return -1;
 	tp = p->plug[ti];
 	tp->cpu = cpu;
@@ -125,9 +124,8 @@ int sr_replay_plug_out_plugged(struct sr_replay *r, struct sim *p, long ti, int 
 	return 0;
 }
 
-int sr_replay_read_ra(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
-		      const struct sr_event *e, const uint64_t *bio, unsigned nb, double t,
-		      double *done)
+int sr_replay_read_ra(struct sim *p, long ti, int cpu, int dv, const struct sr_event *e,
+		      const uint64_t *bio, unsigned nb, double t, double *done)
 {
 	struct sr_plug plug;
 	struct sr_blk_req out[SR_RA_BIO_MAX + SR_PLUG_MAX_REQUESTS], *q;
@@ -139,7 +137,7 @@ int sr_replay_read_ra(struct sr_replay *r, struct sim *p, long ti, int cpu, int 
 	/* Readahead: the window's bios in the kernel's order (the fault's
 	 * among them) under one plug, its requests then submitted; the
 	 * fault waits for the request that holds its page. */
-	sr_plug_init(&plug, &r->kernel);
+	sr_plug_init(&plug, p->kernel);
 	for (i = 0; i < nb; i++)
 		n += sr_plug_add(&plug, &p->hw.lim[dv], dv, SR_OP_IN, bio[i], 1, t, out + n);
 	n += sr_plug_flush(&plug, out + n);
@@ -186,12 +184,12 @@ int sr_replay_plugs_copy(struct sim *dst, const struct sim *src, size_t ntasks)
 	return 0;
 }
 
-int sr_replay_plugs_finish(struct sr_replay *r, struct sim *p)
+int sr_replay_plugs_finish(struct sim *p, size_t ntasks)
 {
 	size_t i;
 	double resume;
 
-	for (i = 0; p->plug && i < r->ntasks; i++) {
+	for (i = 0; p->plug && i < ntasks; i++) {
 		if (!p->plug[i])
 			continue;
 		if (sr_replay_plug_flush(p, (long)i, p->clock[i], &resume))

@@ -43,6 +43,8 @@ static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag 
 	if (sr_hw_init(&p->sim.hw, r->m))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	p->sim.memo = &r->memo;
+	p->sim.kernel = &r->kernel;
+	p->sim.plugging = r->plug;
 	return SR_OK;
 }
 
@@ -95,6 +97,8 @@ static enum sr_err variants_setup(struct sr_replay *r, const struct sr_replay_op
 			if (sr_hw_init(&p->hw, r->vmach[v - 1]))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 			p->memo = &r->vmemo[v - 1];
+			p->kernel = &r->kernel;
+			p->plugging = r->plug;
 		}
 	}
 	return SR_OK;
@@ -399,10 +403,9 @@ static inline __attribute__((always_inline)) void task_count(struct task_stat *t
  * out: the event is a swap-out (in->e.op, known to the caller: each op is
  * compiled apart, without a test of it at each step).
  */
-static inline __attribute__((always_inline)) int play(struct sr_replay *r,
-						      const struct sr_play *in, const int out)
+static inline __attribute__((always_inline)) int play(struct sim *p, const struct sr_play *in,
+						      const int out)
 {
-	struct sim *p = sr_replay_sim(r, in->k);
 	const struct sr_machine *m = p->hw.m;
 	const struct sr_event *e = &in->e;
 	const struct sr_hw_ev *x = &in->x;
@@ -446,11 +449,11 @@ static inline __attribute__((always_inline)) int play(struct sr_replay *r,
 			double links = done;
 
 			if (out) {
-				rc = sr_replay_plug_out(r, p, ti, x->cpu, dv, off, e->nr_pages, start,
+				rc = sr_replay_plug_out(p, ti, x->cpu, dv, off, e->nr_pages, start,
 							resume, &resume);
 				done = resume > links ? resume : links;
 			} else {
-				rc = sr_replay_read(r, p, ti, x->cpu, dv, e, in->bio, in->nbio, resume,
+				rc = sr_replay_read(p, ti, x->cpu, dv, e, in->bio, in->nbio, resume,
 						    &done);
 				if (links > done)
 					done = links;
@@ -472,9 +475,9 @@ static inline __attribute__((always_inline)) int play(struct sr_replay *r,
 	return 0;
 }
 
-int sr_replay_play(struct sr_replay *r, const struct sr_play *in)
+int sr_sim_play(struct sim *s, const struct sr_play *in)
 {
-	return in->e.op == SR_OP_OUT ? play(r, in, 1) : play(r, in, 0);
+	return in->e.op == SR_OP_OUT ? play(s, in, 1) : play(s, in, 0);
 }
 
 /* A policy chose a node or device the machine does not have. */
@@ -629,7 +632,8 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		/* On the machine, then on each of its variants (--uncertainty):
 		 * the same decisions. */
 		for (v = 0, in.k = k; v <= r->nvar; v++, in.k += np) {
-			rc = r->simq ? sr_simq_play(r->simq, &in) : play(r, &in, out);
+			rc = r->simq ? sr_simq_play(r->simq, &in) :
+				       play(sr_replay_sim(r, in.k), &in, out);
 			if (rc)
 				return sim_failed(d, rc);
 		}

@@ -53,6 +53,11 @@ struct task_stat {
 struct sim {
 	struct sr_hw hw;           /* what the hardware charges (src/hw/), on hw.m */
 	const struct sr_hw_memo *memo; /* one-page costs of hw.m */
+	/* The settings it plays by, the same for every simulation of a
+	 * replay (set with it, read only): the kernel generation (its plugs'
+	 * rules) and whether swap writes are plugged (sr_replay_opts.plug). */
+	const struct sr_kernel *kernel;
+	int plugging;
 	double *clock;             /* per task: when its last event completed */
 	struct task_stat *ts;      /* per task, with r->per_task: its figures so far
 				    * (NULL in a variant's simulation) */
@@ -267,8 +272,9 @@ struct sr_play {
 	uint32_t nbio;       /* the bios it reads (0: the fault's alone) */
 	const uint64_t *bio; /* ...their slots, in the kernel's order */
 };
-/* replay.c: simulation in->k plays an event; 0, or -1 out of memory. */
-int sr_replay_play(struct sr_replay *r, const struct sr_play *in);
+/* replay.c: simulation s (in->k's) plays an event; 0, or -1 out of
+ * memory.  It reads only s and in: a simulation thread gets no more. */
+int sr_sim_play(struct sim *s, const struct sr_play *in);
 
 /* simq.c: the simulations on threads of their own.  Up to nworkers of
  * them, each started with its first simulation (0, or -1 out of memory);
@@ -397,20 +403,18 @@ static inline int sr_replay_submit_writes(struct sim *p, long ti, int cpu,
 }
 
 /* sr_replay_plug_out() with the plug on and a position to merge by. */
-int sr_replay_plug_out_plugged(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
-			       uint64_t off, uint32_t pages, double start, double t,
-			       double *resume);
+int sr_replay_plug_out_plugged(struct sim *p, long ti, int cpu, int dv, uint64_t off,
+			       uint32_t pages, double start, double t, double *resume);
 /* Task ti's swap-out (its event began at start; its kernel path done at
  * t) writes pages at off of DMA device dv from cpu: into its plug, or to
  * the queue; *resume is when it may go on.  0, or -1 out of memory. */
-static inline int sr_replay_plug_out(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
-				     uint64_t off, uint32_t pages, double start, double t,
-				     double *resume)
+static inline int sr_replay_plug_out(struct sim *p, long ti, int cpu, int dv, uint64_t off,
+				     uint32_t pages, double start, double t, double *resume)
 {
 	const struct sr_blk_req one = { dv, SR_OP_OUT, off, pages, 1, start };
 
-	if (r->plug && off != UINT64_MAX)
-		return sr_replay_plug_out_plugged(r, p, ti, cpu, dv, off, pages, start, t, resume);
+	if (p->plugging && off != UINT64_MAX)
+		return sr_replay_plug_out_plugged(p, ti, cpu, dv, off, pages, start, t, resume);
 	/* No plug (or no position to merge by): the bio goes to the queue
 	 * alone, its latency from the event's start. */
 	*resume = t;
@@ -419,21 +423,20 @@ static inline int sr_replay_plug_out(struct sr_replay *r, struct sim *p, long ti
 /* Task ti's plug flushed at t (blk_finish_plug(), or it sleeps). */
 int sr_replay_plug_flush(struct sim *p, long ti, double t, double *resume);
 /* sr_replay_read() with readahead's bios (nb > 0). */
-int sr_replay_read_ra(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
-		      const struct sr_event *e, const uint64_t *bio, unsigned nb, double t,
-		      double *done);
+int sr_replay_read_ra(struct sim *p, long ti, int cpu, int dv, const struct sr_event *e,
+		      const uint64_t *bio, unsigned nb, double t, double *done);
 /* Simulation p's swap-in e (at the policy's slot) from DMA device dv, its
  * kernel path done at t: the fault's read, and readahead's nb bios (the
  * slots in bio[], in the kernel's order; 0: the fault's folio alone);
  * *done when its page is in. */
-static inline int sr_replay_read(struct sr_replay *r, struct sim *p, long ti, int cpu, int dv,
+static inline int sr_replay_read(struct sim *p, long ti, int cpu, int dv,
 				 const struct sr_event *e, const uint64_t *bio, unsigned nb,
 				 double t, double *done)
 {
 	double cpu_done, fin;
 
 	if (nb)
-		return sr_replay_read_ra(r, p, ti, cpu, dv, e, bio, nb, t, done);
+		return sr_replay_read_ra(p, ti, cpu, dv, e, bio, nb, t, done);
 	/* The fault's folio alone: one bio. */
 	*done = t;
 	fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_IN,
@@ -449,7 +452,7 @@ int sr_replay_plugs_grow(struct sim *p, size_t old_cap, size_t cap);
 /* dst's plugs become copies of src's (a simulation parting). */
 int sr_replay_plugs_copy(struct sim *dst, const struct sim *src, size_t ntasks);
 /* The end of the trace: every task's plug flushed. */
-int sr_replay_plugs_finish(struct sr_replay *r, struct sim *p);
+int sr_replay_plugs_finish(struct sim *p, size_t ntasks);
 void sr_replay_plugs_free(struct sim *p, size_t ntasks);
 
 #endif /* SR_REPLAY_IMPL_H */

@@ -257,7 +257,7 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 		 * simulation (the variants' too). */
 		for (k = 0; k < r->np * (1 + r->nvar); k++)
 			if (r->pol[k % r->np].lead == k % r->np &&
-			    sr_replay_plugs_finish(r, sr_replay_sim(r, k)))
+			    sr_replay_plugs_finish(sr_replay_sim(r, k), r->ntasks))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		for (k = 0; k < r->np; k++) {
 			err = policy_result(r, k, d);

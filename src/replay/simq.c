@@ -5,8 +5,9 @@
  * A replay's work per event is in two parts that share nothing: what each
  * policy's kernel decides (src/mm/, the slot map, readahead: replay_one())
  * depends on the events alone, and what the simulations make of the
- * decisions (src/hw/, the plugs, the clocks: sr_replay_play()) reads only
- * the decisions and its own state (shared.c says why).  So the decisions
+ * decisions (src/hw/, the plugs, the clocks: sr_sim_play()) reads only
+ * the decisions and its own state (shared.c says why): a worker is given
+ * the simulations (struct sim), never the replay.  So the decisions
  * can run ahead on the replay's thread while worker threads play them, in
  * the same order: each simulation sees the same calls with the same
  * arguments as on one thread, and the figures are the same to the bit.
@@ -55,7 +56,7 @@ struct batch {
 
 /* One worker thread and the batches queued for it. */
 struct simw {
-	struct sr_replay *r;
+	struct sim *const *sims;   /* the simulations, by number (sr_replay_sim()) */
 	pthread_t th;
 	int id;                    /* its number, for its name */
 	pthread_mutex_t mu;
@@ -73,7 +74,8 @@ struct simw {
 };
 
 struct sr_simq {
-	struct sr_replay *r;
+	struct sim **sims;          /* simulation k: sr_replay_sim(r, k), which
+				     * stay where they are while the replay runs */
 	int nw;                     /* workers there may be; started as needed */
 	struct simw w[SR_SIM_WORKERS_MAX];
 	int8_t *of;                 /* simulation k's worker; -1: none yet (the
@@ -98,7 +100,7 @@ static void play_batch(struct simw *w, struct batch *b)
 		struct sr_play *in = (void *)(b->buf + at + sizeof(*h));
 
 		in->bio = (const uint64_t *)(const void *)((unsigned char *)in + sizeof(*in));
-		if (sr_replay_play(w->r, in)) {
+		if (sr_sim_play(w->sims[in->k], in)) {
 			w->failed = 1;
 			return;
 		}
@@ -172,9 +174,9 @@ static void worker_stop(struct simw *w)
 	pthread_mutex_destroy(&w->mu);
 }
 
-static int worker_start(struct simw *w, struct sr_replay *r, int id)
+static int worker_start(struct simw *w, struct sim *const *sims, int id)
 {
-	w->r = r;
+	w->sims = sims;
 	w->id = id;
 	if (pthread_mutex_init(&w->mu, NULL))
 		return -1;
@@ -191,6 +193,7 @@ static int worker_start(struct simw *w, struct sr_replay *r, int id)
 int sr_simq_start(struct sr_replay *r, int nworkers, struct sr_simq **out)
 {
 	struct sr_simq *q;
+	size_t nsim, k;
 
 	*out = NULL;
 	if (nworkers < 1)
@@ -198,14 +201,19 @@ int sr_simq_start(struct sr_replay *r, int nworkers, struct sr_simq **out)
 	q = calloc(1, sizeof(*q));
 	if (!q)
 		return -1;
-	q->r = r;
 	q->nw = nworkers > SR_SIM_WORKERS_MAX ? SR_SIM_WORKERS_MAX : nworkers;
-	q->of = malloc((size_t)r->np * (size_t)(1 + r->nvar) * sizeof(*q->of));
-	if (!q->of) {
+	nsim = (size_t)r->np * (size_t)(1 + r->nvar);
+	q->of = malloc(nsim * sizeof(*q->of));
+	q->sims = malloc(nsim * sizeof(*q->sims));
+	if (!q->of || !q->sims) {
+		free(q->sims);
+		free(q->of);
 		free(q);
 		return -1;
 	}
-	memset(q->of, -1, (size_t)r->np * (size_t)(1 + r->nvar) * sizeof(*q->of));
+	memset(q->of, -1, nsim * sizeof(*q->of));
+	for (k = 0; k < nsim; k++)
+		q->sims[k] = sr_replay_sim(r, (int)k);
 	*out = q;
 	return 0;
 }
@@ -217,7 +225,7 @@ static struct simw *worker_take(struct sr_simq *q, int i)
 	struct simw *w = &q->w[i];
 
 	if (!w->started) {
-		if (worker_start(w, q->r, i))
+		if (worker_start(w, q->sims, i))
 			return NULL;
 		w->started = 1;
 	}
@@ -378,6 +386,7 @@ void sr_simq_stop(struct sr_simq *q)
 	for (i = 0; i < q->nw; i++)
 		if (q->w[i].started)
 			worker_stop(&q->w[i]);
+	free(q->sims);
 	free(q->of);
 	free(q);
 }
