@@ -120,8 +120,8 @@ static void pol_free(struct sr_replay *r, struct pol *p)
 	sr_mm_free(&p->mm);
 	free(p->res.link);
 	free(p->res.task);
-	free(p->raq);
-	free(p->vra);
+	free(p->ra.raq);
+	free(p->ra.vra);
 }
 
 /* --node-map: the table of the machine's node for each recorded one. */
@@ -179,17 +179,20 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	r->m = opts->machine;
 	r->ordered = opts->ordered;
 	r->max_dev = -1;
-	r->ra = opts->readahead;
+	r->ra.opts = opts->readahead;
 	r->slots_cache = opts->slots_cache;
 	r->kernel = opts->kernel;
 	r->plug = opts->plug != 0;
 	r->per_task = opts->per_task != 0;
-	sr_replay_ra_resolve(r);
+	r->ra.kernel = &r->kernel;
+	r->ra.m = r->m;
+	r->ra.slots = &r->slots;
+	sr_replay_ra_resolve(&r->ra);
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
 	sr_slotmap_init(&r->slots, n, 0, 0); /* laid out by sr_replay_slots_setup() */
 	sr_u64map_init(&r->partial);
-	sr_u64map_init(&r->pte);
+	sr_u64map_init(&r->ra.pte);
 	sr_hw_memo_init(&r->memo, r->m);
 	r->pol = calloc((size_t)n, sizeof(*r->pol));
 	r->dec = calloc((size_t)n, sizeof(*r->dec));
@@ -278,8 +281,8 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->dec);
 	free(r->ra_bio);
 	sr_u64map_free_ptrs(&r->partial);
-	sr_u64map_free_ptrs(&r->pte);
-	free(r->pte_cache);
+	sr_u64map_free_ptrs(&r->ra.pte);
+	free(r->ra.pte_cache);
 	free(r->nmap);
 	free(r->nodes_seen);
 	sr_window_free(&r->win);
@@ -313,8 +316,8 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 	}
 	if (sc->nr_pages) {
 		sr_replay_slot_release(r, sc, *key);
-		if (r->vma_map)
-			sr_replay_pte_clear(r, *key, sc);
+		if (r->ra.vma_map)
+			sr_replay_pte_clear(&r->ra, *key, sc);
 	} else {
 		c->live++;
 	}
@@ -546,15 +549,15 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	t->prev_busy = out ? 0 : e->lat_ns;
 
 	if (!out) {
-		r->ins++;
-		r->ins_vaddr += (e->flags & SR_EV_HAS_VADDR) != 0;
+		r->ra.ins++;
+		r->ra.ins_vaddr += (e->flags & SR_EV_HAS_VADDR) != 0;
 		sc = sr_slotmap_find(&r->slots, e, &key, &chunk);
 		if (sc && sr_replay_slot_in(r, e, sc, key))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	} else {
 		sc = out_cell(r, e, &key, &nomem);
-		if (nomem || (sc && r->vma_map && (e->flags & SR_EV_HAS_VADDR) &&
-			      sr_replay_pte_set(r, e, key, sc)))
+		if (nomem || (sc && r->ra.vma_map && (e->flags & SR_EV_HAS_VADDR) &&
+			      sr_replay_pte_set(&r->ra, e, key, sc)))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	}
 
@@ -567,10 +570,11 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		if (SR_UNLIKELY(dv == -2))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		dec[k].slots = out ? p->mm.ev_slots : 0;
-		if (!out && r->ra_active) {
-			if (sr_replay_readahead(r, p, k, e, ti, sc, dv))
+		if (!out && r->ra.active) {
+			if (sr_replay_readahead(&r->ra, p, k, &dec[k], r->ra_bio + (size_t)k * SR_RA_BIO_MAX,
+						e, ti, sc, dv))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-		} else if (r->ra_active) {
+		} else if (r->ra.active) {
 			/* Readahead's decision: none (without readahead, the
 			 * arrays stay as allocated, zero). */
 			r->dec[k].ra_hit = 0;
@@ -579,8 +583,8 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 			r->dec[k].ra_nbio = 0;
 			r->dec[k].ra_sig = 0;
 		}
-		if (out && r->ra_life)
-			sr_replay_ra_reclaim(r, p, k, e->nr_pages);
+		if (out && r->ra.life)
+			sr_replay_ra_reclaim(&r->ra, p, k, e->nr_pages);
 		/* Its lead (never after it) has decided already. */
 		part |= p->lead != k && !sr_replay_same(r, k, p->lead);
 		bad |= p->mm.policy_error;
@@ -649,8 +653,8 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		sc->left = sc->left > e->nr_pages ? (uint16_t)(sc->left - e->nr_pages) : 0;
 		if (!sc->left) {
 			sr_replay_slot_forget(r, sc, key);
-			if (r->vma_map)
-				sr_replay_pte_clear(r, key, sc);
+			if (r->ra.vma_map)
+				sr_replay_pte_clear(&r->ra, key, sc);
 			sr_slotmap_forget(&r->slots, key, chunk, sc);
 		}
 	}
@@ -716,8 +720,8 @@ const char *sr_replay_devices_describe(const struct sr_replay *r, char *buf, siz
 static inline void prefetch_ahead(struct sr_replay *r, const struct sr_event *e)
 {
 	sr_slotmap_prefetch(&r->slots, e);
-	if (r->vma_map)
-		sr_replay_pte_prefetch(r, e);
+	if (r->ra.vma_map)
+		sr_replay_pte_prefetch(&r->ra, e);
 }
 
 /* Replay an event in its turn, counting it late if it is. */

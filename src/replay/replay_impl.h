@@ -2,7 +2,10 @@
 /*
  * The replay's own state, shared by the files of src/replay/: replay.c
  * (the loop), tasks.c (tasks and their clocks), shared.c (simulations
- * shared by policies that chose alike), results.c (the figures).
+ * shared by policies that chose alike), results.c (the figures).  The
+ * others are given their part, not the replay: a simulation (struct sim:
+ * replay.c's play(), plug.c, simq.c's threads), readahead and the swap
+ * cache (struct replay_ra and struct pol_ra: swapcache.c).
  */
 #ifndef SR_REPLAY_IMPL_H
 #define SR_REPLAY_IMPL_H
@@ -87,21 +90,25 @@ struct pol {
 	 * readahead), then its figures (results.c). */
 	struct sr_policy_result res;
 	struct sim sim;
-	/* The pages this policy read ahead, oldest first, with the count of
-	 * pages swapped out when each was read (reclaim's clock): with a
-	 * memory size, those still unused when reclaim has taken the
-	 * inactive list's worth since are reclaimed (docs/MODEL.md). */
-	struct ra_ent { uint64_t key, at; uint32_t gen; } *raq;
 	/* slots.c: the slots of folios split into their pages (cell key ->
 	 * uint32_t[nr_pages]); with cluster readahead, the recorded slot in
 	 * each device slot (revmap.h: device, slot -> cell key). */
 	struct sr_u64map split;
 	struct sr_revmap rev;
-	/* swapcache.c, VMA readahead: each task's window state, by task
-	 * (prev_vpn << 14 | win << 6 | hits; set 0: never faulted). */
-	struct vra_ent { uint64_t v; uint8_t set; } *vra;
-	size_t raq_head, raq_len, raq_cap;
-	uint64_t ra_clock;
+	/* swapcache.c: its readahead's and swap cache's own state. */
+	struct pol_ra {
+		/* The pages it read ahead, oldest first, with the count of
+		 * pages swapped out when each was read (reclaim's clock,
+		 * ra_clock): with a memory size, those still unused when
+		 * reclaim has taken the inactive list's worth since are
+		 * reclaimed (docs/MODEL.md). */
+		struct ra_ent { uint64_t key, at; uint32_t gen; } *raq;
+		size_t raq_head, raq_len, raq_cap;
+		uint64_t ra_clock;
+		/* VMA readahead: each task's window state, by task (prev_vpn
+		 * << 14 | win << 6 | hits; set 0: never faulted). */
+		struct vra_ent { uint64_t v; uint8_t set; } *vra;
+	} ra;
 	/*
 	 * The policy whose simulation this one shares (itself when it has its
 	 * own): shared.c.
@@ -171,31 +178,44 @@ struct sr_replay {
 	struct sr_decision *dec;
 	uint64_t *ra_bio;
 	int plug;                     /* swap writes of a reclaim pass are plugged */
-	struct sr_readahead_opts ra;  /* as asked */
-	enum sr_ra_mode ra_mode;      /* resolved against the kernel and machine */
-	int ra_active;                /* readahead can read here (by offset, or by
-				       * address where VMA readahead can) */
+	/* swapcache.c: readahead and the swap cache (the replay's thread's;
+	 * swapcache.c is given this, not the replay). */
+	struct replay_ra {
+		struct sr_readahead_opts opts;  /* as asked */
+		enum sr_ra_mode mode;           /* resolved against the kernel and machine */
+		int active;                     /* readahead can read here (by offset, or
+						 * by address where VMA readahead can) */
+		/* What it reads, set with the replay: the kernel generation,
+		 * the machine, and the slot map (whose cells keep which
+		 * policies cache each page, and the vpn of each). */
+		const struct sr_kernel *kernel;
+		const struct sr_machine *m;
+		struct sr_slotmap *slots;
+		/* VMA readahead (vma_map: it can read anything here): the
+		 * swapped-out order-0 pages by virtual page, a table per 2 MiB
+		 * (vpn >> 9 -> struct pte_chunk *); each cell keeps its page's
+		 * vpn + 1 in its extra bytes.  Swap-ins, and those with
+		 * vaddr. */
+		int vma_map;
+		struct sr_u64map pte;
+		/* A direct-mapped cache of pte (by vpn >> 9; c NULL: empty),
+		 * of SR_PTE_CACHE entries, made with the map (vma_map; NULL
+		 * without): a task's faults and its window stay in a few
+		 * 2 MiB. */
+		struct pte_cache_ent {
+			uint64_t region;
+			struct pte_chunk *c;
+		} *pte_cache;
+		uint64_t ins, ins_vaddr;
+		uint64_t life;                  /* pages reclaimed before an unused page
+						 * read ahead is: the inactive list; 0:
+						 * never */
+	} ra;
 	uint32_t cell_gen;            /* swap-outs into recorded slots, for slot_cell.gen */
 	/* slots.c: the page of its folio a swap-in reads first;
 	 * which pages of large folios were read (cell key -> uint64_t[8]). */
 	uint32_t in_page;
 	struct sr_u64map partial;
-	/* swapcache.c, VMA readahead (vma_map: it can read anything here): the
-	 * swapped-out order-0 pages by virtual page, a table per 2 MiB (vpn >>
-	 * 9 -> struct pte_chunk *); each cell keeps its page's vpn + 1 in its
-	 * extra bytes.  Swap-ins, and those with vaddr. */
-	int vma_map;
-	struct sr_u64map pte;
-	/* A direct-mapped cache of pte (by vpn >> 9; c NULL: empty), of
-	 * SR_PTE_CACHE entries, made with the map (vma_map; NULL without):
-	 * a task's faults and its window stay in a few 2 MiB. */
-	struct pte_cache_ent {
-		uint64_t region;
-		struct pte_chunk *c;
-	} *pte_cache;
-	uint64_t ins, ins_vaddr;
-	uint64_t ra_life;             /* pages reclaimed before an unused page read
-				       * ahead is: the inactive list; 0: never */
 	/* --node-map: the machine's node of each recorded node (nmap[n],
 	 * n < SR_MAX_NODES), and which recorded nodes the events named
 	 * (a bit each); NULL without a map: each node as itself. */
@@ -342,29 +362,31 @@ enum sr_err sr_replay_slots_setup(struct sr_replay *r, struct sr_diag *d);
 /* swapcache.c: readahead and the swap cache (docs/MODEL.md). */
 /* What SR_RA_AUTO means for r's kernel and machine, and how long pages
  * read ahead last with a memory size. */
-void sr_replay_ra_resolve(struct sr_replay *r);
+void sr_replay_ra_resolve(struct replay_ra *ra);
 /* Policy p (bit k) swapped n pages out: reclaim takes back what it read
  * ahead long enough ago and did not use. */
-void sr_replay_ra_reclaim(struct sr_replay *r, struct pol *p, int k, uint32_t n);
+void sr_replay_ra_reclaim(const struct replay_ra *ra, struct pol *p, int k, uint32_t n);
 /* The entry of e's virtual page in the map of swapped-out pages (its
  * swap-out sets it, its swap-in's VMA readahead reads the window around
  * it), towards the cache: a hint, some events ahead, as for the slot map's
  * cells; the map is read at random, and its entry was a cache miss. */
-void sr_replay_pte_prefetch(struct sr_replay *r, const struct sr_event *e);
+void sr_replay_pte_prefetch(struct replay_ra *ra, const struct sr_event *e);
 /* The cache of the map of virtual pages made where the map is (vma_map),
  * freed where it is not (before the first event); 0, or -1 out of memory. */
-int sr_replay_pte_setup(struct sr_replay *r);
+int sr_replay_pte_setup(struct replay_ra *ra);
 /* VMA readahead: swap-out e went into the recorded slot key (NULL sc: none)
  * / the page in slot key is gone (read, or its slot reused): the map of
  * virtual pages.  0, or -1 out of memory. */
-int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key,
+int sr_replay_pte_set(struct replay_ra *ra, const struct sr_event *e, uint64_t key,
 		      struct slot_cell *sc);
-void sr_replay_pte_clear(struct sr_replay *r, uint64_t key, struct slot_cell *sc);
-/* Readahead's decision for policy p's swap-in e (of task ti) of the page in cell sc
- * on device dv (its slot in r->dec[k].off), in r->dec[k].ra_hit, r->dec[k].ra_n,
- * r->dec[k].ra_lo; 0, or -1 out of memory. */
-int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
-			long ti, struct slot_cell *sc, int dv);
+void sr_replay_pte_clear(struct replay_ra *ra, uint64_t key, struct slot_cell *sc);
+/* Readahead's decision for policy p's (k's) swap-in e (of task ti) of the
+ * page in cell sc on device dv (its slot in dec->off), in dec->ra_hit,
+ * ra_n, ra_lo, ra_nbio and ra_sig, and the bios it reads in bio[]
+ * (SR_RA_BIO_MAX); 0, or -1 out of memory. */
+int sr_replay_readahead(struct replay_ra *ra, struct pol *p, int k, struct sr_decision *dec,
+			uint64_t *bio, const struct sr_event *e, long ti, struct slot_cell *sc,
+			int dv);
 
 /* plug.c: the block layer's plugs (docs/MODEL.md, "The block layer"). */
 

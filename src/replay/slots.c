@@ -70,7 +70,7 @@ int sr_replay_slot_out(struct sr_replay *r, struct pol *p, int k, const struct s
 		*v = (uint64_t)(uintptr_t)s;
 	}
 	/* (A page without a position is in no slot readahead reads.) */
-	if (r->ra_mode == SR_RA_CLUSTER && e->nr_pages == 1 && mm->ev_off < SR_SLOT_NONE &&
+	if (r->ra.mode == SR_RA_CLUSTER && e->nr_pages == 1 && mm->ev_off < SR_SLOT_NONE &&
 	    sr_revmap_put(&p->rev, dv, mm->ev_off, key))
 		return -1;
 	return 0;
@@ -87,7 +87,7 @@ static void free_pages(struct sr_replay *r, int k, struct slot_cell *sc, uint64_
 
 	if (dev < 0)
 		return;
-	if (sc->nr_pages == 1 && r->ra_mode == SR_RA_CLUSTER)
+	if (sc->nr_pages == 1 && r->ra.mode == SR_RA_CLUSTER)
 		sr_revmap_del(&p->rev, dev, off);
 	if (off == SR_SLOT_NONE) {
 		/* Counted only: the pages not read before. */
@@ -176,7 +176,7 @@ static void slot_in_page(struct sr_replay *r, struct slot_cell *sc)
 			continue;
 		}
 		r->dec[k].off = off;
-		if (r->ra_mode == SR_RA_CLUSTER)
+		if (r->ra.mode == SR_RA_CLUSTER)
 			sr_revmap_del(&p->rev, dev, off);
 		sr_mm_free_slots(&p->mm, dev, off, NULL, 1);
 	}
@@ -266,18 +266,18 @@ static int want_positions(const struct sr_replay *r)
 	for (i = 0; i < r->m->nr_devices; i++)
 		if (sr_hw_is_blk(&r->m->dev[i]))
 			return 1;
-	return r->ra_mode == SR_RA_CLUSTER || r->kernel.alloc == SR_ALLOC_CLUSTER;
+	return r->ra.mode == SR_RA_CLUSTER || r->kernel.alloc == SR_ALLOC_CLUSTER;
 }
 
 enum sr_err sr_replay_slots_setup(struct sr_replay *r, struct sr_diag *d)
 {
 	int k, want = want_positions(r);
-	size_t extra = r->vma_map ? 8 : 0;
+	size_t extra = r->ra.vma_map ? 8 : 0;
 
 	for (k = 0; k < r->np; k++)
 		if (sr_mm_set_slots(&r->pol[k].mm, &r->kernel, want, d))
 			return SR_ERR_NOMEM;
-	if (sr_replay_pte_setup(r))
+	if (sr_replay_pte_setup(&r->ra))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	/* The cells' layout (before the first event: the map is empty). */
 	if (!!r->slots.off_at != want || r->slots.extra != extra) {

@@ -7,6 +7,12 @@
  * over it too), and the reclaim of pages read ahead and unused (how long
  * they last is src/mm/vmscan.c's).  The settings and their one-string form
  * (swapreplay/replay.h) are here as well.
+ *
+ * What it works on is its own: the readahead state of the replay (struct
+ * replay_ra: the settings, the map of virtual pages, and what it reads,
+ * the kernel, machine and slot map) and of each policy (struct pol_ra),
+ * and a policy's decision for the event (struct sr_decision and its
+ * bios); only the descriptions for the report, below, take the replay.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,31 +25,31 @@
  * on, ec560175c0b6) unless a rotational device is swapped on (Huang Ying,
  * "mm, swap: Don't use VMA based swap readahead if HDD is used as swap",
  * 4.14: swap_use_vma_readahead(), nr_rotate_swap). */
-void sr_replay_ra_resolve(struct sr_replay *r)
+void sr_replay_ra_resolve(struct replay_ra *ra)
 {
 	int i;
 
-	r->ra_mode = r->ra.mode;
-	if (r->ra_mode == SR_RA_AUTO)
-		r->ra_mode = !r->kernel.vma_readahead || sr_replay_has_hdd(r->m) ? SR_RA_CLUSTER : SR_RA_VMA;
-	if (r->ra.page_cluster == 0)
-		r->ra_mode = SR_RA_OFF;
+	ra->mode = ra->opts.mode;
+	if (ra->mode == SR_RA_AUTO)
+		ra->mode = !ra->kernel->vma_readahead || sr_replay_has_hdd(ra->m) ? SR_RA_CLUSTER : SR_RA_VMA;
+	if (ra->opts.page_cluster == 0)
+		ra->mode = SR_RA_OFF;
 	/* The map of virtual pages only where VMA readahead can read: a
 	 * device that is not synchronous (or a kernel before the bypass). */
-	r->vma_map = 0;
-	for (i = 0; r->ra_mode == SR_RA_VMA && i < r->m->nr_devices; i++)
-		if (!sr_swapin_bypass(&r->kernel, r->m->dev[i].cls))
-			r->vma_map = 1;
-	r->ra_active = r->ra_mode == SR_RA_CLUSTER || r->vma_map;
+	ra->vma_map = 0;
+	for (i = 0; ra->mode == SR_RA_VMA && i < ra->m->nr_devices; i++)
+		if (!sr_swapin_bypass(ra->kernel, ra->m->dev[i].cls))
+			ra->vma_map = 1;
+	ra->active = ra->mode == SR_RA_CLUSTER || ra->vma_map;
 	/* The cells' layout follows: sr_replay_slots_setup(). */
-	r->ra_life = r->ra.memory_pages ? sr_inactive_pages(r->ra.memory_pages) : 0;
-	if (r->ra.memory_pages && !r->ra_life)
-		r->ra_life = 1;
+	ra->life = ra->opts.memory_pages ? sr_inactive_pages(ra->opts.memory_pages) : 0;
+	if (ra->opts.memory_pages && !ra->life)
+		ra->life = 1;
 }
 
 /* Remember that policy p read ahead the page of key; 0, or -1 out of
  * memory. */
-static int raq_push(struct pol *p, uint64_t key, uint32_t gen)
+static int raq_push(struct pol_ra *p, uint64_t key, uint32_t gen)
 {
 	if (p->raq_len == p->raq_cap) {
 		size_t n = p->raq_cap ? 2 * p->raq_cap : 1024, i;
@@ -66,59 +72,59 @@ static int raq_push(struct pol *p, uint64_t key, uint32_t gen)
 /* Policy p (bit k) swapped n pages out: reclaim's clock moves, and the
  * pages it read ahead longer ago than the inactive list lasts, and never
  * used, are reclaimed from its swap cache. */
-void sr_replay_ra_reclaim(struct sr_replay *r, struct pol *p, int k, uint32_t n)
+void sr_replay_ra_reclaim(const struct replay_ra *ra, struct pol *p, int k, uint32_t n)
 {
 	const uint32_t bit = 1u << k;
 
-	p->ra_clock += n;
-	while (p->raq_len && p->raq[p->raq_head].at + r->ra_life <= p->ra_clock) {
+	p->ra.ra_clock += n;
+	while (p->ra.raq_len && p->ra.raq[p->ra.raq_head].at + ra->life <= p->ra.ra_clock) {
 		struct slot_chunk *ch;
-		struct slot_cell *c = sr_slotmap_cell(&r->slots, p->raq[p->raq_head].key, 0, &ch);
+		struct slot_cell *c = sr_slotmap_cell(ra->slots, p->ra.raq[p->ra.raq_head].key, 0, &ch);
 
 		/* Unless it was used, and its slot holds another page now. */
-		if (c && c->nr_pages && c->gen == p->raq[p->raq_head].gen && (c->cached & bit)) {
+		if (c && c->nr_pages && c->gen == p->ra.raq[p->ra.raq_head].gen && (c->cached & bit)) {
 			c->cached &= ~bit;
 			p->res.readahead_dropped++;
 		}
-		p->raq_head = (p->raq_head + 1) % p->raq_cap;
-		p->raq_len--;
+		p->ra.raq_head = (p->ra.raq_head + 1) % p->ra.raq_cap;
+		p->ra.raq_len--;
 	}
 }
 
 int sr_replay_readahead_active(const struct sr_replay *r)
 {
-	return r->ra_mode == SR_RA_CLUSTER || (r->ra_mode == SR_RA_VMA && r->ins_vaddr);
+	return r->ra.mode == SR_RA_CLUSTER || (r->ra.mode == SR_RA_VMA && r->ra.ins_vaddr);
 }
 
 const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, size_t n)
 {
 	char mem[96] = "; pages read ahead kept until used (no --memory)";
 
-	if (r->ra_life)
+	if (r->ra.life)
 		snprintf(mem, sizeof(mem), "; unused pages read ahead reclaimed after %" PRIu64
-			 " pages (the inactive list)", r->ra_life);
-	if (r->ra_mode == SR_RA_CLUSTER)
+			 " pages (the inactive list)", r->ra.life);
+	if (r->ra.mode == SR_RA_CLUSTER)
 		snprintf(buf, n, "cluster (by swap offset), page-cluster %u, %s window, %s holes%s%s",
-			 r->ra.page_cluster, r->ra.fixed_window ? "fixed" : "adaptive",
-			 r->ra.holes_stop ? "stopping at" : "skipping",
+			 r->ra.opts.page_cluster, r->ra.opts.fixed_window ? "fixed" : "adaptive",
+			 r->ra.opts.holes_stop ? "stopping at" : "skipping",
 			 r->kernel.sync_bypass ? "; none on pmem and zram (synchronous devices)" : "",
 			 mem);
-	else if (r->ra_mode == SR_RA_VMA && r->ins_vaddr) {
+	else if (r->ra.mode == SR_RA_VMA && r->ra.ins_vaddr) {
 		char miss[96] = "";
 
-		if (r->ins_vaddr < r->ins)
+		if (r->ra.ins_vaddr < r->ra.ins)
 			snprintf(miss, sizeof(miss), "; %" PRIu64 " of %" PRIu64 " swap-ins had no "
-				 "address and read nothing ahead", r->ins - r->ins_vaddr, r->ins);
+				 "address and read nothing ahead", r->ra.ins - r->ra.ins_vaddr, r->ra.ins);
 		snprintf(buf, n, "vma (by virtual address), page-cluster %u (windows of at most %u "
-			 "pages)%s%s%s", r->ra.page_cluster,
-			 1u << (r->ra.page_cluster < 5 ? r->ra.page_cluster : 5),
+			 "pages)%s%s%s", r->ra.opts.page_cluster,
+			 1u << (r->ra.opts.page_cluster < 5 ? r->ra.opts.page_cluster : 5),
 			 r->kernel.sync_bypass ? "; none on pmem and zram (synchronous devices)" : "",
 			 mem, miss);
 	}
-	else if (r->ra_mode == SR_RA_VMA)
+	else if (r->ra.mode == SR_RA_VMA)
 		snprintf(buf, n, "vma (by virtual address): none, the trace's swap-ins have no "
 			 "address (vaddr)");
-	else if (r->ra.mode == SR_RA_OFF)
+	else if (r->ra.opts.mode == SR_RA_OFF)
 		snprintf(buf, n, "off");
 	else
 		snprintf(buf, n, "off (page-cluster 0)");
@@ -127,33 +133,33 @@ const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, s
 
 const char *sr_replay_readahead_caveat(const struct sr_replay *r, char *buf, size_t n)
 {
-	if (r->ra_mode != SR_RA_VMA || r->ins_vaddr == r->ins)
+	if (r->ra.mode != SR_RA_VMA || r->ra.ins_vaddr == r->ra.ins)
 		return NULL;
-	if (!r->ins_vaddr)
+	if (!r->ra.ins_vaddr)
 		snprintf(buf, n, "VMA readahead follows virtual addresses, and the trace's swap-ins "
 			 "have none (vaddr): nothing was read ahead, every swap-in read its page "
 			 "alone");
 	else
 		snprintf(buf, n, "VMA readahead follows virtual addresses: %" PRIu64 " of %" PRIu64
 			 " swap-ins had none (vaddr) and read their page alone",
-			 r->ins - r->ins_vaddr, r->ins);
+			 r->ra.ins - r->ra.ins_vaddr, r->ra.ins);
 	return buf;
 }
 
 /*
  * Readahead's decision for policy k's swap-in e of the page in cell sc
  * (key, on device dv): a page the policy read ahead is found in its swap
- * cache (r->dec[k].ra_hit); else the window around the page's slot on that
+ * cache (dec->ra_hit); else the window around the page's slot on that
  * device (src/mm/swap_state.c; the slot is the policy's, slots.c) reads,
  * with the page, every other page of the window in swap there and not
- * cached yet, as one request from r->dec[k].ra_lo of r->dec[k].ra_n pages.  Only
+ * cached yet, as one request from dec->ra_lo of dec->ra_n pages (the bios in bio[]).  Only
  * order-0 pages are read ahead.  Synchronous devices (pmem, zram) skip the
  * swap cache and readahead from 4.15 (0bcac06f27d7, aa8d22a11da9).
  */
 /* sr_ra_span()'s question for policy k's readahead on device dv: does
  * slot o hold a page to read? */
 struct ra_ctx {
-	struct sr_replay *r;
+	struct replay_ra *ra;
 	const struct pol *p;
 	int k, dv;
 };
@@ -166,9 +172,9 @@ static struct slot_cell *ra_cell(struct ra_ctx *c, uint64_t o, uint64_t *key)
 	*key = sr_replay_slot_owner(c->p, c->dv, o);
 	if (*key == UINT64_MAX)
 		return NULL;
-	c2 = sr_slotmap_cell(&c->r->slots, *key, 0, &ch);
+	c2 = sr_slotmap_cell(c->ra->slots, *key, 0, &ch);
 	if (!c2 || c2->nr_pages != 1 || c2->dev[c->k] != c->dv ||
-	    sr_slotmap_off(&c->r->slots, c2, c->k) != o)
+	    sr_slotmap_off(c->ra->slots, c2, c->k) != o)
 		return NULL;
 	return c2;
 }
@@ -188,14 +194,14 @@ struct pte_chunk {
 	uint64_t key[512];
 };
 
-int sr_replay_pte_setup(struct sr_replay *r)
+int sr_replay_pte_setup(struct replay_ra *ra)
 {
-	if (!r->vma_map) {
-		free(r->pte_cache);
-		r->pte_cache = NULL;
-	} else if (!r->pte_cache) {
-		r->pte_cache = calloc(SR_PTE_CACHE, sizeof(*r->pte_cache));
-		if (!r->pte_cache)
+	if (!ra->vma_map) {
+		free(ra->pte_cache);
+		ra->pte_cache = NULL;
+	} else if (!ra->pte_cache) {
+		ra->pte_cache = calloc(SR_PTE_CACHE, sizeof(*ra->pte_cache));
+		if (!ra->pte_cache)
 			return -1;
 	}
 	return 0;
@@ -207,45 +213,45 @@ static inline size_t pte_cache_at(uint64_t region)
 }
 
 /* The table c of 2 MiB region, in the cache. */
-static inline void pte_cache_put(struct sr_replay *r, uint64_t region, struct pte_chunk *c)
+static inline void pte_cache_put(struct replay_ra *ra, uint64_t region, struct pte_chunk *c)
 {
 	size_t h = pte_cache_at(region);
 
-	r->pte_cache[h].region = region;
-	r->pte_cache[h].c = c;
+	ra->pte_cache[h].region = region;
+	ra->pte_cache[h].c = c;
 }
 
 /* The table of vpn's 2 MiB, or NULL: from the cache, else from the map
  * (and then cached). */
-static struct pte_chunk *pte_chunk(struct sr_replay *r, uint64_t vpn)
+static struct pte_chunk *pte_chunk(struct replay_ra *ra, uint64_t vpn)
 {
 	uint64_t region = vpn >> 9;
 	size_t h = pte_cache_at(region);
 	const uint64_t *v;
 	struct pte_chunk *c;
 
-	if (SR_LIKELY(r->pte_cache[h].c && r->pte_cache[h].region == region))
-		return r->pte_cache[h].c;
-	v = sr_u64map_get(&r->pte, region);
+	if (SR_LIKELY(ra->pte_cache[h].c && ra->pte_cache[h].region == region))
+		return ra->pte_cache[h].c;
+	v = sr_u64map_get(&ra->pte, region);
 	if (!v)
 		return NULL;
 	c = (struct pte_chunk *)(uintptr_t)*v;
-	pte_cache_put(r, region, c);
+	pte_cache_put(ra, region, c);
 	return c;
 }
 
-void sr_replay_pte_prefetch(struct sr_replay *r, const struct sr_event *e)
+void sr_replay_pte_prefetch(struct replay_ra *ra, const struct sr_event *e)
 {
 	const struct pte_chunk *c;
 
 	if (!(e->flags & SR_EV_HAS_VADDR) || e->nr_pages != 1)
 		return;
-	c = pte_chunk(r, e->vaddr >> 12);
+	c = pte_chunk(ra, e->vaddr >> 12);
 	if (c)
 		__builtin_prefetch(&c->key[(e->vaddr >> 12) & 511], 1);
 }
 
-int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t key,
+int sr_replay_pte_set(struct replay_ra *ra, const struct sr_event *e, uint64_t key,
 		      struct slot_cell *sc)
 {
 	uint64_t vpn = e->vaddr >> 12, *v;
@@ -253,81 +259,80 @@ int sr_replay_pte_set(struct sr_replay *r, const struct sr_event *e, uint64_t ke
 
 	if (e->nr_pages != 1)
 		return 0;
-	c = pte_chunk(r, vpn);
+	c = pte_chunk(ra, vpn);
 	if (!c) {
 		/* A 2 MiB the map does not have: its table, made. */
-		v = sr_u64map_put(&r->pte, vpn >> 9, NULL);
+		v = sr_u64map_put(&ra->pte, vpn >> 9, NULL);
 		if (!v)
 			return -1;
 		c = calloc(1, sizeof(*c));
 		if (!c) {
-			sr_u64map_del(&r->pte, vpn >> 9);
+			sr_u64map_del(&ra->pte, vpn >> 9);
 			return -1;
 		}
 		*v = (uint64_t)(uintptr_t)c;
-		pte_cache_put(r, vpn >> 9, c);
+		pte_cache_put(ra, vpn >> 9, c);
 	}
 	c->live += !c->key[vpn & 511];
 	c->key[vpn & 511] = key + 1;
-	memcpy(sr_slotmap_extra(&r->slots, sc), &(uint64_t){ vpn + 1 }, sizeof(uint64_t));
+	memcpy(sr_slotmap_extra(ra->slots, sc), &(uint64_t){ vpn + 1 }, sizeof(uint64_t));
 	return 0;
 }
 
-void sr_replay_pte_clear(struct sr_replay *r, uint64_t key, struct slot_cell *sc)
+void sr_replay_pte_clear(struct replay_ra *ra, uint64_t key, struct slot_cell *sc)
 {
-	uint64_t vpn1, *x = sr_slotmap_extra(&r->slots, sc);
+	uint64_t vpn1, *x = sr_slotmap_extra(ra->slots, sc);
 	struct pte_chunk *c;
 
 	memcpy(&vpn1, x, sizeof(vpn1));
 	if (!vpn1)
 		return;
 	*x = 0;
-	c = pte_chunk(r, vpn1 - 1);
+	c = pte_chunk(ra, vpn1 - 1);
 	if (!c || c->key[(vpn1 - 1) & 511] != key + 1)
 		return;
 	c->key[(vpn1 - 1) & 511] = 0;
 	if (!--c->live) {
 		size_t h = pte_cache_at((vpn1 - 1) >> 9);
 
-		if (r->pte_cache[h].c == c)
-			r->pte_cache[h].c = NULL;
-		sr_u64map_del(&r->pte, (vpn1 - 1) >> 9);
+		if (ra->pte_cache[h].c == c)
+			ra->pte_cache[h].c = NULL;
+		sr_u64map_del(&ra->pte, (vpn1 - 1) >> 9);
 		free(c);
 	}
 }
 
 /* Task ti's VMA readahead state under policy p. */
-static void vra_get(const struct pol *p, long ti, struct sr_vma_ra *ra)
+static void vra_get(const struct pol_ra *p, long ti, struct sr_vma_ra *w)
 {
 	const struct vra_ent *v = &p->vra[ti];
 
 	if (!v->set) {
-		sr_vma_ra_init(ra);
+		sr_vma_ra_init(w);
 		return;
 	}
-	ra->prev_vpn = v->v >> 14;
-	ra->win = (uint8_t)((v->v >> 6) & 0xff);
-	ra->hits = (uint8_t)(v->v & 63);
+	w->prev_vpn = v->v >> 14;
+	w->win = (uint8_t)((v->v >> 6) & 0xff);
+	w->hits = (uint8_t)(v->v & 63);
 }
 
-static void vra_put(struct pol *p, long ti, const struct sr_vma_ra *ra)
+static void vra_put(struct pol_ra *p, long ti, const struct sr_vma_ra *w)
 {
-	p->vra[ti].v = ra->prev_vpn << 14 | (uint64_t)ra->win << 6 | ra->hits;
+	p->vra[ti].v = w->prev_vpn << 14 | (uint64_t)w->win << 6 | w->hits;
 	p->vra[ti].set = 1;
 }
 
-/* Policy k's swap-in reads the nb slots of r->ra_bio[k] (0: its folio
- * alone): their count, and their digest for sharing (sr_replay_same()). */
-static void ra_bios(struct sr_replay *r, int k, uint32_t nb)
+/* A swap-in reads the nb slots of bio (0: its folio alone): their count,
+ * and their digest for sharing (sr_replay_same()), into its decision. */
+static void ra_bios(struct sr_decision *dec, const uint64_t *bio, uint32_t nb)
 {
-	const uint64_t *bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
 	uint64_t sig = nb;
 	uint32_t i;
 
 	for (i = 0; i < nb; i++)
 		sig = (sig ^ bio[i]) * 0x100000001b3ull;
-	r->dec[k].ra_nbio = nb;
-	r->dec[k].ra_sig = sig;
+	dec->ra_nbio = nb;
+	dec->ra_sig = sig;
 }
 
 /* VMA readahead (src/mm/swap_state.c): the window of virtual pages around
@@ -335,21 +340,20 @@ static void ra_bios(struct sr_replay *r, int k, uint32_t nb)
  * pages), not yet read and not cached, that policy k put on the fault's
  * device dv is read with the fault.  The kernel reads those on other
  * devices too; here they are not read ahead (one request per fault). */
-static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
-			 long ti, int dv)
+static int vma_readahead(struct replay_ra *ra, struct pol *p, int k, struct sr_decision *dec,
+			 uint64_t *bio, const struct sr_event *e, long ti, int dv)
 {
 	const uint32_t bit = 1u << k;
-	uint64_t vpn = e->vaddr >> 12, lo, hi, x, first = r->dec[k].off;
-	uint64_t *bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
+	uint64_t vpn = e->vaddr >> 12, lo, hi, x, first = dec->off;
 	const struct pte_chunk *pc;
-	struct sr_vma_ra ra;
+	struct sr_vma_ra w;
 	uint32_t n = 0, nb = 0;
 
-	vra_get(p, ti, &ra);
-	sr_vma_ra_window(&ra, vpn, r->ra.page_cluster, &lo, &hi);
-	vra_put(p, ti, &ra);
+	vra_get(&p->ra, ti, &w);
+	sr_vma_ra_window(&w, vpn, ra->opts.page_cluster, &lo, &hi);
+	vra_put(&p->ra, ti, &w);
 	/* The window is within one 2 MiB: one table. */
-	pc = pte_chunk(r, vpn);
+	pc = pte_chunk(ra, vpn);
 	for (x = lo; pc && x < hi; x++) {
 		uint64_t ck = pc->key[x & 511];
 		struct slot_chunk *ch;
@@ -363,73 +367,73 @@ static int vma_readahead(struct sr_replay *r, struct pol *p, int k, const struct
 		}
 		if (!ck--)
 			continue;
-		c2 = sr_slotmap_cell(&r->slots, ck, 0, &ch);
+		c2 = sr_slotmap_cell(ra->slots, ck, 0, &ch);
 		if (!c2 || c2->nr_pages != 1 || c2->dev[k] != dv || (c2->cached & bit))
 			continue;
 		c2->cached |= bit;
 		n++;
 		if (nb < SR_RA_BIO_MAX)
-			bio[nb++] = sr_slotmap_off(&r->slots, c2, k) < SR_SLOT_NONE ?
-				    sr_slotmap_off(&r->slots, c2, k) : UINT64_MAX;
-		if (r->ra_life && raq_push(p, ck, c2->gen))
+			bio[nb++] = sr_slotmap_off(ra->slots, c2, k) < SR_SLOT_NONE ?
+				    sr_slotmap_off(ra->slots, c2, k) : UINT64_MAX;
+		if (ra->life && raq_push(&p->ra, ck, c2->gen))
 			return -1;
 	}
-	r->dec[k].ra_n = n;
-	r->dec[k].ra_lo = first == UINT64_MAX ? 0 : first;
-	ra_bios(r, k, n ? nb : 0);
+	dec->ra_n = n;
+	dec->ra_lo = first == UINT64_MAX ? 0 : first;
+	ra_bios(dec, bio, n ? nb : 0);
 	p->res.readahead_pages += n;
 	return 0;
 }
 
-int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
-			long ti, struct slot_cell *sc, int dv)
+int sr_replay_readahead(struct replay_ra *ra, struct pol *p, int k, struct sr_decision *dec,
+			uint64_t *bio, const struct sr_event *e, long ti, struct slot_cell *sc,
+			int dv)
 {
 	const uint32_t bit = 1u << k;
-	uint64_t off = r->dec[k].off, first = off;
+	uint64_t off = dec->off, first = off;
 	uint64_t offs[(1u << SR_RA_MAX_PAGE_CLUSTER) - 1];
 	struct ra_ctx ctx;
 	uint32_t n = 0, i;
 	unsigned win;
 
-	r->dec[k].ra_hit = 0;
-	r->dec[k].ra_n = 0;
-	r->dec[k].ra_lo = 0;
-	r->dec[k].ra_nbio = 0;
-	r->dec[k].ra_sig = 0;
-	if (r->ra_mode < SR_RA_CLUSTER || !sc || dv < 0)
+	dec->ra_hit = 0;
+	dec->ra_n = 0;
+	dec->ra_lo = 0;
+	dec->ra_nbio = 0;
+	dec->ra_sig = 0;
+	if (ra->mode < SR_RA_CLUSTER || !sc || dv < 0)
 		return 0;
 	if (sc->cached & bit) {
 		sc->cached &= ~bit;
-		r->dec[k].ra_hit = 1;
+		dec->ra_hit = 1;
 		p->res.swapcache_hits++;
-		if (r->ra_mode == SR_RA_CLUSTER) {
+		if (ra->mode == SR_RA_CLUSTER) {
 			p->mm.ra.hits++;
 		} else if (e->flags & SR_EV_HAS_VADDR) {
-			struct sr_vma_ra ra;
+			struct sr_vma_ra w;
 
-			vra_get(p, ti, &ra);
-			sr_vma_ra_hit(&ra, e->vaddr >> 12, 1);
-			vra_put(p, ti, &ra);
+			vra_get(&p->ra, ti, &w);
+			sr_vma_ra_hit(&w, e->vaddr >> 12, 1);
+			vra_put(&p->ra, ti, &w);
 		}
 		return 0;
 	}
 	if (e->nr_pages != 1 || sc->nr_pages != 1 ||
-	    sr_swapin_bypass(&r->kernel, r->m->dev[dv].cls))
+	    sr_swapin_bypass(ra->kernel, ra->m->dev[dv].cls))
 		return 0;
-	if (r->ra_mode == SR_RA_VMA)
-		return (e->flags & SR_EV_HAS_VADDR) ? vma_readahead(r, p, k, e, ti, dv) : 0;
+	if (ra->mode == SR_RA_VMA)
+		return (e->flags & SR_EV_HAS_VADDR) ? vma_readahead(ra, p, k, dec, bio, e, ti, dv) : 0;
 	if (off == UINT64_MAX)
 		return 0;
-	win = sr_ra_window(&p->mm.ra, off, r->ra.page_cluster, r->ra.fixed_window);
-	ctx.r = r;
+	win = sr_ra_window(&p->mm.ra, off, ra->opts.page_cluster, ra->opts.fixed_window);
+	ctx.ra = ra;
 	ctx.p = p;
 	ctx.k = k;
 	ctx.dv = dv;
-	n = sr_ra_span(off, win, r->ra.holes_stop, ra_can, &ctx, offs);
+	n = sr_ra_span(off, win, ra->opts.holes_stop, ra_can, &ctx, offs);
 	if (n) {
 		/* The bios in the kernel's order: up the window, the fault's
 		 * in its place (swap_cluster_readahead()). */
-		uint64_t *bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
 		uint32_t nb = 0;
 
 		for (i = 0; i < n && offs[i] < off; i++)
@@ -437,7 +441,7 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 		bio[nb++] = off;
 		for (; i < n; i++)
 			bio[nb++] = offs[i];
-		ra_bios(r, k, nb);
+		ra_bios(dec, bio, nb);
 	}
 	for (i = 0; i < n; i++) {
 		uint64_t ck;
@@ -446,11 +450,11 @@ int sr_replay_readahead(struct sr_replay *r, struct pol *p, int k, const struct 
 		c2->cached |= bit;
 		if (offs[i] < first)
 			first = offs[i];
-		if (r->ra_life && raq_push(p, ck, c2->gen))
+		if (ra->life && raq_push(&p->ra, ck, c2->gen))
 			return -1;
 	}
-	r->dec[k].ra_n = n;
-	r->dec[k].ra_lo = first;
+	dec->ra_n = n;
+	dec->ra_lo = first;
 	p->res.readahead_pages += n;
 	return 0;
 }

@@ -60,10 +60,10 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 				goto nomem;
 		}
 		for (k = 0; k < r->np; k++) {
-			nv = realloc(r->pol[k].vra, cap * sizeof(*nv));
+			nv = realloc(r->pol[k].ra.vra, cap * sizeof(*nv));
 			if (!nv)
 				goto nomem;
-			r->pol[k].vra = nv;
+			r->pol[k].ra.vra = nv;
 			if (r->per_task) {
 				struct task_stat *ns = realloc(r->pol[k].sim.ts, cap * sizeof(*ns));
 
@@ -78,7 +78,7 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 	memset(&r->tasks[i], 0, sizeof(r->tasks[i]));
 	r->tasks[i].pid = pid;
 	for (k = 0; k < r->np; k++)
-		r->pol[k].vra[i].set = 0;
+		r->pol[k].ra.vra[i].set = 0;
 	if (r->per_task)
 		for (k = 0; k < r->np; k++) {
 			struct task_stat *t = &r->pol[k].sim.ts[i];
