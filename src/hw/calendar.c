@@ -138,6 +138,39 @@ static int64_t cal_first_free(struct cal *c, int64_t b)
 	return r;
 }
 
+/*
+ * The rest of a request, left ns from bucket b on, where b is beyond the
+ * window: nothing is booked there (a booking beyond the window slides
+ * it), so the request fills the buckets from b one after another, full
+ * but the last, f = b + ceil(left / bucket) - 1.  The loop of
+ * cal_reserve_slow() would do it a bucket at a time, sliding the window
+ * each time its top is reached (at b, b + CAL_BUCKETS / 2, b + CAL_BUCKETS,
+ * ...): with a very slow device (write_iops 1e-5, a write of 1e5 s) that
+ * is 1e10 buckets, minutes for one request.  Here, in time that does not
+ * grow with the request: the window slides once, to where that loop's
+ * last slide leaves it, and only the buckets inside it are filled.  The
+ * figures are the loop's to the bit: left less whole buckets, each of
+ * them a whole number of ns below 2^53, is exact either way.  Returns f.
+ */
+static int64_t cal_fill_beyond(struct cal *c, int64_t b, double left)
+{
+	const int64_t half = CAL_BUCKETS / 2;
+	int64_t nb = (int64_t)(left * c->inv_bucket), f, last, k;
+
+	/* nb full buckets, then the last with (0, bucket_ns] of work. */
+	while (nb > 0 && (double)nb * c->bucket_ns >= left)
+		nb--;
+	while ((double)(nb + 1) * c->bucket_ns < left)
+		nb++;
+	f = b + nb;
+	last = b + (f - b) / half * half;
+	cal_slide(c, last);
+	for (k = b > c->lo ? b : c->lo; k < f; k++)
+		c->used[k & (CAL_BUCKETS - 1)] = c->bucket_ns;
+	c->used[f & (CAL_BUCKETS - 1)] = left - (double)nb * c->bucket_ns;
+	return f;
+}
+
 __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, double s, double w)
 {
 	double left = w, done;
@@ -148,8 +181,13 @@ __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, doub
 	for (;;) {
 		double *u, room;
 
-		if (b >= c->lo + CAL_BUCKETS)
+		if (b >= c->lo + CAL_BUCKETS) {
+			if (left > (double)(CAL_BUCKETS / 2) * c->bucket_ns) {
+				b = cal_fill_beyond(c, b, left);
+				break;
+			}
 			cal_slide(c, b);
+		}
 		b = cal_first_free(c, b);
 		if (b >= c->lo + CAL_BUCKETS)
 			continue; /* slides at the top of the loop */
