@@ -17,16 +17,37 @@
 enum sr_op {
 	SR_OP_OUT = 0, /* swap-out: page written to swap */
 	SR_OP_IN = 1,  /* swap-in: page read back on a fault */
+	/* The task ops (traces/FORMAT.md, "Tasks"): not swap events, but what
+	 * a replay needs to start, end and wait for tasks as they did. */
+	SR_OP_FORK = 2, /* pid created the task named in child */
+	SR_OP_EXIT = 3, /* task pid ended */
+	SR_OP_WAIT = 4, /* pid resumed after waiting for the exit of child */
 };
+#define SR_OP_COUNT 5
+
+/* Whether op is a task op (fork, exit, wait) rather than a swap event. */
+static inline int sr_op_is_task(unsigned op)
+{
+	return op >= SR_OP_FORK;
+}
 
 /* Bits of sr_event.flags: which optional fields without a default were given. */
 #define SR_EV_HAS_CPU    0x01u
 #define SR_EV_HAS_OFFSET 0x02u
 #define SR_EV_HAS_VADDR  0x04u
+#define SR_EV_HAS_CHILD  0x08u /* fork and wait: child is given (and they need it) */
 
 struct sr_event {
 	uint64_t ts_ns;    /* event time, ns, any epoch */
-	uint64_t offset;   /* swap slot offset in pages (if SR_EV_HAS_OFFSET) */
+	/* A swap event's slot, or a task op's child: a fork or a wait has no
+	 * slot, and a swap event no child, so they share their bytes (the
+	 * event stays 56 bytes).  At most one of SR_EV_HAS_OFFSET and
+	 * SR_EV_HAS_CHILD is set; which one is meaningful follows op. */
+	union {
+		uint64_t offset; /* swap slot offset in pages (if SR_EV_HAS_OFFSET) */
+		uint32_t child;  /* fork: the task created; wait: the task waited
+				  * for (if SR_EV_HAS_CHILD) */
+	};
 	uint64_t lat_ns;   /* latency measured when recorded, 0 if unknown */
 	uint64_t vaddr;    /* the page's virtual address in its task (if
 			    * SR_EV_HAS_VADDR): the fault's for a swap-in */
@@ -43,7 +64,7 @@ struct sr_event {
 /* Set e to the defaults of every optional field (pid 0, dev -1, nr_pages 1...). */
 void sr_event_init(struct sr_event *e);
 
-/* "out" or "in". */
+/* "out", "in", "fork", "exit" or "wait". */
 const char *sr_op_name(enum sr_op op);
 
 #endif /* SWAPREPLAY_EVENT_H */

@@ -40,7 +40,9 @@ void sr_event_init(struct sr_event *e)
 
 const char *sr_op_name(enum sr_op op)
 {
-	return op == SR_OP_IN ? "in" : "out";
+	static const char *const names[SR_OP_COUNT] = { "out", "in", "fork", "exit", "wait" };
+
+	return (unsigned)op < SR_OP_COUNT ? names[op] : "?";
 }
 
 int sr_field_lookup(const char *name, size_t len)
