@@ -148,6 +148,13 @@ struct sr_result {
 	uint64_t swapins;              /* ... of them swap-ins (the rest swap-outs) */
 	uint64_t late_events;          /* arrived after later-timed events beyond the reorder window */
 	uint64_t tasks;
+	/* The task ops (docs/MODEL.md, "Tasks"): forks, exits and waits
+	 * replayed; tasks created by a recorded fork, and the rest, which
+	 * started at their recorded time; forks of a task already seen and
+	 * waits for a task never seen or not yet exited (left as recorded). */
+	uint64_t forks, exits, waits;
+	uint64_t tasks_forked, tasks_unforked;
+	uint64_t forks_late, waits_unmatched;
 	int nr_policies;
 	int baseline;                  /* index into policy[] */
 	struct sr_policy_result *policy;

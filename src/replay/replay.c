@@ -478,8 +478,39 @@ static inline __attribute__((always_inline)) int play(struct sim *p, const struc
 	return 0;
 }
 
+/*
+ * Simulation p plays a task op (replay_task_op()): the task's clock moves
+ * by its compute time (its plug flushed first, as before any event that
+ * ends a pass of swap-outs); a fork starts its child at that time; a wait
+ * ends no earlier than its child's exit (the child's clock then).
+ */
+static int play_task(struct sim *p, const struct sr_play *in)
+{
+	const struct sr_event *e = &in->e;
+	long ti = in->ti;
+	double start = in->fresh ? (double)e->ts_ns : p->clock[ti] + in->gap;
+
+	if (!in->fresh && p->plug[ti]) {
+		double was = p->clock[ti];
+
+		if (sr_replay_plug_before(p, ti, e, start))
+			return -1;
+		start += p->clock[ti] - was;
+	}
+	p->clock[ti] = start;
+	if (e->op == SR_OP_FORK && in->child >= 0)
+		p->clock[in->child] = start;
+	else if (e->op == SR_OP_WAIT && in->child >= 0 && p->clock[in->child] > start)
+		p->clock[ti] = p->clock[in->child];
+	if (p->clock[ti] > p->did.end)
+		p->did.end = p->clock[ti];
+	return 0;
+}
+
 int sr_sim_play(struct sim *s, const struct sr_play *in)
 {
+	if (SR_UNLIKELY(sr_op_is_task(in->e.op)))
+		return play_task(s, in);
 	return in->e.op == SR_OP_OUT ? play(s, in, 1) : play(s, in, 0);
 }
 
@@ -500,6 +531,102 @@ static __attribute__((noinline)) enum sr_err sim_failed(struct sr_diag *d, int r
 {
 	return sr_diag_set(d, SR_ERR_NOMEM, rc == -2 ? "cannot start a simulation thread" :
 				"out of memory");
+}
+
+/*
+ * Task t's compute time before event e (fresh: its first), and t's and the
+ * trace's times moved on: the recorded gap since its previous event less
+ * that event's recorded wait (a swap-in's latency; swap-out writeback is
+ * asynchronous; the caller sets prev_busy for e).
+ */
+static inline double task_gap(struct sr_replay *r, struct task *t, const struct sr_event *e,
+			      int fresh)
+{
+	double gap;
+
+	if (fresh) {
+		gap = 0;
+	} else {
+		/* Saturated: a recorded wait near 2^64 must not wrap into a
+		 * gap from nothing. */
+		uint64_t busy_end = t->prev_busy > UINT64_MAX - t->prev_ts ? UINT64_MAX :
+				    t->prev_ts + t->prev_busy;
+
+		gap = e->ts_ns > busy_end ? (double)(e->ts_ns - busy_end) : 0;
+	}
+	if (!r->any || e->ts_ns < r->first_ts)
+		r->first_ts = e->ts_ns;
+	r->any = 1;
+	t->prev_ts = e->ts_ns > t->prev_ts || fresh ? e->ts_ns : t->prev_ts;
+	return gap;
+}
+
+/*
+ * A task op (fork, exit, wait: docs/MODEL.md, "Tasks"): no policy decides
+ * anything, and every simulation moves its tasks' clocks.  A fork creates
+ * its child here, timed from its parent (a child seen before its fork
+ * keeps its own time: forks_late); a wait names a child seen before (else
+ * it is left as recorded: waits_unmatched).
+ */
+static __attribute__((noinline)) enum sr_err replay_task_op(struct sr_replay *r,
+							    const struct sr_event *e,
+							    struct sr_diag *d)
+{
+	struct sr_play in;
+	long ti, ci = -1;
+	int fresh, cfresh, k, v, rc;
+	double gap;
+
+	ti = sr_replay_task(r, e->pid, &fresh);
+	if (ti < 0)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	gap = task_gap(r, &r->tasks[ti], e, fresh);
+	r->tasks[ti].prev_busy = 0;
+	if (e->op == SR_OP_FORK) {
+		r->result.forks++;
+		/* (The task array may move.) */
+		ci = sr_replay_task(r, e->child, &cfresh);
+		if (ci < 0)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		if (cfresh) {
+			struct task *c = &r->tasks[ci];
+
+			c->forked = 1;
+			c->prev_ts = e->ts_ns;
+			c->prev_busy = 0;
+			r->result.tasks_forked++;
+		} else {
+			r->result.forks_late++;
+			ci = -1;
+		}
+	} else if (e->op == SR_OP_EXIT) {
+		r->result.exits++;
+		r->tasks[ti].exited = 1;
+	} else {
+		r->result.waits++;
+		ci = sr_replay_task_find(r, e->child);
+		if (ci < 0 || !r->tasks[ci].exited) {
+			r->result.waits_unmatched++;
+			ci = -1;
+		}
+	}
+	memset(&in, 0, sizeof(in));
+	in.e = *e;
+	in.ti = ti;
+	in.child = ci;
+	in.gap = gap;
+	in.fresh = fresh;
+	in.dv = -1;
+	for (k = 0; k < r->np; k++) {
+		if (r->pol[k].lead != k)
+			continue;
+		for (v = 0, in.k = k; v <= r->nvar; v++, in.k += r->np) {
+			rc = r->simq ? sr_simq_play(r->simq, &in) : sr_sim_play(sr_replay_sim(r, in.k), &in);
+			if (rc)
+				return sim_failed(d, rc);
+		}
+	}
+	return SR_OK;
 }
 
 /*
@@ -529,23 +656,7 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	if (ti < 0)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	t = &r->tasks[ti];
-	/* The task's compute time since its previous event: the recorded
-	 * gap less the recorded wait of that event (a swap-in's latency;
-	 * swap-out writeback is asynchronous). */
-	if (fresh) {
-		gap = 0;
-	} else {
-		/* Saturated: a recorded wait near 2^64 must not wrap into a
-		 * gap from nothing. */
-		uint64_t busy_end = t->prev_busy > UINT64_MAX - t->prev_ts ? UINT64_MAX :
-				    t->prev_ts + t->prev_busy;
-
-		gap = e->ts_ns > busy_end ? (double)(e->ts_ns - busy_end) : 0;
-	}
-	if (!r->any || e->ts_ns < r->first_ts)
-		r->first_ts = e->ts_ns;
-	r->any = 1;
-	t->prev_ts = e->ts_ns > t->prev_ts || fresh ? e->ts_ns : t->prev_ts;
+	gap = task_gap(r, t, e, fresh);
 	t->prev_busy = out ? 0 : e->lat_ns;
 
 	if (!out) {
@@ -664,6 +775,8 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 
 static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, struct sr_diag *d)
 {
+	if (SR_UNLIKELY(sr_op_is_task(e->op)))
+		return replay_task_op(r, e, d);
 	return e->op == SR_OP_OUT ? replay_op(r, e, d, 1) : replay_op(r, e, d, 0);
 }
 

@@ -33,6 +33,10 @@ struct task {
 	uint32_t pid;
 	uint64_t prev_ts;
 	uint64_t prev_busy; /* recorded I/O wait of the previous event (swap-in latency) */
+	/* The task ops (docs/MODEL.md, "Tasks"): it was created by a
+	 * recorded fork (its first event is timed from its parent's clock,
+	 * not the recording), it has exited. */
+	uint8_t forked, exited;
 };
 
 /* A task's figures in one simulation (sr_replay_opts.per_task; the
@@ -61,7 +65,8 @@ struct sim {
 	 * rules) and whether swap writes are plugged (sr_replay_opts.plug). */
 	const struct sr_kernel *kernel;
 	int plugging;
-	double *clock;             /* per task: when its last event completed */
+	double *clock;             /* per task: when its last event completed (an
+				    * exit: when it ended) */
 	struct task_stat *ts;      /* per task, with r->per_task: its figures so far
 				    * (NULL in a variant's simulation) */
 	/* plug.c: per task, its plug while writes are held in it (NULL
@@ -262,6 +267,9 @@ static inline long sr_replay_task(struct sr_replay *r, uint32_t pid, int *fresh)
 	return sr_replay_task_slow(r, pid, fresh);
 }
 
+/* The index of pid's task, or -1 if the replay has not seen it. */
+long sr_replay_task_find(const struct sr_replay *r, uint32_t pid);
+
 /* Whether policies a and b decided alike for this event: the same device,
  * the same locks, the same slots, the same readahead. */
 static inline int sr_replay_same(const struct sr_replay *r, int a, int b)
@@ -283,6 +291,7 @@ struct sr_play {
 	struct sr_hw_ev x;   /* its CPU, task, and lock holds */
 	double gap;          /* the task's compute time before it */
 	long ti;             /* the task */
+	long child;          /* a fork's or a wait's child task; -1 none */
 	int k;               /* the simulation (a lead's, of the machine or of a
 			      * variant: sr_replay_sim()) */
 	int dv;              /* the device chosen; -1 none */

@@ -252,6 +252,7 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 		r->result.nr_policies = r->np;
 		r->result.baseline = r->baseline;
 		r->result.tasks = r->ntasks;
+		r->result.tasks_unforked = r->ntasks - r->result.tasks_forked;
 		r->result.swapins = r->ra.ins;
 		/* The plugs still holding writes are flushed, in every
 		 * simulation (the variants' too). */

@@ -10,6 +10,16 @@
 #include "replay/replay_impl.h"
 #include "common/grow.h"
 
+long sr_replay_task_find(const struct sr_replay *r, uint32_t pid)
+{
+	const uint64_t *v;
+
+	if (pid < SR_TASK_VEC_MAX)
+		return pid < r->task_vec_n ? (long)r->task_vec[pid] - 1 : -1;
+	v = sr_u64map_get(&r->task_ix, pid);
+	return v ? (long)*v : -1;
+}
+
 long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 {
 	int added;

@@ -21,6 +21,7 @@ void suite_slots(void);
 void suite_plug(void);
 void suite_revmap(void);
 void suite_compare(void);
+void suite_tasks(void);
 
 int main(void)
 {
@@ -29,6 +30,7 @@ int main(void)
 	suite_opts();
 	suite_gen();
 	suite_replay();
+	suite_tasks();
 	suite_vmstat();
 	suite_window();
 	suite_bigmem();
