@@ -124,6 +124,10 @@ enum sr_err sr_gen_workload_parse(const char *s, enum sr_gen_workload *out);
 #define SR_GEN_MAX_PAGES (1ull << 28)   /* simulated pages in all (1 TiB) */
 #define SR_GEN_MAX_CPUS_PER_NODE 65536u
 #define SR_GEN_PUSHER_PID 999u
+/* kbuild: make, which forks the jobs (pids from SR_GEN_FIRST_PID), waits
+ * for each one's exit and forks the next in its place: the trace's task
+ * ops (fork, exit, wait), so that a replay runs -j jobs at once. */
+#define SR_GEN_MAKE_PID 998u
 #define SR_GEN_FIRST_PID 1000u
 /* Pages of a transparent huge page, and of a swap cluster (HPAGE_PMD_NR on
  * x86-64 with 4 KiB pages; SWAPFILE_CLUSTER with CONFIG_THP_SWAP). */

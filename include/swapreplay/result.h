@@ -86,6 +86,11 @@ struct sr_policy_result {
 	char path[96];                 /* an out-of-tree policy: its shared
 					* object as given; else empty */
 	double makespan_ns;            /* first event to last task's finish */
+	/* The most tasks that swapped alive at once in its simulation: each
+	 * from its start (its first event, or its fork) to its end (its
+	 * exit, or its last event's); one that ends when another starts is
+	 * not counted with it. */
+	uint64_t tasks_alive_max;
 	double throughput_kib_s;       /* swap bytes in and out / makespan */
 	double delta_pct;              /* speed against the baseline, % (+ faster) */
 	uint64_t swapouts, swapins, pages_out, pages_in;

@@ -86,14 +86,16 @@ struct sr_gen {
 	struct actor *actors;  /* the tasks, then the pusher (swapin) */
 	uint32_t nactors;
 	uint32_t next_task;    /* kbuild: the next task to start */
+	uint32_t forked0;      /* kbuild: make's forks of the first jobs handed out */
 	uint32_t *heap;        /* actor indices, min-heap on (clock, pid) */
 	uint32_t nheap;
 	enum phase phase;
 	uint64_t tmax;         /* the latest clock reached */
 	/* Produced by the last step, not yet handed out: up to 1023 swap-outs
 	 * to make room for a huge page (511 pages, then a huge page split into
-	 * its 512), and its swap-in. */
-	struct sr_event pend[2 * SR_GEN_HPAGE_PAGES];
+	 * its 512), and its swap-in; then, kbuild, a job's exit, make's wait
+	 * for it, make's fork of the next job and make's own exit. */
+	struct sr_event pend[2 * SR_GEN_HPAGE_PAGES + 4];
 	uint32_t hp;           /* pages of a huge page (thp_pages) */
 	unsigned npend, pend_i;
 };
@@ -318,6 +320,24 @@ static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op, int dev
 	e->lat_ns = 0;
 	e->vaddr = page_va(g, pg);
 	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR;
+}
+
+/* kbuild: make's (or a job's) task op at time ts (SR_GEN_MAKE_PID's
+ * fork or wait of child, a job's exit). */
+static void task_op(struct sr_gen *g, uint64_t ts, enum sr_op op, uint32_t pid, uint32_t child)
+{
+	struct sr_event *e = &g->pend[g->npend++];
+
+	sr_event_init(e);
+	e->ts_ns = ts;
+	e->op = (uint8_t)op;
+	e->pid = pid;
+	e->cpu_nid = (uint16_t)g->p.cpu_node;
+	e->page_nid = (uint16_t)g->p.mem_node;
+	if (op != SR_OP_EXIT) {
+		e->child = child;
+		e->flags = SR_EV_HAS_CHILD;
+	}
 }
 
 /* ---- swap slots ------------------------------------------------------ */
@@ -721,11 +741,20 @@ static int step(struct sr_gen *g)
 		g->heap[0] = g->heap[--g->nheap];
 		heap_down(g, 0);
 		if (g->p.workload == SR_GEN_KBUILD) {
-			/* The job exits (its memory and swap freed: holes) and
-			 * the next one starts in its place. */
+			/* The job exits (its memory and swap freed: holes),
+			 * make's wait for it returns, and make forks the next
+			 * one in its place, all at once (the same ts: the
+			 * trace keeps their order). */
 			free_region(g, a);
-			if (g->next_task < g->p.tasks)
+			task_op(g, a->clock, SR_OP_EXIT, a->pid, 0);
+			task_op(g, a->clock, SR_OP_WAIT, SR_GEN_MAKE_PID, a->pid);
+			if (g->next_task < g->p.tasks) {
+				task_op(g, a->clock, SR_OP_FORK, SR_GEN_MAKE_PID,
+					g->actors[g->next_task].pid);
 				start(g, g->next_task++, a->clock, g->p.accesses);
+			} else if (!g->nheap) {
+				task_op(g, a->clock, SR_OP_EXIT, SR_GEN_MAKE_PID, 0);
+			}
 		}
 		return 1;
 	}
@@ -739,6 +768,13 @@ enum sr_err sr_gen_next(struct sr_gen *g, struct sr_event *evs, size_t cap,
 	size_t k = 0;
 
 	while (k < cap) {
+		if (g->p.workload == SR_GEN_KBUILD && g->forked0 < g->p.jobs) {
+			g->npend = g->pend_i = 0;
+			task_op(g, 0, SR_OP_FORK, SR_GEN_MAKE_PID, g->actors[g->forked0++].pid);
+			evs[k++] = g->pend[0];
+			g->npend = 0;
+			continue;
+		}
 		if (g->pend_i < g->npend) {
 			evs[k++] = g->pend[g->pend_i++];
 			continue;
@@ -1018,6 +1054,8 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 			start(g, i, 0, ppt);
 	} else if (p->workload == SR_GEN_KBUILD) {
 		g->phase = PH_RUN;
+		/* make forks the first jobs at time 0 (sr_gen_next() hands
+		 * the forks out first: forked0). */
 		for (i = 0; i < p->jobs; i++)
 			start(g, i, 0, accesses);
 		g->next_task = p->jobs;

@@ -110,6 +110,7 @@ static void sim_free(struct sr_replay *r, struct sim *p)
 	sr_replay_plugs_free(p, r->ntasks);
 	sr_hw_free(&p->hw);
 	free(p->clock);
+	free(p->t_start);
 	free(p->ts);
 }
 
@@ -426,6 +427,8 @@ static inline __attribute__((always_inline)) int play(struct sim *p, const struc
 			return -1;
 		start += p->clock[ti] - was;
 	}
+	if (in->fresh)
+		p->t_start[ti] = start;
 	if (dv < 0) {
 		p->clock[ti] = start;
 		return 0;
@@ -498,8 +501,10 @@ static int play_task(struct sim *p, const struct sr_play *in)
 		start += p->clock[ti] - was;
 	}
 	p->clock[ti] = start;
+	if (in->fresh)
+		p->t_start[ti] = start;
 	if (e->op == SR_OP_FORK && in->child >= 0)
-		p->clock[in->child] = start;
+		p->clock[in->child] = p->t_start[in->child] = start;
 	else if (e->op == SR_OP_WAIT && in->child >= 0 && p->clock[in->child] > start)
 		p->clock[ti] = p->clock[in->child];
 	if (p->clock[ti] > p->did.end)
@@ -658,6 +663,7 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	t = &r->tasks[ti];
 	gap = task_gap(r, t, e, fresh);
 	t->prev_busy = out ? 0 : e->lat_ns;
+	t->swapped = 1;
 
 	if (!out) {
 		r->ra.ins++;

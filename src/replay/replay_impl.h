@@ -37,6 +37,7 @@ struct task {
 	 * recorded fork (its first event is timed from its parent's clock,
 	 * not the recording), it has exited. */
 	uint8_t forked, exited;
+	uint8_t swapped;    /* it had a swap event (tasks_alive_max counts those) */
 };
 
 /* A task's figures in one simulation (sr_replay_opts.per_task; the
@@ -67,6 +68,8 @@ struct sim {
 	int plugging;
 	double *clock;             /* per task: when its last event completed (an
 				    * exit: when it ended) */
+	double *t_start;           /* per task: when it began here (its first
+				    * event's start, or its fork) */
 	struct task_stat *ts;      /* per task, with r->per_task: its figures so far
 				    * (NULL in a variant's simulation) */
 	/* plug.c: per task, its plug while writes are held in it (NULL

@@ -90,6 +90,47 @@ static double makespan(const struct sr_replay *r, const struct sim *s)
 	return span > 0 ? span : 0;
 }
 
+/* A task's start (+1) or end (-1) in a simulation. */
+struct edge {
+	double t;
+	int d;
+};
+
+static int edge_cmp(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return x->d - y->d; /* an end before a start at the same time */
+}
+
+/* The most tasks that swapped alive at once in simulation s (struct
+ * sr_policy_result.tasks_alive_max); -1 out of memory. */
+static long long alive_max(const struct sr_replay *r, const struct sim *s)
+{
+	struct edge *ev = malloc(2 * (r->ntasks ? r->ntasks : 1) * sizeof(*ev));
+	size_t i, n = 0;
+	long long cur = 0, best = 0;
+
+	if (!ev)
+		return -1;
+	for (i = 0; i < r->ntasks; i++) {
+		if (!r->tasks[i].swapped)
+			continue;
+		ev[n++] = (struct edge){ s->t_start[i], 1 };
+		ev[n++] = (struct edge){ s->clock[i], -1 };
+	}
+	qsort(ev, n, sizeof(*ev), edge_cmp);
+	for (i = 0; i < n; i++) {
+		cur += ev[i].d;
+		if (cur > best)
+			best = cur;
+	}
+	free(ev);
+	return best;
+}
+
 /* Policy k's figures: its decisions' counts, and what its lead's
  * simulation (its own, or the one it shares) played; read, not copied
  * (shared.c). */
@@ -100,8 +141,12 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	struct sim *s = &r->pol[p->lead].sim;
 	struct sr_policy_result *o = &p->res;
 	double span = makespan(r, s), bytes;
+	long long alive = alive_max(r, s);
 	int nl = 0, i;
 
+	if (alive < 0)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	o->tasks_alive_max = (uint64_t)alive;
 	policy_label(r, k, o->name, sizeof(o->name));
 	if (p->mm.dl) {
 		const char *colon = strchr(p->mm.spec, ':');

@@ -35,8 +35,10 @@ int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks)
 
 	/* What it played so far, then its state: hardware, clocks, plugs. */
 	p->did = src->did;
-	if (ntasks)
+	if (ntasks) {
 		memcpy(p->clock, src->clock, ntasks * sizeof(*p->clock));
+		memcpy(p->t_start, src->t_start, ntasks * sizeof(*p->t_start));
+	}
 	if (ntasks && p->ts)
 		memcpy(p->ts, src->ts, ntasks * sizeof(*p->ts));
 	if (sr_replay_plugs_copy(p, src, ntasks))

@@ -66,6 +66,10 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 			if (!nc)
 				goto nomem;
 			p->clock = nc;
+			nc = realloc(p->t_start, cap * sizeof(double));
+			if (!nc)
+				goto nomem;
+			p->t_start = nc;
 			if (sr_replay_plugs_grow(p, r->task_cap, cap))
 				goto nomem;
 		}

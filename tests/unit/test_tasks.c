@@ -143,6 +143,10 @@ static void children_in_turn(void)
 	CHECK(res->forks_late == 0 && res->waits_unmatched == 0);
 	CHECK(res->events == NCHILD * NIN && res0->events == NCHILD * NIN);
 	CHECK(res0->forks == 0 && res0->tasks_forked == 0 && res0->tasks_unforked == NCHILD);
+	/* One child at a time with the ops (the parent never swapped: not
+	 * counted); all five at once without. */
+	CHECK(res->policy[0].tasks_alive_max == 1);
+	CHECK(res0->policy[0].tasks_alive_max == NCHILD);
 	/* Both policies share a simulation (they decide alike): the same. */
 	CHECK(res->policy[1].makespan_ns == res->policy[0].makespan_ns);
 out:
