@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Result rows: formatted (JSON lines or CSV, docs/SWEEP.md), written a
- * whole row per write(), and read back for --resume, merge and the
- * summary: one reader, a line at a time, whatever reads them.  A row
- * begins with its unit and ends with its schema, so that a row cut short
- * anywhere (a kill in the middle of a write) is told from a whole one that
- * only lacks its final newline.  CSV is read with libcsv, as traces are: a
- * quoted field may hold a newline.
+ * whole row per write(), and read back for --resume, merge, the summary
+ * and plot (src/plot/sweep_plot.c): one reader, a line at a time, whatever
+ * reads them.  A row begins with its unit and ends with its schema, so
+ * that a row cut short anywhere (a kill in the middle of a write) is told
+ * from a whole one that only lacks its final newline.  CSV is read with
+ * libcsv, as traces are: a quoted field may hold a newline.
  */
 #define _GNU_SOURCE /* vasprintf */
 #include <csv.h>
@@ -604,7 +604,7 @@ static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, c
 			bad = "a line of a sweep plan, not a result row";
 		else if (json_object_get(o, "unit") && json_object_get(o, "policy"))
 			bad = "a result row of an older swapreplay (it has no schema, nor what it is "
-			      "the result of): it cannot be resumed or merged; sweep again";
+			      "the result of): it cannot be resumed, merged or plotted; sweep again";
 		goto out;
 	}
 	if (strcmp(json_string_value(sch), SR_ROW_SCHEMA)) {
@@ -899,7 +899,7 @@ static enum sr_err take(struct reader *rd, const char *text, size_t len, uint64_
 		return sr_diag_set(rd->d, SR_ERR_FORMAT, "%s",
 				   !strncmp(text, "unit,", 5)
 					   ? "the header of another swapreplay's CSV rows: they cannot be "
-					     "resumed or merged by this one"
+					     "resumed, merged or plotted by this one"
 					   : "not a CSV result file (its first line is not the header of "
 					     "the rows)");
 	}

@@ -2,7 +2,9 @@
 /*
  * The sweep engine's insides, shared by the files of src/sweep/ only (its
  * public side is include/swapreplay/sweep.h), and for a row's identity
- * (ident.c) by src/plot/sweep_plot.c, which tells rows apart by it:
+ * (ident.c) and the reading of rows (rows.c: sr_rows_each(),
+ * sr_row_figures()) by src/plot/sweep_plot.c, which draws the rows it reads
+ * and tells them apart by their identity:
  *
  *   sweep.c     a sweep set up from inputs; machines and policies loaded
  *   inputs.c    lists of strings; inputs expanded into traces, files that
@@ -201,7 +203,7 @@ struct sr_rows_info {
 const char *sr_rows_csv_header(void);
 
 /*
- * Rows are read by one reader, whoever reads them (--resume, merge):
+ * Rows are read by one reader, whoever reads them (--resume, merge, plot):
  * a line at a time, a CSV row across the lines a quoted field spans; a
  * blank line (spaces, tabs and "\r" at most) is nothing.  A row is
  * refused unless it is one this swapreplay reads back: its schema, its
