@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <math.h>
 
+#include "common/hash.h"
 #include "common/internal.h"
 #include "common/strs.h"
 #include "plot/chart.h"
@@ -148,12 +149,12 @@ size_t sr_plot_rows_doubled(const struct sr_plot_rows *r)
 
 /* ---- a row's identity ------------------------------------------------------ */
 
-static uint64_t fnv1a(const char *s)
+/* The key's hash for the map (common/hash.h's FNV-1a; never the map's
+ * empty mark). */
+static uint64_t key_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = sr_fnv1a(SR_FNV_BASIS, (const unsigned char *)s, strlen(s));
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
 	return h == SR_U64MAP_EMPTY ? h - 1 : h;
 }
 
@@ -202,7 +203,7 @@ static int seen_before(struct sr_plot_rows *r, const struct sr_row *w, struct sr
 	}
 	if (k)
 		goto nomem;
-	head = sr_u64map_put(&r->byhash, fnv1a(key), &added);
+	head = sr_u64map_put(&r->byhash, key_hash(key), &added);
 	if (!head)
 		goto nomem;
 	for (i = added ? NONE : (size_t)*head - 1; i != NONE; i = r->seen[i].next) {
