@@ -4,7 +4,9 @@
  * swapreplay-report/1, docs/REPORT.md): one table for a policy's, one for
  * a device's, each figure's object, key, kind and decimals, and when and
  * where the writer gives it.  The JSON writer (report.c) writes a
- * policy's and a device's figures from these tables, in their order.
+ * policy's and a device's figures from these tables, in their order, and
+ * the reader (report_read.c) reads every figure of them back, so that a
+ * figure the writer gives is one the reader reads.
  */
 #ifndef SR_REPORT_FIGURES_H
 #define SR_REPORT_FIGURES_H
