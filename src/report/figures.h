@@ -6,7 +6,9 @@
  * where the writer gives it.  The JSON writer (report.c) writes a
  * policy's and a device's figures from these tables, in their order, and
  * the reader (report_read.c) reads every figure of them back, so that a
- * figure the writer gives is one the reader reads.
+ * figure the writer gives is one the reader reads
+ * (tests/unit/test_report_read.c checks that every number a report's
+ * policy or device holds is a row of these tables, read back as written).
  */
 #ifndef SR_REPORT_FIGURES_H
 #define SR_REPORT_FIGURES_H
