@@ -465,6 +465,11 @@ enum sr_err sr_report_doc_read(struct sr_report_doc *r, const char *path,
 				   "-f json writes one)");
 	}
 	nval = count_values(buf, len, MAX_VALUES, &at);
+	/* jansson 2.14 sets an error's code (the last byte of its text) only
+	 * with a message: out of memory at once it sets neither, and the
+	 * code below would read a byte never written (valgrind said so of
+	 * compare_read_jansson_nomem).  Zeros: json_error_unknown. */
+	memset(&je, 0, sizeof(je));
 	root = nval > MAX_VALUES ? NULL : json_loadb(buf, len, 0, &je);
 	if (!root) {
 		/* Its first value alone: a line of another of swapreplay's
