@@ -70,19 +70,22 @@ enum sr_err sr_plot_rows_new(struct sr_plot_rows **out, struct sr_diag *diag);
 void sr_plot_rows_free(struct sr_plot_rows *r);
 
 /*
- * Add the rows of a sweep's result file in JSON lines (path, "-" for
- * standard input; zstd-compressed or not).  Rows in error and rows of
+ * Add the rows of a sweep's result file, JSON lines or CSV (path, "-" for
+ * standard input; zstd-compressed or not), read as a sweep's --resume and
+ * merge read them (docs/SWEEP.md, "Rows").  Rows in error and rows of
  * traces with no swap activity are counted and left out.  Rows are taken
  * by identity (what they are the result of, docs/SWEEP.md): a row read
- * again with the same figures is left out (sr_plot_rows_doubled()); one
- * of the same identity with other figures is refused, as are rows of
- * other settings (options) than the first row that replayed, and a
- * trace, machine or policy of another content hash under a name seen.  SR_ERR_IO
- * (cannot be read), SR_ERR_FORMAT with FILE:LINE (a line that is not a
- * result row, a row without its figures, CSV rows, rows against another
+ * again with the same figures, in either format, is left out
+ * (sr_plot_rows_doubled()); one of the same identity with other figures
+ * is refused, as are rows of other settings (options) than the first row
+ * that replayed, and a trace, machine or policy of another content hash
+ * under a name seen.  SR_ERR_IO (cannot be read), SR_ERR_FORMAT with
+ * FILE:LINE (a line that is not a result row, a row without a field of
+ * its identity or a figure, a last row cut short, rows against another
  * baseline or of other settings than the earlier rows', a row of an
- * identity read before with other figures, naming both), SR_ERR_LIMIT with FILE:LINE (a line
- * longer than 64 KiB: a row is a few KiB), SR_ERR_NOMEM.
+ * identity read before with other figures, naming both), SR_ERR_LIMIT
+ * with FILE:LINE (a line longer than 64 KiB: a row is a few KiB),
+ * SR_ERR_NOMEM.
  */
 enum sr_err sr_plot_rows_read(struct sr_plot_rows *r, const char *path,
 			      struct sr_diag *diag);

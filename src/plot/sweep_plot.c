@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A sweep's chart (sr_plot_sweep, `swapreplay plot`): its rows read back
- * (JSON lines, docs/SWEEP.md, "Rows": a row's trace, machine, policy,
- * baseline, status and delta_pct), and each policy's delta per machine
- * across the traces.
+ * by the sweep's own reader (src/sweep/rows.c, sr_rows_each(): JSON lines
+ * or CSV, docs/SWEEP.md, "Rows"; a row is read as --resume and merge read
+ * it), and each policy's delta per machine across the traces.
  *
  * Rows are taken by what they are the result of, their identity
  * (src/sweep/ident.c): a row given twice (a file and a subset of it) is
@@ -16,11 +16,8 @@
 #include <inttypes.h>
 #include <math.h>
 
-#include <jansson.h>
-
-#include "common/filekind.h"
+#include "common/hash.h"
 #include "common/diag.h"
-#include "trace/source.h"
 #include "common/grow.h"
 #include "common/u64map.h"
 #include "common/strs.h"
@@ -36,9 +33,10 @@
 #define LEGEND_X 620
 #define LEGEND_W (PAGE_W - LEGEND_X - 10)
 
-/* The longest line read: a sweep's row is a few KiB at most (its trace's
- * and machine's paths, at most 4 KiB each, are its longest fields); what
- * jansson makes of 64 KiB is at most a few MB. */
+/* The longest line read (a CSV row's lines together): a sweep's row is a
+ * few KiB at most (its trace's and machine's paths, at most 4 KiB each,
+ * are its longest fields); what jansson makes of 64 KiB is at most a few
+ * MB. */
 #define MAX_LINE (64u << 10)
 
 /* A row that replayed: indexes into the name lists, and its delta. */
@@ -48,8 +46,9 @@ struct row {
 };
 
 /* A row read, by identity: what it is the result of (the identity's
- * fields but the info ones, as text), what it says besides (the row less
- * its identity, unit and schema, as JSON with sorted keys), and where. */
+ * fields but the info ones, as text), what it says of its run (its status
+ * and figures, sr_row_figures(): the same text in either format), and
+ * where. */
 struct seen {
 	char *key, *figs;
 	size_t file;                  /* in files */
@@ -152,33 +151,13 @@ size_t sr_plot_rows_doubled(const struct sr_plot_rows *r)
 
 /* ---- a row's identity ------------------------------------------------------ */
 
-static uint64_t fnv1a(const char *s)
+/* The key's hash for the map (common/hash.h's FNV-1a; never the map's
+ * empty mark). */
+static uint64_t key_hash(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = sr_fnv1a(SR_FNV_BASIS, (const unsigned char *)s, strlen(s));
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
 	return h == SR_U64MAP_EMPTY ? h - 1 : h;
-}
-
-/* The row o's identity into id (num holds the numbers' text): 0, or -1
- * with *bad the field of the wrong kind.  A field the row lacks is null
- * (rows of older swapreplays lack those added since). */
-static int row_ident(const json_t *o, const char *id[SR_ID_COUNT],
-		     char num[SR_ID_COUNT][24], const char **bad)
-{
-	int i;
-
-	for (i = 0; i < SR_ID_COUNT; i++) {
-		const json_t *v = json_object_get(o, sr_id_fields[i].name);
-
-		id[i] = NULL;
-		if (v && sr_id_from_json(v, sr_id_fields[i].kind, num[i], &id[i])) {
-			*bad = sr_id_fields[i].name;
-			return -1;
-		}
-	}
-	return 0;
 }
 
 /* The identity as one string (the info fields left out: they say how a
@@ -206,42 +185,27 @@ static char *ident_key(const char *const id[SR_ID_COUNT])
 	return k;
 }
 
-/* The row o less its identity, unit and schema: what it says of its
- * run, as JSON with sorted keys; NULL out of memory. */
-static char *row_figs(const json_t *o)
-{
-	json_t *c = json_deep_copy(o);
-	char *s;
-	int i;
-
-	if (!c)
-		return NULL;
-	for (i = 0; i < SR_ID_COUNT; i++)
-		json_object_del(c, sr_id_fields[i].name);
-	json_object_del(c, "unit");
-	json_object_del(c, "schema");
-	s = json_dumps(c, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(c);
-	return s;
-}
-
 /*
- * Whether the row (line of path, identity id, the rest o) was read
- * before: 1 when it was, with the same figures (to be left out); 0 when
- * not (it is remembered); -1 with d set when a row of its identity has
- * other figures, or out of memory.
+ * Whether the row w (read at its file and line) was read before: 1 when
+ * it was, with the same figures (to be left out); 0 when not (it is
+ * remembered); -1 with d set when a row of its identity has other
+ * figures, or out of memory.
  */
-static int seen_before(struct sr_plot_rows *r, const char *path, uint64_t line,
-		       const char *const id[SR_ID_COUNT], const json_t *o, struct sr_diag *d)
+static int seen_before(struct sr_plot_rows *r, const struct sr_row *w, struct sr_diag *d)
 {
-	char *key = ident_key(id), *figs = key ? row_figs(o) : NULL;
+	char *key = ident_key(w->id.v), *figs = NULL;
 	uint64_t *head;
 	size_t i;
-	int added;
+	int added, k = key ? sr_row_figures(w, &figs) : -1;
 
-	if (!key || !figs)
+	if (k == -2) { /* (never for a row the reader took: it read them) */
+		free(key);
+		sr_diag_set(d, SR_ERR_FORMAT, "its figures cannot be read back");
+		return -1;
+	}
+	if (k)
 		goto nomem;
-	head = sr_u64map_put(&r->byhash, fnv1a(key), &added);
+	head = sr_u64map_put(&r->byhash, key_hash(key), &added);
 	if (!head)
 		goto nomem;
 	for (i = added ? NONE : (size_t)*head - 1; i != NONE; i = r->seen[i].next) {
@@ -263,13 +227,13 @@ static int seen_before(struct sr_plot_rows *r, const char *path, uint64_t line,
 	if (r->nseen == r->seencap &&
 	    sr_grow((void **)&r->seen, &r->seencap, r->nseen + 1, sizeof(*r->seen), 64))
 		goto nomem;
-	if (!r->files.n || strcmp(r->files.v[r->files.n - 1], path))
-		if (sr_strs_add(&r->files, path, strlen(path)))
+	if (!r->files.n || strcmp(r->files.v[r->files.n - 1], w->file))
+		if (sr_strs_add(&r->files, w->file, strlen(w->file)))
 			goto nomem;
 	r->seen[r->nseen].key = key;
 	r->seen[r->nseen].figs = figs;
 	r->seen[r->nseen].file = r->files.n - 1;
-	r->seen[r->nseen].line = line;
+	r->seen[r->nseen].line = w->lineno;
 	r->seen[r->nseen].next = added ? NONE : (size_t)*head - 1;
 	*head = ++r->nseen;
 	return 0;
@@ -370,183 +334,99 @@ static int same_thing(struct sr_plot_rows *r, const char *what, const char *hash
 	return -1;
 }
 
-/* A string field of a row, or NULL. */
-static const char *str_of(const json_t *o, const char *key)
+/* One row as the sweep's reader read it (rows.c: its identity, status
+ * and figures checked), into the chart's rows; w is ours, freed here. */
+static enum sr_err add_row(struct sr_plot_rows *r, struct sr_row *w, struct sr_diag *d)
 {
-	return json_string_value(json_object_get(o, key));
-}
-
-/* One line (len bytes, no newline) of the file, its line-th. */
-static enum sr_err add_line(struct sr_plot_rows *r, const char *path, uint64_t line,
-			    const char *s, size_t len, struct sr_diag *d)
-{
-	static const char *const need[] = { "trace", "machine", "policy", "baseline" };
-	const char *id[SR_ID_COUNT], *status, *bad = NULL;
-	char num[SR_ID_COUNT][24];
-	json_error_t je;
-	json_t *o;
+	static const enum sr_id need[] = { SR_ID_TRACE, SR_ID_MACHINE, SR_ID_POLICY,
+					   SR_ID_BASELINE };
+	const char *const *id = w->id.v;
 	struct row row;
-	long ix[4];
+	long ix[3];
 	size_t i;
-	int again, failed;
+	int again;
 
-	while (len && (s[len - 1] == '\r' || s[len - 1] == ' ' || s[len - 1] == '\t'))
-		len--;
-	for (i = 0; i < len && (s[i] == ' ' || s[i] == '\t'); i++)
-		;
-	if (i == len)
-		return SR_OK; /* a blank line */
-	sr_diag_file(d, path);
-	d->line = line;
-	if (!r->read && len - i >= 5 && !strncmp(s + i, "unit,", 5))
-		return sr_diag_set(d, SR_ERR_FORMAT, "CSV rows: plot reads JSON lines "
-				   "(swapreplay merge -f jsonl FILE -o ROWS.jsonl writes them)");
-	o = json_loadb(s + i, len - i, 0, &je);
-	if (!json_is_object(o) || sr_json_file_kind(o) != SR_KIND_SWEEP) {
-		json_decref(o);
-		return sr_diag_set(d, SR_ERR_FORMAT, "not a sweep's result row (swapreplay sweep "
-				   "writes them)");
-	}
-	for (i = 0; i < 4; i++)
-		if (!str_of(o, need[i])) {
-			json_decref(o);
-			return sr_diag_set(d, SR_ERR_FORMAT, "a row without its '%s'", need[i]);
-		}
-	status = str_of(o, "status");
-	if (status && strcmp(status, "ok") && strcmp(status, "error") &&
-	    strcmp(status, "no swap activity")) {
-		json_decref(o);
-		return sr_diag_set(d, SR_ERR_FORMAT, "its status is none of ok, error and "
-				   "no swap activity");
-	}
-	if (row_ident(o, id, num, &bad)) {
-		json_decref(o);
-		return sr_diag_set(d, SR_ERR_FORMAT, "its '%s' is not of its kind", bad);
-	}
+	sr_diag_file(d, w->file);
+	d->line = w->lineno;
 	/* Once per identity: a row given again is left out. */
-	again = seen_before(r, path, line, id, o, d);
+	again = seen_before(r, w, d);
+	if (again < 0)
+		return d->code;
 	if (again) {
-		json_decref(o);
-		if (again < 0)
-			return d->code;
 		r->doubled++;
 		return SR_OK;
 	}
-	failed = status && !strcmp(status, "error");
-	if (same_settings(r, id, failed, d)) {
-		json_decref(o);
+	if (same_settings(r, id, !w->ok, d))
 		return d->code;
-	}
 	r->read++;
-	if (status && strcmp(status, "ok")) {
-		if (failed)
+	if (!w->ok || w->quiet) {
+		if (!w->ok)
 			r->errors++;
 		else
 			r->quiet++;
-		json_decref(o);
 		return SR_OK;
 	}
-	if (!json_is_number(json_object_get(o, "delta_pct")) ||
-	    !isfinite(json_number_value(json_object_get(o, "delta_pct")))) {
-		json_decref(o);
-		return sr_diag_set(d, SR_ERR_FORMAT, "a row that replayed without its 'delta_pct'");
-	}
+	/* A row that replayed is drawn under its names: none is null. */
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++)
+		if (!id[need[i]])
+			return sr_diag_set(d, SR_ERR_FORMAT, "a row without its '%s'",
+					   sr_id_fields[need[i]].name);
 	if (!r->baseline) {
-		r->baseline = strdup(str_of(o, "baseline"));
-		if (!r->baseline) {
-			json_decref(o);
+		r->baseline = strdup(id[SR_ID_BASELINE]);
+		if (!r->baseline)
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-		}
 	}
-	ix[0] = sr_strs_index(&r->traces, str_of(o, "trace"));
-	ix[1] = sr_strs_index(&r->machines, str_of(o, "machine"));
+	ix[0] = sr_strs_index(&r->traces, id[SR_ID_TRACE]);
+	ix[1] = sr_strs_index(&r->machines, id[SR_ID_MACHINE]);
 	/* The baseline's own rows (a delta of 0) are the reference, not a bar. */
-	ix[2] = strcmp(str_of(o, "policy"), r->baseline)
-			? sr_strs_index(&r->policies, str_of(o, "policy")) : -2;
-	row.delta = json_number_value(json_object_get(o, "delta_pct"));
-	if (ix[0] < 0 || ix[1] < 0 || ix[2] == -1) {
-		json_decref(o);
+	ix[2] = strcmp(id[SR_ID_POLICY], r->baseline) ? sr_strs_index(&r->policies, id[SR_ID_POLICY])
+						       : -2;
+	if (ix[0] < 0 || ix[1] < 0 || ix[2] == -1)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	}
 	/* One name, one thing: a trace, machine or policy of another
-	 * content under a name seen is refused (id points into o). */
+	 * content under a name seen is refused. */
 	if (same_thing(r, "trace", "trace_hash", id[SR_ID_TRACE], ix[0], &r->tnamed, &r->tcap,
 		       id[SR_ID_TRACE_HASH], d) ||
 	    same_thing(r, "machine", "machine_hash", id[SR_ID_MACHINE], ix[1], &r->mnamed,
 		       &r->mcap, id[SR_ID_MACHINE_HASH], d) ||
 	    (ix[2] >= 0 && same_thing(r, "policy", "policy_hash", id[SR_ID_POLICY], ix[2],
-				      &r->pnamed, &r->pcap, id[SR_ID_POLICY_HASH], d))) {
-		json_decref(o);
+				      &r->pnamed, &r->pcap, id[SR_ID_POLICY_HASH], d)))
 		return d->code;
-	}
-	json_decref(o);
 	if (ix[2] == -2)
 		return SR_OK;
-	if (r->n == r->cap) {
-		size_t c = r->cap ? 2 * r->cap : 64;
-		struct row *nr = realloc(r->r, c * sizeof(*nr));
-
-		if (!nr)
-			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-		r->r = nr;
-		r->cap = c;
-	}
+	if (r->n == r->cap &&
+	    sr_grow((void **)&r->r, &r->cap, r->n + 1, sizeof(*r->r), 64))
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	row.trace = ix[0];
 	row.machine = ix[1];
 	row.policy = ix[2];
+	row.delta = w->delta;
 	r->r[r->n++] = row;
 	return SR_OK;
 }
 
+/* sr_row_fn: add_row(), the row freed after. */
+static enum sr_err take_row(void *ctx, struct sr_row *w, struct sr_diag *d)
+{
+	enum sr_err err = add_row(ctx, w, d);
+
+	sr_row_free(w);
+	return err;
+}
+
 enum sr_err sr_plot_rows_read(struct sr_plot_rows *r, const char *path, struct sr_diag *diag)
 {
-	struct sr_src *s = NULL;
-	const unsigned char *p;
-	char *line = NULL, *nl;
-	size_t n, len = 0, cap = 0, take;
-	uint64_t lineno = 0;
+	struct sr_rows_info info;
 	enum sr_err err;
 
-	sr_diag_clear(diag);
-	err = sr_src_open(&s, path, diag);
-	/* Lines are gathered across the byte source's chunks. */
-	while (!err) {
-		err = sr_src_peek(s, 1 << 16, &p, &n, diag);
-		if (err || !n)
-			break;
-		nl = memchr(p, '\n', n);
-		take = nl ? (size_t)((const unsigned char *)nl - p) : n;
-		if (len + take > MAX_LINE) {
-			sr_diag_file(diag, path);
-			diag->line = lineno + 1;
-			err = sr_diag_set(diag, SR_ERR_LIMIT, "a line longer than %u KiB: refused, "
-					  "not a sweep's result row (a row is a few KiB)",
-					  MAX_LINE >> 10);
-			break;
-		}
-		if (len + take + 1 > cap) {
-			size_t c = 2 * (len + take) + 1;
-			char *nb = realloc(line, c);
-
-			if (!nb) {
-				err = sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
-				break;
-			}
-			line = nb;
-			cap = c;
-		}
-		memcpy(line + len, p, take);
-		len += take;
-		sr_src_skip(s, take + (nl ? 1 : 0));
-		if (nl) {
-			err = add_line(r, path, ++lineno, line, len, diag);
-			len = 0;
-		}
+	err = sr_rows_each(path, MAX_LINE, take_row, r, &info, diag);
+	/* A last row cut short: said, as merge says it, not drawn without. */
+	if (!err && info.cut_line) {
+		sr_diag_file(diag, path);
+		diag->line = info.cut_line;
+		err = sr_diag_set(diag, SR_ERR_FORMAT, "a row cut short (a sweep killed while "
+				  "writing it)");
 	}
-	if (!err && len) /* a last line without its newline */
-		err = add_line(r, path, ++lineno, line, len, diag);
-	free(line);
-	sr_src_close(s);
 	if (!err)
 		sr_diag_clear(diag);
 	return err;

@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* Reports of a replay in four formats; docs/REPORT.md describes them. */
+/*
+ * Reports of a replay in five formats (text, JSON, CSV, Markdown, table);
+ * docs/REPORT.md describes them.  The JSON's figures of a policy and of
+ * a device are written from the tables of figures.c, in their order; what
+ * is no such figure (names, the header, the caveats, histograms, tasks,
+ * links) is written here as it is.
+ */
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
 #include "common/quote.h"
+#include "report/figures.h"
 #include "swapreplay/report.h"
 #include "swapreplay/version.h"
 
@@ -105,12 +112,133 @@ static int any_blk(const struct sr_result *res)
 	return 0;
 }
 
+/* Figure i of policy p (l: its swap-in latency) as the JSON gives it: a
+ * whole number into *u, else into *d (sr_report_pfig[i].dec says which). */
+static void pol_fig(const struct sr_policy_result *p, const struct lat *l, enum sr_pfig i,
+		    uint64_t *u, double *d)
+{
+	*u = 0;
+	*d = 0;
+	switch (i) {
+	case SR_PF_THROUGHPUT: *d = p->throughput_kib_s; break;
+	case SR_PF_DELTA: *d = nz(p->delta_pct, 3); break;
+	case SR_PF_MAKESPAN: *d = p->makespan_ns; break;
+	case SR_PF_SWAPOUTS: *u = p->swapouts; break;
+	case SR_PF_SWAPINS: *u = p->swapins; break;
+	case SR_PF_PAGES_OUT: *u = p->pages_out; break;
+	case SR_PF_PAGES_IN: *u = p->pages_in; break;
+	case SR_PF_UNMATCHED: *u = p->unmatched_in; break;
+	case SR_PF_UNMATCHED_NODEV: *u = p->unmatched_nodev; break;
+	case SR_PF_SWAP_FULL: *u = p->swap_full; break;
+	case SR_PF_MOVED_OUT: *u = p->moved_out; break;
+	case SR_PF_MOVED_OUT_PCT: *d = pct(p->moved_out, p->swapouts); break;
+	case SR_PF_CACHE_REFILLS: *u = p->cache_refills; break;
+	case SR_PF_DIRECT_ALLOCS: *u = p->direct_allocs; break;
+	case SR_PF_LAT_MEAN: *d = l->mean; break;
+	case SR_PF_LAT_P50: *d = l->p50; break;
+	case SR_PF_LAT_P90: *d = l->p90; break;
+	case SR_PF_LAT_P99: *d = l->p99; break;
+	case SR_PF_LAT_MAX: *d = l->max; break;
+	case SR_PF_SWAPOUT_LAT_MEAN: *d = round(p->swapout_lat_mean_ns); break;
+	case SR_PF_STALE: *u = p->stale_requests; break;
+	case SR_PF_WAIT_CPU: *d = round(p->wait_cpu_ns); break;
+	case SR_PF_WAIT_SI_LOCK: *d = round(p->wait_si_lock_ns); break;
+	case SR_PF_WAIT_LRU_LOCK: *d = round(p->wait_lru_lock_ns); break;
+	case SR_PF_WAIT_SWAP_CACHE_LOCK: *d = round(p->wait_swap_cache_lock_ns); break;
+	case SR_PF_READAHEAD_PAGES: *u = p->readahead_pages; break;
+	case SR_PF_SWAPCACHE_HITS: *u = p->swapcache_hits; break;
+	case SR_PF_READAHEAD_DROPPED: *u = p->readahead_dropped; break;
+	case SR_PF_BLK_CPU: *d = round(p->block_cpu_ns); break;
+	case SR_PF_BLK_QUEUE_LOCK_WAIT: *d = round(p->wait_queue_lock_ns); break;
+	case SR_PF_BLK_BIOS: *u = p->blk.bios; break;
+	case SR_PF_BLK_REQUESTS: *u = p->blk.reads + p->blk.writes; break;
+	case SR_PF_BLK_MERGES: *u = p->blk.plug_merges + p->blk.queue_merges; break;
+	case SR_PF_BLK_REQ_KIB_MEAN: *d = p->blk.req_kib_mean; break;
+	case SR_PF_BLK_REQ_KIB_CV: *d = p->blk.req_kib_cv; break;
+	case SR_PF_BLK_QUEUE_SHARE: *d = p->blk.queue_share; break;
+	/* Counts of variants (never negative). */
+	case SR_PF_U_VARIANTS: *u = (uint64_t)p->unc.variants; break;
+	case SR_PF_U_RANGE: *d = p->unc.range * 100; break;
+	case SR_PF_U_DELTA_MIN: *d = p->unc.min; break;
+	case SR_PF_U_DELTA_MAX: *d = p->unc.max; break;
+	case SR_PF_U_AGREE: *u = (uint64_t)p->unc.agree; break;
+	case SR_PF_TASK_SWAPIN_SUM: *d = p->task_swapin_kib_s_sum; break;
+	case SR_PF_TASK_SWAPOUT_SUM: *d = p->task_swapout_kib_s_sum; break;
+	case SR_PF_COUNT: break;
+	}
+}
+
+/* Figure i of device d, as pol_fig() gives a policy's. */
+static void dev_fig(const struct sr_dev_result *d, enum sr_dfig i, uint64_t *u, double *v)
+{
+	*u = 0;
+	*v = 0;
+	switch (i) {
+	case SR_DF_READS: *u = d->reads; break;
+	case SR_DF_WRITES: *u = d->writes; break;
+	case SR_DF_READ_BYTES: *u = d->read_bytes; break;
+	case SR_DF_WRITE_BYTES: *u = d->write_bytes; break;
+	case SR_DF_PAGES_READ_AHEAD: *u = d->readahead_pages; break;
+	case SR_DF_UTIL: *v = d->util; break;
+	case SR_DF_BLK_BIOS: *u = d->bios; break;
+	case SR_DF_BLK_REQUESTS: *u = d->reads + d->writes; break;
+	case SR_DF_BLK_PLUG_MERGES: *u = d->plug_merges; break;
+	case SR_DF_BLK_QUEUE_MERGES: *u = d->queue_merges; break;
+	case SR_DF_BLK_REQ_KIB_MEAN: *v = d->req_kib_mean; break;
+	case SR_DF_BLK_REQ_KIB_CV: *v = d->req_kib_cv; break;
+	case SR_DF_BLK_QUEUE_SHARE: *v = d->queue_share; break;
+	case SR_DF_COUNT: break;
+	}
+}
+
+/*
+ * The figures of t[0..n) whose condition is in the mask when (bits
+ * 1 << enum sr_fig_when), each after what is written already (a name):
+ * ", " before each, ",\n" and indent before one that begins a line, an
+ * object's members within its braces; u[i] or d[i] with t[i].dec's
+ * decimals.  Returns the object left open (the caller may add members
+ * that are no figures, and closes it), or NULL.
+ */
+static const char *put_figs(FILE *f, const struct sr_report_fig *t, int n, unsigned when,
+			    const char *indent, const uint64_t *u, const double *d)
+{
+	const char *open = NULL;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!(when & 1u << t[i].when))
+			continue;
+		if (open && (t[i].nl || !t[i].obj || strcmp(open, t[i].obj))) {
+			fputc('}', f);
+			open = NULL;
+		}
+		if (open) {
+			fputs(", ", f);
+		} else {
+			fprintf(f, t[i].nl ? ",\n%s" : ", ", indent);
+			if (t[i].obj) {
+				fprintf(f, "\"%s\": {", t[i].obj);
+				open = t[i].obj;
+			}
+		}
+		if (t[i].dec == SR_FIG_WHOLE)
+			fprintf(f, "\"%s\": %" PRIu64, t[i].key, u[i]);
+		else
+			fprintf(f, "\"%s\": %.*f", t[i].key, t[i].dec, d[i]);
+	}
+	return open;
+}
+
 static void write_json(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
 	struct sr_caveat cav[SR_CAV_COUNT];
-	int k, i, nc = sr_report_caveats(res, in, cav);
+	uint64_t pu[SR_PF_COUNT], du[SR_DF_COUNT];
+	double pd[SR_PF_COUNT], dd[SR_DF_COUNT];
+	const char *open;
+	unsigned when;
+	int k, i, j, nc = sr_report_caveats(res, in, cav);
 
-	fprintf(f, "{\n  \"schema\": \"swapreplay-report/1\",\n");
+	fprintf(f, "{\n  \"schema\": \"%s\",\n", SR_REPORT_SCHEMA);
 	fprintf(f, "  \"tool\": {\"name\": \"swapreplay\", \"version\": \"%s\"},\n", SR_VERSION_STRING);
 	fprintf(f, "  \"trace\": {\"path\": ");
 	sr_report_json_string(f, in->trace);
@@ -158,46 +286,16 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			fprintf(f, ", \"path\": ");
 			sr_report_json_string(f, p->path);
 		}
-		fprintf(f, ", \"throughput_kib_s\": %.1f, \"delta_pct\": %.3f, \"makespan_ns\": %.0f,\n",
-			p->throughput_kib_s, nz(p->delta_pct, 3), p->makespan_ns);
-		fprintf(f, "     \"swapouts\": %" PRIu64 ", \"swapins\": %" PRIu64
-			", \"pages_out\": %" PRIu64 ", \"pages_in\": %" PRIu64
-			", \"unmatched_swapins\": %" PRIu64 ", \"unmatched_no_device\": %" PRIu64
-			", \"swap_full\": %" PRIu64
-			", \"moved_out\": %" PRIu64 ", \"moved_out_pct\": %.3f"
-			", \"cache_refills\": %" PRIu64 ", \"direct_allocs\": %" PRIu64 ",\n",
-			p->swapouts, p->swapins, p->pages_out, p->pages_in, p->unmatched_in,
-			p->unmatched_nodev, p->swap_full, p->moved_out, pct(p->moved_out, p->swapouts),
-			p->cache_refills, p->direct_allocs);
-		fprintf(f, "     \"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, \"p99\": %.0f, \"max\": %.0f},\n",
-			l.mean, l.p50, l.p90, l.p99, l.max);
-		fprintf(f, "     \"swapout_lat_mean_ns\": %.0f, \"stale_requests\": %" PRIu64 ",\n",
-			round(p->swapout_lat_mean_ns), p->stale_requests);
-		fprintf(f, "     \"waits_ns\": {\"cpu\": %.0f, \"si_lock\": %.0f, \"lru_lock\": %.0f, "
-			   "\"swap_cache_lock\": %.0f},\n",
-			round(p->wait_cpu_ns), round(p->wait_si_lock_ns), round(p->wait_lru_lock_ns),
-			round(p->wait_swap_cache_lock_ns));
-		fprintf(f, "     \"readahead_pages\": %" PRIu64 ", \"swapcache_hits\": %" PRIu64
-			", \"readahead_dropped\": %" PRIu64 ",\n",
-			p->readahead_pages, p->swapcache_hits, p->readahead_dropped);
-		if (p->blk.bios)
-			fprintf(f, "     \"block\": {\"cpu_ns\": %.0f, \"queue_lock_wait_ns\": %.0f, "
-				   "\"bios\": %" PRIu64 ", \"requests\": %" PRIu64
-				   ", \"merges\": %" PRIu64 ", \"request_kib_mean\": %.2f, "
-				   "\"request_kib_cv\": %.4f, \"queue_share\": %.4f},\n",
-				round(p->block_cpu_ns), round(p->wait_queue_lock_ns), p->blk.bios,
-				p->blk.reads + p->blk.writes, p->blk.plug_merges + p->blk.queue_merges,
-				p->blk.req_kib_mean, p->blk.req_kib_cv, p->blk.queue_share);
-		if (p->unc.variants)
-			fprintf(f, "     \"uncertainty\": {\"variants\": %d, \"range_pct\": %.0f, "
-				   "\"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %d},\n",
-				p->unc.variants, p->unc.range * 100, p->unc.min, p->unc.max,
-				p->unc.agree);
+		when = 1u << SR_FIG_ALWAYS | (p->blk.bios ? 1u << SR_FIG_BLOCK : 0) |
+		       (p->unc.variants ? 1u << SR_FIG_UNC : 0) | (p->task ? 1u << SR_FIG_TASKS : 0);
+		for (i = 0; i < SR_PF_COUNT; i++)
+			pol_fig(p, &l, (enum sr_pfig)i, &pu[i], &pd[i]);
+		if (put_figs(f, sr_report_pfig, SR_PF_COUNT, when, "     ", pu, pd))
+			fputc('}', f);
 		if (p->task) {
 			size_t t;
 
-			fprintf(f, "     \"task_swapin_kib_s_sum\": %.1f, \"task_swapout_kib_s_sum\": %.1f,\n"
-				   "     \"tasks\": [", p->task_swapin_kib_s_sum, p->task_swapout_kib_s_sum);
+			fprintf(f, ",\n     \"tasks\": [");
 			for (t = 0; t < p->nr_tasks; t++) {
 				const struct sr_task_result *x = &p->task[t];
 
@@ -208,9 +306,9 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 					t ? "," : "", x->pid, x->swapouts, x->swapins, x->pages_out,
 					x->pages_in, round(x->busy_ns), x->swapin_kib_s, x->swapout_kib_s);
 			}
-			fprintf(f, "],\n");
+			fputc(']', f);
 		}
-		fprintf(f, "     \"swapin_hist_log2_us\": [");
+		fprintf(f, ",\n     \"swapin_hist_log2_us\": [");
 		for (i = 0; i < nb; i++)
 			fprintf(f, "%s%" PRIu64, i ? ", " : "", h[i]);
 		fprintf(f, "],\n     \"devices\": [");
@@ -219,27 +317,25 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 
 			fprintf(f, "%s\n       {\"name\": ", i ? "," : "");
 			sr_report_json_string(f, d->name);
-			fprintf(f, ", \"reads\": %" PRIu64 ", \"writes\": %" PRIu64
-				", \"read_bytes\": %" PRIu64 ", \"write_bytes\": %" PRIu64
-				", \"pages_read_ahead\": %" PRIu64 ", \"utilization\": %.4f",
-				d->reads, d->writes, d->read_bytes, d->write_bytes, d->readahead_pages,
-				d->util);
+			for (j = 0; j < SR_DF_COUNT; j++)
+				dev_fig(d, (enum sr_dfig)j, &du[j], &dd[j]);
+			open = put_figs(f, sr_report_dfig, SR_DF_COUNT,
+					1u << SR_FIG_ALWAYS | (d->bios ? 1u << SR_FIG_BLOCK : 0),
+					"        ", du, dd);
+			/* The block object (left open): its requests' sizes. */
 			if (d->bios) {
-				int j, top = 0;
+				int top = 0;
 
 				for (j = 0; j < SR_REQ_HIST; j++)
 					if (d->req_hist[j])
 						top = j + 1;
-				fprintf(f, ",\n        \"block\": {\"bios\": %" PRIu64 ", \"requests\": %" PRIu64
-					", \"plug_merges\": %" PRIu64 ", \"queue_merges\": %" PRIu64
-					", \"request_kib_mean\": %.2f, \"request_kib_cv\": %.4f"
-					", \"queue_share\": %.4f, \"request_hist_log2_kib\": [",
-					d->bios, d->reads + d->writes, d->plug_merges, d->queue_merges,
-					d->req_kib_mean, d->req_kib_cv, d->queue_share);
+				fprintf(f, ", \"request_hist_log2_kib\": [");
 				for (j = 0; j < top; j++)
 					fprintf(f, "%s%" PRIu64, j ? ", " : "", d->req_hist[j]);
-				fprintf(f, "]}");
+				fputc(']', f);
 			}
+			if (open)
+				fputc('}', f);
 			fputc('}', f);
 		}
 		fprintf(f, "],\n     \"links\": [");

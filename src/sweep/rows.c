@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Result rows: formatted (JSON lines or CSV, docs/SWEEP.md), written a
- * whole row per write(), and read back for --resume, merge and the
- * summary.  A row begins with its unit and ends with its schema, so that
- * a row cut short anywhere (a kill in the middle of a write) is told from
- * a whole one that only lacks its final newline.  CSV is read with libcsv,
- * as traces are: a quoted field may hold a newline.
+ * whole row per write(), and read back for --resume, merge, the summary
+ * and plot (src/plot/sweep_plot.c): one reader, a line at a time, whatever
+ * reads them.  A row begins with its unit and ends with its schema, so
+ * that a row cut short anywhere (a kill in the middle of a write) is told
+ * from a whole one that only lacks its final newline.  CSV is read with
+ * libcsv, as traces are: a quoted field may hold a newline.
  */
 #define _GNU_SOURCE /* vasprintf */
 #include <csv.h>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "common/diag.h"
+#include "trace/source.h"
 #include "common/parse.h"
 #include "common/grow.h"
 #include "common/quote.h"
@@ -434,6 +436,111 @@ void sr_rows_free(struct sr_rows *rows)
 	memset(rows, 0, sizeof(*rows));
 }
 
+/* ---- a row's figures --------------------------------------------------- */
+
+/*
+ * The figures of a row that replayed, in the order rows write them: the
+ * JSON key (within "swapin_lat_ns" when lat), the CSV column (of
+ * figure_cols[]), an unsigned integer or not, and where struct figs keeps
+ * it.  unc: --uncertainty's, in a row with variants only (JSON: "agree"
+ * present; CSV: its column not empty).
+ */
+static const struct fig {
+	const char *key;
+	int lat, col, u64, unc;
+	size_t off;
+} figs_tab[] = {
+	{ "events", 0, 2, 1, 0, offsetof(struct figs, events) },
+	{ "throughput_kib_s", 0, 3, 0, 0, offsetof(struct figs, tput) },
+	{ "delta_pct", 0, 4, 0, 0, offsetof(struct figs, delta) },
+	{ "makespan_ns", 0, 5, 0, 0, offsetof(struct figs, makespan) },
+	{ "swapouts", 0, 6, 1, 0, offsetof(struct figs, swapouts) },
+	{ "swapins", 0, 7, 1, 0, offsetof(struct figs, swapins) },
+	{ "unmatched_swapins", 0, 8, 1, 0, offsetof(struct figs, unmatched) },
+	{ "swap_full", 0, 9, 1, 0, offsetof(struct figs, swap_full) },
+	{ "moved_out_pct", 0, 10, 0, 0, offsetof(struct figs, moved) },
+	{ "mean", 1, 11, 0, 0, offsetof(struct figs, mean) },
+	{ "p50", 1, 12, 0, 0, offsetof(struct figs, p50) },
+	{ "p90", 1, 13, 0, 0, offsetof(struct figs, p90) },
+	{ "p99", 1, 14, 0, 0, offsetof(struct figs, p99) },
+	{ "delta_pct_min", 0, 15, 0, 1, offsetof(struct figs, umin) },
+	{ "delta_pct_max", 0, 16, 0, 1, offsetof(struct figs, umax) },
+	{ "agree", 0, 17, 1, 1, offsetof(struct figs, agree) },
+};
+#define NFIGS (sizeof(figs_tab) / sizeof(figs_tab[0]))
+
+static void fig_set(struct figs *g, const struct fig *f, uint64_t u, double x)
+{
+	if (f->u64)
+		memcpy((char *)g + f->off, &u, sizeof(u));
+	else
+		memcpy((char *)g + f->off, &x, sizeof(x));
+}
+
+/* A JSON row's status and figures into g (g->error into o): NULL, or the
+ * figure a row that replayed lacks or holds other than a number of its
+ * kind. */
+static const struct fig *figs_json(const json_t *o, struct figs *g)
+{
+	const json_t *st = json_object_get(o, "status");
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	g->ok = json_is_string(st) && !strcmp(json_string_value(st), "ok");
+	g->quiet = json_is_string(st) && !strcmp(json_string_value(st), SR_ROW_QUIET);
+	if (!g->ok) {
+		g->error = json_string_value(json_object_get(o, "error"));
+		return NULL;
+	}
+	g->unc = json_object_get(o, "agree") != NULL;
+	for (i = 0; i < NFIGS; i++) {
+		const struct fig *f = &figs_tab[i];
+		const json_t *x = json_object_get(f->lat ? json_object_get(o, "swapin_lat_ns") : o,
+						  f->key);
+
+		if (f->unc && !g->unc)
+			continue;
+		if (f->u64 ? !json_is_integer(x) || json_integer_value(x) < 0 : !json_is_number(x))
+			return f;
+		fig_set(g, f, f->u64 ? (uint64_t)json_integer_value(x) : 0, json_number_value(x));
+	}
+	return NULL;
+}
+
+/* A CSV row's status and figures (its C_COUNT fields f) into g (g->error
+ * into f): as figs_json(); a number is finite. */
+static const struct fig *figs_csv(const char *const *f, struct figs *g)
+{
+	size_t i;
+
+	memset(g, 0, sizeof(*g));
+	g->ok = !strcmp(f[C_STATUS], "ok");
+	g->quiet = !strcmp(f[C_STATUS], SR_ROW_QUIET);
+	if (!g->ok) {
+		g->error = f[C_STATUS + 1];
+		return NULL;
+	}
+	g->unc = f[C_STATUS + 17][0] != '\0';
+	for (i = 0; i < NFIGS; i++) {
+		const struct fig *fg = &figs_tab[i];
+		const char *s = f[C_STATUS + fg->col];
+		uint64_t u = 0;
+		double x = 0;
+		char *end = NULL;
+
+		if (fg->unc && !g->unc)
+			continue;
+		if (!*s)
+			return fg;
+		if (fg->u64 && sr_parse_u64(s, strlen(s), UINT64_MAX, &u))
+			return fg;
+		if (!fg->u64 && (x = strtod(s, &end), *end || !isfinite(x)))
+			return fg;
+		fig_set(g, fg, u, x);
+	}
+	return NULL;
+}
+
 /* ---- reading back ------------------------------------------------------ */
 
 /* A row's values as read, before they are checked. */
@@ -469,6 +576,16 @@ static const char *take_ident(struct sr_row *r, const char *const *v)
 	return copy_ident(r, &id) ? "" : NULL;
 }
 
+/* What a row that replayed says when a figure is missing, into why. */
+static const char *no_figure(const struct fig *f, enum sr_sweep_fmt fmt, char *why, size_t wsz)
+{
+	snprintf(why, wsz, "a row that replayed without its %s%s (%s)",
+		 f->lat && fmt == SR_SWEEP_JSONL ? "swapin_lat_ns." : "",
+		 fmt == SR_SWEEP_JSONL ? f->key : figure_cols[f->col],
+		 f->u64 ? "an integer >= 0" : "a number");
+	return why;
+}
+
 /* One JSON line (len bytes, no "\n") into r; NULL, or what is wrong ("":
  * out of memory). */
 static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, char *why,
@@ -476,8 +593,10 @@ static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, c
 {
 	json_error_t e;
 	json_t *o = json_loadb(line, len, 0, &e), *v, *sch;
-	const char *vals[SR_ID_COUNT], *bad = "not a result row";
+	const char *vals[SR_ID_COUNT], *bad = "not a sweep's result row (swapreplay sweep writes them)";
+	const struct fig *miss;
 	char num[SR_ID_COUNT][24];
+	struct figs g;
 	size_t at, n;
 	int i;
 
@@ -489,7 +608,7 @@ static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, c
 			bad = "a line of a sweep plan, not a result row";
 		else if (json_object_get(o, "unit") && json_object_get(o, "policy"))
 			bad = "a result row of an older swapreplay (it has no schema, nor what it is "
-			      "the result of): it cannot be resumed or merged; sweep again";
+			      "the result of): it cannot be resumed, merged or plotted; sweep again";
 		goto out;
 	}
 	if (strcmp(json_string_value(sch), SR_ROW_SCHEMA)) {
@@ -527,15 +646,15 @@ static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, c
 		bad = "its status is none of \"ok\", \"error\" and \"" SR_ROW_QUIET "\"";
 		goto out;
 	}
-	r->quiet = !strcmp(json_string_value(v), SR_ROW_QUIET);
-	r->ok = r->quiet || !strcmp(json_string_value(v), "ok");
-	r->throughput = json_number_value(json_object_get(o, "throughput_kib_s"));
-	r->delta = json_number_value(json_object_get(o, "delta_pct"));
-	if (r->ok && !r->quiet && (!json_is_number(json_object_get(o, "throughput_kib_s")) ||
-		      !json_is_number(json_object_get(o, "delta_pct")))) {
-		bad = "a row that replayed without its figures";
+	miss = figs_json(o, &g);
+	if (miss) {
+		bad = no_figure(miss, SR_SWEEP_JSONL, why, wsz);
 		goto out;
 	}
+	r->quiet = g.quiet;
+	r->ok = g.ok || g.quiet;
+	r->throughput = g.tput;
+	r->delta = g.delta;
 	bad = take_ident(r, vals);
 	if (bad && *bad) {
 		snprintf(why, wsz, "its %s is not of its kind", bad);
@@ -550,6 +669,8 @@ out:
 static const char *parse_csv(const struct fields *f, struct sr_row *r, char *why, size_t wsz)
 {
 	const char *vals[SR_ID_COUNT], *bad;
+	const struct fig *miss;
+	struct figs g;
 	int i;
 
 	if (f->n != C_COUNT || !f->f[C_SCHEMA] || strcmp(f->f[C_SCHEMA], SR_ROW_SCHEMA)) {
@@ -567,10 +688,13 @@ static const char *parse_csv(const struct fields *f, struct sr_row *r, char *why
 	if (strcmp(f->f[C_STATUS], "ok") && strcmp(f->f[C_STATUS], "error") &&
 	    strcmp(f->f[C_STATUS], SR_ROW_QUIET))
 		return "its status is none of ok, error and " SR_ROW_QUIET;
-	r->quiet = !strcmp(f->f[C_STATUS], SR_ROW_QUIET);
-	r->ok = r->quiet || !strcmp(f->f[C_STATUS], "ok");
-	r->throughput = strtod(f->f[C_TPUT], NULL);
-	r->delta = strtod(f->f[C_DELTA], NULL);
+	miss = figs_csv(f->f, &g);
+	if (miss)
+		return no_figure(miss, SR_SWEEP_CSV, why, wsz);
+	r->quiet = g.quiet;
+	r->ok = g.ok || g.quiet;
+	r->throughput = g.tput;
+	r->delta = g.delta;
 	bad = take_ident(r, vals);
 	if (bad && *bad) {
 		snprintf(why, wsz, "its %s is not of its kind", bad);
@@ -613,28 +737,148 @@ static void rec_clear(struct rec *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* The reading of one file. */
-struct reader {
-	struct sr_rows *rows;
-	const char *name;        /* as kept in rows->files */
-	enum sr_sweep_fmt fmt;
-	struct sr_rows_info *info;
-	struct sr_diag *d;
+/* A file's bytes read a window at a time: from a file descriptor up to the
+ * size it had (0: to its end), or from a byte source (a path or "-",
+ * zstd-compressed or not: trace/source.h). */
+#define CHUNK (1u << 16)
+struct input {
+	int fd;
+	off_t size, got;
+	struct sr_src *src;
+	char *chunk;             /* fd: CHUNK bytes, [at, len) not yet taken */
+	size_t at, len;
 };
 
+/* The reading of one file. */
+struct reader {
+	struct input in;
+	const char *name;        /* for the rows and the messages */
+	int fmt;                 /* an enum sr_sweep_fmt; -1 until the content tells */
+	size_t max;              /* the longest line (row), 0: any */
+	sr_row_fn fn;
+	void *ctx;
+	struct sr_rows_info *info;
+	struct sr_diag *d;
+	char *line;              /* the line read, with its "\n" when it has one */
+	size_t len, cap;
+	uint64_t lineno;
+	off_t pos;               /* the bytes before line */
+	/* CSV: the parser, the record's fields, its text and first line */
+	struct csv_parser p;
+	int csv_on;
+	struct rec rec;
+	char *text;
+	size_t tlen, tcap;
+	uint64_t first;
+};
+
+/* The bytes not taken yet, at most CHUNK of them: *n 0 at the end. */
+static enum sr_err in_peek(struct reader *rd, const char **p, size_t *n)
+{
+	struct input *in = &rd->in;
+
+	if (in->src) {
+		const unsigned char *q = NULL;
+		enum sr_err err = sr_src_peek(in->src, CHUNK, &q, n, rd->d);
+
+		*p = (const char *)q;
+		return err;
+	}
+	while (in->at == in->len && !(in->size > 0 && in->got == in->size)) {
+		size_t want = CHUNK;
+		ssize_t k;
+
+		if (in->size > 0 && (off_t)want > in->size - in->got)
+			want = (size_t)(in->size - in->got);
+		k = read(in->fd, in->chunk, want);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+
+			sr_diag_file(rd->d, rd->name);
+			return sr_diag_set(rd->d, SR_ERR_IO, "read failed: %s", strerror(e));
+		}
+		if (k == 0)
+			break;
+		in->at = 0;
+		in->len = (size_t)k;
+		in->got += k;
+	}
+	*p = in->chunk + in->at;
+	*n = in->len - in->at;
+	return SR_OK;
+}
+
+static void in_skip(struct reader *rd, size_t n)
+{
+	if (rd->in.src)
+		sr_src_skip(rd->in.src, n);
+	else
+		rd->in.at += n;
+}
+
+/* The next line into rd->line (rd->len 0 at the end of the file). */
+static enum sr_err next_line(struct reader *rd)
+{
+	const char *p = NULL, *nl;
+	size_t n = 0, take;
+	enum sr_err err;
+
+	rd->pos += (off_t)rd->len;
+	rd->len = 0;
+	for (;;) {
+		err = in_peek(rd, &p, &n);
+		if (err || !n)
+			return err;
+		nl = memchr(p, '\n', n);
+		take = nl ? (size_t)(nl - p) + 1 : n;
+		if (rd->max && rd->len + take - (nl ? 1 : 0) > rd->max) {
+			sr_diag_file(rd->d, rd->name);
+			rd->d->line = rd->lineno + 1;
+			return sr_diag_set(rd->d, SR_ERR_LIMIT, "a line longer than %zu KiB: refused, "
+					   "not a sweep's result row (a row is a few KiB)",
+					   rd->max >> 10);
+		}
+		if (rd->len + take + 1 > rd->cap &&
+		    sr_grow((void **)&rd->line, &rd->cap, rd->len + take + 1, 1, 256))
+			return sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
+		memcpy(rd->line + rd->len, p, take);
+		rd->len += take;
+		rd->line[rd->len] = '\0';
+		in_skip(rd, take);
+		if (nl)
+			return SR_OK;
+	}
+}
+
+/* The line holds nothing but blanks (spaces, tabs, "\r") before its "\n". */
+static int blank_line(const char *s, size_t len)
+{
+	size_t i;
+
+	if (!len || s[len - 1] != '\n')
+		return 0;
+	for (i = 0; i + 1 < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
 /*
- * Take the row text[0..len) (without a final "\n" when last_no_nl),
- * starting at line lineno.  For CSV, f holds its fields.  last: it is the
- * last of the file and has no "\n": a row that does not parse is then one
- * cut short, not an error.
+ * Take the row text[0..len) (with its final "\n" unless last), starting
+ * at line lineno, end the bytes before end.  For CSV, f holds its fields.
+ * last: it is the last of the file and has no "\n": a row that does not
+ * parse is then one cut short, not an error.
  */
 static enum sr_err take(struct reader *rd, const char *text, size_t len, uint64_t lineno,
-			const struct fields *f, int last)
+			off_t end, const struct fields *f, int last)
 {
 	struct sr_row r;
 	const char *bad;
 	char why[200];
 	size_t body = len;
+	enum sr_err err;
 
 	memset(&r, 0, sizeof(r));
 	if (body && text[body - 1] == '\n')
@@ -649,6 +893,7 @@ static enum sr_err take(struct reader *rd, const char *text, size_t len, uint64_
 			if (body == strlen(csv_header[g]) - 1 && !memcmp(text, csv_header[g], body)) {
 				rd->info->header = 1;
 				rd->info->no_final_nl = last;
+				rd->info->good_len = end;
 				return SR_OK;
 			}
 		if (last)
@@ -658,7 +903,7 @@ static enum sr_err take(struct reader *rd, const char *text, size_t len, uint64_
 		return sr_diag_set(rd->d, SR_ERR_FORMAT, "%s",
 				   !strncmp(text, "unit,", 5)
 					   ? "the header of another swapreplay's CSV rows: they cannot be "
-					     "resumed or merged by this one"
+					     "resumed, merged or plotted by this one"
 					   : "not a CSV result file (its first line is not the header of "
 					     "the rows)");
 	}
@@ -682,218 +927,204 @@ static enum sr_err take(struct reader *rd, const char *text, size_t len, uint64_
 	}
 	memcpy(r.line, text, body);
 	memcpy(r.line + body, "\n", 2);
-	r.fmt = rd->fmt;
+	r.fmt = (enum sr_sweep_fmt)rd->fmt;
 	r.file = rd->name;
 	r.lineno = lineno;
-	if (sr_rows_add(rd->rows, &r))
-		return sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
 	rd->info->no_final_nl = last;
-	return SR_OK;
+	rd->info->good_len = end;
+	err = rd->fn(rd->ctx, &r, rd->d);
+	return err;
 cut:
 	rd->info->cut_line = lineno;
 	return SR_OK;
 }
 
-static enum sr_err read_jsonl(struct reader *rd, const char *buf, size_t len)
+/* One line of CSV rows (rd->line), fed to libcsv: a record may span
+ * lines (a quoted field may hold a newline). */
+static enum sr_err csv_line(struct reader *rd, int last)
 {
-	size_t pos = 0;
-	uint64_t lineno = 0;
-	enum sr_err err;
-
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) + 1 : len;
-
-		lineno++;
-		if (end - pos == 1 && nl) {
-			/* A blank line: nothing, but not a row either. */
-			pos = end;
-			rd->info->good_len = (off_t)pos;
-			continue;
-		}
-		err = take(rd, buf + pos, end - pos, lineno, NULL, !nl);
-		if (err)
-			return err;
-		if (!rd->info->cut_line)
-			rd->info->good_len = (off_t)end;
-		pos = end;
-	}
-	return SR_OK;
-}
-
-/* Fed a line at a time, so that a record's first line and its end are
- * known: libcsv says when a record is complete, across quoted newlines. */
-static enum sr_err read_csv(struct reader *rd, const char *buf, size_t len)
-{
-	struct csv_parser p;
-	struct rec rec;
 	struct fields f;
-	size_t pos = 0, start = 0;
-	uint64_t lineno = 0, first = 1;
-	enum sr_err err = SR_OK;
+	enum sr_err err;
 	int i;
 
-	memset(&rec, 0, sizeof(rec));
-	if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL | CSV_STRICT_FINI))
-		return sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
-	while (!err && pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) + 1 : len;
-		int last = !nl;
-
-		lineno++;
-		if (p.pstate == 0) { /* ROW_NOT_BEGUN: a record starts here */
-			start = pos;
-			first = lineno;
-		}
-		if (csv_parse(&p, buf + pos, end - pos, on_field, on_row, &rec) != end - pos ||
-		    (last && csv_fini(&p, on_field, on_row, &rec))) {
-			if (last) { /* cut in a quoted field */
-				rd->info->cut_line = first;
-				break;
-			}
-			sr_diag_file(rd->d, rd->name);
-			rd->d->line = first;
-			err = sr_diag_set(rd->d, SR_ERR_FORMAT, "CSV syntax error: %s",
-					  csv_strerror(csv_error(&p)));
-			break;
-		}
-		pos = end;
-		if (rec.nomem) {
-			err = sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
-			break;
-		}
-		if (!rec.done) {
-			if (p.pstate == 0 && !rec.n)
-				rd->info->good_len = (off_t)pos; /* a blank line */
-			continue;
-		}
-		f.n = rec.n;
-		f.old = 0;
-		if (rec.n <= C_COUNT && !csv_map(rec.f, rec.n, f.f, &f.old))
-			f.n = C_COUNT;
-		else
-			for (i = 0; i < C_COUNT; i++)
-				f.f[i] = i < rec.n ? rec.f[i] : NULL;
-		err = take(rd, buf + start, pos - start, first, &f, last);
-		rec_clear(&rec);
-		if (!err && !rd->info->cut_line)
-			rd->info->good_len = (off_t)pos;
+	if (rd->p.pstate == 0) { /* ROW_NOT_BEGUN: a record starts here */
+		rd->tlen = 0;
+		rd->first = rd->lineno;
 	}
-	if (!err && pos >= len && p.pstate != 0 && !rd->info->cut_line)
-		rd->info->cut_line = first;
-	rec_clear(&rec);
-	csv_free(&p);
+	if (rd->max && rd->tlen + rd->len > rd->max + 1) {
+		sr_diag_file(rd->d, rd->name);
+		rd->d->line = rd->first;
+		return sr_diag_set(rd->d, SR_ERR_LIMIT, "a row longer than %zu KiB: refused, "
+				   "not a sweep's result row (a row is a few KiB)", rd->max >> 10);
+	}
+	if (rd->tlen + rd->len + 1 > rd->tcap &&
+	    sr_grow((void **)&rd->text, &rd->tcap, rd->tlen + rd->len + 1, 1, 256))
+		return sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
+	memcpy(rd->text + rd->tlen, rd->line, rd->len + 1);
+	rd->tlen += rd->len;
+	if (csv_parse(&rd->p, rd->line, rd->len, on_field, on_row, &rd->rec) != rd->len ||
+	    (last && csv_fini(&rd->p, on_field, on_row, &rd->rec))) {
+		if (last) { /* cut in a quoted field */
+			rd->info->cut_line = rd->first;
+			return SR_OK;
+		}
+		sr_diag_file(rd->d, rd->name);
+		rd->d->line = rd->first;
+		return sr_diag_set(rd->d, SR_ERR_FORMAT, "CSV syntax error: %s",
+				   csv_strerror(csv_error(&rd->p)));
+	}
+	if (rd->rec.nomem)
+		return sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
+	if (!rd->rec.done) {
+		if (rd->p.pstate == 0 && !rd->rec.n && !rd->info->cut_line)
+			rd->info->good_len = rd->pos + (off_t)rd->len; /* a blank line */
+		return SR_OK;
+	}
+	f.n = rd->rec.n;
+	f.old = 0;
+	if (rd->rec.n <= C_COUNT && !csv_map(rd->rec.f, rd->rec.n, f.f, &f.old))
+		f.n = C_COUNT;
+	else
+		for (i = 0; i < C_COUNT; i++)
+			f.f[i] = i < rd->rec.n ? rd->rec.f[i] : NULL;
+	err = take(rd, rd->text, rd->tlen, rd->first, rd->pos + (off_t)rd->len, &f, last);
+	rec_clear(&rd->rec);
 	return err;
 }
 
 /*
- * The format of a result file by its first line that is not blank: JSON
- * lines begin with "{", CSV rows with their header, "unit,"; 0 with *fmt,
- * or -1 when the file has no such line (empty, blank lines only: *fmt
- * left) or -2 when it is neither (its line number in *line).
+ * The format of a result file by its first line that is not blank (line):
+ * JSON lines begin with "{", CSV rows with their header, "unit,"; -1 when
+ * it is neither.
  */
-static int detect(const char *buf, size_t len, enum sr_sweep_fmt *fmt, uint64_t *line)
+static int detect(const char *line)
 {
-	size_t i = 0;
-
-	*line = 1;
-	while (i < len && (buf[i] == '\n' || (buf[i] == '\r' && i + 1 < len && buf[i + 1] == '\n'))) {
-		*line += buf[i] == '\n';
-		i++;
-	}
-	if (i == len)
-		return -1;
-	if (buf[i] == '{') {
-		*fmt = SR_SWEEP_JSONL;
-		return 0;
-	}
-	if (len - i >= 5 && !memcmp(buf + i, "unit,", 5)) {
-		*fmt = SR_SWEEP_CSV;
-		return 0;
-	}
-	return -2;
+	if (line[0] == '{')
+		return SR_SWEEP_JSONL;
+	if (!strncmp(line, "unit,", 5))
+		return SR_SWEEP_CSV;
+	return -1;
 }
 
-/* sr_rows_read_fd(), fmt < 0: the format the content shows (detect()). */
+/* Read the rows of rd's input, each to rd->fn. */
+static enum sr_err read_rows(struct reader *rd)
+{
+	enum sr_err err;
+	int last;
+
+	for (;;) {
+		err = next_line(rd);
+		if (err || !rd->len)
+			break;
+		rd->lineno++;
+		last = rd->line[rd->len - 1] != '\n';
+		if (memchr(rd->line, '\0', rd->len)) {
+			sr_diag_file(rd->d, rd->name);
+			rd->d->line = rd->lineno;
+			return sr_diag_set(rd->d, SR_ERR_FORMAT, "not a result file (it holds a NUL "
+					   "byte)");
+		}
+		if (rd->fmt < 0 || rd->fmt == SR_SWEEP_JSONL) {
+			if (blank_line(rd->line, rd->len)) {
+				/* Nothing, but not a row either. */
+				if (!rd->info->cut_line)
+					rd->info->good_len = rd->pos + (off_t)rd->len;
+				continue;
+			}
+		}
+		if (rd->fmt < 0) {
+			rd->fmt = detect(rd->line);
+			if (rd->fmt < 0) {
+				sr_diag_file(rd->d, rd->name);
+				rd->d->line = rd->lineno;
+				return sr_diag_set(rd->d, SR_ERR_FORMAT, "not a result file: JSON rows "
+						   "begin with {\"unit\": ..., CSV rows follow their "
+						   "header, unit,%s...", sr_id_fields[0].name);
+			}
+			rd->info->fmt = rd->fmt;
+		}
+		if (rd->fmt == SR_SWEEP_CSV) {
+			if (!rd->csv_on) {
+				if (csv_init(&rd->p, CSV_STRICT | CSV_APPEND_NULL | CSV_STRICT_FINI))
+					return sr_diag_set(rd->d, SR_ERR_NOMEM, "out of memory");
+				rd->csv_on = 1;
+			}
+			err = csv_line(rd, last);
+		} else {
+			err = take(rd, rd->line, rd->len, rd->lineno, rd->pos + (off_t)rd->len, NULL,
+				   last);
+		}
+		if (err || rd->info->cut_line)
+			break;
+	}
+	/* A record still open at the end: cut short in a quoted field. */
+	if (!err && rd->csv_on && rd->p.pstate != 0 && !rd->info->cut_line)
+		rd->info->cut_line = rd->first;
+	return err;
+}
+
+/*
+ * Read the rows of name from in, in format fmt (-1: the one its content
+ * shows), each to fn: the reading of sr_rows_read_fd(), sr_rows_read_any()
+ * and sr_rows_each().
+ */
+static enum sr_err read_input(struct input *in, const char *name, int fmt, size_t max,
+			      sr_row_fn fn, void *ctx, struct sr_rows_info *info,
+			      struct sr_diag *caller)
+{
+	struct sr_diag local, *d = caller ? caller : &local;
+	struct reader rd;
+	enum sr_err err;
+
+	memset(info, 0, sizeof(*info));
+	memset(&rd, 0, sizeof(rd));
+	rd.in = *in;
+	rd.name = name;
+	rd.fmt = fmt;
+	rd.max = max;
+	rd.fn = fn;
+	rd.ctx = ctx;
+	rd.info = info;
+	rd.d = d;
+	info->fmt = fmt;
+	if (!rd.in.src) {
+		rd.in.chunk = malloc(CHUNK);
+		if (!rd.in.chunk)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	}
+	err = read_rows(&rd);
+	if (rd.csv_on)
+		csv_free(&rd.p);
+	rec_clear(&rd.rec);
+	free(rd.text);
+	free(rd.line);
+	free(rd.in.chunk);
+	return err;
+}
+
+/* sr_row_fn for sr_rows_read_*(): the row into the rows (ctx). */
+static enum sr_err keep_row(void *ctx, struct sr_row *r, struct sr_diag *d)
+{
+	if (sr_rows_add(ctx, r))
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	return SR_OK;
+}
+
+/* sr_rows_read_fd(), fmt < 0: the format the content shows. */
 static enum sr_err read_fd(struct sr_rows *rows, int fd, off_t size, const char *name, int fmt,
 			   struct sr_rows_info *info, struct sr_diag *caller)
 {
 	struct sr_diag local, *d = caller ? caller : &local;
-	struct reader rd;
-	char *buf;
-	size_t len = 0, cap;
-	enum sr_err err;
+	struct input in;
 
 	sr_diag_clear(d);
 	memset(info, 0, sizeof(*info));
 	if (sr_strs_add(&rows->files, name, strlen(name)))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	/* A regular file up to the size it had (a pipe to its end); one byte
-	 * more for the NUL. */
-	cap = size > 0 ? (size_t)size : 1 << 16;
-	buf = malloc(cap + 1);
-	if (!buf)
-		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-	while (!(size > 0 && len == (size_t)size)) {
-		ssize_t n;
-
-		if (len == cap) {
-			char *nb = realloc(buf, 2 * cap + 1);
-
-			if (!nb) {
-				free(buf);
-				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
-
-			free(buf);
-			sr_diag_file(d, name);
-			return sr_diag_set(d, SR_ERR_IO, "read failed: %s", strerror(e));
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	if (memchr(buf, '\0', len)) {
-		free(buf);
-		sr_diag_file(d, name);
-		return sr_diag_set(d, SR_ERR_FORMAT, "not a result file (it holds a NUL byte)");
-	}
-	info->fmt = fmt;
-	if (fmt < 0) {
-		enum sr_sweep_fmt f = SR_SWEEP_JSONL;
-		uint64_t line;
-		int k = detect(buf, len, &f, &line);
-
-		if (k == -2) {
-			free(buf);
-			sr_diag_file(d, name);
-			d->line = line;
-			return sr_diag_set(d, SR_ERR_FORMAT,
-					   "not a result file: JSON rows begin with {\"unit\": ..., "
-					   "CSV rows follow their header, unit,%s...",
-					   sr_id_fields[0].name);
-		}
-		info->fmt = k ? -1 : (int)f;
-		fmt = (int)f;
-	}
-	rd.rows = rows;
-	rd.name = rows->files.v[rows->files.n - 1];
-	rd.fmt = (enum sr_sweep_fmt)fmt;
-	rd.info = info;
-	rd.d = d;
-	err = rd.fmt == SR_SWEEP_CSV ? read_csv(&rd, buf, len) : read_jsonl(&rd, buf, len);
-	free(buf);
-	return err;
+	memset(&in, 0, sizeof(in));
+	in.fd = fd;
+	in.size = size;
+	return read_input(&in, rows->files.v[rows->files.n - 1], fmt, 0, keep_row, rows, info, d);
 }
 
 enum sr_err sr_rows_read_fd(struct sr_rows *rows, int fd, off_t size, const char *name,
@@ -902,9 +1133,8 @@ enum sr_err sr_rows_read_fd(struct sr_rows *rows, int fd, off_t size, const char
 	return read_fd(rows, fd, size, name, (int)fmt, info, d);
 }
 
-/* sr_rows_read_file(), fmt < 0: the format the content shows. */
-static enum sr_err read_file(struct sr_rows *rows, const char *path, int fmt,
-			     struct sr_rows_info *info, struct sr_diag *caller)
+enum sr_err sr_rows_read_file_any(struct sr_rows *rows, const char *path,
+				  struct sr_rows_info *info, struct sr_diag *caller)
 {
 	struct sr_diag local, *d = caller ? caller : &local;
 	struct stat st;
@@ -924,122 +1154,80 @@ static enum sr_err read_file(struct sr_rows *rows, const char *path, int fmt,
 		sr_diag_file(d, path);
 		return sr_diag_set(d, SR_ERR_IO, "not a regular file nor a pipe");
 	}
-	err = read_fd(rows, fd, S_ISREG(st.st_mode) ? st.st_size : 0, path, fmt, info, d);
+	err = read_fd(rows, fd, S_ISREG(st.st_mode) ? st.st_size : 0, path, -1, info, d);
 	close(fd);
 	return err;
 }
 
-enum sr_err sr_rows_read_file(struct sr_rows *rows, const char *path, enum sr_sweep_fmt fmt,
-			      struct sr_rows_info *info, struct sr_diag *d)
+enum sr_err sr_rows_each(const char *path, size_t max, sr_row_fn fn, void *ctx,
+			 struct sr_rows_info *info, struct sr_diag *caller)
 {
-	return read_file(rows, path, (int)fmt, info, d);
+	struct sr_diag local, *d = caller ? caller : &local;
+	struct input in;
+	enum sr_err err;
+
+	sr_diag_clear(d);
+	memset(info, 0, sizeof(*info));
+	memset(&in, 0, sizeof(in));
+	in.fd = -1;
+	err = sr_src_open(&in.src, path, d);
+	if (!err)
+		err = read_input(&in, path, -1, max, fn, ctx, info, d);
+	sr_src_close(in.src);
+	return err;
 }
 
-enum sr_err sr_rows_read_file_any(struct sr_rows *rows, const char *path,
-				  struct sr_rows_info *info, struct sr_diag *d)
+/* ---- a row again ---------------------------------------------------------- */
+
+/* A row's line parsed again: its status and figures (g), and what they
+ * point into. */
+struct again {
+	json_t *o;
+	struct rec rec;
+	struct figs g;
+};
+
+/* r's status and figures into a: 0, -1 out of memory, -2 when they cannot
+ * be read from its line (a row read back whose figures are missing or not
+ * numbers: the reader refuses them).  again_free() after, whatever it
+ * returns. */
+static int again_read(const struct sr_row *r, struct again *a)
 {
-	return read_file(rows, path, -1, info, d);
-}
+	memset(a, 0, sizeof(*a));
+	if (r->fmt == SR_SWEEP_JSONL) {
+		json_error_t e;
 
-/* ---- a row in the other format ------------------------------------------ */
+		a->o = json_loadb(r->line, strlen(r->line), 0, &e);
+		return !json_is_object(a->o) || figs_json(a->o, &a->g) ? -2 : 0;
+	} else {
+		struct csv_parser p;
+		size_t len = strlen(r->line);
+		const char *f[C_COUNT];
+		int bad, old;
 
-/* A JSON row's figures: 0, or -1 when one is missing or not of its kind. */
-static int json_u64(const json_t *o, const char *k, uint64_t *v)
-{
-	const json_t *x = json_object_get(o, k);
-
-	if (!json_is_integer(x) || json_integer_value(x) < 0)
-		return -1;
-	*v = (uint64_t)json_integer_value(x);
-	return 0;
-}
-
-static int json_num(const json_t *o, const char *k, double *v)
-{
-	const json_t *x = json_object_get(o, k);
-
-	if (!json_is_number(x))
-		return -1;
-	*v = json_number_value(x);
-	return 0;
-}
-
-static int figs_json(const json_t *o, struct figs *g)
-{
-	const json_t *lat = json_object_get(o, "swapin_lat_ns");
-	const json_t *st = json_object_get(o, "status");
-
-	memset(g, 0, sizeof(*g));
-	if (!json_is_string(st))
-		return -1;
-	g->ok = !strcmp(json_string_value(st), "ok");
-	g->quiet = !strcmp(json_string_value(st), SR_ROW_QUIET);
-	if (!g->ok) {
-		g->error = json_string_value(json_object_get(o, "error"));
-		return 0;
-	}
-	if (json_object_get(o, "agree")) {
-		g->unc = 1;
-		if (json_num(o, "delta_pct_min", &g->umin) || json_num(o, "delta_pct_max", &g->umax) ||
-		    json_u64(o, "agree", &g->agree))
+		if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL | CSV_STRICT_FINI))
 			return -1;
-	}
-	return json_u64(o, "events", &g->events) || json_num(o, "throughput_kib_s", &g->tput) ||
-	       json_num(o, "delta_pct", &g->delta) || json_num(o, "makespan_ns", &g->makespan) ||
-	       json_u64(o, "swapouts", &g->swapouts) || json_u64(o, "swapins", &g->swapins) ||
-	       json_u64(o, "unmatched_swapins", &g->unmatched) ||
-	       json_u64(o, "swap_full", &g->swap_full) || json_num(o, "moved_out_pct", &g->moved) ||
-	       json_num(lat, "mean", &g->mean) || json_num(lat, "p50", &g->p50) ||
-	       json_num(lat, "p90", &g->p90) || json_num(lat, "p99", &g->p99) ? -1 : 0;
-}
-
-static int csv_u64(const char *s, uint64_t *v)
-{
-	return s && *s ? sr_parse_u64(s, strlen(s), UINT64_MAX, v) ? -1 : 0 : -1;
-}
-
-static int csv_num(const char *s, double *v)
-{
-	char *end;
-
-	if (!s || !*s)
-		return -1;
-	*v = strtod(s, &end);
-	return *end ? -1 : 0;
-}
-
-/* A CSV row's figures (its C_COUNT fields f; g->error into f). */
-static int figs_csv(const char *const *f, struct figs *g)
-{
-	const int c = C_STATUS;
-
-	memset(g, 0, sizeof(*g));
-	g->ok = !strcmp(f[c], "ok");
-	g->quiet = !strcmp(f[c], SR_ROW_QUIET);
-	if (!g->ok) {
-		g->error = f[c + 1];
-		return 0;
-	}
-	if (f[c + 17][0]) {
-		g->unc = 1;
-		if (csv_num(f[c + 15], &g->umin) || csv_num(f[c + 16], &g->umax) ||
-		    csv_u64(f[c + 17], &g->agree))
+		bad = csv_parse(&p, r->line, len, on_field, on_row, &a->rec) != len ||
+		      csv_fini(&p, on_field, on_row, &a->rec);
+		csv_free(&p);
+		if (a->rec.nomem)
 			return -1;
+		return bad || a->rec.n > C_COUNT || csv_map(a->rec.f, a->rec.n, f, &old) ||
+		       figs_csv(f, &a->g) ? -2 : 0;
 	}
-	return csv_u64(f[c + 2], &g->events) || csv_num(f[c + 3], &g->tput) ||
-	       csv_num(f[c + 4], &g->delta) || csv_num(f[c + 5], &g->makespan) ||
-	       csv_u64(f[c + 6], &g->swapouts) || csv_u64(f[c + 7], &g->swapins) ||
-	       csv_u64(f[c + 8], &g->unmatched) || csv_u64(f[c + 9], &g->swap_full) ||
-	       csv_num(f[c + 10], &g->moved) || csv_num(f[c + 11], &g->mean) ||
-	       csv_num(f[c + 12], &g->p50) || csv_num(f[c + 13], &g->p90) ||
-	       csv_num(f[c + 14], &g->p99) ? -1 : 0;
+}
+
+static void again_free(struct again *a)
+{
+	json_decref(a->o);
+	rec_clear(&a->rec);
 }
 
 int sr_row_line_as(const struct sr_row *r, enum sr_sweep_fmt fmt, char **line)
 {
 	struct buf b = { NULL, 0, 0 };
-	struct figs g;
-	int bad = 0;
+	struct again a;
+	int k;
 
 	*line = NULL;
 	/* (A row written before the fields added since is made again, as
@@ -1048,41 +1236,56 @@ int sr_row_line_as(const struct sr_row *r, enum sr_sweep_fmt fmt, char **line)
 		*line = strdup(r->line);
 		return *line ? 0 : -1;
 	}
-	if (r->fmt == SR_SWEEP_JSONL) {
-		json_error_t e;
-		json_t *o = json_loadb(r->line, strlen(r->line), 0, &e);
-
-		bad = !json_is_object(o) || figs_json(o, &g);
-		if (!bad)
-			cat_row(&b, fmt, r->unit, &r->id, &g);
-		json_decref(o);
-	} else {
-		struct csv_parser p;
-		struct rec rec;
-		size_t len = strlen(r->line);
-
-		memset(&rec, 0, sizeof(rec));
-		if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL | CSV_STRICT_FINI))
-			return -1;
-		bad = csv_parse(&p, r->line, len, on_field, on_row, &rec) != len ||
-		      csv_fini(&p, on_field, on_row, &rec);
-		if (rec.nomem) {
-			b.err = 1;
-		} else if (!bad) {
-			const char *f[C_COUNT];
-			int old;
-
-			bad = rec.n > C_COUNT || csv_map(rec.f, rec.n, f, &old) || figs_csv(f, &g);
-			if (!bad)
-				cat_row(&b, fmt, r->unit, &r->id, &g);
-		}
-		rec_clear(&rec);
-		csv_free(&p);
-	}
-	if (bad || b.err) {
+	k = again_read(r, &a);
+	if (!k)
+		cat_row(&b, fmt, r->unit, &r->id, &a.g);
+	again_free(&a);
+	if (k || b.err) {
 		free(b.s);
-		return bad ? -2 : -1;
+		return k ? k : -1;
 	}
 	*line = b.s;
+	return 0;
+}
+
+int sr_row_figures(const struct sr_row *r, char **key)
+{
+	struct buf b = { NULL, 0, 0 };
+	struct again a;
+	const struct figs *g = &a.g;
+	size_t i;
+	int k;
+
+	*key = NULL;
+	k = again_read(r, &a);
+	if (!k && !g->ok) {
+		cat(&b, "%s", g->quiet ? SR_ROW_QUIET : "error");
+		/* \x1f: the end of a value (no message holds it unescaped) */
+		if (!g->quiet)
+			cat(&b, "\x1f%s", g->error ? g->error : "");
+	} else if (!k) {
+		cat(&b, "ok");
+		for (i = 0; i < NFIGS; i++) {
+			const struct fig *f = &figs_tab[i];
+			uint64_t u;
+			double x;
+
+			if (f->unc && !g->unc)
+				continue;
+			if (f->u64) {
+				memcpy(&u, (const char *)g + f->off, sizeof(u));
+				cat(&b, "\x1f%" PRIu64, u);
+			} else {
+				memcpy(&x, (const char *)g + f->off, sizeof(x));
+				cat(&b, "\x1f%.17g", x);
+			}
+		}
+	}
+	again_free(&a);
+	if (k || b.err) {
+		free(b.s);
+		return k ? k : -1;
+	}
+	*key = b.s;
 	return 0;
 }

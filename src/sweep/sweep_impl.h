@@ -2,7 +2,9 @@
 /*
  * The sweep engine's insides, shared by the files of src/sweep/ only (its
  * public side is include/swapreplay/sweep.h), and for a row's identity
- * (ident.c) by src/plot/sweep_plot.c, which tells rows apart by it:
+ * (ident.c) and the reading of rows (rows.c: sr_rows_each(),
+ * sr_row_figures()) by src/plot/sweep_plot.c, which draws the rows it reads
+ * and tells them apart by their identity:
  *
  *   sweep.c     a sweep set up from inputs; machines and policies loaded
  *   inputs.c    lists of strings; inputs expanded into traces, files that
@@ -201,25 +203,47 @@ struct sr_rows_info {
 const char *sr_rows_csv_header(void);
 
 /*
- * Append the rows of the result file name, size bytes read from fd, to
- * rows; *info says what else was found.  A last row cut short (a kill) is
- * left out and its line given in info->cut_line; a whole last row without
- * its "\n" is kept.  SR_ERR_IO (a read failed), SR_ERR_FORMAT (a row that
- * is not one: a plan, a row of another schema, a CSV header of another
- * version, with the line), SR_ERR_NOMEM; the rows read before an error
- * stay in rows.
+ * Rows are read by one reader, whoever reads them (--resume, merge, plot):
+ * a line at a time, a CSV row across the lines a quoted field spans; a
+ * blank line (spaces, tabs and "\r" at most) is nothing.  A row is
+ * refused unless it is one this swapreplay reads back: its schema, its
+ * unit first, every field of its identity (those added since its rows
+ * were first written may be missing: null), its status, and in a row
+ * that replayed every figure a number (JSON: of its kind; CSV: finite).
+ * A last row cut short (a kill) is left out and its line given in
+ * info->cut_line; a whole last row without its "\n" is kept.
+ */
+
+/*
+ * Append the rows of the result file name, size bytes read from fd (size
+ * 0: to its end), to rows; *info says what else was found.  SR_ERR_IO (a
+ * read failed), SR_ERR_FORMAT (a row that is not one: a plan, a row of
+ * another schema, a CSV header of another version, a NUL byte, with the
+ * line), SR_ERR_NOMEM; the rows read before an error stay in rows.
  */
 enum sr_err sr_rows_read_fd(struct sr_rows *rows, int fd, off_t size, const char *name,
 			    enum sr_sweep_fmt fmt, struct sr_rows_info *info, struct sr_diag *d);
-/* The same, opening path (a regular file). */
-enum sr_err sr_rows_read_file(struct sr_rows *rows, const char *path, enum sr_sweep_fmt fmt,
-			      struct sr_rows_info *info, struct sr_diag *d);
-/* The same in the format the file's content shows: JSON lines when its
- * first line that is not blank begins with "{", CSV when with "unit,"
- * (info->fmt says which; -1 for a file without such a line, which has no
- * rows); SR_ERR_FORMAT with the line for anything else. */
+/* The same, opening path (a regular file or a pipe), in the format the
+ * file's content shows: JSON lines when its first line that is not blank
+ * begins with "{", CSV when with "unit," (info->fmt says which; -1 for a
+ * file without such a line, which has no rows); SR_ERR_FORMAT with the
+ * line for anything else. */
 enum sr_err sr_rows_read_file_any(struct sr_rows *rows, const char *path,
 				  struct sr_rows_info *info, struct sr_diag *d);
+/* Handed each row read, in the file's order: r is the callee's, to keep
+ * or to free (sr_row_free()); r->file is the name read, valid during the
+ * call.  SR_OK reads on; an error (d set) stops the reading, which returns
+ * it. */
+typedef enum sr_err (*sr_row_fn)(void *ctx, struct sr_row *r, struct sr_diag *d);
+/*
+ * The rows of path ("-": standard input; zstd-compressed or not), in the
+ * format its content shows (as sr_rows_read_file_any()), each handed to
+ * fn with ctx as they are read, so that no more than a row is held; a
+ * line longer than max bytes (0: any) is refused, SR_ERR_LIMIT with its
+ * line.  Errors as sr_rows_read_fd(), and fn's.
+ */
+enum sr_err sr_rows_each(const char *path, size_t max, sr_row_fn fn, void *ctx,
+			 struct sr_rows_info *info, struct sr_diag *d);
 /* Free the rows; rows is empty afterwards. */
 void sr_rows_free(struct sr_rows *rows);
 /* Take r (its strings too) into rows; 0 or -1 out of memory (r then freed). */
@@ -243,6 +267,12 @@ int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
  * out of memory, -2 when its figures cannot be read from its line (a row
  * read back whose figures are missing or not numbers). */
 int sr_row_line_as(const struct sr_row *r, enum sr_sweep_fmt fmt, char **line);
+/* r's status and figures as text, malloc'ed into *key: two rows of the
+ * same status and figures, in either format, have the same text, and
+ * rows of other figures another (numbers to the last bit).  0, -1 out of
+ * memory, -2 when its figures cannot be read from its line (as
+ * sr_row_line_as()). */
+int sr_row_figures(const struct sr_row *r, char **key);
 /* Give r the unit number unit (its line too); 0 or -1 out of memory. */
 int sr_row_renumber(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit);
 

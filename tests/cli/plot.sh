@@ -162,8 +162,14 @@ has "stat plot's labels: title, both panels' rates with a unit, time axis, the t
 # Rows of known deltas: two traces on two machines, the baseline and two
 # policies: a bar per machine and policy (4), a dot per row but the
 # baseline's (8), a legend of two.
+# A row as a sweep writes it (every field of its identity and figures: plot
+# reads rows with the sweep's own reader, src/sweep/rows.c).
+ident() { # TRACE MACHINE POLICY: a row's unit and identity
+	printf '{"unit": 0, "tool_version": "0.1.0", "trace": "%s", "trace_hash": null, "machine": "%s", "machine_hash": null, "machine_source": "-m", "machine_path": null, "policy": "%s", "policy_hash": null, "baseline": "reclaimer-nid", "baseline_hash": null, "slots_cache": true, "kernel": "6.6", "readahead": "auto;page-cluster=3;window=adaptive;holes=skip;memory=0", "reorder_window": 65536, "uncertainty": 0, "uncertainty_range": null, "input_format": "auto", "max_errors": 0, "plug": true, "node_map": null' "$@"
+}
 row() { # TRACE MACHINE POLICY DELTA
-	printf '{"unit": 0, "tool_version": "0.1.0", "trace": "%s", "machine": "%s", "policy": "%s", "baseline": "reclaimer-nid", "status": "ok", "events": 10, "delta_pct": %s, "schema": "swapreplay-sweep/2"}\n' "$@"
+	ident "$1" "$2" "$3"
+	printf ', "status": "ok", "events": 10, "throughput_kib_s": 100.0, "delta_pct": %s, "makespan_ns": 1000, "swapouts": 5, "swapins": 5, "unmatched_swapins": 0, "swap_full": 0, "moved_out_pct": 0.000, "swapin_lat_ns": {"mean": 100, "p50": 100, "p90": 100, "p99": 100}, "schema": "swapreplay-sweep/2"}\n' "$4"
 }
 {
 	for t in a.swt b.swt; do
@@ -203,7 +209,8 @@ check "plot with rows in error: status 0, said on stderr and in the chart" "0 ye
 # A trace with no swap activity: its rows have no delta, left out and said so.
 {
 	cat "$W/rows.jsonl"
-	printf '{"unit": 1, "tool_version": "0.1.0", "trace": "quiet.log", "machine": "2s-nvme2", "policy": "hybrid", "baseline": "reclaimer-nid", "status": "no swap activity", "events": 0, "schema": "swapreplay-sweep/2"}\n'
+	ident quiet.log 2s-nvme2 hybrid
+	printf ', "status": "no swap activity", "events": 0, "schema": "swapreplay-sweep/2"}\n'
 } >"$W/quiet.jsonl"
 $SR plot "$W/quiet.jsonl" -o "$W/q.pdf" 2>"$W/err"
 check "plot with a row of no swap activity: status 0, said on stderr and in the chart" "0 yes yes" \
@@ -233,6 +240,66 @@ sed -n 1p "$W/sweep.jsonl" | sed 's/"machine_hash": "fnv1a64:[0-9a-f]*"/"machine
 $SR plot "$W/sweep.jsonl" "$W/mh.jsonl" -o "$W/mh.svg" 2>"$W/err"
 check "plot of one machine name with two hashes: status 3, said" "3 yes" \
 	"$? $(grep -q "mh.jsonl:1: machine 2s-pmem2 with machine_hash fnv1a64:0000000000000000, not fnv1a64:[0-9a-f]* as at $W/sweep.jsonl:1: two machines of one name in one chart" "$W/err" && echo yes)"
+
+# ---- plot reads rows as --resume and merge do: src/sweep/rows.c's reader ---------
+# CSV rows are plotted (plot refused them: "CSV rows: plot reads JSON
+# lines"): the chart of a sweep's CSV rows is its JSON lines' byte for
+# byte, from standard input too, and a row given in both formats is one row.
+$SR sweep "$SAMPLE" -m 2s-pmem2,2s-nvme2 -p $P -f csv -o "$W/sweep.csv" >/dev/null 2>&1
+$SR plot "$W/sweep.csv" -o "$W/csv.svg" 2>"$W/err"
+rc=$?
+$SR plot - -o "$W/stdin.svg" <"$W/sweep.csv" 2>>"$W/err"
+$SR plot "$W/sweep.jsonl" "$W/sweep.csv" -o "$W/both.svg" 2>"$W/err2"
+check "plot of CSV rows: status 0, the JSON rows' chart (a file, stdin); both formats: each row once" \
+	"0 yes yes yes yes" "$rc $(cmp -s "$W/one.svg" "$W/csv.svg" && echo yes) $(cmp -s "$W/one.svg" "$W/stdin.svg" && echo yes) $(cmp -s "$W/one.svg" "$W/both.svg" && echo yes) $(grep -q '8 rows were given more than once' "$W/err2" && echo yes)"
+# A row the reader refuses is refused by plot and merge alike, with the
+# same FILE:LINE: message: a figure missing, a field of the identity
+# missing or not of its kind, a status of none of the three, a schema of
+# another version (plot took all but the first, or called them "not a
+# sweep's result row").
+n=0 k=0
+for e in 's/"makespan_ns": [0-9]*, //' 's/"tool_version": "[^"]*", //' 's/"plug": true/"plug": "yes"/' \
+	's/"status": "ok"/"status": "fine"/' 's/"schema": "[^"]*"/"schema": "swapreplay-sweep\/1"/'; do
+	k=$((k + 1))
+	sed "2$e" "$W/sweep.jsonl" >"$W/bad$k.jsonl"
+	$SR merge "$W/bad$k.jsonl" -o "$W/bad$k.m.jsonl" 2>"$W/merr"
+	mrc=$?
+	$SR plot "$W/bad$k.jsonl" -o "$W/bad$k.svg" 2>"$W/err"
+	prc=$?
+	m=$(sed -n "s|.*bad$k.jsonl:2: ||p" "$W/merr")
+	[ $mrc = 3 ] && [ $prc = 3 ] && [ -n "$m" ] && [ "$(cat "$W/err")" = "swapreplay: $W/bad$k.jsonl:2: $m" ] &&
+		[ ! -e "$W/bad$k.svg" ] && n=$((n + 1)) || echo "  (bad$k: merge $mrc [$(cat "$W/merr")], plot $prc [$(cat "$W/err")])"
+done
+check "plot and merge refuse the same 5 bad rows, status 3, with the same FILE:LINE: message" "5" "$n"
+# A last row cut short: said alike (plot called it "not a sweep's result row").
+head -c $(($(wc -c <"$W/sweep.jsonl") - 20)) "$W/sweep.jsonl" >"$W/cut.jsonl"
+$SR merge "$W/cut.jsonl" -o "$W/cut.m.jsonl" 2>"$W/merr"
+$SR plot "$W/cut.jsonl" -o "$W/cut.svg" 2>"$W/err"
+check "plot and merge of a last row cut short: status 3, FILE:8: a row cut short, both" "3 yes yes" \
+	"$? $(grep -qF "$W/cut.jsonl:8: a row cut short (a sweep killed while writing it)" "$W/err" && echo yes) $(grep -qF "$W/cut.jsonl:8: a row cut short (a sweep killed while writing it)" "$W/merr" && echo yes)"
+# Rows of the generations before (JSON without machine_source,
+# machine_path, uncertainty_range and node_map; CSV under the header of
+# the first rows of /2), which merge takes, are plotted: the same chart.
+sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/,/; s/, "uncertainty_range": null//; s/, "node_map": null//' \
+	"$W/sweep.jsonl" >"$W/gen0.jsonl"
+added=' machine_source machine_path uncertainty_range node_map delta_pct_min delta_pct_max agree '
+awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
+	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' \
+	"$W/sweep.csv" >"$W/gen0.csv"
+$SR merge "$W/gen0.jsonl" -o "$W/gen0.m.jsonl" 2>"$W/merr" &&
+	$SR merge "$W/gen0.csv" -o "$W/gen0.m.csv" 2>>"$W/merr"
+mrc=$?
+$SR plot "$W/gen0.jsonl" -o "$W/gen0.svg" 2>"$W/err" &&
+	$SR plot "$W/gen0.csv" -o "$W/gen0c.svg" 2>>"$W/err"
+check "rows of the first generation of /2 (JSON, CSV): merge takes them, plot draws them as the newest" \
+	"0 0 0 0 yes yes" "$mrc $? $(grep -c 'node_map\|machine_source' "$W/gen0.jsonl") $(head -1 "$W/gen0.csv" | grep -c 'node_map\|machine_source') $(cmp -s "$W/one.svg" "$W/gen0.svg" && echo yes) $(cmp -s "$W/one.svg" "$W/gen0c.svg" && echo yes)"
+# A sweep's rows in error whose machine was never known (a trace missing,
+# no -m: "machine": null) are rows in error, left out and said (plot
+# refused the file: "a row without its 'machine'").
+$SR sweep "$SAMPLE" "$W/gone.csv" -p hybrid -o "$W/nullm.jsonl" >/dev/null 2>&1
+$SR plot "$W/nullm.jsonl" -o "$W/nullm.svg" 2>"$W/err"
+check "plot of a sweep's rows in error of a machine never known: status 0, left out, said" "0 yes yes" \
+	"$? $(grep -q '"machine": null' "$W/nullm.jsonl" && echo yes) $(grep -q '2 of 4 rows are in error' "$W/err" && echo yes)"
 
 # ---- labels: UTF-8 cut between characters, any byte shown -----------------------
 # cairo draws valid UTF-8 only (else no chart at all, issue 29): labels are
@@ -305,10 +372,6 @@ $SR plot "$W/rows.jsonl" 2>"$W/err"
 check "plot without -o: status 2" "2 yes" "$? $(grep -q 'needs -o FILE.svg' "$W/err" && echo yes)"
 $SR "$SAMPLE" -o "$W/same.svg" --plot="$W/same.svg" >/dev/null 2>"$W/err"
 check "replay -o F --plot=F: refused, status 2" "2 yes" "$? $(grep -q 'name the same file' "$W/err" && echo yes)"
-$SR sweep "$SAMPLE" -m 2s-nvme2 -p hybrid -f csv -o "$W/rows.csv" >/dev/null 2>&1
-$SR plot "$W/rows.csv" -o "$W/c.svg" 2>"$W/err"
-check "plot of CSV rows: status 3, names merge -f jsonl" "3 yes no" \
-	"$? $(grep -q 'CSV rows: plot reads JSON lines (swapreplay merge -f jsonl' "$W/err" && echo yes) $(test -e "$W/c.svg" && echo yes || echo no)"
 $SR plot "$W/r.json" -o "$W/c.svg" 2>"$W/err"
 check "plot of a replay report: status 3, FILE:1: not a sweep's row" "3 yes" \
 	"$? $(grep -qF "$W/r.json:1: not a sweep's result row" "$W/err" && echo yes)"

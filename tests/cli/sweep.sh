@@ -404,6 +404,24 @@ rc2=$?
 $SR sweep a.csv gone.csv -m 2s-pmem2 -o nonl.jsonl -q --resume 2>/dev/null
 cmp -s nonl.jsonl e.jsonl && echo "ok sweep: --resume keeps a whole last row without its newline" ||
 	echo "FAIL sweep: resume of a last row without its newline"
+# A row that replayed is read back whole (src/sweep/rows.c, the one reader
+# of --resume, merge and plot): a figure missing, or not a number, is
+# refused naming it and its line, in either format.
+sed '1s/"makespan_ns": [0-9]*, //' e.jsonl >nofig.jsonl
+$SR merge nofig.jsonl -o nofigm.jsonl 2>err.txt
+rc=$?
+cp nofig.jsonl nofig2.jsonl
+$SR sweep a.csv gone.csv -m 2s-pmem2 -o nofig2.jsonl -q --resume 2>>err.txt
+rc2=$?
+$SR merge -f csv e.jsonl -o ecsv.csv 2>>err.txt
+awk -F, 'NR == 2 { $27 = "inf" } { print }' OFS=, ecsv.csv >inf.csv
+$SR merge inf.csv -o infm.csv 2>>err.txt
+rc3=$?
+[ $rc -eq 3 ] && [ $rc2 -eq 3 ] && [ $rc3 -eq 3 ] && [ ! -e nofigm.jsonl ] && [ ! -e infm.csv ] &&
+	[ "$(grep -c 'nofig2\{0,1\}.jsonl:1: a row that replayed without its makespan_ns (a number)' err.txt)" = 2 ] &&
+	grep -q 'inf.csv:2: a row that replayed without its delta_pct (a number)' err.txt &&
+	echo "ok merge: a row that replayed without a figure (or inf) is refused, naming it, by merge and --resume" ||
+	echo "FAIL merge: rows without a figure: $rc $rc2 $rc3 $(cat err.txt)"
 
 # ---- issue 12: plans and merges ------------------------------------------
 # merge --plan refuses rows of units of another plan (another trace,

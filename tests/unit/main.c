@@ -22,6 +22,7 @@ void suite_plug(void);
 void suite_revmap(void);
 void suite_compare(void);
 void suite_tasks(void);
+void suite_report_read(void);
 
 int main(void)
 {
@@ -42,5 +43,6 @@ int main(void)
 	suite_plug();
 	suite_revmap();
 	suite_compare();
+	suite_report_read();
 	return test_failed ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-/* Reading a report for compare (src/compare/compare.c) when jansson runs
+/* Reading a report for compare (src/report/report_read.c) when jansson runs
  * out of memory: it gives neither a reason nor a place (column -1, no
  * text), and the message must say out of memory, not "not JSON (column
  * -1: )". */
