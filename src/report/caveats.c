@@ -22,6 +22,7 @@ static const struct {
 	[SR_CAV_UNMATCHED] = { "unmatched_swapins", "unmatched", 1 },
 	[SR_CAV_STALE] = { "stale_requests", "stale", 1 },
 	[SR_CAV_LATE] = { "late_events", "late", 0 },
+	[SR_CAV_TASKS] = { "task_ops", "tasks", 0 },
 	[SR_CAV_DERIVED] = { "derived", "derived", 0 },
 	[SR_CAV_NODES] = { "nodes", "nodes", 0 },
 	[SR_CAV_DEVICES] = { "devices", "devices", 0 },
@@ -172,6 +173,24 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 		add(out, &n, SR_CAV_LATE, &b);
 		put(&b, "%" PRIu64 " events came later than the reorder window allowed and were "
 			"replayed late", res->late_events);
+	}
+	if (res->forks || res->exits || res->waits) {
+		struct sr_caveat *c = add(out, &n, SR_CAV_TASKS, &b);
+
+		put(&b, "the trace's task ops: %" PRIu64 " forks, %" PRIu64 " exits, %" PRIu64
+			" waits; %" PRIu64 " tasks started by a recorded fork (timed from their "
+			"parent), %" PRIu64 " at their recorded time; most tasks swapping at once:",
+		    res->forks, res->exits, res->waits, res->tasks_forked, res->tasks_unforked);
+		for (k = 0; k < res->nr_policies; k++)
+			put(&b, "%s %s %" PRIu64, k ? "," : "", res->policy[k].name,
+			    res->policy[k].tasks_alive_max);
+		if (res->forks_late || res->waits_unmatched) {
+			c->warn = 1;
+			put(&b, "; left as recorded: %" PRIu64 " forks of a task already seen, %"
+				PRIu64 " waits for a task not seen or not exited", res->forks_late,
+			    res->waits_unmatched);
+		}
+		put(&b, " (docs/MODEL.md, \"Forks, exits and waits\")");
 	}
 	if (in->derived) {
 		add(out, &n, SR_CAV_DERIVED, &b);

@@ -55,6 +55,7 @@ const struct sr_report_fig sr_report_pfig[SR_PF_COUNT] = {
 	[SR_PF_U_AGREE] = { "uncertainty", "agree", W, SR_FIG_UNC, 0 },
 	[SR_PF_TASK_SWAPIN_SUM] = { NULL, "task_swapin_kib_s_sum", 1, SR_FIG_TASKS, 1 },
 	[SR_PF_TASK_SWAPOUT_SUM] = { NULL, "task_swapout_kib_s_sum", 1, SR_FIG_TASKS, 0 },
+	[SR_PF_TASKS_ALIVE_MAX] = { NULL, "tasks_alive_max", W, SR_FIG_TASK_OPS, 1 },
 };
 
 const struct sr_report_fig sr_report_dfig[SR_DF_COUNT] = {

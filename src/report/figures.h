@@ -60,6 +60,7 @@ enum sr_pfig {
 	SR_PF_U_AGREE,
 	SR_PF_TASK_SWAPIN_SUM,   /* --per-task */
 	SR_PF_TASK_SWAPOUT_SUM,
+	SR_PF_TASKS_ALIVE_MAX,   /* the trace has task ops */
 	SR_PF_COUNT
 };
 
@@ -87,6 +88,7 @@ enum sr_fig_when {
 	SR_FIG_BLOCK,            /* bios went through the block layer */
 	SR_FIG_UNC,              /* --uncertainty */
 	SR_FIG_TASKS,            /* --per-task */
+	SR_FIG_TASK_OPS,         /* the trace has task ops (fork, exit, wait) */
 };
 
 /* The decimals of a whole number (a count, written from an integer). */

@@ -164,6 +164,7 @@ static void pol_fig(const struct sr_policy_result *p, const struct lat *l, enum 
 	case SR_PF_U_AGREE: *u = (uint64_t)p->unc.agree; break;
 	case SR_PF_TASK_SWAPIN_SUM: *d = p->task_swapin_kib_s_sum; break;
 	case SR_PF_TASK_SWAPOUT_SUM: *d = p->task_swapout_kib_s_sum; break;
+	case SR_PF_TASKS_ALIVE_MAX: *u = p->tasks_alive_max; break;
 	case SR_PF_COUNT: break;
 	}
 }
@@ -229,6 +230,12 @@ static const char *put_figs(FILE *f, const struct sr_report_fig *t, int n, unsig
 	return open;
 }
 
+/* Whether the trace had task ops (fork, exit, wait). */
+static int task_ops(const struct sr_result *res)
+{
+	return res->forks || res->exits || res->waits;
+}
+
 static void write_json(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
 	struct sr_caveat cav[SR_CAV_COUNT];
@@ -243,8 +250,15 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 	fprintf(f, "  \"trace\": {\"path\": ");
 	sr_report_json_string(f, in->trace);
 	fprintf(f, ", \"events\": %" PRIu64 ", \"swapins\": %" PRIu64 ", \"tasks\": %" PRIu64
-		", \"late_events\": %" PRIu64 "},\n", res->events, res->swapins, res->tasks,
+		", \"late_events\": %" PRIu64, res->events, res->swapins, res->tasks,
 		res->late_events);
+	if (task_ops(res))
+		fprintf(f, ", \"task_ops\": {\"forks\": %" PRIu64 ", \"exits\": %" PRIu64
+			", \"waits\": %" PRIu64 ", \"tasks_forked\": %" PRIu64 ", \"tasks_unforked\": %"
+			PRIu64 ", \"forks_late\": %" PRIu64 ", \"waits_unmatched\": %" PRIu64 "}",
+			res->forks, res->exits, res->waits, res->tasks_forked, res->tasks_unforked,
+			res->forks_late, res->waits_unmatched);
+	fprintf(f, "},\n");
 	fprintf(f, "  \"machine\": {\"name\": ");
 	sr_report_json_string(f, in->machine);
 	fprintf(f, ", \"origin\": ");
@@ -287,7 +301,8 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			sr_report_json_string(f, p->path);
 		}
 		when = 1u << SR_FIG_ALWAYS | (p->blk.bios ? 1u << SR_FIG_BLOCK : 0) |
-		       (p->unc.variants ? 1u << SR_FIG_UNC : 0) | (p->task ? 1u << SR_FIG_TASKS : 0);
+		       (p->unc.variants ? 1u << SR_FIG_UNC : 0) | (p->task ? 1u << SR_FIG_TASKS : 0) |
+		       (task_ops(res) ? 1u << SR_FIG_TASK_OPS : 0);
 		for (i = 0; i < SR_PF_COUNT; i++)
 			pol_fig(p, &l, (enum sr_pfig)i, &pu[i], &pd[i]);
 		if (put_figs(f, sr_report_pfig, SR_PF_COUNT, when, "     ", pu, pd))

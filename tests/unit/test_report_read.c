@@ -186,6 +186,9 @@ static void report_json_round_trip(void)
 	pol[0].task = task, pol[0].nr_tasks = 2;
 	pol[0].task_swapin_kib_s_sum = 41.5, pol[0].task_swapout_kib_s_sum = 42.5;
 	res.events = 100, res.swapins = 40, res.tasks = 2, res.nr_policies = 2;
+	/* Task ops: every policy's tasks_alive_max is given. */
+	res.forks = 1, res.exits = 1, res.waits = 1, res.tasks_forked = 1, res.tasks_unforked = 1;
+	pol[0].tasks_alive_max = 43, pol[1].tasks_alive_max = 44;
 	res.policy = pol;
 	in.trace = "t.swt", in.machine = "2s-nvme2", in.machine_origin = "preset";
 	in.slots_cache = 1, in.plug = 1, in.kernel = &kern;
@@ -220,7 +223,7 @@ static void report_json_round_trip(void)
 	for (k = 0; k < 2; k++) {
 		const json_t *po = json_array_get(json_object_get(root, "policies"), (size_t)k);
 		const struct sr_report_doc_pol *rp = &doc.pol[k];
-		unsigned given = 1u << SR_FIG_ALWAYS;
+		unsigned given = 1u << SR_FIG_ALWAYS | 1u << SR_FIG_TASK_OPS;
 
 		if (!k)
 			given |= 1u << SR_FIG_BLOCK | 1u << SR_FIG_UNC | 1u << SR_FIG_TASKS;
