@@ -58,6 +58,23 @@ static int same(const struct sr_event *a, const struct sr_event *b)
 	       a->nr_pages == b->nr_pages && a->lat_ns == b->lat_ns;
 }
 
+/* Make e a task op of task pid (not 0): a fork or a wait of child (not 0,
+ * not pid), or an exit (child unused); cpu and lat_ns kept. */
+static void make_task_op(struct sr_event *e, enum sr_op op, uint32_t pid, uint32_t child)
+{
+	e->op = (uint8_t)op;
+	e->pid = pid;
+	e->flags &= SR_EV_HAS_CPU;
+	e->offset = 0;
+	e->vaddr = 0;
+	e->nr_pages = 1;
+	e->dev = -1;
+	if (op != SR_OP_EXIT) {
+		e->child = child;
+		e->flags |= SR_EV_HAS_CHILD;
+	}
+}
+
 static int write_file(const char *path, enum sr_format f, int level,
 		      const struct sr_event *e, size_t n, const char *machine)
 {
@@ -357,6 +374,65 @@ static void timeline_adaptive(void)
 	}
 }
 
+/*
+ * The task ops (fork, exit, wait) are counted apart by sr_stat (task_ops),
+ * in nothing else: not the swap events, pages, span, tasks, CPUs, nodes,
+ * devices or latencies; and a timeline skips them (its first bucket is
+ * the first swap event's).
+ */
+static void stat_task_ops(void)
+{
+	struct sr_event e[6];
+	struct sr_stat *s = sr_stat_new();
+	struct sr_timeline *t = sr_timeline_new(100);
+	struct sr_stat_summary m;
+	struct sr_timeline_info ti;
+	int32_t dev;
+	uint64_t count;
+	size_t i;
+
+	CHECK(s && t);
+	if (!s || !t)
+		goto out;
+	for (i = 0; i < 6; i++) {
+		sr_event_init(&e[i]);
+		e[i].ts_ns = 1000 * (i + 1);
+		e[i].cpu = 9;
+		e[i].flags = SR_EV_HAS_CPU;
+		e[i].cpu_nid = 5;
+		e[i].page_nid = 6;
+		e[i].lat_ns = 77;
+	}
+	make_task_op(&e[0], SR_OP_FORK, 1, 2);
+	make_task_op(&e[1], SR_OP_FORK, 1, 3);
+	e[2].op = SR_OP_OUT;
+	e[2].pid = 2;
+	e[2].cpu = 0;
+	e[2].cpu_nid = e[2].page_nid = 0;
+	e[2].dev = 0;
+	e[2].nr_pages = 4;
+	e[2].lat_ns = 0;
+	make_task_op(&e[3], SR_OP_EXIT, 2, 0);
+	make_task_op(&e[4], SR_OP_WAIT, 1, 2);
+	make_task_op(&e[5], SR_OP_EXIT, 3, 0);
+	CHECK(sr_stat_add(s, e, 6) == SR_OK);
+	sr_stat_summary(s, &m);
+	CHECK(m.task_ops[0] == 2 && m.task_ops[1] == 2 && m.task_ops[2] == 1);
+	CHECK(m.events[0] == 1 && m.events[1] == 0 && m.pages[0] == 4 && m.huge_events[0] == 1);
+	CHECK(m.ts_min == 3000 && m.ts_max == 3000 && m.tasks == 1 && m.cpus == 1);
+	CHECK(m.lat_known == 0);
+	CHECK(sr_stat_node_events(s, 0, 5) == 0 && sr_stat_node_events(s, 1, 6) == 0);
+	CHECK(sr_stat_node_events(s, 0, 0) == 1 && sr_stat_node_events(s, 1, 0) == 1);
+	CHECK(sr_stat_devices(s, &dev, &count, 1) == 1 && dev == 0 && count == 1);
+	CHECK(sr_timeline_add(t, e, 6) == SR_OK);
+	sr_timeline_get(t, &ti);
+	CHECK(ti.base_ns == 3000 && ti.buckets == 1);
+	CHECK(sr_timeline_pages(t, 0, SR_OP_OUT) == 4 && sr_timeline_pages(t, 0, SR_OP_IN) == 0);
+out:
+	sr_timeline_free(t);
+	sr_stat_free(s);
+}
+
 void suite_readers(void)
 {
 	TEST(all_formats);
@@ -365,4 +441,5 @@ void suite_readers(void)
 	TEST(vaddr_late);
 	TEST(timeline_adaptive);
 	TEST(event_valid_matches_check);
+	TEST(stat_task_ops);
 }
