@@ -23,34 +23,41 @@ void sr_stat_free(struct sr_stat *s);
 /* Add n events; SR_ERR_NOMEM if a set could not grow (the counts so far stay valid). */
 enum sr_err sr_stat_add(struct sr_stat *s, const struct sr_event *evs, size_t n);
 
+/*
+ * The swap events (out, in), and apart from them the task ops (fork, exit,
+ * wait; traces/FORMAT.md, "Tasks"), which only task_ops counts: every other
+ * figure, the nodes and the devices are the swap events' (a task op has no
+ * page, no device and no slot).
+ */
 struct sr_stat_summary {
-	uint64_t events[2];      /* by op (SR_OP_OUT, SR_OP_IN) */
+	uint64_t events[2];      /* swap events by op (SR_OP_OUT, SR_OP_IN) */
 	uint64_t pages[2];       /* base pages by op */
 	uint64_t huge_events[2]; /* events of more than one base page, by op */
-	uint64_t ts_min, ts_max; /* over all events (0, 0 if none) */
-	uint64_t tasks;          /* distinct pids */
-	uint64_t cpus;           /* distinct CPUs among events that name one */
-	uint64_t lat_known;      /* events with lat_ns > 0 */
+	uint64_t ts_min, ts_max; /* over all swap events (0, 0 if none) */
+	uint64_t tasks;          /* distinct pids of the swap events */
+	uint64_t cpus;           /* distinct CPUs among swap events that name one */
+	uint64_t lat_known;      /* swap events with lat_ns > 0 */
 	uint64_t lat_sum_ns;     /* sum of those latencies (saturating) */
+	uint64_t task_ops[SR_OP_COUNT - SR_OP_FORK]; /* by op - SR_OP_FORK: fork, exit, wait */
 };
 
 void sr_stat_summary(const struct sr_stat *s, struct sr_stat_summary *out);
 
-/* Events per node id as CPU node (which = 0) or page node (which = 1);
- * node < SR_MAX_NODES. */
+/* Swap events per node id as CPU node (which = 0) or page node (which =
+ * 1); node < SR_MAX_NODES. */
 uint64_t sr_stat_node_events(const struct sr_stat *s, int which, unsigned node);
 
 /*
- * Devices seen, sorted by index (-1, unknown, first): fills up to cap pairs
- * and returns how many distinct devices there are in all.
+ * Devices of the swap events, sorted by index (-1, unknown, first): fills
+ * up to cap pairs and returns how many distinct devices there are in all.
  */
 size_t sr_stat_devices(const struct sr_stat *s, int32_t *devs, uint64_t *counts,
 		       size_t cap);
 
 /*
  * A timeline: swap-out and swap-in pages per time bucket of width_ns from
- * the first event (its time floored to a width).  Events before that
- * bucket count in it.  Rather than grow past SR_TIMELINE_MAX_BUCKETS, the
+ * the first swap event (its time floored to a width); task ops are not
+ * counted.  Events before that bucket count in it.  Rather than grow past SR_TIMELINE_MAX_BUCKETS, the
  * buckets double in width (sr_timeline_info.widened says how many times).
  */
 #define SR_TIMELINE_MAX_BUCKETS 100000

@@ -120,9 +120,19 @@ const char *sr_reader_machine_origin(const struct sr_reader *r);
 /*
  * Whether events of this trace may carry a virtual address (vaddr), as
  * its format says from the start: a CSV header with the vaddr column, JSON
- * lines (any line may have one), .swt version 2.  Not whether any does.
+ * lines (any line may have one), .swt version 2 or 3.  Not whether any does.
  */
 int sr_reader_may_vaddr(const struct sr_reader *r);
+
+/*
+ * Whether this trace may hold task ops (fork, exit, wait) with their child,
+ * as its format says from the start: a CSV header with the child column,
+ * .swt version 3.  Not whether any does.  Not JSON lines, though any line
+ * may be one (a CSV written from them on standard output keeps the columns
+ * it always had), nor a CSV without the column, though it may hold an
+ * exit (which names no child).
+ */
+int sr_reader_may_tasks(const struct sr_reader *r);
 
 /*
  * How far the reading of the file has gone: *read bytes of the file as
@@ -197,6 +207,18 @@ struct sr_write_opts {
 	 * carries vaddr from the start.  An event with vaddr there without
 	 * either is an error (SR_ERR_INVAL), never a silent loss. */
 	int may_vaddr;
+	/*
+	 * The same for the task ops (fork, exit, wait; traces/FORMAT.md,
+	 * "Tasks"): the events include some: CSV gets the child column and SWT
+	 * is written as version 3.  Else they are written without (CSV: no
+	 * child column, .swt version 1 or 2) until an event needs it (CSV: a
+	 * fork or a wait, which name a child; SWT: any task op), and the file
+	 * written so far is written again then, as for vaddr.  JSONL has the
+	 * "child" key on the lines of a fork or a wait anyway.
+	 */
+	int tasks;
+	/* Events may be task ops (sr_reader_may_tasks()): as may_vaddr. */
+	int may_tasks;
 };
 
 struct sr_writer;

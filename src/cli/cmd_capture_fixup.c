@@ -25,7 +25,7 @@ static const struct cli_opt opts[] = {
 static int run(int argc, char **argv)
 {
 	struct cli_parser p;
-	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0, 0 };
+	struct sr_write_opts wo = { .format = SR_FMT_AUTO };
 	struct sr_pfn_map *map = NULL;
 	struct sr_capture *c = NULL;
 	struct sr_writer *w = NULL;

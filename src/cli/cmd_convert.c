@@ -26,7 +26,7 @@ static int run(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct sr_read_opts ro = { .format = SR_FMT_AUTO, .max_errors = 0, .decompress_thread = 1 };
-	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0, 0 };
+	struct sr_write_opts wo = { .format = SR_FMT_AUTO };
 	struct sr_reader *r = NULL;
 	struct sr_writer *w = NULL;
 	struct sr_diag d;
@@ -122,14 +122,17 @@ static int run(int argc, char **argv)
 		if (!w) {
 			struct sr_diag od;
 
-			/* The output carries addresses if the first events do;
-			 * else from the first event that does (the writer
-			 * writes the output again then), or from the start if
-			 * the input may have some and OUT cannot be written
-			 * again (standard output). */
-			for (i = 0; i < n && !wo.vaddr; i++)
-				wo.vaddr = (evs[i].flags & SR_EV_HAS_VADDR) != 0;
+			/* The output carries addresses (and task ops) if the
+			 * first events do; else from the first event that
+			 * does (the writer writes the output again then), or
+			 * from the start if the input may have some and OUT
+			 * cannot be written again (standard output). */
+			for (i = 0; i < n; i++) {
+				wo.vaddr |= (evs[i].flags & SR_EV_HAS_VADDR) != 0;
+				wo.tasks |= sr_op_is_task(evs[i].op);
+			}
 			wo.may_vaddr = sr_reader_may_vaddr(r);
+			wo.may_tasks = sr_reader_may_tasks(r);
 			werr = sr_writer_open(&w, out, &wo, &od);
 			if (werr) {
 				rc = cli_diag(&od);
@@ -184,8 +187,12 @@ const struct cli_cmd cmd_convert = {
 	"virtual addresses (vaddr: a CSV column, .swt version 2) if any event has\n"
 	"one (else it is a CSV without the column, .swt version 1); on standard\n"
 	"output, if the input can have them (a CSV with the column, JSON lines,\n"
-	".swt version 2).  A file OUT appears only when it is complete; on an\n"
-	"error the old OUT, if any, is left as it was.\n"
+	".swt version 2 or 3).  The task ops (fork, exit, wait) likewise: a CSV\n"
+	"child column if a fork or a wait names a child, .swt version 3 if there\n"
+	"is any task op; on standard output, if the input can have them (a CSV\n"
+	"with the child column, .swt version 3) or its first 4096 events have one.\n"
+	"A file OUT appears only when it is complete; on an error the old OUT, if\n"
+	"any, is left as it was.\n"
 	"\n"
 	"Options:\n"
 	"  --to=FORMAT           csv, jsonl or swt; default: from OUT's name\n"

@@ -110,7 +110,7 @@ static int run(int argc, char **argv)
 {
 	struct cli_parser p;
 	struct sr_gen_params gp;
-	struct sr_write_opts wo = { SR_FMT_AUTO, 0, NULL, 0, 0 };
+	struct sr_write_opts wo = { .format = SR_FMT_AUTO };
 	struct sr_machine *m = NULL;
 	const char *machine = NULL;
 	struct sr_gen *g = NULL;

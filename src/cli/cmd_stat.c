@@ -123,8 +123,10 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 	uint64_t counts[64];
 	size_t ndev, i, shown;
 	double span;
+	uint64_t task_ops;
 
 	sr_stat_summary(s, &m);
+	task_ops = m.task_ops[0] + m.task_ops[1] + m.task_ops[2];
 	ndev = sr_stat_devices(s, devs, counts, 64);
 	shown = ndev < 64 ? ndev : 64;
 	span = (double)(m.ts_max - m.ts_min) / 1e9;
@@ -146,6 +148,9 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 		fprintf(f, ",\"ts_first_ns\":%" PRIu64 ",\"ts_last_ns\":%" PRIu64
 			",\"span_ns\":%" PRIu64, m.ts_min, m.ts_max, m.ts_max - m.ts_min);
 		fprintf(f, ",\"tasks\":%" PRIu64 ",\"cpus\":%" PRIu64, m.tasks, m.cpus);
+		if (task_ops)
+			fprintf(f, ",\"task_ops\":{\"fork\":%" PRIu64 ",\"exit\":%" PRIu64
+				",\"wait\":%" PRIu64 "}", m.task_ops[0], m.task_ops[1], m.task_ops[2]);
 		fputs(",\"cpu_nodes\":{", f);
 		print_nodes(f, s, 0, 1);
 		fputs("},\"page_nodes\":{", f);
@@ -184,6 +189,9 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 	fprintf(f, "time span:        %.6f s (first %" PRIu64 " ns, last %" PRIu64 " ns)\n",
 		span, m.ts_min, m.ts_max);
 	fprintf(f, "tasks:            %" PRIu64 "\n", m.tasks);
+	if (task_ops)
+		fprintf(f, "task ops:         fork %" PRIu64 ", exit %" PRIu64 ", wait %" PRIu64 "\n",
+			m.task_ops[0], m.task_ops[1], m.task_ops[2]);
 	fprintf(f, "cpus:             %" PRIu64 "\n", m.cpus);
 	fputs("cpu nodes:        ", f);
 	print_nodes(f, s, 0, 0);
@@ -372,9 +380,11 @@ const struct cli_cmd cmd_stat = {
 	"base pages by op (out/in), bytes (4 KiB pages), huge-page events (more\n"
 	"than one base page), the time span, the distinct tasks and CPUs, the events\n"
 	"per CPU node and per page node, the events per recorded device, and the\n"
-	"recorded latency.  A trace without swap events (a vmstat log of a quiet\n"
-	"machine) is valid and says \"no swap activity\".  Stops at the first trace\n"
-	"that cannot be read.\n"
+	"recorded latency: all of the swap events.  The task ops (fork, exit,\n"
+	"wait), if any, are counted apart, on a line of their own (\"task ops\").\n"
+	"A trace without swap events (a vmstat log of a quiet machine) is valid\n"
+	"and says \"no swap activity\".  Stops at the first trace that cannot be\n"
+	"read.\n"
 	"With --timeline, also the swap-out and swap-in rates (KiB/s) in each\n"
 	"time bucket from the first event: the phases of a run (on a vmstat log,\n"
 	"the so and si columns again).  The buckets are 1 s, or for a trace of\n"

@@ -29,6 +29,7 @@ const char *const sr_field_names[SR_F_COUNT] = {
 	[SR_F_NR_PAGES] = "nr_pages",
 	[SR_F_LAT_NS] = "lat_ns",
 	[SR_F_VADDR] = "vaddr",
+	[SR_F_CHILD] = "child",
 };
 
 void sr_event_init(struct sr_event *e)
@@ -117,8 +118,15 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 			e->op = SR_OP_OUT;
 		else if (len == 2 && v[0] == 'i' && v[1] == 'n')
 			e->op = SR_OP_IN;
+		else if (len == 4 && memcmp(v, "fork", 4) == 0)
+			e->op = SR_OP_FORK;
+		else if (len == 4 && memcmp(v, "exit", 4) == 0)
+			e->op = SR_OP_EXIT;
+		else if (len == 4 && memcmp(v, "wait", 4) == 0)
+			e->op = SR_OP_WAIT;
 		else
-			return bad(msg, msz, "unknown op, expected out or in", f, v, len);
+			return bad(msg, msz, "unknown op, expected out, in, fork, exit or wait",
+				   f, v, len);
 		return 0;
 	}
 	if (f == SR_F_DEV && len && v[0] == '-') {
@@ -137,13 +145,19 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		return 0;
 	case SR_F_PID:
 	case SR_F_CPU:
+	case SR_F_CHILD:
 		if (x > UINT32_MAX)
 			return bad(msg, msz, "number out of range", f, v, len);
 		if (f == SR_F_PID) {
 			e->pid = (uint32_t)x;
-		} else {
+		} else if (f == SR_F_CPU) {
 			e->cpu = (uint32_t)x;
 			e->flags |= SR_EV_HAS_CPU;
+		} else {
+			/* In offset's bytes: an event with both is refused
+			 * by sr_event_check(), without either value. */
+			e->child = (uint32_t)x;
+			e->flags |= SR_EV_HAS_CHILD;
 		}
 		return 0;
 	case SR_F_CPU_NID:
@@ -185,11 +199,77 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 	return bad(msg, msz, "unknown field", f, v, len);
 }
 
+/* The value of offset or child for a message: offset and child share their
+ * bytes, so with both given ("given") neither value is known. */
+static const char *shared_value(char *buf, size_t bsz, const struct sr_event *e, int child)
+{
+	if ((e->flags & (SR_EV_HAS_OFFSET | SR_EV_HAS_CHILD)) ==
+	    (SR_EV_HAS_OFFSET | SR_EV_HAS_CHILD))
+		return "given";
+	snprintf(buf, bsz, "%" PRIu64, child ? (uint64_t)e->child : e->offset);
+	return buf;
+}
+
+/* What a task op (named op) asks of an event that passed the common checks. */
+static int check_task(const struct sr_event *e, const char *op, char *msg, size_t msz)
+{
+	char v[24];
+
+	if (e->flags & SR_EV_HAS_OFFSET) {
+		snprintf(msg, msz, "%s has no offset: a task op has no slot (offset, %s)", op,
+			 shared_value(v, sizeof(v), e, 0));
+		return -1;
+	}
+	if (e->flags & SR_EV_HAS_VADDR) {
+		snprintf(msg, msz, "%s has no vaddr: a task op has no page (vaddr, %" PRIu64 ")",
+			 op, e->vaddr);
+		return -1;
+	}
+	if (e->nr_pages != 1) {
+		snprintf(msg, msz,
+			 "%s has nr_pages 1 or none: a task op has no page (nr_pages, %" PRIu32 ")",
+			 op, e->nr_pages);
+		return -1;
+	}
+	if (e->dev != -1) {
+		snprintf(msg, msz,
+			 "%s has dev -1 or none: a task op has no device (dev, %" PRId32 ")",
+			 op, e->dev);
+		return -1;
+	}
+	if (!e->pid) {
+		snprintf(msg, msz, "%s needs a pid other than 0 (pid, 0)", op);
+		return -1;
+	}
+	if (e->op == SR_OP_EXIT) {
+		if (!(e->flags & SR_EV_HAS_CHILD))
+			return 0;
+		snprintf(msg, msz, "exit has no child: only fork and wait name one (child, %s)",
+			 shared_value(v, sizeof(v), e, 1));
+		return -1;
+	}
+	if (!(e->flags & SR_EV_HAS_CHILD)) {
+		snprintf(msg, msz, "%s needs a child: the task it %s (child, none)", op,
+			 e->op == SR_OP_FORK ? "created" : "waited for");
+		return -1;
+	}
+	if (!e->child) {
+		snprintf(msg, msz, "%s needs a child other than 0 (child, 0)", op);
+		return -1;
+	}
+	if (e->child == e->pid) {
+		snprintf(msg, msz, "%s's child is the task itself (child, %" PRIu32 ")", op,
+			 e->child);
+		return -1;
+	}
+	return 0;
+}
+
 int sr_event_check(const struct sr_event *e, char *msg, size_t msz)
 {
 	uint32_t n = e->nr_pages;
 
-	if (e->op > SR_OP_IN) {
+	if (e->op >= SR_OP_COUNT) {
 		snprintf(msg, msz, "unknown op (op, %u)", e->op);
 		return -1;
 	}
@@ -210,8 +290,17 @@ int sr_event_check(const struct sr_event *e, char *msg, size_t msz)
 		snprintf(msg, msz, "device index below -1 (dev, %" PRId32 ")", e->dev);
 		return -1;
 	}
-	if (e->flags & ~(SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR)) {
+	if (e->flags & ~(SR_EV_SWAP_FLAGS | SR_EV_TASK_FLAGS)) {
 		snprintf(msg, msz, "unknown flag bits (flags, 0x%02x)", e->flags);
+		return -1;
+	}
+	if (sr_op_is_task(e->op))
+		return check_task(e, sr_op_name((enum sr_op)e->op), msg, msz);
+	if (e->flags & SR_EV_HAS_CHILD) {
+		char v[24];
+
+		snprintf(msg, msz, "%s has no child: only fork and wait name one (child, %s)",
+			 sr_op_name((enum sr_op)e->op), shared_value(v, sizeof(v), e, 1));
 		return -1;
 	}
 	return 0;

@@ -7,12 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/compiler.h"
 #include "swapreplay/event.h"
 
 /* Field ids, in the canonical column order. */
 enum sr_field {
 	SR_F_TS_NS, SR_F_OP, SR_F_PID, SR_F_CPU, SR_F_CPU_NID, SR_F_PAGE_NID,
-	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS, SR_F_VADDR,
+	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS, SR_F_VADDR, SR_F_CHILD,
 	SR_F_COUNT
 };
 extern const char *const sr_field_names[SR_F_COUNT];
@@ -23,19 +24,41 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		      size_t len, char *msg, size_t msz);
 /* ts_ns, op, cpu_nid and page_nid must be given. */
 int sr_field_required(enum sr_field f);
-/* Check a whole event's values; returns 0 or -1 with msg. */
+/*
+ * Check a whole event's values; returns 0 or -1 with msg.  Beyond each
+ * field's range, what its op asks (traces/FORMAT.md, "Tasks"): a swap event
+ * has no child; a task op has no offset and no vaddr, nr_pages 1 and dev -1,
+ * and a pid; fork and wait name a child, neither 0 nor the pid; exit none.
+ */
 int sr_event_check(const struct sr_event *e, char *msg, size_t msz);
+
+/* The flag bits an event of each kind may have. */
+#define SR_EV_SWAP_FLAGS (SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR)
+#define SR_EV_TASK_FLAGS (SR_EV_HAS_CPU | SR_EV_HAS_CHILD)
+
+/* sr_event_valid() of a task op (e->op > SR_OP_IN). */
+static inline int sr_task_valid(const struct sr_event *e)
+{
+	return e->op < SR_OP_COUNT && e->cpu_nid < SR_MAX_NODES && e->page_nid < SR_MAX_NODES &&
+	       e->nr_pages == 1 && e->dev == -1 && !(e->flags & ~SR_EV_TASK_FLAGS) &&
+	       e->pid != 0 &&
+	       (e->op == SR_OP_EXIT ? !(e->flags & SR_EV_HAS_CHILD) :
+		(e->flags & SR_EV_HAS_CHILD) && e->child != 0 && e->child != e->pid);
+}
 
 /* sr_event_check() without the message: 1 if e would pass it.  Inline, for
  * readers that check every event of a batch (the message is made only for
- * one that fails). */
+ * one that fails).  A swap event costs what it did before task ops: the
+ * test of its op was there already. */
 static inline int sr_event_valid(const struct sr_event *e)
 {
 	uint32_t n = e->nr_pages;
 
-	return e->op <= SR_OP_IN && e->cpu_nid < SR_MAX_NODES && e->page_nid < SR_MAX_NODES &&
+	if (SR_UNLIKELY(e->op > SR_OP_IN))
+		return sr_task_valid(e);
+	return e->cpu_nid < SR_MAX_NODES && e->page_nid < SR_MAX_NODES &&
 	       n != 0 && !(n & (n - 1)) && n <= SR_MAX_NR_PAGES && e->dev >= -1 &&
-	       !(e->flags & ~(SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR));
+	       !(e->flags & ~SR_EV_SWAP_FLAGS);
 }
 
 #endif /* SR_TRACE_FIELDS_H */

@@ -318,6 +318,11 @@ int sr_reader_may_vaddr(const struct sr_reader *r)
 	return r->may_vaddr;
 }
 
+int sr_reader_may_tasks(const struct sr_reader *r)
+{
+	return r->may_tasks;
+}
+
 void sr_reader_file_progress(const struct sr_reader *r, uint64_t *read, uint64_t *size)
 {
 	sr_src_file_progress(r->src, read, size);

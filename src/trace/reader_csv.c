@@ -216,6 +216,7 @@ static enum sr_err csv_open(struct sr_reader *r, struct sr_diag *d)
 	}
 	st->header_done = 1;
 	r->may_vaddr = have[SR_F_VADDR];
+	r->may_tasks = have[SR_F_CHILD];
 	return SR_OK;
 }
 
@@ -235,6 +236,11 @@ static enum sr_err csv_next(struct sr_reader *r, struct sr_event *ev, int *eof,
 			 st->ncols, st->col);
 		st->bad = 1;
 	}
+	/* What the op asks of the other fields (each value is checked as it
+	 * is parsed): a row of a swap event passes at the cost of one test. */
+	if (!st->bad && SR_UNLIKELY(!sr_event_valid(ev)) &&
+	    sr_event_check(ev, st->msg, sizeof(st->msg)))
+		st->bad = 1;
 	if (st->bad) {
 		sr_reader_at_line(r, d);
 		d->line = st->row_line;

@@ -47,6 +47,8 @@ struct sr_reader {
 	char machine_origin[300]; /* its name in messages, naming the trace */
 	int record_error;       /* set by ops->next: the error is one record's */
 	int may_vaddr;          /* set by ops->open: the format can give vaddr */
+	int may_tasks;          /* set by ops->open: the format can give task
+				 * ops with a child */
 	uint64_t line;          /* text formats: current 1-based line */
 	uint64_t last_ts;
 	int done;               /* end reached */

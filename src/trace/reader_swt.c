@@ -67,18 +67,16 @@ static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
 		return sr_diag_set(d, SR_ERR_FORMAT, "bad header size (header_size, %u)",
 				   hdrsize);
 	}
-	if (recsize < (version >= 2 ? SWT_RECORD_SIZE_V2 : SWT_RECORD_SIZE) ||
-	    recsize > SWT_MAX_RECORD) {
+	if (recsize < swt_record_size(version) || recsize > SWT_MAX_RECORD) {
 		hdr_error(r, d, SWT_H_RECSIZE);
 		return sr_diag_set(d, SR_ERR_FORMAT,
-				   "bad record size (record_size, %u; expected %d to %d in version %u)",
-				   recsize, version >= 2 ? SWT_RECORD_SIZE_V2 : SWT_RECORD_SIZE,
-				   SWT_MAX_RECORD, version);
+				   "bad record size (record_size, %u; expected %u to %d in version %u)",
+				   recsize, swt_record_size(version), SWT_MAX_RECORD, version);
 	}
 	if (swt_get32(p + SWT_H_FLAGS)) {
 		hdr_error(r, d, SWT_H_FLAGS);
 		return sr_diag_set(d, SR_ERR_FORMAT,
-				   "unknown header flags (flags, 0x%08x; versions 1 and 2 have none)",
+				   "unknown header flags (flags, 0x%08x; versions 1 to 3 have none)",
 				   swt_get32(p + SWT_H_FLAGS));
 	}
 	if (mlen > SWT_MAX_MACHINE) {
@@ -126,6 +124,7 @@ static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
 	st->version = version;
 	r->priv = st;
 	r->may_vaddr = version >= 2;
+	r->may_tasks = version >= 3;
 	return SR_OK;
 }
 
@@ -170,6 +169,19 @@ static enum sr_err swt_next(struct sr_reader *r, struct sr_event *ev, int *eof,
 		return sr_diag_set(d, SR_ERR_FORMAT,
 				   "unknown flag bits (flags, 0x%02x; vaddr is version 2's)", ev->flags);
 	}
+	/* The task ops and their child are version 3's: before, op 2 was as
+	 * unknown as op 200. */
+	if (SR_UNLIKELY(st->version < 3 && ev->op > SR_OP_IN)) {
+		rec_error(r, st, d);
+		sr_src_skip(r->src, st->recsize);
+		return sr_diag_set(d, SR_ERR_FORMAT, "unknown op (op, %u)", ev->op);
+	}
+	if (SR_UNLIKELY(st->version < 3 && (ev->flags & SR_EV_HAS_CHILD))) {
+		rec_error(r, st, d);
+		sr_src_skip(r->src, st->recsize);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "unknown flag bits (flags, 0x%02x; child is version 3's)", ev->flags);
+	}
 	if (SR_UNLIKELY(sr_event_check(ev, msg, sizeof(msg)))) {
 		rec_error(r, st, d);
 		sr_src_skip(r->src, st->recsize);
@@ -190,8 +202,11 @@ static enum sr_err swt_next_batch(struct sr_reader *r, struct sr_event *evs, siz
 	/* 32 KiB of records: decoded while the decompressed bytes are still
 	 * in the cache (a fill of a 1 MiB window at a time was slower). */
 	size_t avail, want = (32768 + recsize - 1) / recsize, i;
-	/* Flag bits this version may not have: vaddr is version 2's. */
-	const unsigned bad_flags = version < 2 ? SR_EV_HAS_VADDR : 0;
+	/* Flag bits this version may not have: vaddr is version 2's, child
+	 * version 3's; and the highest op it has (task ops: version 3). */
+	const unsigned bad_flags = (version < 2 ? SR_EV_HAS_VADDR : 0) |
+				   (version < 3 ? SR_EV_HAS_CHILD : 0);
+	const unsigned max_op = version < 3 ? SR_OP_IN : SR_OP_COUNT - 1;
 	uint64_t last_ts = r->last_ts, backwards = 0;
 	enum sr_err err;
 
@@ -210,7 +225,7 @@ static enum sr_err swt_next_batch(struct sr_reader *r, struct sr_event *evs, siz
 		struct sr_event *e = &evs[i];
 
 		swt_decode(p, e, version);
-		if (SR_UNLIKELY(!sr_event_valid(e) || (e->flags & bad_flags)))
+		if (SR_UNLIKELY(!sr_event_valid(e) || (e->flags & bad_flags) || e->op > max_op))
 			break; /* next() reports it */
 		backwards += e->ts_ns < last_ts;
 		last_ts = e->ts_ns;

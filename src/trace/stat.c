@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/compiler.h"
 #include "common/u64map.h"
 #include "swapreplay/stat.h"
 
@@ -45,6 +46,12 @@ enum sr_err sr_stat_add(struct sr_stat *s, const struct sr_event *evs, size_t n)
 		struct sr_stat_summary *m = &s->sum;
 		uint64_t *c;
 
+		/* A task op is counted apart, and in nothing else. */
+		if (SR_UNLIKELY(e->op > SR_OP_IN)) {
+			if (e->op < SR_OP_COUNT)
+				m->task_ops[e->op - SR_OP_FORK]++;
+			continue;
+		}
 		m->events[e->op]++;
 		m->pages[e->op] += e->nr_pages;
 		if (e->nr_pages > 1)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The native binary trace format, versions 1 and 2 (traces/FORMAT.md
+ * The native binary trace format, versions 1 to 3 (traces/FORMAT.md
  * documents every byte; keep the two in step).  All integers are little
- * endian.  Version 2 adds vaddr to the record; the writer writes version 1
- * for events without addresses.
+ * endian.  Version 2 adds vaddr to the record, version 3 the task ops (op
+ * 2 to 4) and their child; the writer writes the lowest version that
+ * holds the events: 1 without addresses or task ops.
  */
 #ifndef SR_SWT_H
 #define SR_SWT_H
@@ -18,10 +19,11 @@
  * mangled as text, as PNG's signature does. */
 #define SWT_MAGIC "\x89SWT\r\n\x1a\n"
 #define SWT_MAGIC_LEN 8
-#define SWT_VERSION 2          /* the latest; 1 is read too */
+#define SWT_VERSION 3          /* the latest; 1 and 2 are read too */
 #define SWT_HEADER_SIZE 32     /* fixed header, before the machine JSON */
 #define SWT_RECORD_SIZE 48     /* version-1 record; larger sizes are allowed */
 #define SWT_RECORD_SIZE_V2 56  /* version 2: vaddr after the version-1 fields */
+#define SWT_RECORD_SIZE_V3 64  /* version 3: child and 4 reserved bytes after */
 #define SWT_MAX_RECORD 4096    /* refuse absurd record sizes */
 #define SWT_MAX_MACHINE (1u << 20) /* embedded machine JSON: 1 MiB at most */
 
@@ -30,7 +32,7 @@
 #define SWT_H_HDRSIZE 10       /* u16: bytes before the machine JSON */
 #define SWT_H_RECSIZE 12       /* u32 */
 #define SWT_H_MACHLEN 16       /* u32: machine JSON bytes, 0 = none */
-#define SWT_H_FLAGS 20         /* u32: 0 in versions 1 and 2 */
+#define SWT_H_FLAGS 20         /* u32: 0 in versions 1 to 3 */
 /* 24..31: reserved, 0 */
 
 /* Record field offsets */
@@ -47,6 +49,14 @@
 #define SWT_R_FLAGS 45         /* u8 */
 /* 46..47: reserved, 0 */
 #define SWT_R_VADDR 48         /* u64, version 2 */
+#define SWT_R_CHILD 56         /* u32, version 3 */
+/* 60..63: reserved, 0 (version 3) */
+
+/* The smallest record of version v (1 to 3). */
+static inline uint32_t swt_record_size(unsigned v)
+{
+	return v >= 3 ? SWT_RECORD_SIZE_V3 : v == 2 ? SWT_RECORD_SIZE_V2 : SWT_RECORD_SIZE;
+}
 
 static inline uint16_t swt_get16(const unsigned char *p)
 {
@@ -84,10 +94,15 @@ static inline void swt_put64(unsigned char *p, uint64_t v)
 	swt_put32(p + 4, (uint32_t)(v >> 32));
 }
 
-static inline void swt_encode(unsigned char *p, const struct sr_event *e)
+/* e as a record of version v (1 to 3) at p, swt_record_size(v) bytes.
+ * Version 1 has no vaddr (its flag bit is cleared), versions 1 and 2 no
+ * child; a child goes at SWT_R_CHILD, never in offset's bytes. */
+static inline void swt_encode(unsigned char *p, const struct sr_event *e, unsigned v)
 {
+	int child = (e->flags & SR_EV_HAS_CHILD) != 0;
+
 	swt_put64(p + SWT_R_TS, e->ts_ns);
-	swt_put64(p + SWT_R_OFFSET, e->offset);
+	swt_put64(p + SWT_R_OFFSET, child ? 0 : e->offset);
 	swt_put64(p + SWT_R_LAT, e->lat_ns);
 	swt_put32(p + SWT_R_PID, e->pid);
 	swt_put32(p + SWT_R_CPU, e->cpu);
@@ -98,9 +113,20 @@ static inline void swt_encode(unsigned char *p, const struct sr_event *e)
 	p[SWT_R_OP] = e->op;
 	p[SWT_R_FLAGS] = e->flags;
 	p[46] = p[47] = 0;
+	if (v < 2) {
+		p[SWT_R_FLAGS] &= (unsigned char)~SR_EV_HAS_VADDR;
+		return;
+	}
+	swt_put64(p + SWT_R_VADDR, (e->flags & SR_EV_HAS_VADDR) ? e->vaddr : 0);
+	if (v < 3)
+		return;
+	swt_put32(p + SWT_R_CHILD, child ? e->child : 0);
+	swt_put32(p + SWT_R_CHILD + 4, 0);
 }
 
-/* A record of version v (1 or 2); a version-1 record has no vaddr. */
+/* A record of version v (1 to 3); a version-1 record has no vaddr, and
+ * only a version-3 record a child (when its flag is set: it replaces the
+ * offset, which an event with a child does not have). */
 static inline void swt_decode(const unsigned char *p, struct sr_event *e, unsigned v)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -128,6 +154,10 @@ static inline void swt_decode(const unsigned char *p, struct sr_event *e, unsign
 	e->flags = p[SWT_R_FLAGS];
 	e->vaddr = v >= 2 ? swt_get64(p + SWT_R_VADDR) : 0;
 #endif
+	if (v >= 3 && (e->flags & SR_EV_HAS_CHILD)) {
+		e->offset = 0;
+		e->child = swt_get32(p + SWT_R_CHILD);
+	}
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

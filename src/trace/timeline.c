@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Swap-out and swap-in pages per time bucket from a trace's first event
- * (`swapreplay stat --timeline`, and its plot): the phases of a run.
+ * Swap-out and swap-in pages per time bucket from a trace's first swap
+ * event (`swapreplay stat --timeline`, and its plot): the phases of a run.
+ * Task ops (fork, exit, wait) are skipped.
  * Buckets double in width rather than grow past SR_TIMELINE_MAX_BUCKETS.
  *
  * An adaptive timeline (sr_timeline_new_auto()) does not know the trace's
@@ -105,6 +106,8 @@ enum sr_err sr_timeline_add(struct sr_timeline *t, const struct sr_event *e, siz
 	for (i = 0; i < n; i++) {
 		uint64_t ts = e[i].ts_ns, k;
 
+		if (e[i].op > SR_OP_IN)
+			continue; /* a task op moves no page */
 		if (!t->have_base) {
 			t->base_ns = ts - ts % t->width_ns;
 			t->first_ts = ts;

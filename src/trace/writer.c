@@ -3,8 +3,9 @@
  * Trace writers: CSV, JSON lines and the binary format, each optionally
  * compressed with zstd as one stream (readable by `zstd -d`).  Output goes
  * through an sr_outfile, so a file appears only when it is complete.  An
- * output begun without vaddr (a CSV without the column, .swt version 1) is
- * written again with it when an event brings one (upgrade()).
+ * output begun without what an event needs (vaddr: a CSV column, .swt
+ * version 2; a task op: the child column, .swt version 3) is written again
+ * with it when such an event comes (upgrade()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "common/compiler.h"
 #include "common/diag.h"
 #include "trace/fields.h"
 #include "swapreplay/outfile.h"
@@ -22,6 +24,16 @@
 #define WBUF_SLACK 512 /* room for one formatted event */
 #define REREAD_BATCH 4096 /* events read back at a time by upgrade() */
 
+/*
+ * What an output may be begun without and have to be written again for
+ * (struct sr_writer.has): the vaddr column (CSV) or .swt version 2; the
+ * child column (CSV, for fork and wait) or .swt version 3 (any task op,
+ * and vaddr with it).  JSON lines have every key anyway.
+ */
+#define W_VADDR 0x1u
+#define W_TASKS 0x2u
+#define W_ALL (W_VADDR | W_TASKS)
+
 struct sr_writer {
 	struct sr_outfile *of;
 	FILE *fp;
@@ -31,7 +43,7 @@ struct sr_writer {
 	size_t zcap;
 	char *buf;  /* formatted, not yet written */
 	size_t len;
-	int vaddr;  /* events carry vaddr: a CSV column, .swt version 2 */
+	unsigned has; /* W_*: what the output carries (JSON lines: W_ALL) */
 	char name[256];
 	char *path; /* the target as given, to write it again (upgrade()) */
 	char *machine; /* SWT: the machine description of the header, or NULL */
@@ -106,12 +118,21 @@ static char *put_dev(char *p, int32_t dev)
 	return put_u64(p, (uint64_t)dev);
 }
 
-/* Checklist: the column order is sr_field_names[] (event.c); vaddr, the
- * last, only when the writer carries it. */
-static char *fmt_csv(char *p, const struct sr_event *e, int vaddr)
+/* ",out,", ",in,", ... : an op between its commas (CSV). */
+static char *put_op(char *p, unsigned op)
+{
+	*p++ = ',';
+	p = put_str(p, sr_op_name((enum sr_op)op));
+	*p++ = ',';
+	return p;
+}
+
+/* Checklist: the column order is sr_field_names[] (event.c); vaddr and
+ * child, the last, only when the writer carries them (has). */
+static char *fmt_csv(char *p, const struct sr_event *e, unsigned has)
 {
 	p = put_u64(p, e->ts_ns);
-	p = put_str(p, e->op == SR_OP_IN ? ",in," : ",out,");
+	p = put_op(p, e->op);
 	p = put_u64(p, e->pid);
 	*p++ = ',';
 	if (e->flags & SR_EV_HAS_CPU)
@@ -129,10 +150,15 @@ static char *fmt_csv(char *p, const struct sr_event *e, int vaddr)
 	p = put_u64(p, e->nr_pages);
 	*p++ = ',';
 	p = put_u64(p, e->lat_ns);
-	if (vaddr) {
+	if (has & W_VADDR) {
 		*p++ = ',';
 		if (e->flags & SR_EV_HAS_VADDR)
 			p = put_u64(p, e->vaddr);
+	}
+	if (has & W_TASKS) {
+		*p++ = ',';
+		if (e->flags & SR_EV_HAS_CHILD)
+			p = put_u64(p, e->child);
 	}
 	*p++ = '\n';
 	return p;
@@ -142,7 +168,9 @@ static char *fmt_jsonl(char *p, const struct sr_event *e)
 {
 	p = put_str(p, "{\"ts_ns\":");
 	p = put_u64(p, e->ts_ns);
-	p = put_str(p, e->op == SR_OP_IN ? ",\"op\":\"in\",\"pid\":" : ",\"op\":\"out\",\"pid\":");
+	p = put_str(p, ",\"op\":\"");
+	p = put_str(p, sr_op_name((enum sr_op)e->op));
+	p = put_str(p, "\",\"pid\":");
 	p = put_u64(p, e->pid);
 	if (e->flags & SR_EV_HAS_CPU) {
 		p = put_str(p, ",\"cpu\":");
@@ -166,12 +194,31 @@ static char *fmt_jsonl(char *p, const struct sr_event *e)
 		p = put_str(p, ",\"vaddr\":");
 		p = put_u64(p, e->vaddr);
 	}
+	if (e->flags & SR_EV_HAS_CHILD) {
+		p = put_str(p, ",\"child\":");
+		p = put_u64(p, e->child);
+	}
 	p = put_str(p, "}\n");
 	return p;
 }
 
-/* The header of w's format (with vaddr or not, as w->vaddr) into w->buf,
- * and for SWT its machine description written through. */
+/* What an output of format fmt that carries has carries in all: JSON
+ * lines every key, .swt version 3 vaddr too. */
+static unsigned carried(enum sr_format fmt, unsigned has)
+{
+	if (fmt == SR_FMT_JSONL)
+		return W_ALL;
+	return fmt == SR_FMT_SWT && (has & W_TASKS) ? has | W_VADDR : has;
+}
+
+/* The .swt version of an output that carries has: the lowest that holds it. */
+static unsigned swt_version(unsigned has)
+{
+	return (has & W_TASKS) ? 3 : (has & W_VADDR) ? 2 : 1;
+}
+
+/* The header of w's format (with the columns or version of w->has) into
+ * w->buf, and for SWT its machine description written through. */
 static enum sr_err write_header(struct sr_writer *w, struct sr_diag *d)
 {
 	enum sr_err err = SR_OK;
@@ -179,7 +226,10 @@ static enum sr_err write_header(struct sr_writer *w, struct sr_diag *d)
 	if (w->fmt == SR_FMT_CSV) {
 		int i;
 
-		for (i = 0; i < (w->vaddr ? SR_F_COUNT : SR_F_VADDR); i++) {
+		for (i = 0; i < SR_F_COUNT; i++) {
+			if ((i == SR_F_VADDR && !(w->has & W_VADDR)) ||
+			    (i == SR_F_CHILD && !(w->has & W_TASKS)))
+				continue;
 			w->len += (size_t)sprintf(w->buf + w->len, "%s%s", i ? "," : "",
 						  sr_field_names[i]);
 		}
@@ -189,11 +239,11 @@ static enum sr_err write_header(struct sr_writer *w, struct sr_diag *d)
 		size_t off = 0;
 
 		memcpy(h, SWT_MAGIC, SWT_MAGIC_LEN);
-		/* Version 1 unless the events carry addresses: what older
-		 * builds read stays theirs to read. */
-		swt_put16(h + SWT_H_VERSION, w->vaddr ? SWT_VERSION : 1);
+		/* Version 1 unless the events carry addresses (2) or task
+		 * ops (3): what older builds read stays theirs to read. */
+		swt_put16(h + SWT_H_VERSION, (uint16_t)swt_version(w->has));
 		swt_put16(h + SWT_H_HDRSIZE, SWT_HEADER_SIZE);
-		swt_put32(h + SWT_H_RECSIZE, w->vaddr ? SWT_RECORD_SIZE_V2 : SWT_RECORD_SIZE);
+		swt_put32(h + SWT_H_RECSIZE, swt_record_size(swt_version(w->has)));
 		swt_put32(h + SWT_H_MACHLEN, (uint32_t)w->mlen);
 		memcpy(w->buf, h, sizeof(h));
 		w->len = sizeof(h);
@@ -266,9 +316,15 @@ enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 	if (err)
 		goto out_free;
 	w->fp = sr_outfile_stream(w->of);
-	/* Where the output cannot be written again, vaddr from the start if
-	 * the events may bring one. */
-	w->vaddr = opts->vaddr || (opts->may_vaddr && !sr_outfile_temp_name(w->of));
+	/* Where the output cannot be written again, vaddr and the task ops
+	 * from the start if the events may bring them. */
+	{
+		int again = sr_outfile_temp_name(w->of) != NULL;
+
+		w->has = carried(w->fmt,
+				 (opts->vaddr || (opts->may_vaddr && !again) ? W_VADDR : 0) |
+				 (opts->tasks || (opts->may_tasks && !again) ? W_TASKS : 0));
+	}
 	err = write_header(w, d);
 	if (err)
 		goto out_abort;
@@ -288,15 +344,40 @@ out_free:
 }
 
 /*
- * The first event with a vaddr in an output begun without (a CSV without
- * the column, .swt version 1): what was written is read back from the
- * temporary file and written again with vaddr, in the same format, to a
- * new temporary file that takes the old one's place (which goes).  At most
- * once per output, and only what came before that event is read again.
- * An output that cannot be read back (standard output, a pipe, a device)
- * is an error: better than addresses silently lost.
+ * What event e needs that an output may be begun without (W_*): vaddr; for
+ * CSV the child column (a fork or a wait: an exit has no child), for .swt
+ * version 3 (any task op).
  */
-static enum sr_err upgrade(struct sr_writer *w, struct sr_diag *d)
+static unsigned needs(const struct sr_writer *w, const struct sr_event *e)
+{
+	unsigned n = (e->flags & SR_EV_HAS_VADDR) ? W_VADDR : 0;
+
+	if ((e->flags & SR_EV_HAS_CHILD) || (w->fmt == SR_FMT_SWT && sr_op_is_task(e->op)))
+		n |= W_TASKS;
+	return n;
+}
+
+/* What an output without `missing` (W_*) lacks, for a message. */
+static const char *lacking(const struct sr_writer *w, unsigned missing)
+{
+	if (w->fmt == SR_FMT_CSV)
+		return (missing & W_VADDR) ? "no vaddr column" : "no child column";
+	return swt_version(w->has) == 1 ? ".swt version 1" : ".swt version 2";
+}
+
+/*
+ * The first event e that needs what the output was begun without (`more`,
+ * W_*: a vaddr in a CSV without the column or .swt version 1; a task op in
+ * a CSV without the child column or .swt before version 3): what was
+ * written is read back from the temporary file and written again with it,
+ * in the same format, to a new temporary file that takes the old one's
+ * place (which goes).  At most once per kind of need and output, and only
+ * what came before that event is read again.  An output that cannot be
+ * read back (standard output, a pipe, a device) is an error: better than
+ * addresses or tasks silently lost.
+ */
+static enum sr_err upgrade(struct sr_writer *w, unsigned more, const struct sr_event *e,
+			   struct sr_diag *d)
 {
 	const char *old = sr_outfile_temp_name(w->of);
 	struct sr_read_opts ro = { .format = w->fmt };
@@ -308,9 +389,13 @@ static enum sr_err upgrade(struct sr_writer *w, struct sr_diag *d)
 
 	if (!old) {
 		sr_diag_file(d, w->name);
+		if (more & W_VADDR)
+			return sr_diag_set(d, SR_ERR_INVAL,
+					   "an event has a virtual address (vaddr), but this output was begun without them (%s) and cannot be written again (standard output, a pipe or a device): write to a file",
+					   lacking(w, more));
 		return sr_diag_set(d, SR_ERR_INVAL,
-				   "an event has a virtual address (vaddr), but this output was begun without them (%s) and cannot be written again (standard output, a pipe or a device): write to a file",
-				   w->fmt == SR_FMT_CSV ? "no vaddr column" : ".swt version 1");
+				   "an event is a task op (%s), but this output was begun without them (%s) and cannot be written again (standard output, a pipe or a device): write to a file",
+				   sr_op_name((enum sr_op)e->op), lacking(w, more));
 	}
 	evs = malloc(REREAD_BATCH * sizeof(*evs));
 	if (!evs)
@@ -332,7 +417,7 @@ static enum sr_err upgrade(struct sr_writer *w, struct sr_diag *d)
 	oof = w->of;
 	w->of = nof;
 	w->fp = sr_outfile_stream(nof);
-	w->vaddr = 1;
+	w->has = carried(w->fmt, w->has | more);
 	w->len = 0;
 	if (w->zc)
 		ZSTD_CCtx_reset(w->zc, ZSTD_reset_session_only);
@@ -365,15 +450,16 @@ enum sr_err sr_writer_write(struct sr_writer *w, const struct sr_event *evs,
 
 	for (i = 0; i < n; i++) {
 		const struct sr_event *e = &evs[i];
+		unsigned more = needs(w, e) & ~w->has;
 
-		if (!w->vaddr && (e->flags & SR_EV_HAS_VADDR) && w->fmt != SR_FMT_JSONL) {
-			err = upgrade(w, d);
+		if (SR_UNLIKELY(more)) {
+			err = upgrade(w, more, e, d);
 			if (err)
 				return err;
 		}
 		switch (w->fmt) {
 		case SR_FMT_CSV:
-			w->len = (size_t)(fmt_csv(w->buf + w->len, e, w->vaddr) - w->buf);
+			w->len = (size_t)(fmt_csv(w->buf + w->len, e, w->has) - w->buf);
 			break;
 		case SR_FMT_JSONL:
 			if (e->ts_ns > INT64_MAX || e->offset > INT64_MAX ||
@@ -385,18 +471,13 @@ enum sr_err sr_writer_write(struct sr_writer *w, const struct sr_event *evs,
 			}
 			w->len = (size_t)(fmt_jsonl(w->buf + w->len, e) - w->buf);
 			break;
-		default:
-			swt_encode((unsigned char *)w->buf + w->len, e);
-			if (w->vaddr) {
-				swt_put64((unsigned char *)w->buf + w->len + SWT_R_VADDR,
-					  (e->flags & SR_EV_HAS_VADDR) ? e->vaddr : 0);
-				w->len += SWT_RECORD_SIZE_V2;
-			} else {
-				((unsigned char *)w->buf)[w->len + SWT_R_FLAGS] &=
-					(unsigned char)~SR_EV_HAS_VADDR;
-				w->len += SWT_RECORD_SIZE;
-			}
+		default: {
+			unsigned v = swt_version(w->has);
+
+			swt_encode((unsigned char *)w->buf + w->len, e, v);
+			w->len += swt_record_size(v);
 			break;
+		}
 		}
 		if (w->len >= WBUF_SIZE) {
 			err = flush_buf(w, 0, d);

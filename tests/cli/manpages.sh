@@ -144,7 +144,7 @@ example() {
 		sed -e 's/\\-/-/g' -e 's/\\e/\\/g'
 }
 bad=0
-for x in csv:2 jsonl:1 vmstat:12288; do
+for x in csv:2 jsonl:1 tasks:2 vmstat:12288; do
 	example "$M/swapreplay-trace.5" "${x%:*}" >"$W/ex.${x%:*}"
 	got=$($SR stat "$W/ex.${x%:*}" 2>"$W/ex.err" | sed -n 's/^events: *\([0-9]*\).*/\1/p')
 	[ "$got" = "${x#*:}" ] || { echo "FAIL manpages: swapreplay-trace(5)'s ${x%:*} example reads as $got events, not ${x#*:}: $(head -1 "$W/ex.err")"; bad=1; }

@@ -55,13 +55,32 @@ static int same(const struct sr_event *a, const struct sr_event *b)
 	       a->flags == b->flags && (!(a->flags & SR_EV_HAS_CPU) || a->cpu == b->cpu) &&
 	       a->cpu_nid == b->cpu_nid && a->page_nid == b->page_nid &&
 	       a->dev == b->dev && (!(a->flags & SR_EV_HAS_OFFSET) || a->offset == b->offset) &&
-	       a->nr_pages == b->nr_pages && a->lat_ns == b->lat_ns;
+	       a->nr_pages == b->nr_pages && a->lat_ns == b->lat_ns &&
+	       (!(a->flags & SR_EV_HAS_VADDR) || a->vaddr == b->vaddr) &&
+	       (!(a->flags & SR_EV_HAS_CHILD) || a->child == b->child);
+}
+
+/* Make e a task op of task pid (not 0): a fork or a wait of child (not 0,
+ * not pid), or an exit (child unused); cpu and lat_ns kept. */
+static void make_task_op(struct sr_event *e, enum sr_op op, uint32_t pid, uint32_t child)
+{
+	e->op = (uint8_t)op;
+	e->pid = pid;
+	e->flags &= SR_EV_HAS_CPU;
+	e->offset = 0;
+	e->vaddr = 0;
+	e->nr_pages = 1;
+	e->dev = -1;
+	if (op != SR_OP_EXIT) {
+		e->child = child;
+		e->flags |= SR_EV_HAS_CHILD;
+	}
 }
 
 static int write_file(const char *path, enum sr_format f, int level,
 		      const struct sr_event *e, size_t n, const char *machine)
 {
-	struct sr_write_opts wo = { f, level, machine, 0, 0 };
+	struct sr_write_opts wo = { .format = f, .zstd_level = level, .machine_json = machine };
 	struct sr_writer *w;
 	struct sr_diag d;
 
@@ -145,7 +164,7 @@ static void all_formats(void)
 static void jsonl_limit(void)
 {
 	struct sr_event e;
-	struct sr_write_opts wo = { SR_FMT_JSONL, 0, NULL, 0, 0 };
+	struct sr_write_opts wo = { .format = SR_FMT_JSONL };
 	struct sr_writer *w;
 	struct sr_diag d;
 	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
@@ -197,25 +216,32 @@ static void big_header(void)
  * The batch readers test each event with sr_event_valid() and leave a
  * failing one to sr_event_check() for its message: the two must agree on
  * every event.  Each field at and around each of its limits, one at a time
- * and in pairs.
+ * and in pairs; every op, the swap events' and the task ops' (fork, exit,
+ * wait, whose rules involve pid, child and which flags are set).
  */
 static void event_valid_matches_check(void)
 {
-	static const uint8_t ops[] = { 0, 1, 2, 255 };
+	static const uint8_t ops[] = { 0, 1, 2, 3, 4, 5, 255 };
 	static const uint16_t nids[] = { 0, 1, SR_MAX_NODES - 1, SR_MAX_NODES, 65535 };
 	static const uint32_t pages[] = { 0, 1, 2, 3, 256, 511, 512, 513, 1024, 0xffffffffu };
 	static const int32_t devs[] = { -2, -1, 0, 5, INT32_MIN, INT32_MAX };
 	static const uint8_t flags[] = { 0, SR_EV_HAS_CPU, SR_EV_HAS_OFFSET,
-					 SR_EV_HAS_CPU | SR_EV_HAS_OFFSET, 4, 0x80, 0xff };
+					 SR_EV_HAS_CPU | SR_EV_HAS_OFFSET, 4, 0x80, 0xff,
+					 SR_EV_HAS_CHILD, SR_EV_HAS_CHILD | SR_EV_HAS_CPU,
+					 SR_EV_HAS_CHILD | SR_EV_HAS_OFFSET,
+					 SR_EV_HAS_CHILD | SR_EV_HAS_VADDR, SR_EV_HAS_CHILD | 0x80 };
+	/* (pid, child): unknown pid; a child of 0; the task itself; another. */
+	static const uint32_t pc[][2] = { { 0, 9 }, { 7, 0 }, { 7, 7 }, { 7, 9 } };
 	char msg[300];
-	size_t a, b, c, f, g, h, agree = 0, total = 0, valid = 0;
+	size_t a, b, c, f, g, h, k, agree = 0, total = 0, valid = 0, tasks = 0;
 
 	for (a = 0; a < sizeof(ops); a++)
 	for (b = 0; b < sizeof(nids) / sizeof(nids[0]); b++)
 	for (c = 0; c < sizeof(nids) / sizeof(nids[0]); c++)
 	for (f = 0; f < sizeof(pages) / sizeof(pages[0]); f++)
 	for (g = 0; g < sizeof(devs) / sizeof(devs[0]); g++)
-	for (h = 0; h < sizeof(flags); h++) {
+	for (h = 0; h < sizeof(flags); h++)
+	for (k = 0; k < sizeof(pc) / sizeof(pc[0]); k++) {
 		struct sr_event e;
 		int ok;
 
@@ -226,13 +252,245 @@ static void event_valid_matches_check(void)
 		e.nr_pages = pages[f];
 		e.dev = devs[g];
 		e.flags = flags[h];
+		e.pid = pc[k][0];
+		e.child = pc[k][1];
 		ok = sr_event_check(&e, msg, sizeof(msg)) == 0;
 		agree += ok == sr_event_valid(&e);
 		valid += ok;
+		tasks += ok && sr_op_is_task(e.op);
 		total++;
 	}
 	CHECK(agree == total);
 	CHECK(valid > 0 && valid < total);
+	CHECK(tasks > 0 && tasks < valid);
+}
+
+/* The message of sr_event_check() for e, "" if it passes. */
+static const char *check_msg(const struct sr_event *e)
+{
+	static char msg[300];
+
+	if (sr_event_check(e, msg, sizeof(msg)) == 0)
+		msg[0] = '\0';
+	return msg;
+}
+
+/*
+ * Each rule of the task ops, with its message naming the field: the values
+ * that share their bytes (offset and child) are not shown when both are
+ * given, never a garbled one.
+ */
+static void task_op_checks(void)
+{
+	struct sr_event e;
+
+	sr_event_init(&e);
+	make_task_op(&e, SR_OP_FORK, 7, 9);
+	CHECK(!strcmp(check_msg(&e), ""));
+	e.flags &= (uint8_t)~SR_EV_HAS_CHILD;
+	CHECK(!strcmp(check_msg(&e), "fork needs a child: the task it created (child, none)"));
+	make_task_op(&e, SR_OP_WAIT, 7, 7);
+	CHECK(!strcmp(check_msg(&e), "wait's child is the task itself (child, 7)"));
+	make_task_op(&e, SR_OP_WAIT, 7, 0);
+	CHECK(!strcmp(check_msg(&e), "wait needs a child other than 0 (child, 0)"));
+	make_task_op(&e, SR_OP_FORK, 0, 9);
+	CHECK(!strcmp(check_msg(&e), "fork needs a pid other than 0 (pid, 0)"));
+	make_task_op(&e, SR_OP_EXIT, 7, 0);
+	CHECK(!strcmp(check_msg(&e), ""));
+	e.child = 9;
+	e.flags |= SR_EV_HAS_CHILD;
+	CHECK(!strcmp(check_msg(&e), "exit has no child: only fork and wait name one (child, 9)"));
+	make_task_op(&e, SR_OP_EXIT, 7, 0);
+	e.offset = 1ull << 40;
+	e.flags |= SR_EV_HAS_OFFSET;
+	CHECK(!strcmp(check_msg(&e), "exit has no offset: a task op has no slot (offset, 1099511627776)"));
+	e.flags |= SR_EV_HAS_CHILD;
+	CHECK(!strcmp(check_msg(&e), "exit has no offset: a task op has no slot (offset, given)"));
+	make_task_op(&e, SR_OP_FORK, 7, 9);
+	e.vaddr = 4096;
+	e.flags |= SR_EV_HAS_VADDR;
+	CHECK(!strcmp(check_msg(&e), "fork has no vaddr: a task op has no page (vaddr, 4096)"));
+	make_task_op(&e, SR_OP_FORK, 7, 9);
+	e.nr_pages = 2;
+	CHECK(!strcmp(check_msg(&e), "fork has nr_pages 1 or none: a task op has no page (nr_pages, 2)"));
+	make_task_op(&e, SR_OP_FORK, 7, 9);
+	e.dev = 0;
+	CHECK(!strcmp(check_msg(&e), "fork has dev -1 or none: a task op has no device (dev, 0)"));
+	sr_event_init(&e);
+	e.op = SR_OP_IN;
+	e.child = 3;
+	e.flags = SR_EV_HAS_CHILD;
+	CHECK(!strcmp(check_msg(&e), "in has no child: only fork and wait name one (child, 3)"));
+	e.flags |= SR_EV_HAS_OFFSET;
+	CHECK(!strcmp(check_msg(&e), "in has no child: only fork and wait name one (child, given)"));
+	e.op = SR_OP_COUNT;
+	CHECK(!strcmp(check_msg(&e), "unknown op (op, 5)"));
+}
+
+/*
+ * Task ops through every writer and reader: forks, exits and waits among
+ * the swap events come back field for field (child included), and a trace
+ * without them is written as before (.swt version 1); with them, CSV has
+ * the child column and .swt is version 3 (64-byte records).
+ */
+static void tasks_all_formats(void)
+{
+	static struct sr_event ev[NEV];
+	static const struct { enum sr_format f; int level; const char *name; } cases[] = {
+		{ SR_FMT_CSV, 0, "k.csv" },
+		{ SR_FMT_JSONL, 1, "k.jsonl.zst" },
+		{ SR_FMT_SWT, 0, "k.swt" },
+		{ SR_FMT_SWT, 5, "k.swt.zst" },
+	};
+	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
+	size_t c, i;
+
+	make_events(ev, NEV);
+	for (i = 0; i < NEV; i += 97) {
+		uint32_t pid = 1 + (uint32_t)(i % 5000), child = UINT32_MAX - (uint32_t)i;
+
+		make_task_op(&ev[i], (enum sr_op)(SR_OP_FORK + (i / 97) % 3), pid, child);
+	}
+	CHECK(mkdtemp(dir) != NULL);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct sr_reader *r;
+		struct sr_diag d;
+		struct sr_event one;
+		size_t got;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[c].name);
+		test_name = cases[c].name;
+		CHECK(write_file(path, cases[c].f, cases[c].level, ev, NEV, NULL) == 0);
+		CHECK(read_compare(path, ev, NEV, cases[c].f, NULL) == NEV);
+		CHECK(sr_reader_open(&r, path, NULL, &d) == SR_OK);
+		CHECK(sr_reader_read(r, &one, 1, &got, &d) == SR_OK && got == 1);
+		CHECK(sr_reader_may_tasks(r) == (cases[c].f != SR_FMT_JSONL));
+		sr_reader_close(r);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/*
+ * A first task op after thousands of swap events, as the commands write
+ * them in batches, after a first vaddr: the output is written again for
+ * each (CSV: the vaddr column, then the child column at the first fork;
+ * .swt: version 2, then 3 at the first task op, an exit), every event
+ * comes back with its own fields.  An output that cannot be written again
+ * refuses the task op that needs what it lacks (CSV: a fork, not an exit,
+ * which names no child; .swt: an exit), unless told the events may have
+ * task ops.
+ */
+static void tasks_late(void)
+{
+	static struct sr_event ev[NEV];
+	static const struct { enum sr_format f; int level; const char *name; unsigned v; } cases[] = {
+		{ SR_FMT_CSV, 0, "l.csv", 0 },
+		{ SR_FMT_CSV, 3, "l.csv.zst", 0 },
+		{ SR_FMT_SWT, 0, "l.swt", 3 },
+		{ SR_FMT_SWT, 5, "l.swt.zst", 3 },
+	};
+	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
+	struct sr_writer *w;
+	struct sr_diag d;
+	size_t c, i;
+
+	make_events(ev, NEV);
+	ev[NEV - 900].vaddr = 0x7fffdeadb000ull;
+	ev[NEV - 900].flags |= SR_EV_HAS_VADDR;
+	make_task_op(&ev[NEV - 600], SR_OP_EXIT, 12, 0);
+	make_task_op(&ev[NEV - 7], SR_OP_FORK, 12, 13);
+	make_task_op(&ev[NEV - 1], SR_OP_WAIT, 12, 13);
+	CHECK(mkdtemp(dir) != NULL);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct sr_write_opts o = { .format = cases[c].f, .zstd_level = cases[c].level };
+		int ok = 1;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[c].name);
+		test_name = cases[c].name;
+		CHECK(sr_writer_open(&w, path, &o, &d) == SR_OK);
+		for (i = 0; i < NEV && ok; i += 4096)
+			ok = sr_writer_write(w, ev + i, NEV - i < 4096 ? NEV - i : 4096, &d) == SR_OK;
+		CHECK(ok);
+		CHECK(sr_writer_finish(w, &d) == SR_OK);
+		CHECK(read_compare(path, ev, NEV, cases[c].f, NULL) == NEV);
+		if (cases[c].v && !cases[c].level) {
+			FILE *f = fopen(path, "rb");
+			unsigned char h[16] = { 0 };
+
+			CHECK(f && fread(h, 1, 16, f) == 16);
+			if (f)
+				fclose(f);
+			CHECK(h[8] == 3 && h[12] == 64);
+		}
+		unlink(path);
+	}
+	rmdir(dir);
+	test_name = "tasks_late";
+	/* /dev/null is written directly: not to be written again. */
+	for (c = 0; c < 2; c++) {
+		struct sr_write_opts o = { .format = c ? SR_FMT_SWT : SR_FMT_CSV, .may_vaddr = 1 };
+
+		CHECK(sr_writer_open(&w, "/dev/null", &o, &d) == SR_OK);
+		/* CSV: the exit passes (no child), the fork is refused. */
+		CHECK(sr_writer_write(w, ev, NEV - 7, &d) == (c ? SR_ERR_INVAL : SR_OK));
+		if (!c)
+			CHECK(sr_writer_write(w, ev + NEV - 7, 7, &d) == SR_ERR_INVAL);
+		CHECK(strstr(d.msg, "is a task op") && strstr(d.msg, "cannot be written again"));
+		CHECK(strstr(d.msg, c ? ".swt version 2" : "no child column") != NULL);
+		sr_writer_abort(w);
+		o.may_tasks = 1;
+		CHECK(sr_writer_open(&w, "/dev/null", &o, &d) == SR_OK);
+		CHECK(sr_writer_write(w, ev, NEV, &d) == SR_OK);
+		CHECK(sr_writer_finish(w, &d) == SR_OK);
+	}
+}
+
+/*
+ * A .swt file of version 1 or 2 cannot hold a task op: op 2 to 4 and flag
+ * bit 3 are refused there as before (op 2 was as unknown as op 200), and
+ * read in version 3.
+ */
+static void swt_task_ops_need_v3(void)
+{
+	struct sr_event e[2];
+	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
+	struct sr_reader *r;
+	struct sr_diag d;
+	struct sr_event got[2];
+	size_t n;
+	FILE *f;
+	unsigned v;
+
+	sr_event_init(&e[0]);
+	e[0].op = SR_OP_OUT;
+	sr_event_init(&e[1]);
+	make_task_op(&e[1], SR_OP_FORK, 3, 4);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/v.swt", dir);
+	for (v = 1; v <= 3; v++) {
+		CHECK(write_file(path, SR_FMT_SWT, 0, e, 2, NULL) == 0);
+		/* The version-3 file as the lower version says (its records are
+		 * 64 bytes, which any version accepts). */
+		f = fopen(path, "r+b");
+		CHECK(f != NULL);
+		if (!f)
+			break;
+		CHECK(fseek(f, 8, SEEK_SET) == 0 && fputc((int)v, f) == (int)v);
+		fclose(f);
+		CHECK(sr_reader_open(&r, path, NULL, &d) == SR_OK);
+		if (v < 3) {
+			/* The swap event, then the error (sr_reader_read()). */
+			CHECK(sr_reader_read(r, got, 2, &n, &d) == SR_ERR_FORMAT && n == 1);
+			CHECK(d.record == 2 && !strcmp(d.msg, "unknown op (op, 2)"));
+		} else {
+			CHECK(sr_reader_read(r, got, 2, &n, &d) == SR_OK && n == 2);
+			CHECK(got[1].op == SR_OP_FORK && got[1].child == 4 && got[1].pid == 3);
+		}
+		sr_reader_close(r);
+	}
+	unlink(path);
+	rmdir(dir);
 }
 
 /*
@@ -253,7 +511,7 @@ static void vaddr_late(void)
 	};
 	const char *machine = "{\"name\":\"unit-test\"}";
 	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
-	struct sr_write_opts wo = { SR_FMT_CSV, 0, NULL, 0, 0 };
+	struct sr_write_opts wo = { .format = SR_FMT_CSV };
 	struct sr_writer *w;
 	struct sr_diag d;
 	size_t c, i;
@@ -266,7 +524,7 @@ static void vaddr_late(void)
 	CHECK(mkdtemp(dir) != NULL);
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		const char *m = cases[c].f == SR_FMT_SWT ? machine : NULL;
-		struct sr_write_opts o = { cases[c].f, cases[c].level, m, 0, 0 };
+		struct sr_write_opts o = { .format = cases[c].f, .zstd_level = cases[c].level, .machine_json = m };
 		struct sr_reader *r;
 		struct sr_event buf[1000];
 		size_t got, k = 0, good = 0;
@@ -357,6 +615,65 @@ static void timeline_adaptive(void)
 	}
 }
 
+/*
+ * The task ops (fork, exit, wait) are counted apart by sr_stat (task_ops),
+ * in nothing else: not the swap events, pages, span, tasks, CPUs, nodes,
+ * devices or latencies; and a timeline skips them (its first bucket is
+ * the first swap event's).
+ */
+static void stat_task_ops(void)
+{
+	struct sr_event e[6];
+	struct sr_stat *s = sr_stat_new();
+	struct sr_timeline *t = sr_timeline_new(100);
+	struct sr_stat_summary m;
+	struct sr_timeline_info ti;
+	int32_t dev;
+	uint64_t count;
+	size_t i;
+
+	CHECK(s && t);
+	if (!s || !t)
+		goto out;
+	for (i = 0; i < 6; i++) {
+		sr_event_init(&e[i]);
+		e[i].ts_ns = 1000 * (i + 1);
+		e[i].cpu = 9;
+		e[i].flags = SR_EV_HAS_CPU;
+		e[i].cpu_nid = 5;
+		e[i].page_nid = 6;
+		e[i].lat_ns = 77;
+	}
+	make_task_op(&e[0], SR_OP_FORK, 1, 2);
+	make_task_op(&e[1], SR_OP_FORK, 1, 3);
+	e[2].op = SR_OP_OUT;
+	e[2].pid = 2;
+	e[2].cpu = 0;
+	e[2].cpu_nid = e[2].page_nid = 0;
+	e[2].dev = 0;
+	e[2].nr_pages = 4;
+	e[2].lat_ns = 0;
+	make_task_op(&e[3], SR_OP_EXIT, 2, 0);
+	make_task_op(&e[4], SR_OP_WAIT, 1, 2);
+	make_task_op(&e[5], SR_OP_EXIT, 3, 0);
+	CHECK(sr_stat_add(s, e, 6) == SR_OK);
+	sr_stat_summary(s, &m);
+	CHECK(m.task_ops[0] == 2 && m.task_ops[1] == 2 && m.task_ops[2] == 1);
+	CHECK(m.events[0] == 1 && m.events[1] == 0 && m.pages[0] == 4 && m.huge_events[0] == 1);
+	CHECK(m.ts_min == 3000 && m.ts_max == 3000 && m.tasks == 1 && m.cpus == 1);
+	CHECK(m.lat_known == 0);
+	CHECK(sr_stat_node_events(s, 0, 5) == 0 && sr_stat_node_events(s, 1, 6) == 0);
+	CHECK(sr_stat_node_events(s, 0, 0) == 1 && sr_stat_node_events(s, 1, 0) == 1);
+	CHECK(sr_stat_devices(s, &dev, &count, 1) == 1 && dev == 0 && count == 1);
+	CHECK(sr_timeline_add(t, e, 6) == SR_OK);
+	sr_timeline_get(t, &ti);
+	CHECK(ti.base_ns == 3000 && ti.buckets == 1);
+	CHECK(sr_timeline_pages(t, 0, SR_OP_OUT) == 4 && sr_timeline_pages(t, 0, SR_OP_IN) == 0);
+out:
+	sr_timeline_free(t);
+	sr_stat_free(s);
+}
+
 void suite_readers(void)
 {
 	TEST(all_formats);
@@ -365,4 +682,9 @@ void suite_readers(void)
 	TEST(vaddr_late);
 	TEST(timeline_adaptive);
 	TEST(event_valid_matches_check);
+	TEST(task_op_checks);
+	TEST(tasks_all_formats);
+	TEST(tasks_late);
+	TEST(swt_task_ops_need_v3);
+	TEST(stat_task_ops);
 }

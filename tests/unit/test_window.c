@@ -185,9 +185,50 @@ static void window_tie_after_new_run(void)
 	sr_window_free(&w);
 }
 
+/*
+ * Task ops pass through the window as any event, by ts_ns, ties in arrival
+ * order: a fork read before its child's first event of the same time
+ * leaves before it, in the ring (in order) or in the heap (both behind a
+ * later event), and the fork's fields (the child, in offset's bytes) come
+ * out as they went in.
+ */
+static void window_task_ops_in_order(void)
+{
+	struct sr_window w;
+	struct sr_event e[5], o;
+	size_t i;
+	int ok = 1;
+
+	CHECK(sr_window_init(&w, 8) == 0);
+	for (i = 0; i < 5; i++)
+		sr_event_init(&e[i]);
+	e[0].ts_ns = 9; e[0].op = SR_OP_OUT; e[0].pid = 1;        /* ring */
+	e[1].ts_ns = 7; e[1].op = SR_OP_FORK; e[1].pid = 1;       /* heap */
+	e[1].child = 2; e[1].flags = SR_EV_HAS_CHILD;
+	e[2].ts_ns = 7; e[2].op = SR_OP_IN; e[2].pid = 2;         /* heap, a tie */
+	e[3].ts_ns = 9; e[3].op = SR_OP_FORK; e[3].pid = 1;       /* ring, ties e[0] */
+	e[3].child = 3; e[3].flags = SR_EV_HAS_CHILD;
+	e[4].ts_ns = 9; e[4].op = SR_OP_OUT; e[4].pid = 3;        /* ring, a tie */
+	for (i = 0; i < 5; i++)
+		sr_window_push(&w, &e[i]);
+	sr_window_pop(&w, &o);
+	ok &= o.op == SR_OP_FORK && o.child == 2 && (o.flags & SR_EV_HAS_CHILD);
+	sr_window_pop(&w, &o);
+	ok &= o.op == SR_OP_IN && o.pid == 2;
+	sr_window_pop(&w, &o);
+	ok &= o.op == SR_OP_OUT && o.pid == 1;
+	sr_window_pop(&w, &o);
+	ok &= o.op == SR_OP_FORK && o.child == 3;
+	sr_window_pop(&w, &o);
+	ok &= o.op == SR_OP_OUT && o.pid == 3 && sr_window_len(&w) == 0;
+	CHECK(ok);
+	sr_window_free(&w);
+}
+
 void suite_window(void)
 {
 	TEST(window_matches_model);
 	TEST(window_tie_ring_first);
 	TEST(window_tie_after_new_run);
+	TEST(window_task_ops_in_order);
 }
