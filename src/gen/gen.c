@@ -720,6 +720,7 @@ static uint64_t think_time(uint64_t *rng, uint64_t mean)
 static int step(struct sr_gen *g)
 {
 	struct actor *a;
+	uint64_t last;
 	uint32_t pg;
 
 	while (!g->nheap)
@@ -734,6 +735,7 @@ static int step(struct sr_gen *g)
 			a->cursor = 0;
 	}
 	touch(g, a, pg);
+	last = a->clock;
 	a->clock += g->p.exp_time ? think_time(a->rng, g->p.access_ns) : g->p.access_ns;
 	if (a->clock > g->tmax)
 		g->tmax = a->clock;
@@ -741,19 +743,21 @@ static int step(struct sr_gen *g)
 		g->heap[0] = g->heap[--g->nheap];
 		heap_down(g, 0);
 		if (g->p.workload == SR_GEN_KBUILD) {
-			/* The job exits (its memory and swap freed: holes),
-			 * make's wait for it returns, and make forks the next
-			 * one in its place, all at once (the same ts: the
-			 * trace keeps their order). */
+			/* The job exits after its last access (its memory
+			 * and swap freed: holes), make's wait for it returns,
+			 * and make forks the next one in its place, all at the
+			 * time of that access (the earliest clock: the trace
+			 * stays in time order, and keeps their order); the new
+			 * job starts after a think time, as before. */
 			free_region(g, a);
-			task_op(g, a->clock, SR_OP_EXIT, a->pid, 0);
-			task_op(g, a->clock, SR_OP_WAIT, SR_GEN_MAKE_PID, a->pid);
+			task_op(g, last, SR_OP_EXIT, a->pid, 0);
+			task_op(g, last, SR_OP_WAIT, SR_GEN_MAKE_PID, a->pid);
 			if (g->next_task < g->p.tasks) {
-				task_op(g, a->clock, SR_OP_FORK, SR_GEN_MAKE_PID,
+				task_op(g, last, SR_OP_FORK, SR_GEN_MAKE_PID,
 					g->actors[g->next_task].pid);
 				start(g, g->next_task++, a->clock, g->p.accesses);
 			} else if (!g->nheap) {
-				task_op(g, a->clock, SR_OP_EXIT, SR_GEN_MAKE_PID, 0);
+				task_op(g, last, SR_OP_EXIT, SR_GEN_MAKE_PID, 0);
 			}
 		}
 		return 1;

@@ -311,7 +311,7 @@ if $SR_BIN gen kbuild --tasks=24 --jobs=8 --size=1M --limit=6M --cpu-node=0 --me
 	$SR kb12.csv -m 2s-nvme2 -p reclaimer-nid -f json >kb12.json 2>run.err; then
 	o8=$(grep -c ',out,' kb8.csv)
 	o12=$(grep -c ',out,' kb12.csv)
-	p12=$(awk -F, 'NR > 1 { print $3 }' kb12.csv | sort -u | wc -l)
+	p12=$(awk -F, 'NR > 1 && ($2 == "out" || $2 == "in") { print $3 }' kb12.csv | sort -u | wc -l)
 	if [ "$o8" -gt 0 ] && [ "$o12" -gt "$o8" ] && [ "$p12" -le 24 ] && [ "$p12" -gt 12 ] &&
 		[ "$(jnum kb12.json reclaimer-nid unmatched_swapins)" = 0 ]; then
 		ok gen-kbuild
