@@ -119,17 +119,27 @@ FUZZ_HELPER void fuzz_check_diag(const struct sr_diag *d, enum sr_err err)
 }
 
 /* Every event a reader hands out passes the checks common to all formats
- * (traces/FORMAT.md). */
+ * (traces/FORMAT.md), and those of its op ("Tasks"). */
 FUZZ_HELPER void fuzz_check_event(const struct sr_event *e)
 {
 	char msg[400];
 
 	FUZZ_CHECK(sr_event_check(e, msg, sizeof(msg)) == 0);
-	FUZZ_CHECK(e->op == SR_OP_OUT || e->op == SR_OP_IN);
+	FUZZ_CHECK(e->op < SR_OP_COUNT);
 	FUZZ_CHECK(e->cpu_nid < SR_MAX_NODES && e->page_nid < SR_MAX_NODES);
 	FUZZ_CHECK(e->nr_pages >= 1 && e->nr_pages <= SR_MAX_NR_PAGES &&
 		   (e->nr_pages & (e->nr_pages - 1)) == 0);
 	FUZZ_CHECK(e->dev >= -1);
+	if (e->op == SR_OP_OUT || e->op == SR_OP_IN) {
+		FUZZ_CHECK(!(e->flags & SR_EV_HAS_CHILD));
+		return;
+	}
+	/* fork, exit, wait: no slot, no page, no device, a task; fork and
+	 * wait name a child other than 0 and the task, exit none. */
+	FUZZ_CHECK(!(e->flags & (SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR)));
+	FUZZ_CHECK(e->nr_pages == 1 && e->dev == -1 && e->pid != 0);
+	FUZZ_CHECK((e->op == SR_OP_EXIT) == !(e->flags & SR_EV_HAS_CHILD));
+	FUZZ_CHECK(!(e->flags & SR_EV_HAS_CHILD) || (e->child != 0 && e->child != e->pid));
 }
 
 /* An embedded machine description goes where the replay sends it. */

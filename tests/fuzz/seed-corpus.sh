@@ -50,6 +50,11 @@ head -c $((32 + mlen + 6 * 48)) traces/sample.swt > "$S/sample6.swt"
 printf 'ts_ns,op,pid,cpu,cpu_nid,page_nid,dev,offset,nr_pages,lat_ns\n1,out,1,2,0,1,0,7,512,0\n2,in,1,,1,0,-1,,1,900\n' > "$S/all-fields.csv"
 printf '\357\273\277"lat_ns","op",ts_ns,page_nid,cpu_nid,extra\r\n"5","in",3,1,0,"a\r\nb"\r\n' > "$S/bom-crlf-quoted.csv"
 printf '{"ts_ns":1,"op":"out","pid":1,"cpu":2,"cpu_nid":0,"page_nid":1,"dev":0,"offset":7,"nr_pages":512,"lat_ns":0}\n{"ts_ns":2,"op":"in","cpu":null,"cpu_nid":1,"page_nid":0,"offset":null,"x":[1,{"y":2}]}\n' > "$S/all-fields.jsonl"
+# the task ops (fork, exit, wait) with their child, among swap events with
+# addresses: every field of .swt version 3
+printf 'ts_ns,op,pid,cpu,cpu_nid,page_nid,dev,offset,nr_pages,lat_ns,vaddr,child\n0,fork,1,2,0,0,,,,,,2\n5,out,2,2,0,1,0,7,1,0,4096,\n9,in,2,,1,1,0,7,1,40,4096,\n12,exit,2,3,1,0,-1,,1,0,,\n20,wait,1,,0,0,,,,7,,2\n' > "$S/tasks.csv"
+"$SRB" convert "$S/tasks.csv" "$S/tasks.jsonl"
+"$SRB" convert "$S/tasks.csv" "$S/tasks.swt"
 
 put csv seed-sample20.csv "$S/sample20.csv"
 put csv seed-three.csv tests/data/three.csv
@@ -61,7 +66,10 @@ put jsonl seed-all-fields.jsonl "$S/all-fields.jsonl"
 put swt seed-sample6.swt "$S/sample6.swt"
 put swt seed-sample20-nomachine.swt "$S/sample20-nomachine.swt"
 put swt seed-three.swt "$S/three.swt"
-for f in sample20.csv three.jsonl sample20.jsonl sample6.swt three.swt; do
+put csv seed-tasks.csv "$S/tasks.csv"
+put jsonl seed-tasks.jsonl "$S/tasks.jsonl"
+put swt seed-tasks.swt "$S/tasks.swt"
+for f in sample20.csv three.jsonl sample20.jsonl sample6.swt three.swt tasks.swt; do
 	zstd -q -19 -c "$S/$f" > "$S/$f.zst"
 	put zstd "seed-$f.zst" "$S/$f.zst"
 done
