@@ -250,6 +250,7 @@ static int run(int argc, char **argv)
 	if (cli_output_format("gen", out, level, &wo))
 		return EXIT_USAGE;
 	wo.vaddr = 1; /* every event has its page's address */
+	wo.tasks = gp.workload == SR_GEN_KBUILD; /* make's forks, exits and waits */
 	cli_ra_warn_unused(&gp.ra, (gp.ra.mode == SR_RA_CLUSTER || gp.ra.mode == SR_RA_VMA) &&
 			   gp.ra.page_cluster ? gp.ra.mode : SR_RA_OFF,
 			   "gen's default: --readahead=cluster or vma turns it on");
