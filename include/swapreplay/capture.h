@@ -23,6 +23,9 @@
  * build's capture), and without (captures made before; still read). */
 #define SR_CAPTURE_HEADER "ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns,vaddr"
 #define SR_CAPTURE_HEADER_NOVADDR "ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns"
+/* With the task ops' child (fork, exit and wait lines; a line without the
+ * last column has none): this build's capture. */
+#define SR_CAPTURE_HEADER_TASKS SR_CAPTURE_HEADER ",child"
 /* The tracepoint capture (swapreplay-capture-tp.bt): block requests and
  * reclaim's writes, joined here into events; before its header, the swap
  * areas' extents, one a line: swap type, the device its bios are queued on
@@ -63,6 +66,10 @@ struct sr_capture_stats {
 	uint64_t cut_lines;     /* a last line without its newline (bpftrace killed,
 				 * or out of disk), dropped: 0 or 1 */
 	int vaddr_column;       /* its header has vaddr: events may carry one */
+	int child_column;       /* its header has child: events may be task ops */
+	int task_lines;         /* a tracepoint capture of version 3 on (its comment
+				 * "# swapreplay-capture/3"): its F, X and W lines
+				 * may be task ops */
 	uint64_t skipped;       /* bad data lines skipped under sr_capture_max_errors() */
 	char first_skip[512];   /* the first of them: "FILE:LINE: why" ("" if none) */
 	/* The tracepoint capture only (tracepoint set): */
@@ -76,6 +83,9 @@ struct sr_capture_stats {
 				    * have none: which is its own is not known) */
 	uint64_t unpaired_pfn;  /* reclaim's writes with no bio of their own (zswap,
 				 * zero-filled folios) */
+	uint64_t task_ops[3];   /* forks, exits and waits written (F, X, W lines) */
+	uint64_t task_ops_bad;  /* F and W lines naming no task or the task itself,
+				 * left out */
 };
 
 struct sr_capture;

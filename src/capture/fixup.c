@@ -153,11 +153,12 @@ void sr_pfn_map_free(struct sr_pfn_map *m)
 
 /* ---- the raw capture -------------------------------------------------- */
 
-/* The raw columns, in order; pfn takes page_nid's place; vaddr, the last,
- * is not in captures made before it. */
-static const int raw_field[11] = {
+/* The raw columns, in order; pfn takes page_nid's place; vaddr and child,
+ * the last, are not in captures made before them (and a line may end
+ * before child: a swap event has none). */
+static const int raw_field[12] = {
 	SR_F_TS_NS, SR_F_OP, SR_F_PID, SR_F_CPU, SR_F_CPU_NID, -1 /* pfn */,
-	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS, SR_F_VADDR,
+	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS, SR_F_VADDR, SR_F_CHILD,
 };
 
 int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
@@ -169,20 +170,20 @@ int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64
 	sr_event_init(ev);
 	*has_pfn = 0;
 	*pfn = 0;
-	for (col = 0; col < 11; col++) {
+	for (col = 0; col < 12; col++) {
 		const char *v = s + pos, *c = pos <= len ? memchr(v, ',', len - pos) : NULL;
 		size_t vl = c ? (size_t)(c - v) : len - pos;
 		int f = raw_field[col];
 
-		if (col == 10 && pos > len)
-			break; /* no vaddr column */
+		if (col >= 10 && pos > len)
+			break; /* no vaddr (or child) column */
 		if (!c && col < 9) {
-			snprintf(msg, msz, "%d fields, the capture has 10 or 11 (%s)", col + 1,
-				 SR_CAPTURE_HEADER);
+			snprintf(msg, msz, "%d fields, the capture has 10 to 12 (%s)", col + 1,
+				 SR_CAPTURE_HEADER_TASKS);
 			return -1;
 		}
-		if (c && col == 10) {
-			snprintf(msg, msz, "more than 11 fields (%s)", SR_CAPTURE_HEADER);
+		if (c && col == 11) {
+			snprintf(msg, msz, "more than 12 fields (%s)", SR_CAPTURE_HEADER_TASKS);
 			return -1;
 		}
 		pos += vl + 1;
@@ -334,6 +335,12 @@ static void page_node(struct sr_capture *c, struct sr_event *ev, uint64_t pfn, i
 {
 	int node = has_pfn ? sr_pfn_map_node(c->map, pfn) : -1;
 
+	if (sr_op_is_task(ev->op)) {
+		/* A task op has no page: the node of its CPU. */
+		ev->page_nid = ev->cpu_nid;
+		c->st.events++;
+		return;
+	}
 	if (!has_pfn)
 		c->st.no_pfn++;
 	else if (node < 0)
@@ -526,6 +533,12 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 		 * them all (a map written while END runs). */
 		if (!len || line[0] == '#' || line[0] == '@' ||
 		    (len >= 10 && !memcmp(line, "Attaching ", 10))) {
+			/* The tracepoint program's version comment: from 3 on,
+			 * its F, X and W lines are task ops. */
+			if (!c->header_done && len > 22 &&
+			    !memcmp(line, "# swapreplay-capture/", 21) && line[21] >= '3' &&
+			    line[21] <= '9')
+				c->st.task_lines = 1;
 			c->st.skipped_lines++;
 			continue;
 		}
@@ -553,12 +566,15 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 		if (!c->header_done) {
 			if ((len != strlen(SR_CAPTURE_HEADER) || memcmp(line, SR_CAPTURE_HEADER, len)) &&
 			    (len != strlen(SR_CAPTURE_HEADER_NOVADDR) ||
-			     memcmp(line, SR_CAPTURE_HEADER_NOVADDR, len)))
+			     memcmp(line, SR_CAPTURE_HEADER_NOVADDR, len)) &&
+			    (len != strlen(SR_CAPTURE_HEADER_TASKS) ||
+			     memcmp(line, SR_CAPTURE_HEADER_TASKS, len)))
 				return cap_fail(c, d, SR_ERR_FORMAT,
-						"not the capture header (expected " SR_CAPTURE_HEADER
+						"not the capture header (expected " SR_CAPTURE_HEADER_TASKS
 						"): not the output of swapreplay-capture.bt");
 			c->header_done = 1;
-			c->st.vaddr_column = len == strlen(SR_CAPTURE_HEADER);
+			c->st.vaddr_column = len >= strlen(SR_CAPTURE_HEADER);
+			c->st.child_column = len == strlen(SR_CAPTURE_HEADER_TASKS);
 			continue;
 		}
 		if (sr_capture_parse_line(line, len, &evs[*n], &pfn, &has_pfn, msg, sizeof(msg))) {

@@ -468,6 +468,46 @@ static void reclaimed(struct sr_tpjoin *j, const uint64_t *v)
 		sr_u64map_del(&j->last_write, v[2]);
 }
 
+/*
+ * A task's fork (F: of task addr), exit (X) or return from wait4() (W:
+ * having reaped task addr), as the trace's task op, in its place among the
+ * bios (done at once: nothing to wait for).  A fork or a wait that names
+ * no task or the task itself is left out and counted.  0, or -2 out of
+ * memory.
+ */
+static int task_op(struct sr_tpjoin *j, char kind, const uint64_t *v)
+{
+	static const uint8_t ops[3] = { SR_OP_FORK, SR_OP_EXIT, SR_OP_WAIT };
+	struct pend *p;
+	int i = kind == 'F' ? 0 : kind == 'X' ? 1 : 2;
+
+	if (!v[2] || (kind != 'X' && (!v[9] || v[9] == v[2] || v[9] > UINT32_MAX))) {
+		j->st->task_ops_bad++;
+		return 0;
+	}
+	p = pend_push(j);
+	if (!p)
+		return -2;
+	sr_event_init(&p->ev);
+	p->ev.ts_ns = v[0];
+	p->ev.op = ops[i];
+	p->ev.pid = (uint32_t)v[2];
+	p->ev.cpu = (uint32_t)v[3];
+	p->ev.cpu_nid = (uint16_t)v[4];
+	p->ev.flags = SR_EV_HAS_CPU;
+	if (kind != 'X') {
+		p->ev.child = (uint32_t)v[9];
+		p->ev.flags |= SR_EV_HAS_CHILD;
+	}
+	p->pfn = 0;
+	p->has_pfn = 0;
+	p->done = 1;
+	p->sector = 0;
+	p->disk = 0;
+	j->st->task_ops[i]++;
+	return 0;
+}
+
 int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, size_t msz)
 {
 	static const char *const name[10] = { "ts_ns", "kind", "pid", "cpu", "cpu_nid", "dev",
@@ -482,9 +522,9 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
 		snprintf(msg, msz, "a tracepoint line has 10 fields (" SR_CAPTURE_TP_HEADER ")");
 		return -1;
 	}
-	if (fl[1] != 1 || (f[1][0] != 'Q' && f[1][0] != 'C' && f[1][0] != 'P')) {
-		snprintf(msg, msz, "kind is Q, C or P, not \"%.*s\"", (int)(fl[1] > 16 ? 16 : fl[1]),
-			 f[1]);
+	if (fl[1] != 1 || !strchr("QCPFXW", f[1][0]) || !f[1][0]) {
+		snprintf(msg, msz, "kind is Q, C, P, F, X or W, not \"%.*s\"",
+			 (int)(fl[1] > 16 ? 16 : fl[1]), f[1]);
 		return -1;
 	}
 	for (k = 0; k < 10; k++) {
@@ -519,6 +559,14 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
 		break;
 	case 'C':
 		if (completed(j, v) < 0) {
+			snprintf(msg, msz, "out of memory");
+			return -2;
+		}
+		break;
+	case 'F':
+	case 'X':
+	case 'W':
+		if (task_op(j, f[1][0], v) < 0) {
 			snprintf(msg, msz, "out of memory");
 			return -2;
 		}

@@ -110,6 +110,10 @@ static int run(int argc, char **argv)
 			 * writes the output again), or from the start on
 			 * standard output if the capture has the column. */
 			wo.may_vaddr = sr_capture_stats(c)->vaddr_column;
+			/* The tracepoint capture's forks, exits and waits
+			 * (F, X and W lines) are the trace's task ops. */
+			wo.may_tasks = sr_capture_stats(c)->task_lines ||
+				       sr_capture_stats(c)->child_column;
 			err = sr_writer_open(&w, out, &wo, &d);
 		}
 		if (err || !n)
@@ -155,6 +159,11 @@ static int run(int argc, char **argv)
 			if (st->not_swap_io)
 				cli_warn("%s: %" PRIu64 " request(s) on the swap devices outside the swap areas (the file system's) left out",
 					 in, st->not_swap_io);
+			if (st->task_ops[0] || st->task_ops[1] || st->task_ops[2] || st->task_ops_bad)
+				cli_warn("%s: task ops of every task of the machine: fork %" PRIu64 ", exit %" PRIu64
+					 ", wait %" PRIu64 " (wait4() only)%s",
+					 in, st->task_ops[0], st->task_ops[1], st->task_ops[2],
+					 st->task_ops_bad ? "; some named no task or the task itself and were left out" : "");
 		}
 		if (st->pfn_unmapped)
 			cli_warn("%s: %" PRIu64 " event(s) whose page frame is in no node's memory blocks (another machine's sysfs?): page node taken as the CPU's",

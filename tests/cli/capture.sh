@@ -56,8 +56,9 @@ SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" sh "$REC" --print-script --vmemmap=0xf
 grep -q '(\$f - 0xffd4000000000000) / 64' "$W/bt" && ok "--vmemmap" || fail "--vmemmap: $(cat "$W/err")"
 sh "$REC" --print-script --vmemmap=12345 >"$W/out" 2>&1
 [ $? = 2 ] && grep -q "vmemmap takes an address" "$W/out" && ok "bad --vmemmap: status 2" || fail "bad --vmemmap: $(cat "$W/out")"
-if command -v bpftrace >/dev/null 2>&1 && [ -r /sys/kernel/btf/vmlinux ]; then
-	# Where bpftrace and the kernel's BTF are at hand, the program must at
+if command -v bpftrace >/dev/null 2>&1 && [ -r /sys/kernel/btf/vmlinux ] && [ -d /sys/kernel/tracing/events/sched ]; then
+	# Where bpftrace, the kernel's BTF and tracefs (its tracepoints for the
+	# tasks' forks, exits and waits) are at hand, the program must at
 	# least compile (-d: a dry run, nothing attached).
 	SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_KALLSYMS=/dev/null sh "$REC" --print-script >"$W/bt.bt" 2>/dev/null
 	if timeout 120 bpftrace -d "$W/bt.bt" >"$W/btd" 2>&1; then
@@ -134,6 +135,23 @@ fi
 grep -q "3 swap-in read(s), 1 with their fault's address" "$W/tp.err" && grep -q "1 event(s) whose request's completion was not seen" "$W/tp.err" &&
 	grep -q "1 request(s) on the swap devices outside the swap areas" "$W/tp.err" &&
 	ok "tracepoint capture: what it lacks is said" || fail "tracepoint warnings: $(cat "$W/tp.err")"
+# The kprobe capture's task lines (tests/data/capture/raw-tasks.csv: the
+# header with child, a fork, an exit and a wait among swap events whose
+# lines end before child): the trace's task ops, to a file and to
+# standard output.
+$SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" "$D/capture/raw-tasks.csv" "$W/rt.csv" 2>"$W/rt.err" &&
+	cmp -s "$W/rt.csv" "$D/capture/fixed-tasks.csv" &&
+	$SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" "$D/capture/raw-tasks.csv" - --to=csv 2>/dev/null | cmp -s - "$D/capture/fixed-tasks.csv" &&
+	ok "kprobe capture: forks, exits and waits as task ops" || fail "kprobe task ops: $(diff "$D/capture/fixed-tasks.csv" "$W/rt.csv" | head -5) $(cat "$W/rt.err")"
+# The tracepoint capture's task lines (tests/data/capture/tp-tasks.csv): a fork (F), a fork of
+# the task itself (left out), exits (X), a return from wait4() (W), each a
+# task op in its place among the bios, to a file and to standard output.
+cat "$D/capture/tp-swapext.txt" "$D/capture/tp-tasks.csv" >"$W/tpt.raw.csv"
+$SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" "$W/tpt.raw.csv" "$W/tpt.csv" 2>"$W/tpt.err" &&
+	cmp -s "$W/tpt.csv" "$D/capture/fixed-tp-tasks.csv" &&
+	$SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" "$W/tpt.raw.csv" - --to=csv 2>/dev/null | cmp -s - "$D/capture/fixed-tp-tasks.csv" &&
+	grep -q "task ops of every task of the machine: fork 1, exit 2, wait 1 (wait4() only); some named no task or the task itself and were left out" "$W/tpt.err" &&
+	ok "tracepoint capture: forks, exits and waits as task ops" || fail "tracepoint task ops: $(diff "$D/capture/fixed-tp-tasks.csv" "$W/tpt.csv" | head -5) $(cat "$W/tpt.err")"
 $SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" "$D/capture/tp-body.csv" "$W/tp2.csv" 2>"$W/tp2.err"
 [ $? = 3 ] && grep -q "a tracepoint capture without swap extents" "$W/tp2.err" &&
 	ok "tracepoint capture without extents: refused" || fail "no extents: $(cat "$W/tp2.err")"

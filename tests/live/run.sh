@@ -89,7 +89,7 @@ start=$(date +%s)
 sh "$REC" --duration=15 -o "$W/run" --swapreplay="$SR" >"$W/record.out" 2>&1 &
 recpid=$!
 sleep 5
-sh -c "echo \$\$ >$CG/cgroup.procs && exec $W/swapload 160 2" >"$W/load.out" 2>&1
+sh -c "echo \$\$ >$CG/cgroup.procs && exec $W/swapload 160 2 2" >"$W/load.out" 2>&1
 lrc=$?
 wait $recpid
 rrc=$?
@@ -100,7 +100,7 @@ vmpid=
 set -- $(counters)
 vo=$(($1 - vo0)) vi=$(($2 - vi0))
 secs=$(($(date +%s) - start))
-[ $lrc = 0 ] && ok "the workload ran in the cgroup (160 MiB under a 64 MiB limit)" || bad "workload: status $lrc: $(cat "$W/load.out")"
+[ $lrc = 0 ] && ok "the workload ran in the cgroup (two children in turn, 80 MiB each under a 64 MiB limit)" || bad "workload: status $lrc: $(cat "$W/load.out")"
 if [ $rrc = 0 ]; then
 	ok "swapreplay-record: status 0, $(grep -o 'probes: [a-z]*' "$W/run.info" | head -1)"
 else
@@ -150,6 +150,27 @@ if "$SR" "$W/run.csv.zst" --machine="$W/run.machine.json" -p reclaimer-nid,hybri
 	ok "the trace replays on the probed machine (run.machine.json)"
 else
 	bad "replay: $(cat "$W/rep.err")"
+fi
+
+# The workload's forks, exits and waits (the tracepoint capture's task
+# ops): the parent forked each child, each child exited, and the parent's
+# waitpid() returned it.
+if [ "$(grep -o 'probes: [a-z]*' "$W/run.info" | head -1)" = "probes: tracepoint" ]; then
+	parent=$(sed -n 's/^parent //p' "$W/load.out")
+	kids=$(sed -n 's/^child //p' "$W/load.out" | tr '\n' ' ')
+	"$SR" convert -q "$W/run.csv.zst" "$W/run.csv" 2>"$W/conv.err"
+	miss=
+	for c in $kids; do
+		awk -F, -v p="$parent" -v c="$c" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "child") k = i; next }
+			$2 == "fork" && $3 == p && $k == c { f = 1 }
+			$2 == "exit" && $3 == c { x = 1 } $2 == "wait" && $3 == p && $k == c { w = 1 }
+			END { exit !(k && f && x && w) }' "$W/run.csv" || miss="$miss $c"
+	done
+	if [ -n "$parent" ] && [ -n "$kids" ] && [ -z "$miss" ]; then
+		ok "task ops: parent $parent forked, waited for and saw the exit of children $kids"
+	else
+		bad "task ops: parent ${parent:-?}, children ${kids:-?}: not all of fork, exit and wait found for$miss $(cat "$W/conv.err"); the trace's: $(head -1 "$W/run.csv"); $(grep -m3 ',fork,\|,wait,' "$W/run.csv" | tr '\n' ' '); $(grep -c ",$parent," "$W/run.csv") lines naming $parent"
+	fi
 fi
 
 # vmstat's log, read by stat, gives the kernel's page counts over its
