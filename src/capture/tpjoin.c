@@ -329,6 +329,24 @@ static char rwbs_op(const char *s, size_t len)
 	return len && (s[0] == 'W' || s[0] == 'R') ? s[0] : 0;
 }
 
+/* A pending event of op for line v (its time, task, CPU and node), next
+ * in the queue's order; NULL out of memory. */
+static struct pend *pend_line(struct sr_tpjoin *j, const uint64_t *v, int op)
+{
+	struct pend *p = pend_push(j);
+
+	if (!p)
+		return NULL;
+	sr_event_init(&p->ev);
+	p->ev.ts_ns = v[0];
+	p->ev.op = (uint8_t)op;
+	p->ev.pid = (uint32_t)v[2];
+	p->ev.cpu = (uint32_t)v[3];
+	p->ev.cpu_nid = (uint16_t)v[4];
+	p->ev.flags = SR_EV_HAS_CPU;
+	return p;
+}
+
 static int queued(struct sr_tpjoin *j, const uint64_t *v, const char *rw, size_t rwl)
 {
 	const struct ext *e;
@@ -347,15 +365,9 @@ static int queued(struct sr_tpjoin *j, const uint64_t *v, const char *rw, size_t
 		j->st->not_swap_io++;
 		return 0;
 	}
-	p = pend_push(j);
+	p = pend_line(j, v, op == 'W' ? SR_OP_OUT : SR_OP_IN);
 	if (!p)
 		return -2;
-	sr_event_init(&p->ev);
-	p->ev.ts_ns = v[0];
-	p->ev.op = op == 'W' ? SR_OP_OUT : SR_OP_IN;
-	p->ev.pid = (uint32_t)v[2];
-	p->ev.cpu = (uint32_t)v[3];
-	p->ev.cpu_nid = (uint16_t)v[4];
 	p->ev.dev = (int32_t)e->type;
 	p->ev.offset = e->page + (v[6] - e->sector) / 8;
 	p->ev.nr_pages = (uint32_t)nr;
@@ -485,16 +497,9 @@ static int task_op(struct sr_tpjoin *j, char kind, const uint64_t *v)
 		j->st->task_ops_bad++;
 		return 0;
 	}
-	p = pend_push(j);
+	p = pend_line(j, v, ops[i]);
 	if (!p)
 		return -2;
-	sr_event_init(&p->ev);
-	p->ev.ts_ns = v[0];
-	p->ev.op = ops[i];
-	p->ev.pid = (uint32_t)v[2];
-	p->ev.cpu = (uint32_t)v[3];
-	p->ev.cpu_nid = (uint16_t)v[4];
-	p->ev.flags = SR_EV_HAS_CPU;
 	if (kind != 'X') {
 		p->ev.child = (uint32_t)v[9];
 		p->ev.flags |= SR_EV_HAS_CHILD;
