@@ -731,6 +731,7 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	in.x.tree = r->kernel.device_locks ? 2 : 0;
 	in.gap = gap;
 	in.ti = ti;
+	in.child = -1;
 	in.fresh = fresh;
 	for (k = 0; k < np; k++) {
 		if (pol[k].lead != k)
