@@ -519,6 +519,34 @@ int sr_sim_play(struct sim *s, const struct sr_play *in)
 	return in->e.op == SR_OP_OUT ? play(s, in, 1) : play(s, in, 0);
 }
 
+/* What play_lead() plays: a swap-in, a swap-out, a task op. */
+enum { PLAY_IN = 0, PLAY_OUT = 1, PLAY_TASK = 2 };
+
+/*
+ * Lead k's simulations play in: on the machine, then on each of its
+ * variants (--uncertainty), the same decisions; on the simulation
+ * threads, or here (kind, known to the caller: each compiled apart).  0,
+ * or what the simulation returned (-1 out of memory, -2 no thread).
+ */
+static inline __attribute__((always_inline)) int play_lead(struct sr_replay *r,
+							   struct sr_play *in, int k,
+							   const int kind)
+{
+	int v, rc;
+
+	for (v = 0, in->k = k; v <= r->nvar; v++, in->k += r->np) {
+		if (r->simq)
+			rc = sr_simq_play(r->simq, in);
+		else if (kind == PLAY_TASK)
+			rc = play_task(sr_replay_sim(r, in->k), in);
+		else
+			rc = play(sr_replay_sim(r, in->k), in, kind);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* A policy chose a node or device the machine does not have. */
 static __attribute__((noinline)) enum sr_err policy_failed(struct sr_replay *r, struct sr_diag *d)
 {
@@ -579,7 +607,7 @@ static __attribute__((noinline)) enum sr_err replay_task_op(struct sr_replay *r,
 {
 	struct sr_play in;
 	long ti, ci = -1;
-	int fresh, cfresh, k, v, rc;
+	int fresh, cfresh, k, rc;
 	double gap;
 
 	ti = sr_replay_task(r, e->pid, &fresh);
@@ -622,15 +650,9 @@ static __attribute__((noinline)) enum sr_err replay_task_op(struct sr_replay *r,
 	in.gap = gap;
 	in.fresh = fresh;
 	in.dv = -1;
-	for (k = 0; k < r->np; k++) {
-		if (r->pol[k].lead != k)
-			continue;
-		for (v = 0, in.k = k; v <= r->nvar; v++, in.k += r->np) {
-			rc = r->simq ? sr_simq_play(r->simq, &in) : sr_sim_play(sr_replay_sim(r, in.k), &in);
-			if (rc)
-				return sim_failed(d, rc);
-		}
-	}
+	for (k = 0; k < r->np; k++)
+		if (r->pol[k].lead == k && (rc = play_lead(r, &in, k, PLAY_TASK)) != 0)
+			return sim_failed(d, rc);
 	return SR_OK;
 }
 
@@ -655,7 +677,7 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	 * through it may alias the replay's fields). */
 	struct sr_decision *const dec = r->dec;
 	struct pol *const pol = r->pol;
-	int fresh, k, v, part = 0, bad = 0, nomem, rc;
+	int fresh, k, part = 0, bad = 0, nomem, rc;
 
 	ti = sr_replay_task(r, e->pid, &fresh);
 	if (ti < 0)
@@ -751,14 +773,9 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		in.ra_n = r->dec[k].ra_n;
 		in.nbio = r->dec[k].ra_nbio;
 		in.bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
-		/* On the machine, then on each of its variants (--uncertainty):
-		 * the same decisions. */
-		for (v = 0, in.k = k; v <= r->nvar; v++, in.k += np) {
-			rc = r->simq ? sr_simq_play(r->simq, &in) :
-				       play(sr_replay_sim(r, in.k), &in, out);
-			if (rc)
-				return sim_failed(d, rc);
-		}
+		rc = play_lead(r, &in, k, out ? PLAY_OUT : PLAY_IN);
+		if (rc)
+			return sim_failed(d, rc);
 	}
 	if (out) {
 		const int b = dec[r->baseline].dv;
