@@ -78,6 +78,11 @@ struct sr_task_result {
 	double swapin_kib_s, swapout_kib_s;
 };
 
+/* The most records a simulation holds unplayed before it plays its
+ * earliest all the same (sr_policy_result.order_forced): 65,536 records
+ * of about 200 bytes, 13 MiB per simulation. */
+#define SR_ORDER_QUEUE_MAX 65536
+
 struct sr_policy_result {
 	char name[96];                 /* the spec as given (name[:params]); an
 					* out-of-tree policy's own name (its ops'
@@ -105,6 +110,12 @@ struct sr_policy_result {
 	 * fallen that far behind the others' (tasks run on their own clocks,
 	 * docs/MODEL.md); served without contention. */
 	uint64_t stale_requests;
+	/* The core plays each simulation's events in simulated time
+	 * (docs/MODEL.md, "The core"): records it played before every task
+	 * was known not to act earlier, its queue full (SR_ORDER_QUEUE_MAX
+	 * records, src/replay/replay_impl.h), and records that then started
+	 * before the simulation's time.  0 when the order was exact. */
+	uint64_t order_forced, order_late;
 	/* Time the tasks waited, summed over them (docs/MODEL.md, E1, L1-L2):
 	 * for a CPU another task had, for a device's si->lock, for the LRU
 	 * lock of a node. */

@@ -16,6 +16,7 @@ int cal_init(struct cal *c)
 	c->work_ns = 0;
 	c->stale = 0;
 	c->run_lo = c->run_hi = 0;
+	c->over_ns = 0;
 	if (!c->used || !c->skip) {
 		free(c->used);
 		free(c->skip);
@@ -30,6 +31,7 @@ void cal_free(struct cal *c)
 {
 	free(c->used);
 	free(c->skip);
+	free(c->far);
 }
 
 struct cal *cal_need(struct cal *c)
@@ -54,6 +56,18 @@ int cal_copy(struct cal *dst, const struct cal *src)
 	dst->stale = src->stale;
 	dst->run_lo = src->run_lo;
 	dst->run_hi = src->run_hi;
+	dst->over_ns = src->over_ns;
+	/* (dst->now stays: its owner's time, not src's.) */
+	if (src->nfar) {
+		struct cal_far *f = realloc(dst->far, src->nfar * sizeof(*f));
+
+		if (!f)
+			return -1;
+		dst->far = f;
+		dst->far_cap = src->nfar;
+		memcpy(f, src->far, src->nfar * sizeof(*f));
+	}
+	dst->nfar = src->nfar;
 	dst->bucket_ns = src->bucket_ns;
 	dst->inv_bucket = src->inv_bucket;
 	return 0;
@@ -85,25 +99,47 @@ static void cal_clear(struct cal *c, size_t i, size_t j)
 		sk[k] = 0;
 }
 
-/* Slide so that bucket b is inside the window, keeping half of it behind. */
+/*
+ * Slide so that bucket b is inside the window, keeping half of it behind.
+ * The buckets that come in at the top take the work held beyond it
+ * (over_ns, packed from the old top on, full buckets but the last).
+ */
 static void cal_slide(struct cal *c, int64_t b)
 {
-	int64_t nlo = b - CAL_BUCKETS / 2;
+	int64_t nlo = b - CAL_BUCKETS / 2, top = c->lo + CAL_BUCKETS, d = nlo - c->lo, j, nf;
 
-	if (nlo - c->lo >= CAL_BUCKETS) {
+	if (d >= CAL_BUCKETS) {
 		memset(c->used, 0, CAL_BUCKETS * sizeof(*c->used));
 		memset(c->skip, 0, CAL_BUCKETS * sizeof(*c->skip));
-	} else if (nlo > c->lo) {
+	} else if (d > 0) {
 		/* Buckets lo .. nlo - 1 leave the window: their places in the
 		 * ring, in one piece or two where it wraps. */
-		size_t i = (size_t)(c->lo & (CAL_BUCKETS - 1)), j = (size_t)(nlo & (CAL_BUCKETS - 1));
+		size_t i = (size_t)(c->lo & (CAL_BUCKETS - 1)), k = (size_t)(nlo & (CAL_BUCKETS - 1));
 
-		if (i < j) {
-			cal_clear(c, i, j);
+		if (i < k) {
+			cal_clear(c, i, k);
 		} else {
 			cal_clear(c, i, CAL_BUCKETS);
-			cal_clear(c, 0, j);
+			cal_clear(c, 0, k);
 		}
+	}
+	if (d > 0 && c->over_ns > 0) {
+		/* Buckets top + j, j < nf, hold the work beyond; those that
+		 * come into the window [nlo, nlo + CAL_BUCKETS) take theirs
+		 * (each a whole number of ns: exact). */
+		nf = (int64_t)(c->over_ns * c->inv_bucket);
+		while ((double)nf * c->bucket_ns < c->over_ns)
+			nf++;
+		if (nf > d)
+			nf = d;
+		for (j = nlo > top ? nlo - top : 0; j < nf; j++) {
+			double w = c->over_ns - (double)j * c->bucket_ns;
+
+			c->used[(top + j) & (CAL_BUCKETS - 1)] = w < c->bucket_ns ? w : c->bucket_ns;
+		}
+		c->over_ns -= (double)d * c->bucket_ns;
+		if (c->over_ns < 0)
+			c->over_ns = 0;
 	}
 	c->lo = nlo;
 	c->lo_ns = (double)nlo * c->bucket_ns;
@@ -138,37 +174,76 @@ static int64_t cal_first_free(struct cal *c, int64_t b)
 	return r;
 }
 
-/*
- * The rest of a request, left ns from bucket b on, where b is beyond the
- * window: nothing is booked there (a booking beyond the window slides
- * it), so the request fills the buckets from b one after another, full
- * but the last, f = b + ceil(left / bucket) - 1.  The loop of
- * cal_reserve_slow() would do it a bucket at a time, sliding the window
- * each time its top is reached (at b, b + CAL_BUCKETS / 2, b + CAL_BUCKETS,
- * ...): with a very slow device (write_iops 1e-5, a write of 1e5 s) that
- * is 1e10 buckets, minutes for one request.  Here, in time that does not
- * grow with the request: the window slides once, to where that loop's
- * last slide leaves it, and only the buckets inside it are filled.  The
- * figures are the loop's to the bit: left less whole buckets, each of
- * them a whole number of ns below 2^53, is exact either way.  Returns f.
- */
-static int64_t cal_fill_beyond(struct cal *c, int64_t b, double left)
+/* Buckets [b0, hi) are full: the run remembered grows by them, or they
+ * are the run. */
+static void cal_run(struct cal *c, int64_t b0, int64_t hi)
 {
-	const int64_t half = CAL_BUCKETS / 2;
-	int64_t nb = (int64_t)(left * c->inv_bucket), f, last, k;
+	if (c->run_hi > c->run_lo && b0 <= c->run_hi && c->run_lo <= hi) {
+		if (b0 < c->run_lo)
+			c->run_lo = b0;
+		if (hi > c->run_hi)
+			c->run_hi = hi;
+	} else {
+		c->run_lo = b0;
+		c->run_hi = hi;
+	}
+}
 
-	/* nb full buckets, then the last with (0, bucket_ns] of work. */
-	while (nb > 0 && (double)nb * c->bucket_ns >= left)
-		nb--;
-	while ((double)(nb + 1) * c->bucket_ns < left)
-		nb++;
-	f = b + nb;
-	last = b + (f - b) / half * half;
-	cal_slide(c, last);
-	for (k = b > c->lo ? b : c->lo; k < f; k++)
-		c->used[k & (CAL_BUCKETS - 1)] = c->bucket_ns;
-	c->used[f & (CAL_BUCKETS - 1)] = left - (double)nb * c->bucket_ns;
-	return f;
+/* A request far after the simulation's time (c->now): it waits in the
+ * far list, after the far requests that hold the resource at s; when it
+ * is done, or -1 when the list is full (the caller slides instead). */
+static double cal_far_add(struct cal *c, double s, double w)
+{
+	double t = s;
+	uint32_t i, at;
+
+	if (c->nfar >= CAL_FAR_MAX)
+		return -1;
+	if (c->nfar == c->far_cap) {
+		uint32_t cap = c->far_cap ? 2 * c->far_cap : 16;
+		struct cal_far *f = realloc(c->far, cap * sizeof(*f));
+
+		if (!f)
+			return -1;
+		c->far = f;
+		c->far_cap = cap;
+	}
+	/* By start: each one that holds the resource at t moves t to its
+	 * end. */
+	for (i = 0; i < c->nfar; i++)
+		if (c->far[i].s <= t && t < c->far[i].end)
+			t = c->far[i].end;
+	for (at = c->nfar; at > 0 && c->far[at - 1].s > s; at--)
+		;
+	memmove(c->far + at + 1, c->far + at, (c->nfar - at) * sizeof(*c->far));
+	c->far[at] = (struct cal_far){ s, w, t + w };
+	c->nfar++;
+	c->far_n++;
+	return t + w;
+}
+
+double cal_reserve_slow(struct cal *c, int64_t b, double s, double w);
+
+/* The far requests the window has reached (their start below its top)
+ * take their work in the buckets, earliest first. */
+static void cal_far_in(struct cal *c)
+{
+	double top = (double)(c->lo + CAL_BUCKETS) * c->bucket_ns;
+	uint32_t n = 0, i;
+
+	while (n < c->nfar && c->far[n].s < top)
+		n++;
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct cal_far *f = &c->far[i];
+
+		/* Counted once, when it was asked for. */
+		c->work_ns -= f->w;
+		cal_reserve(c, f->s < c->lo_ns ? c->lo_ns : f->s, f->w);
+	}
+	c->nfar -= n;
+	memmove(c->far, c->far + n, c->nfar * sizeof(*c->far));
 }
 
 __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, double s, double w)
@@ -176,21 +251,35 @@ __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, doub
 	double left = w, done;
 	int64_t b0 = b;
 
+	/* A request that starts beyond the window moves it there (the
+	 * window follows the requests' starts, never their ends). */
+	if (b >= c->lo + CAL_BUCKETS) {
+		if (c->now && s > *c->now + (double)(CAL_BUCKETS / 2) * c->bucket_ns &&
+		    (done = cal_far_add(c, s, w)) >= 0)
+			return done;
+		cal_slide(c, b);
+		if (c->nfar)
+			cal_far_in(c);
+	}
 	if (b >= c->run_lo && b < c->run_hi)
 		b = c->run_hi;
 	for (;;) {
 		double *u, room;
 
-		if (b >= c->lo + CAL_BUCKETS) {
-			if (left > (double)(CAL_BUCKETS / 2) * c->bucket_ns) {
-				b = cal_fill_beyond(c, b, left);
-				break;
-			}
-			cal_slide(c, b);
-		}
 		b = cal_first_free(c, b);
-		if (b >= c->lo + CAL_BUCKETS)
-			continue; /* slides at the top of the loop */
+		if (b >= c->lo + CAL_BUCKETS) {
+			/* Full to the top: the rest queues behind the work held
+			 * beyond it, packed (a backlog longer than the window
+			 * costs one step, and leaves the window where the
+			 * requests start). */
+			int64_t top = c->lo + CAL_BUCKETS;
+
+			c->over_ns += left;
+			if (b0 >= c->lo)
+				cal_run(c, b0, top);
+			done = (double)top * c->bucket_ns + c->over_ns;
+			return done > s + w ? done : s + w;
+		}
 		u = &c->used[b & (CAL_BUCKETS - 1)];
 		room = c->bucket_ns - *u;
 		if (room >= left) {
@@ -207,19 +296,30 @@ __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, doub
 	 * with it (buckets are never emptied but by a slide): requests that
 	 * start anywhere in a backlog, as many tasks' do, then all find its
 	 * end at once, instead of only those after the latest start. */
-	if (b0 >= c->lo) {
-		int64_t hi = c->used[b & (CAL_BUCKETS - 1)] >= c->bucket_ns ? b + 1 : b;
-
-		if (c->run_hi > c->run_lo && b0 <= c->run_hi && c->run_lo <= hi) {
-			if (b0 < c->run_lo)
-				c->run_lo = b0;
-			if (hi > c->run_hi)
-				c->run_hi = hi;
-		} else {
-			c->run_lo = b0;
-			c->run_hi = hi;
-		}
-	}
+	if (b0 >= c->lo)
+		cal_run(c, b0, c->used[b & (CAL_BUCKETS - 1)] >= c->bucket_ns ? b + 1 : b);
 	done = (double)b * c->bucket_ns + c->used[b & (CAL_BUCKETS - 1)];
 	return done > s + w ? done : s + w;
+}
+
+double cal_end(const struct cal *c)
+{
+	double end = 0;
+	int64_t b;
+	uint32_t i;
+
+	if (!c->used)
+		return 0;
+	if (c->over_ns > 0)
+		end = (double)(c->lo + CAL_BUCKETS) * c->bucket_ns + c->over_ns;
+	else
+		for (b = c->lo + CAL_BUCKETS - 1; b >= c->lo; b--)
+			if (c->used[b & (CAL_BUCKETS - 1)] > 0) {
+				end = (double)b * c->bucket_ns + c->used[b & (CAL_BUCKETS - 1)];
+				break;
+			}
+	for (i = 0; i < c->nfar; i++)
+		if (c->far[i].end > end)
+			end = c->far[i].end;
+	return end;
 }

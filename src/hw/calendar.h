@@ -30,6 +30,7 @@
  * backlog of a disk that many writers keep busy (its requests take
  * milliseconds: 32 writers' 128 KiB requests are 0.3 s of it). */
 #define CAL_HDD_BUCKET_NS 1000000.0
+#define CAL_FAR_MAX 4096
 
 struct cal {
 	double *used;    /* work held by each bucket, ns; NULL until first use */
@@ -44,6 +45,24 @@ struct cal {
 	 * resource costs the same whatever its backlog (tests/bench/calbench.c
 	 * measures it). */
 	int64_t run_lo, run_hi;
+	/* Work held beyond the window's top (from bucket lo + CAL_BUCKETS
+	 * on, packed): a backlog longer than the window.  The buckets that
+	 * come into the window as it slides take it. */
+	double over_ns;
+	/* A resource held for a moment (a CPU, a lock) that is told the
+	 * simulation's time (now: its latest event's start; NULL: not told)
+	 * keeps its window there: a request that starts more than half a
+	 * window after it (a task held by a full queue goes on seconds
+	 * later) waits in far, by start, and its work enters the buckets
+	 * when the window reaches it; far requests contend among
+	 * themselves meanwhile.  At most CAL_FAR_MAX of them (beyond: the
+	 * window slides to the request, as it does without now). */
+	const double *now;
+	struct cal_far {
+		double s, w, end;
+	} *far;
+	uint32_t nfar, far_cap;
+	uint64_t far_n;  /* requests that waited in far */
 	/* The bucket's width (CAL_BUCKET_NS unless cal_set_bucket() said
 	 * otherwise before the first use) and its inverse. */
 	double bucket_ns, inv_bucket;
@@ -65,6 +84,9 @@ void cal_free(struct cal *c);
 struct cal *cal_need(struct cal *c);
 /* dst (never used) becomes a copy of src; 0, or -1 out of memory. */
 int cal_copy(struct cal *dst, const struct cal *src);
+/* When the last work c holds is done (0: none): a device's calendar at
+ * the end of a replay, when the device has done what it was given. */
+double cal_end(const struct cal *c);
 /* cal_reserve()'s general case: the request's first bucket is full, or
  * beyond the window. */
 double cal_reserve_slow(struct cal *c, int64_t b, double s, double w);

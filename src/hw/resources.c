@@ -90,8 +90,17 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 			f->P = d->read_iops * d->read_lat_ns / 1e9;
 		}
 	}
-	for (i = 0; i < m->nr_cpus; i++)
+	for (i = 0; i < m->nr_cpus; i++) {
 		h->cpu_owner[i] = -1;
+		h->cpucal[i].now = &h->now;
+	}
+	/* The resources held for a moment keep their windows at the
+	 * simulation's time (calendar.h: a task held by a full queue books
+	 * its next moment there far ahead). */
+	for (i = 0; i < m->nr_devices; i++)
+		h->swaplock[i].now = h->treelock[i].now = h->qlock[i].now = &h->now;
+	for (i = 0; i < m->nr_nodes; i++)
+		h->lrulock[i].now = &h->now;
 	/* Until sr_hw_set_write_limits(): no bound but the request queue's. */
 	h->wbt.read_recent = h->wbt.idle = SR_BLKDEV_MAX_RQ;
 	h->rng = SR_HW_SEED;
@@ -199,6 +208,7 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 	memcpy(dst->wr_end, src->wr_end, (size_t)m->nr_devices * sizeof(*dst->wr_end));
 	memcpy(dst->rd_last, src->rd_last, (size_t)m->nr_devices * sizeof(*dst->rd_last));
 	dst->wbt = src->wbt;
+	dst->now = src->now;
 	memcpy(dst->cpu_owner, src->cpu_owner, (size_t)m->nr_cpus * sizeof(*dst->cpu_owner));
 	dst->rng = src->rng;
 	memcpy(dst->mix, src->mix, 2 * (size_t)m->nr_devices * sizeof(*dst->mix));

@@ -91,9 +91,9 @@
  * Westmere): 15 ns.
  * [F] the node's LRU lock per page reclaimed: the two runs no other lock
  * holds back, C2 with the slots cache (patches 1-9, 4,170,746 kB/s, 32
- * tasks) and C3 with THP swapped out whole (4,310,000 kB/s, 8 tasks): 938
- * ns, the value whose errors on the two are equal and opposite (-1.4 %,
- * +1.4 %).  Which lock it is the measurements do not say (C2's profile
+ * tasks) and C3 with THP swapped out whole (4,310,000 kB/s, 8 tasks): 940
+ * ns, the value whose errors on the two are equal and opposite (+1.9 %,
+ * -2.0 %).  Which lock it is the measurements do not say (C2's profile
  * shows zone->lock and exit-time freeing after the series): one
  * serialised resource per node, charged per page reclaimed.
  * [F] the same lock per page swapped in (a refault: lru_cache_add() takes
@@ -101,7 +101,7 @@
  * Johannes Weiner, "mm: balance LRU lists based on relative thrashing",
  * and a page it activates is deactivated under it later): C1's PMem delta,
  * -17.29 % (Aaron Lu, linux-mm, "[PATCH] mm: swap: determine swap device
- * by using page nid", 2022-04-20): 4,828 ns.  The check on it: the vmstat
+ * by using page nid", 2022-04-20): 4,818 ns.  The check on it: the vmstat
  * of that run (2022-04-21) shows 3.9-8.5 us per swap-in by the same
  * arithmetic second by second (docs/MODEL.md).
  */
@@ -124,8 +124,8 @@
 #define DEF_SWAP_LOCK_OTHER_NS 280.0
 #define DEF_SWAP_CACHE_LOCK_NS 1400.0
 #define DEF_SWAP_SLOT_NS 15.0
-#define DEF_LRU_LOCK_NS 938.0
-#define DEF_LRU_REFAULT_NS 4828.0
+#define DEF_LRU_LOCK_NS 940.0
+#define DEF_LRU_REFAULT_NS 4818.0
 
 /* ---- NVMe (NAND datacenter SSD) -------------------------------------- */
 /* [V] Intel DC P4500 2 TB, Lenovo product guide spec table: 4 KiB random

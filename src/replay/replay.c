@@ -108,6 +108,7 @@ static enum sr_err variants_setup(struct sr_replay *r, const struct sr_replay_op
 static void sim_free(struct sr_replay *r, struct sim *p)
 {
 	sr_replay_plugs_free(p, r->ntasks);
+	sr_sim_order_free(p);
 	sr_hw_free(&p->hw);
 	free(p->clock);
 	free(p->t_start);
@@ -415,7 +416,8 @@ static inline __attribute__((always_inline)) int play(struct sim *p, const struc
 	const struct sr_hw_ev *x = &in->x;
 	long ti = in->ti;
 	int dv = in->dv;
-	double start = in->fresh ? (double)e->ts_ns : p->clock[ti] + in->gap, resume, done;
+	/* A task's first event starts at the clock order.c set for it. */
+	double start = p->clock[ti] + in->gap, resume, done;
 	int rc;
 
 	/* A pass of swap-outs this event ends is flushed first; the task's
@@ -491,7 +493,7 @@ static int play_task(struct sim *p, const struct sr_play *in)
 {
 	const struct sr_event *e = &in->e;
 	long ti = in->ti;
-	double start = in->fresh ? (double)e->ts_ns : p->clock[ti] + in->gap;
+	double start = p->clock[ti] + in->gap;
 
 	if (!in->fresh && p->plug[ti]) {
 		double was = p->clock[ti];
@@ -519,28 +521,21 @@ int sr_sim_play(struct sim *s, const struct sr_play *in)
 	return in->e.op == SR_OP_OUT ? play(s, in, 1) : play(s, in, 0);
 }
 
-/* What play_lead() plays: a swap-in, a swap-out, a task op. */
-enum { PLAY_IN = 0, PLAY_OUT = 1, PLAY_TASK = 2 };
-
 /*
- * Lead k's simulations play in: on the machine, then on each of its
+ * Lead k's simulations are given in: on the machine, then on each of its
  * variants (--uncertainty), the same decisions; on the simulation
- * threads, or here (kind, known to the caller: each compiled apart).  0,
- * or what the simulation returned (-1 out of memory, -2 no thread).
+ * threads, or here.  Each plays it in its own time (order.c).  0, or what
+ * the simulation returned (-1 out of memory, -2 no thread).
  */
-static inline __attribute__((always_inline)) int play_lead(struct sr_replay *r,
-							   struct sr_play *in, int k,
-							   const int kind)
+static inline int play_lead(struct sr_replay *r, struct sr_play *in, int k)
 {
 	int v, rc;
 
 	for (v = 0, in->k = k; v <= r->nvar; v++, in->k += r->np) {
 		if (r->simq)
 			rc = sr_simq_play(r->simq, in);
-		else if (kind == PLAY_TASK)
-			rc = play_task(sr_replay_sim(r, in->k), in);
 		else
-			rc = play(sr_replay_sim(r, in->k), in, kind);
+			rc = sr_sim_submit(sr_replay_sim(r, in->k), in);
 		if (rc)
 			return rc;
 	}
@@ -651,7 +646,7 @@ static __attribute__((noinline)) enum sr_err replay_task_op(struct sr_replay *r,
 	in.fresh = fresh;
 	in.dv = -1;
 	for (k = 0; k < r->np; k++)
-		if (r->pol[k].lead == k && (rc = play_lead(r, &in, k, PLAY_TASK)) != 0)
+		if (r->pol[k].lead == k && (rc = play_lead(r, &in, k)) != 0)
 			return sim_failed(d, rc);
 	return SR_OK;
 }
@@ -773,7 +768,7 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		in.ra_n = r->dec[k].ra_n;
 		in.nbio = r->dec[k].ra_nbio;
 		in.bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
-		rc = play_lead(r, &in, k, out ? PLAY_OUT : PLAY_IN);
+		rc = play_lead(r, &in, k);
 		if (rc)
 			return sim_failed(d, rc);
 	}

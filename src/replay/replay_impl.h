@@ -48,6 +48,46 @@ struct task_stat {
 	double in_first, in_last, out_first, out_last; /* -1: none yet */
 };
 
+struct sr_play;
+
+/* order.c: the records a simulation has been given and not yet played,
+ * in per-task queues, and the tasks by when they can act next (docs/
+ * MODEL.md, "The core").  Record bios up to ORD_BIO_IN are kept in it. */
+#define ORD_BIO_IN 8
+struct ord_rec;
+struct sim_order {
+	struct ord_rec *rec;       /* the pool of records, rec_cap of them */
+	double *rgap;              /* ... and each one's compute gap (read when
+				    * its task is placed: apart, in cache) */
+	uint64_t *bio;             /* ... and its bios, ORD_BIO_IN each */
+	struct ord_big {           /* ... or more of them (NULL until needed) */
+		uint64_t *p;
+		uint32_t cap;
+	} *big;
+	size_t rec_cap;
+	int32_t free_rec;          /* the first free record, -1 none */
+	/* Per task: its queue (first and last record, -1 empty), where it is
+	 * in its heap, the parent waiting for its exit (-1 none), its key in
+	 * its heap, the recorded end of the last record it was given, its
+	 * state (order.c). */
+	int32_t *qhead, *qtail, *hpos, *waiter;
+	double *rec_end;
+	uint8_t *st;
+	/* The heaps: ready tasks by their next start, idle ones by their
+	 * clock less their recorded end (k), each entry with its task. */
+	struct ord_ent {
+		double k;
+		int32_t t;
+	} *ready, *idle;
+	uint32_t nready, nidle;
+	uint64_t queued, queued_max;
+	double last_ts;            /* the latest recorded time given */
+	double now;                /* the latest start played */
+	uint64_t forced, late;     /* records played before every task was
+				    * known not to act earlier; records that
+				    * started before the time played */
+};
+
 /*
  * A simulation: what the hardware makes of the decisions of one policy
  * (and of those that decided alike: shared.c), on the machine or on one of
@@ -86,6 +126,7 @@ struct sim {
 		double swapout_lat_sum;
 		double end;
 	} did;
+	struct sim_order ord;      /* what it was given and has not played */
 };
 
 /*
@@ -307,6 +348,28 @@ struct sr_play {
 /* replay.c: simulation s (in->k's) plays an event; 0, or -1 out of
  * memory.  It reads only s and in: a simulation thread gets no more. */
 int sr_sim_play(struct sim *s, const struct sr_play *in);
+
+/* A record queued in a simulation (order.c): what sr_sim_play() reads of
+ * a struct sr_play, packed (its gap and bios apart: sim_order.rgap, .bio,
+ * .big), and the next of its task's queue (or of the free records). */
+struct ord_rec {
+	uint64_t offset;             /* e.offset (e.child's bytes: unread) */
+	uint32_t nr_pages, slots, lru, ra_n;
+	int32_t cpu, child, next;
+	int16_t dv;
+	uint16_t cpu_nid, page_nid, nbio;
+	uint8_t op, flags, ra_hit, si_other, tree, fresh;
+};
+/* order.c: simulation s is given a record (in time order of the trace)
+ * and plays what it can, earliest first; 0, or -1 out of memory.  At the
+ * end of the trace it plays the rest (sr_sim_drain()).  Its per-task
+ * state grown from old_cap to cap; copied (shared.c: dst has played
+ * nothing of its own); freed. */
+int sr_sim_submit(struct sim *s, const struct sr_play *in);
+int sr_sim_drain(struct sim *s);
+int sr_sim_order_grow(struct sim *s, size_t old_cap, size_t cap);
+int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks);
+void sr_sim_order_free(struct sim *s);
 
 /* simq.c: the simulations on threads of their own.  Up to nworkers of
  * them, each started with its first simulation (0, or -1 out of memory);

@@ -41,7 +41,7 @@ int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks)
 	}
 	if (ntasks && p->ts)
 		memcpy(p->ts, src->ts, ntasks * sizeof(*p->ts));
-	if (sr_replay_plugs_copy(p, src, ntasks))
+	if (sr_replay_plugs_copy(p, src, ntasks) || sr_sim_order_copy(p, src, ntasks))
 		return -1;
 	return sr_hw_copy(&p->hw, &src->hw);
 }

@@ -100,7 +100,7 @@ static void play_batch(struct simw *w, struct batch *b)
 		struct sr_play *in = (void *)(b->buf + at + sizeof(*h));
 
 		in->bio = (const uint64_t *)(const void *)((unsigned char *)in + sizeof(*in));
-		if (sr_sim_play(w->sims[in->k], in)) {
+		if (sr_sim_submit(w->sims[in->k], in)) {
 			w->failed = 1;
 			return;
 		}

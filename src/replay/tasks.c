@@ -70,7 +70,8 @@ long sr_replay_task_slow(struct sr_replay *r, uint32_t pid, int *fresh)
 			if (!nc)
 				goto nomem;
 			p->t_start = nc;
-			if (sr_replay_plugs_grow(p, r->task_cap, cap))
+			if (sr_replay_plugs_grow(p, r->task_cap, cap) ||
+			    sr_sim_order_grow(p, r->task_cap, cap))
 				goto nomem;
 		}
 		for (k = 0; k < r->np; k++) {

@@ -22,6 +22,7 @@ static const struct {
 	[SR_CAV_UNMATCHED] = { "unmatched_swapins", "unmatched", 1 },
 	[SR_CAV_STALE] = { "stale_requests", "stale", 1 },
 	[SR_CAV_LATE] = { "late_events", "late", 0 },
+	[SR_CAV_ORDER] = { "order", "order", 1 },
 	[SR_CAV_TASKS] = { "task_ops", "tasks", 0 },
 	[SR_CAV_DERIVED] = { "derived", "derived", 0 },
 	[SR_CAV_NODES] = { "nodes", "nodes", 0 },
@@ -91,6 +92,11 @@ static uint64_t swap_full(const struct sr_policy_result *p)
 static uint64_t stale(const struct sr_policy_result *p)
 {
 	return p->stale_requests;
+}
+
+static uint64_t order_forced(const struct sr_policy_result *p)
+{
+	return p->order_forced;
 }
 
 /* A caveat of kind, when any policy has a count: intro, then each such
@@ -169,6 +175,30 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 		put(&b, "; each started more than half a calendar window (82 ms; 8.2 s on an hdd) "
 			"before the latest on its resource, its task's clock that far behind the "
 			"others' (docs/MODEL.md, \"What is not modelled\")");
+	if (per_policy(out, &n, &b, res, SR_CAV_ORDER, "events played out of simulated time's "
+		       "order:", order_forced, 0)) {
+		put(&b, " played while a task idle in the trace could still have acted earlier, "
+			"the simulation's queue full (%d records: a task that stopped without its "
+			"exit recorded holds the others back)", SR_ORDER_QUEUE_MAX);
+		for (k = 0; k < res->nr_policies; k++)
+			if (res->policy[k].order_late)
+				put(&b, "; %s: %" PRIu64 " events then started before the time "
+					"already played", res->policy[k].name, res->policy[k].order_late);
+		put(&b, " (docs/MODEL.md, \"The core\")");
+	} else {
+		for (k = 0, any = 0; k < res->nr_policies; k++)
+			any |= res->policy[k].order_late != 0;
+		if (any) {
+			add(out, &n, SR_CAV_ORDER, &b);
+			put(&b, "events that started before the time their simulation had played, "
+				"the trace's order broken:");
+			for (k = 0, any = 0; k < res->nr_policies; k++)
+				if (res->policy[k].order_late)
+					put(&b, "%s %s %" PRIu64, any++ ? "," : "",
+					    res->policy[k].name, res->policy[k].order_late);
+			put(&b, " (docs/MODEL.md, \"The core\")");
+		}
+	}
 	if (res->late_events) {
 		add(out, &n, SR_CAV_LATE, &b);
 		put(&b, "%" PRIu64 " events came later than the reorder window allowed and were "

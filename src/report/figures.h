@@ -38,6 +38,8 @@ enum sr_pfig {
 	SR_PF_LAT_MAX,
 	SR_PF_SWAPOUT_LAT_MEAN,
 	SR_PF_STALE,
+	SR_PF_ORDER_FORCED,      /* some policy's simulation was held past its queue */
+	SR_PF_ORDER_LATE,
 	SR_PF_WAIT_CPU,          /* waits_ns */
 	SR_PF_WAIT_SI_LOCK,
 	SR_PF_WAIT_LRU_LOCK,
@@ -72,6 +74,7 @@ enum sr_dfig {
 	SR_DF_WRITE_BYTES,
 	SR_DF_PAGES_READ_AHEAD,
 	SR_DF_UTIL,
+	SR_DF_BUSY,              /* the time it was serving requests */
 	SR_DF_BLK_BIOS,          /* block */
 	SR_DF_BLK_REQUESTS,
 	SR_DF_BLK_PLUG_MERGES,
@@ -89,6 +92,7 @@ enum sr_fig_when {
 	SR_FIG_UNC,              /* --uncertainty */
 	SR_FIG_TASKS,            /* --per-task */
 	SR_FIG_TASK_OPS,         /* the trace has task ops (fork, exit, wait) */
+	SR_FIG_ORDER,            /* a simulation played records out of time order */
 };
 
 /* The decimals of a whole number (a count, written from an integer). */

@@ -141,6 +141,8 @@ static void pol_fig(const struct sr_policy_result *p, const struct lat *l, enum 
 	case SR_PF_LAT_MAX: *d = l->max; break;
 	case SR_PF_SWAPOUT_LAT_MEAN: *d = round(p->swapout_lat_mean_ns); break;
 	case SR_PF_STALE: *u = p->stale_requests; break;
+	case SR_PF_ORDER_FORCED: *u = p->order_forced; break;
+	case SR_PF_ORDER_LATE: *u = p->order_late; break;
 	case SR_PF_WAIT_CPU: *d = round(p->wait_cpu_ns); break;
 	case SR_PF_WAIT_SI_LOCK: *d = round(p->wait_si_lock_ns); break;
 	case SR_PF_WAIT_LRU_LOCK: *d = round(p->wait_lru_lock_ns); break;
@@ -181,6 +183,7 @@ static void dev_fig(const struct sr_dev_result *d, enum sr_dfig i, uint64_t *u, 
 	case SR_DF_WRITE_BYTES: *u = d->write_bytes; break;
 	case SR_DF_PAGES_READ_AHEAD: *u = d->readahead_pages; break;
 	case SR_DF_UTIL: *v = d->util; break;
+	case SR_DF_BUSY: *v = d->busy_ns; break;
 	case SR_DF_BLK_BIOS: *u = d->bios; break;
 	case SR_DF_BLK_REQUESTS: *u = d->reads + d->writes; break;
 	case SR_DF_BLK_PLUG_MERGES: *u = d->plug_merges; break;
@@ -234,6 +237,18 @@ static const char *put_figs(FILE *f, const struct sr_report_fig *t, int n, unsig
 static int task_ops(const struct sr_result *res)
 {
 	return res->forks || res->exits || res->waits;
+}
+
+/* Whether a simulation played records out of simulated time's order
+ * (docs/MODEL.md, "The core"). */
+static int out_of_order(const struct sr_result *res)
+{
+	int k;
+
+	for (k = 0; k < res->nr_policies; k++)
+		if (res->policy[k].order_forced || res->policy[k].order_late)
+			return 1;
+	return 0;
 }
 
 static void write_json(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
@@ -302,7 +317,8 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 		}
 		when = 1u << SR_FIG_ALWAYS | (p->blk.bios ? 1u << SR_FIG_BLOCK : 0) |
 		       (p->unc.variants ? 1u << SR_FIG_UNC : 0) | (p->task ? 1u << SR_FIG_TASKS : 0) |
-		       (task_ops(res) ? 1u << SR_FIG_TASK_OPS : 0);
+		       (task_ops(res) ? 1u << SR_FIG_TASK_OPS : 0) |
+		       (out_of_order(res) ? 1u << SR_FIG_ORDER : 0);
 		for (i = 0; i < SR_PF_COUNT; i++)
 			pol_fig(p, &l, (enum sr_pfig)i, &pu[i], &pd[i]);
 		if (put_figs(f, sr_report_pfig, SR_PF_COUNT, when, "     ", pu, pd))

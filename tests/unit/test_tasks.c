@@ -136,7 +136,7 @@ static void children_in_turn(void)
 	/* Each child's 20 reads take at least 20 ms here. */
 	CHECK(own > NCHILD * NIN * 1e6 && own0 > NCHILD * NIN * 1e6);
 	CHECK(res->policy[0].makespan_ns >= 0.9 * own);
-	/* Without the ops they start as recorded, 2.2 ms apart, and overlap. */
+	/* Without the ops they overlap (below). */
 	CHECK(res0->policy[0].makespan_ns < 0.5 * own0);
 	CHECK(res->forks == NCHILD && res->exits == NCHILD && res->waits == NCHILD);
 	CHECK(res->tasks_forked == NCHILD && res->tasks_unforked == 1 && res->tasks == NCHILD + 1);
@@ -144,9 +144,12 @@ static void children_in_turn(void)
 	CHECK(res->events == NCHILD * NIN && res0->events == NCHILD * NIN);
 	CHECK(res0->forks == 0 && res0->tasks_forked == 0 && res0->tasks_unforked == NCHILD);
 	/* One child at a time with the ops (the parent never swapped: not
-	 * counted); all five at once without. */
+	 * counted).  Without them, a child ended leaves no exit: until the
+	 * trace's time is past its last event, it might still act, and
+	 * bounds what the simulation plays (order.c), so the next children
+	 * start while the simulation is held there, and overlap. */
 	CHECK(res->policy[0].tasks_alive_max == 1);
-	CHECK(res0->policy[0].tasks_alive_max == NCHILD);
+	CHECK(res0->policy[0].tasks_alive_max >= 3);
 	/* Both policies share a simulation (they decide alike): the same. */
 	CHECK(res->policy[1].makespan_ns == res->policy[0].makespan_ns);
 out:

@@ -1,0 +1,666 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The order in which a simulation plays its events: simulated time, as a
+ * discrete-event simulator does (DiskSim, MQSim and gem5 keep a queue of
+ * events by time and run the earliest).  docs/MODEL.md, "The core", has
+ * the rule as equations.
+ *
+ * The decisions (src/mm/, readahead, the slot map) are taken in the
+ * trace's order, on the replay's thread, and reach each simulation as
+ * records (struct sr_play), in that order.  A simulation does not play
+ * them as they come: each waits in its task's queue, and the simulation
+ * plays the record of the task whose next event starts earliest, once no
+ * other task can act before it.  So every resource (device, link, CPU,
+ * lock, queue) receives its requests in the order they arrive in
+ * simulated time.
+ *
+ * When can a task act?
+ *  - a task with records queued (ready): at its next record's start,
+ *    c_i + g (its clock and the record's compute gap), known exactly;
+ *  - a task with none queued (idle): its next record is not read yet,
+ *    but the trace is in time order, so it will be recorded at or after
+ *    the latest time read, T; its gap is then at least T less the end of
+ *    the task's last recorded event, E_i, and it starts at or after
+ *    c_i + max(0, T - E_i) >= T + (c_i - E_i).  The simulation keeps the
+ *    idle tasks in a heap by c_i - E_i, and its bound is
+ *    B = T + min over idle tasks of (c_i - E_i);
+ *  - a task that has not appeared: it starts at max(its recorded time,
+ *    the simulation's time when it appears, N), never before what was
+ *    played (docs/MODEL.md, "Tasks": it is shifted by how far the
+ *    simulation runs behind the recording);
+ *  - a forked child: at its parent's fork, which is in its parent's
+ *    queue; a parent waiting for a child: at the child's exit, or later;
+ *    an exited task: never.
+ * The ready task with the earliest start s plays its record when s <= B.
+ * At the end of the trace every record is played, earliest first.
+ *
+ * A task idle for long (one that ended, in a trace without its exit)
+ * holds B back while the others run on: their records wait.  At most
+ * SR_ORDER_QUEUE_MAX records wait in a simulation; past that, the
+ * earliest is played all the same (counted: order_forced), and a record
+ * that then starts before the simulation's time (a task that came back)
+ * is played late (counted: order_late).  Both are 0 on every trace of the
+ * test suite and the benchmarks; a report says when they are not.
+ *
+ * A simulation's queues are its own: the thread that plays it (simq.c)
+ * keeps them, and a simulation that parts from its lead (shared.c) takes
+ * a copy of them with the rest.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "replay/replay_impl.h"
+
+enum { ST_NEW = 0, ST_UNBORN, ST_READY, ST_IDLE, ST_BLOCKED, ST_EXITED };
+
+/* ---- the heaps: tasks by key (ready: next start; idle: c_i - E_i) ---- */
+
+static inline void heap_set(struct sim_order *o, struct ord_ent *h, uint32_t i,
+			    struct ord_ent x)
+{
+	h[i] = x;
+	o->hpos[x.t] = (int32_t)i;
+}
+
+static void heap_up(struct sim_order *o, struct ord_ent *h, uint32_t i, struct ord_ent x)
+{
+	while (i) {
+		uint32_t up = (i - 1) / 2;
+
+		if (h[up].k <= x.k)
+			break;
+		heap_set(o, h, i, h[up]);
+		i = up;
+	}
+	heap_set(o, h, i, x);
+}
+
+static void heap_down(struct sim_order *o, struct ord_ent *h, uint32_t n, uint32_t i,
+		      struct ord_ent x)
+{
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && h[c + 1].k < h[c].k)
+			c++;
+		if (h[c].k >= x.k)
+			break;
+		heap_set(o, h, i, h[c]);
+		i = c;
+	}
+	heap_set(o, h, i, x);
+}
+
+static inline void heap_push(struct sim_order *o, struct ord_ent *h, uint32_t *n, int32_t t,
+			     double key)
+{
+	heap_up(o, h, (*n)++, (struct ord_ent){ key, t });
+}
+
+static void heap_del(struct sim_order *o, struct ord_ent *h, uint32_t *n, int32_t t)
+{
+	uint32_t i = (uint32_t)o->hpos[t];
+	struct ord_ent last = h[--*n];
+
+	o->hpos[t] = -1;
+	if (i == *n)
+		return;
+	if (i && h[(i - 1) / 2].k > last.k)
+		heap_up(o, h, i, last);
+	else
+		heap_down(o, h, *n, i, last);
+}
+
+/* ---- the records waiting -------------------------------------------------- */
+
+/* A record's bios: beside it up to ORD_BIO_IN, else on the heap. */
+static inline const uint64_t *rec_bio(const struct sim_order *o, int32_t i)
+{
+	return o->rec[i].nbio > ORD_BIO_IN ? o->big[i].p : o->bio + (size_t)i * ORD_BIO_IN;
+}
+
+/* A free record, the pool grown if it must be; -1 out of memory. */
+static int32_t rec_alloc(struct sim_order *o)
+{
+	int32_t i;
+
+	if (o->free_rec < 0) {
+		size_t cap = o->rec_cap ? 2 * o->rec_cap : 256, j;
+		struct ord_rec *n = realloc(o->rec, cap * sizeof(*n));
+		double *g;
+		uint64_t *b;
+
+		if (!n)
+			return -1;
+		o->rec = n;
+		g = realloc(o->rgap, cap * sizeof(*g));
+		if (!g)
+			return -1;
+		o->rgap = g;
+		b = realloc(o->bio, cap * ORD_BIO_IN * sizeof(*b));
+		if (!b)
+			return -1;
+		o->bio = b;
+		if (o->big) {
+			struct ord_big *nb = realloc(o->big, cap * sizeof(*nb));
+
+			if (!nb)
+				return -1;
+			memset(nb + o->rec_cap, 0, (cap - o->rec_cap) * sizeof(*nb));
+			o->big = nb;
+		}
+		for (j = o->rec_cap; j < cap; j++)
+			n[j].next = j + 1 < cap ? (int32_t)(j + 1) : -1;
+		o->free_rec = (int32_t)o->rec_cap;
+		o->rec_cap = cap;
+	}
+	i = o->free_rec;
+	o->free_rec = o->rec[i].next;
+	return i;
+}
+
+/* Record i's bios beyond ORD_BIO_IN: room for n of them; 0, or -1 out of
+ * memory. */
+static int rec_big(struct sim_order *o, int32_t i, uint32_t n)
+{
+	struct ord_big *g;
+
+	if (!o->big && !(o->big = calloc(o->rec_cap, sizeof(*o->big))))
+		return -1;
+	g = &o->big[i];
+	if (g->cap < n) {
+		uint64_t *b = realloc(g->p, n * sizeof(*b));
+
+		if (!b)
+			return -1;
+		g->p = b;
+		g->cap = n;
+	}
+	return 0;
+}
+
+/* Record in, with its bios, at the tail of task ti's queue: what a
+ * simulation reads of it (struct ord_rec), its gap apart; 0, or -1 out of
+ * memory. */
+static int rec_push(struct sim_order *o, const struct sr_play *in, long ti)
+{
+	int32_t i = rec_alloc(o);
+	struct ord_rec *q;
+
+	if (i < 0)
+		return -1;
+	if (in->nbio) {
+		uint64_t *to = o->bio + (size_t)i * ORD_BIO_IN;
+
+		if (in->nbio > ORD_BIO_IN) {
+			if (rec_big(o, i, in->nbio)) {
+				o->rec[i].next = o->free_rec;
+				o->free_rec = i;
+				return -1;
+			}
+			to = o->big[i].p;
+		}
+		memcpy(to, in->bio, in->nbio * sizeof(*in->bio));
+	}
+	o->rgap[i] = in->gap;
+	q = &o->rec[i];
+	q->offset = in->e.offset;
+	q->nr_pages = in->e.nr_pages;
+	q->slots = in->x.slots;
+	q->lru = in->x.lru;
+	q->ra_n = in->ra_n;
+	q->cpu = in->x.cpu;
+	q->child = (int32_t)in->child;
+	q->dv = (int16_t)in->dv;
+	q->cpu_nid = in->e.cpu_nid;
+	q->page_nid = in->e.page_nid;
+	q->nbio = (uint16_t)in->nbio;
+	q->op = in->e.op;
+	q->flags = in->e.flags;
+	q->ra_hit = in->ra_hit;
+	q->si_other = in->x.si_other;
+	q->tree = in->x.tree;
+	q->fresh = (uint8_t)in->fresh;
+	q->next = -1;
+	if (o->qtail[ti] >= 0)
+		o->rec[o->qtail[ti]].next = i;
+	else
+		o->qhead[ti] = i;
+	o->qtail[ti] = i;
+	o->queued++;
+	if (o->queued > o->queued_max)
+		o->queued_max = o->queued;
+	return 0;
+}
+
+/* Record i of task ti as the play it was (what sr_sim_play() reads of
+ * it: replay.c's play() and play_task(), plug.c, src/hw/). */
+static inline void rec_play(const struct sim_order *o, int32_t i, long ti, struct sr_play *in)
+{
+	const struct ord_rec *q = &o->rec[i];
+
+	in->e.offset = q->offset;
+	in->e.nr_pages = q->nr_pages;
+	in->e.cpu_nid = q->cpu_nid;
+	in->e.page_nid = q->page_nid;
+	in->e.op = q->op;
+	in->e.flags = q->flags;
+	in->x.cpu = q->cpu;
+	in->x.task = ti;
+	in->x.slots = q->slots;
+	in->x.si_other = q->si_other;
+	in->x.tree = q->tree;
+	in->x.lru = q->lru;
+	in->gap = o->rgap[i];
+	in->ti = ti;
+	in->child = q->child;
+	in->dv = q->dv;
+	in->fresh = q->fresh;
+	in->ra_hit = q->ra_hit;
+	in->ra_n = q->ra_n;
+	in->nbio = q->nbio;
+	in->bio = rec_bio(o, i);
+}
+
+/* Task ti's first record goes back to the pool. */
+static void rec_pop(struct sim_order *o, long ti)
+{
+	int32_t i = o->qhead[ti];
+
+	o->qhead[ti] = o->rec[i].next;
+	if (o->qhead[ti] < 0)
+		o->qtail[ti] = -1;
+	o->rec[i].next = o->free_rec;
+	o->free_rec = i;
+	o->queued--;
+}
+
+/* ---- tasks between the heaps ---------------------------------------------- */
+
+/* Task ti (born, not blocked, not exited) goes where its queue says: ready
+ * at its next record's start, or idle by c_i - E_i. */
+static void task_place(struct sim *s, long ti)
+{
+	struct sim_order *o = &s->ord;
+	int32_t h = o->qhead[ti];
+
+	if (h >= 0) {
+		/* Its record is read when it is played, records on:
+		 * towards the cache now. */
+		__builtin_prefetch(&o->rec[h]);
+		o->st[ti] = ST_READY;
+		heap_push(o, o->ready, &o->nready, (int32_t)ti, s->clock[ti] + o->rgap[h]);
+	} else {
+		o->st[ti] = ST_IDLE;
+		heap_push(o, o->idle, &o->nidle, (int32_t)ti, s->clock[ti] - o->rec_end[ti]);
+	}
+}
+
+/* Task ti leaves the heap it is in (ready or idle). */
+static void task_unplace(struct sim_order *o, long ti)
+{
+	if (o->st[ti] == ST_READY)
+		heap_del(o, o->ready, &o->nready, (int32_t)ti);
+	else if (o->st[ti] == ST_IDLE)
+		heap_del(o, o->idle, &o->nidle, (int32_t)ti);
+}
+
+/* The recorded end of event e: when the task went on in the recording (a
+ * swap-in's latency is I/O wait; a swap-out's writeback is not waited
+ * for), as the replay's task_gap() reads it. */
+static inline double rec_end(const struct sr_event *e)
+{
+	double t = (double)e->ts_ns;
+
+	if (e->op == SR_OP_IN)
+		t += (double)e->lat_ns;
+	return t;
+}
+
+/* ---- playing ---------------------------------------------------------------- */
+
+/*
+ * Before task ti's record in plays: a pass of swap-outs it ends flushes
+ * the task's plug (plug.c), at the task's clock, and the flush may hold
+ * the task (a full queue): then its record starts later, and takes its
+ * turn again by that start rather than book the rest of its path ahead
+ * of the others'.  1: the start moved; 0: it did not; -1 out of memory.
+ * play() finds the plug flushed and starts at the clock moved, as it did
+ * when it flushed itself.
+ */
+static int pre_flush(struct sim *s, long ti, const struct sr_play *in)
+{
+	double was = s->clock[ti];
+
+	if (in->fresh || !s->plug[ti])
+		return 0;
+	if (sr_replay_plug_before(s, ti, &in->e, was + in->gap))
+		return -1;
+	return s->clock[ti] != was;
+}
+
+/* Play task ti's first record (the earliest start of the simulation). */
+static int play_head(struct sim *s, long ti)
+{
+	struct sim_order *o = &s->ord;
+	struct sr_play in;
+	double start;
+	long w, child;
+
+	rec_play(o, o->qhead[ti], ti, &in);
+	switch (pre_flush(s, ti, &in)) {
+	case -1:
+		return -1;
+	case 1:
+		task_place(s, ti);
+		return 0;
+	}
+	start = s->clock[ti] + in.gap;
+	child = in.child;
+	if (start < o->now)
+		o->late++;
+	else
+		o->now = s->hw.now = start;
+	rec_pop(o, ti);
+	if (in.e.op == SR_OP_WAIT && child >= 0 && o->st[child] != ST_EXITED) {
+		/* Its child runs on: the parent's compute time and plug, then
+		 * it sleeps until the child's exit (below). */
+		in.child = -1;
+		if (sr_sim_play(s, &in))
+			return -1;
+		o->st[ti] = ST_BLOCKED;
+		o->waiter[child] = (int32_t)ti;
+		return 0;
+	}
+	if (sr_sim_play(s, &in))
+		return -1;
+	if (in.e.op == SR_OP_FORK && child >= 0 && o->st[child] == ST_UNBORN) {
+		/* The child is born at its parent's clock (play_task()). */
+		task_place(s, child);
+	} else if (in.e.op == SR_OP_EXIT) {
+		o->st[ti] = ST_EXITED;
+		w = o->waiter[ti];
+		if (w >= 0 && o->st[w] == ST_BLOCKED) {
+			/* Its parent's wait ends at its exit. */
+			o->waiter[ti] = -1;
+			if (s->clock[ti] > s->clock[w])
+				s->clock[w] = s->clock[ti];
+			if (s->clock[w] > s->did.end)
+				s->did.end = s->clock[w];
+			task_place(s, w);
+		}
+		if (o->qhead[ti] < 0)
+			return 0; /* (records after an exit: its pid used again) */
+	}
+	task_place(s, ti);
+	return 0;
+}
+
+/* Play task ti's first record, a swap event, ti at the top of the ready
+ * heap. */
+static int play_swap(struct sim *s, long ti)
+{
+	struct sim_order *o = &s->ord;
+	int32_t i = o->qhead[ti];
+	double start = o->ready[0].k;
+	struct sr_play in;
+
+	rec_play(o, i, ti, &in);
+	switch (pre_flush(s, ti, &in)) {
+	case -1:
+		return -1;
+	case 1:
+		heap_down(o, o->ready, o->nready, 0,
+			  (struct ord_ent){ s->clock[ti] + in.gap, (int32_t)ti });
+		return 0;
+	}
+	if (start < o->now)
+		o->late++;
+	else
+		o->now = s->hw.now = start;
+	/* (The record is played from the copy: its bios stay where they
+	 * are until another record is queued, which playing never does.) */
+	rec_pop(o, ti);
+	if (sr_sim_play(s, &in))
+		return -1;
+	i = o->qhead[ti];
+	if (i >= 0) {
+		heap_down(o, o->ready, o->nready, 0,
+			  (struct ord_ent){ s->clock[ti] + o->rgap[i], (int32_t)ti });
+		return 0;
+	}
+	heap_del(o, o->ready, &o->nready, (int32_t)ti);
+	task_place(s, ti);
+	return 0;
+}
+
+/* Play what can be played: the earliest ready task while no idle task can
+ * act before it (all of them at the end of the trace: end), or while more
+ * records wait than the simulation may hold. */
+static int advance(struct sim *s, int end)
+{
+	struct sim_order *o = &s->ord;
+
+	while (o->nready) {
+		int32_t ti = o->ready[0].t;
+		double start = o->ready[0].k;
+
+		if (!end && o->nidle && start > o->last_ts + o->idle[0].k) {
+			if (o->queued <= SR_ORDER_QUEUE_MAX)
+				break;
+			o->forced++;
+		}
+		if (SR_LIKELY(!sr_op_is_task(o->rec[o->qhead[ti]].op))) {
+			/* A swap event places no other task: the task stays at
+			 * the top while it plays, then moves down by its next
+			 * start (one pass down the heap, not a removal and an
+			 * insertion), or leaves for the idle heap. */
+			if (play_swap(s, ti))
+				return -1;
+			continue;
+		}
+		heap_del(o, o->ready, &o->nready, ti);
+		if (play_head(s, ti))
+			return -1;
+	}
+	return 0;
+}
+
+int sr_sim_submit(struct sim *s, const struct sr_play *in)
+{
+	struct sim_order *o = &s->ord;
+	long ti = in->ti;
+	double ts = (double)in->e.ts_ns;
+	int st = o->st[ti];
+
+	if (ts > o->last_ts)
+		o->last_ts = ts;
+	if (in->e.op == SR_OP_FORK && in->child >= 0) {
+		/* The child waits for its fork to be played. */
+		o->st[in->child] = ST_UNBORN;
+		o->rec_end[in->child] = ts;
+	}
+	if (st == ST_NEW) {
+		/* A task without a recorded fork: at its recorded time, or
+		 * when the simulation has got there. */
+		s->clock[ti] = ts > o->now ? ts : o->now;
+		s->t_start[ti] = s->clock[ti];
+	}
+	o->rec_end[ti] = rec_end(&in->e);
+	if (st == ST_IDLE && !sr_op_is_task(in->e.op) && !s->plug[ti]) {
+		/* The common case: an idle task's swap event that starts
+		 * before every ready task's and every other idle task's
+		 * bound is played at once, without a queue. */
+		double start = s->clock[ti] + in->gap, other;
+		uint32_t i;
+
+		if (o->idle[0].t != ti)
+			other = o->idle[0].k;
+		else if (o->nidle == 1)
+			other = INFINITY;
+		else if (o->nidle == 2 || o->idle[1].k <= o->idle[2].k)
+			other = o->idle[1].k;
+		else
+			other = o->idle[2].k;
+		if ((!o->nready || start <= o->ready[0].k) && start <= o->last_ts + other) {
+			if (start < o->now)
+				o->late++;
+			else
+				o->now = s->hw.now = start;
+			if (sr_sim_play(s, in))
+				return -1;
+			/* Its key moves with its clock. */
+			i = (uint32_t)o->hpos[ti];
+			o->idle[i].k = s->clock[ti] - o->rec_end[ti];
+			if (i && o->idle[(i - 1) / 2].k > o->idle[i].k)
+				heap_up(o, o->idle, i, o->idle[i]);
+			else
+				heap_down(o, o->idle, o->nidle, i, o->idle[i]);
+			return o->nready ? advance(s, 0) : 0;
+		}
+	}
+	if (rec_push(o, in, ti))
+		return -1;
+	if (st == ST_NEW || st == ST_IDLE || st == ST_EXITED) {
+		if (st == ST_IDLE)
+			task_unplace(o, ti);
+		o->st[ti] = ST_READY;
+		heap_push(o, o->ready, &o->nready, (int32_t)ti, s->clock[ti] + in->gap);
+	}
+	return advance(s, 0);
+}
+
+int sr_sim_drain(struct sim *s)
+{
+	return advance(s, 1);
+}
+
+/* ---- the state ---------------------------------------------------------------- */
+
+int sr_sim_order_grow(struct sim *s, size_t old_cap, size_t cap)
+{
+	struct sim_order *o = &s->ord;
+	size_t i;
+
+#define GROW(a)                                                          \
+	do {                                                             \
+		void *n_ = realloc(o->a, cap * sizeof(*o->a));           \
+		if (!n_)                                                 \
+			return -1;                                       \
+		o->a = n_;                                               \
+	} while (0)
+	GROW(qhead);
+	GROW(qtail);
+	GROW(hpos);
+	GROW(waiter);
+	GROW(ready);
+	GROW(idle);
+	GROW(rec_end);
+	GROW(st);
+#undef GROW
+	if (!o->rec_cap)
+		o->free_rec = -1; /* (the pool is made with the first record) */
+	for (i = old_cap; i < cap; i++) {
+		o->qhead[i] = o->qtail[i] = o->hpos[i] = o->waiter[i] = -1;
+		o->st[i] = ST_NEW;
+		o->rec_end[i] = 0;
+	}
+	return 0;
+}
+
+int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks)
+{
+	struct sim_order *d = &dst->ord;
+	const struct sim_order *o = &src->ord;
+	size_t j;
+
+	/* dst has played nothing of its own (shared.c): its pool becomes
+	 * src's, record for record. */
+	if (d->rec_cap != o->rec_cap && o->rec_cap) {
+		struct ord_rec *n = realloc(d->rec, o->rec_cap * sizeof(*n));
+		double *g;
+		uint64_t *b;
+
+		if (!n)
+			return -1;
+		d->rec = n;
+		g = realloc(d->rgap, o->rec_cap * sizeof(*g));
+		if (!g)
+			return -1;
+		d->rgap = g;
+		b = realloc(d->bio, o->rec_cap * ORD_BIO_IN * sizeof(*b));
+		if (!b)
+			return -1;
+		d->bio = b;
+		if (d->big) {
+			for (j = o->rec_cap; j < d->rec_cap; j++)
+				free(d->big[j].p);
+			struct ord_big *nb = realloc(d->big, o->rec_cap * sizeof(*nb));
+
+			if (!nb)
+				return -1;
+			if (o->rec_cap > d->rec_cap)
+				memset(nb + d->rec_cap, 0, (o->rec_cap - d->rec_cap) * sizeof(*nb));
+			d->big = nb;
+		}
+		d->rec_cap = o->rec_cap;
+	}
+	if (o->rec_cap) {
+		memcpy(d->rec, o->rec, o->rec_cap * sizeof(*d->rec));
+		memcpy(d->rgap, o->rgap, o->rec_cap * sizeof(*d->rgap));
+		memcpy(d->bio, o->bio, o->rec_cap * ORD_BIO_IN * sizeof(*d->bio));
+	}
+	if (o->big)
+		for (j = 0; j < o->rec_cap; j++)
+			if (o->big[j].p && o->rec[j].nbio > ORD_BIO_IN) {
+				if (rec_big(d, (int32_t)j, o->rec[j].nbio))
+					return -1;
+				memcpy(d->big[j].p, o->big[j].p, o->rec[j].nbio * sizeof(uint64_t));
+			}
+	d->free_rec = o->free_rec;
+	if (ntasks) {
+		memcpy(d->qhead, o->qhead, ntasks * sizeof(*d->qhead));
+		memcpy(d->qtail, o->qtail, ntasks * sizeof(*d->qtail));
+		memcpy(d->hpos, o->hpos, ntasks * sizeof(*d->hpos));
+		memcpy(d->waiter, o->waiter, ntasks * sizeof(*d->waiter));
+		memcpy(d->ready, o->ready, ntasks * sizeof(*d->ready));
+		memcpy(d->idle, o->idle, ntasks * sizeof(*d->idle));
+		memcpy(d->rec_end, o->rec_end, ntasks * sizeof(*d->rec_end));
+		memcpy(d->st, o->st, ntasks * sizeof(*d->st));
+	}
+	d->nready = o->nready;
+	d->nidle = o->nidle;
+	d->queued = o->queued;
+	d->queued_max = o->queued_max;
+	d->last_ts = o->last_ts;
+	d->now = o->now;
+	d->forced = o->forced;
+	d->late = o->late;
+	return 0;
+}
+
+void sr_sim_order_free(struct sim *s)
+{
+	struct sim_order *o = &s->ord;
+	size_t j;
+
+	for (j = 0; o->big && j < o->rec_cap; j++)
+		free(o->big[j].p);
+	free(o->big);
+	free(o->rec);
+	free(o->rgap);
+	free(o->bio);
+	free(o->qhead);
+	free(o->qtail);
+	free(o->hpos);
+	free(o->waiter);
+	free(o->ready);
+	free(o->idle);
+	free(o->rec_end);
+	free(o->st);
+	memset(o, 0, sizeof(*o));
+}
