@@ -64,6 +64,18 @@ struct sr_replay_opts {
 	int sim_threads;
 	unsigned reorder_window;  /* events held to order by time; 0: default 65536 */
 	/*
+	 * The most records each simulation holds to play them in simulated
+	 * time (docs/MODEL.md, "The core"); 0: SR_ORDER_QUEUE_MAX.  Past it
+	 * the earliest is played all the same, and counted
+	 * (sr_policy_result.order_forced): more memory (128 bytes a record
+	 * at most) for an order that is exact where tasks drift apart.
+	 */
+	uint64_t order_queue;
+	/* For tests: 1, every record goes through its simulation's queue
+	 * (order.c plays an idle task's record at once when nothing can come
+	 * before it: the same figures, tests/unit/test_order.c). */
+	int order_no_shortcut;
+	/*
 	 * 1: the events come in replay order already, from a pipe that
 	 * orders them (sr_pipe_start_ordered() with sr_replay_check and the
 	 * window above): each is replayed as it is fed (reorder_window is

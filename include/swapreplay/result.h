@@ -79,9 +79,12 @@ struct sr_task_result {
 };
 
 /* The most records a simulation holds unplayed before it plays its
- * earliest all the same (sr_policy_result.order_forced): 65,536 records
- * of about 200 bytes, 13 MiB per simulation. */
+ * earliest all the same (sr_policy_result.order_forced), unless
+ * sr_replay_opts.order_queue says otherwise: 65,536 records of 64 bytes
+ * (and up to 64 of readahead's bios), 4 to 8 MiB per simulation. */
 #define SR_ORDER_QUEUE_MAX 65536
+/* The most sr_replay_opts.order_queue may be. */
+#define SR_ORDER_QUEUE_LIMIT (1ull << 28)
 
 struct sr_policy_result {
 	char name[96];                 /* the spec as given (name[:params]); an
@@ -163,6 +166,8 @@ struct sr_result {
 	uint64_t events;               /* events replayed */
 	uint64_t swapins;              /* ... of them swap-ins (the rest swap-outs) */
 	uint64_t late_events;          /* arrived after later-timed events beyond the reorder window */
+	uint64_t order_queue;          /* the most records a simulation held to play
+					* them in time (sr_replay_opts.order_queue) */
 	uint64_t tasks;
 	/* The task ops (docs/MODEL.md, "Tasks"): forks, exits and waits
 	 * replayed; tasks created by a recorded fork, and the rest, which

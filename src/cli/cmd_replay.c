@@ -23,7 +23,7 @@
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
        O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_PLUG,
-       O_SIMTHREAD, O_PROGRESS, O_QUIET, O_PLOT, O_NODE_MAP, O_MAX_MEMORY };
+       O_SIMTHREAD, O_PROGRESS, O_QUIET, O_PLOT, O_NODE_MAP, O_MAX_MEMORY, O_ORDER_QUEUE };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -35,6 +35,7 @@ static const struct cli_opt opts[] = {
 	{ "input-format", 0, CLI_ARG, O_INFMT },
 	{ "max-errors", 0, CLI_ARG, O_MAXERR },
 	{ "reorder-window", 0, CLI_ARG, O_REORDER },
+	{ "order-queue", 0, CLI_ARG, O_ORDER_QUEUE },
 	{ "uncertainty", 'u', CLI_ARG, O_UNC },
 	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
 	{ "per-task", 0, CLI_NOARG, O_PER_TASK },
@@ -277,6 +278,14 @@ static int cli_replay(int argc, char **argv)
 				goto out;
 			}
 			rpo.reorder_window = (unsigned)u;
+			break;
+		case O_ORDER_QUEUE:
+			if (cli_parse_u64(val, SR_ORDER_QUEUE_LIMIT, &u) || u < 1) {
+				rc = cli_usage("replay", "--order-queue takes 1 to %llu records, not '%s'",
+					       (unsigned long long)SR_ORDER_QUEUE_LIMIT, val);
+				goto out;
+			}
+			rpo.order_queue = u;
 			break;
 		case O_UNC:
 			if (cli_parse_u64(val, MAX_VARIANTS, &nvar)) {
@@ -599,6 +608,11 @@ const struct cli_cmd cmd_replay = {
 	"  --max-errors=N        skip up to N bad records (default 0)\n"
 	"  --reorder-window=N    events held back to replay in time order\n"
 	"                        (default 65536)\n"
+	"  --order-queue=N       records each simulation holds to play its tasks'\n"
+	"                        events in simulated time (default 65536, 8 MiB at\n"
+	"                        most); past it the earliest is played all the same,\n"
+	"                        counted (the order caveat): more for an order that\n"
+	"                        stays exact where tasks drift apart\n"
 	"  -u, --uncertainty=N   also replay on N variants of the machine whose every\n"
 	"                        performance figure is drawn within --uncertainty-range\n"
 	"                        (log-uniform, seeded: the same N give the same report),\n"

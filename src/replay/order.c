@@ -36,7 +36,8 @@
  *
  * A task idle for long (one that ended, in a trace without its exit)
  * holds B back while the others run on: their records wait.  At most
- * SR_ORDER_QUEUE_MAX records wait in a simulation; past that, the
+ * sr_replay_opts.order_queue records (SR_ORDER_QUEUE_MAX by default) wait in a
+ * simulation; past that, the
  * earliest is played all the same (counted: order_forced), and a record
  * that then starts before the simulation's time (a task that came back)
  * is played late (counted: order_late).  Both are 0 on every trace of the
@@ -123,6 +124,21 @@ static inline const uint64_t *rec_bio(const struct sim_order *o, int32_t i)
 	return o->rec[i].nbio > ORD_BIO_IN ? o->big[i].p : o->bio + (size_t)i * ORD_BIO_IN;
 }
 
+/* Records (a cache line each, aligned) grown from n to cap: 0, or -1 out
+ * of memory. */
+static int rec_grow(struct ord_rec **rec, size_t n, size_t cap)
+{
+	void *p;
+
+	if (posix_memalign(&p, 64, cap * sizeof(**rec)))
+		return -1;
+	if (n)
+		memcpy(p, *rec, n * sizeof(**rec));
+	free(*rec);
+	*rec = p;
+	return 0;
+}
+
 /* A free record, the pool grown if it must be; -1 out of memory. */
 static int32_t rec_alloc(struct sim_order *o)
 {
@@ -130,17 +146,10 @@ static int32_t rec_alloc(struct sim_order *o)
 
 	if (o->free_rec < 0) {
 		size_t cap = o->rec_cap ? 2 * o->rec_cap : 256, j;
-		struct ord_rec *n = realloc(o->rec, cap * sizeof(*n));
-		double *g;
 		uint64_t *b;
 
-		if (!n)
+		if (rec_grow(&o->rec, o->rec_cap, cap))
 			return -1;
-		o->rec = n;
-		g = realloc(o->rgap, cap * sizeof(*g));
-		if (!g)
-			return -1;
-		o->rgap = g;
 		b = realloc(o->bio, cap * ORD_BIO_IN * sizeof(*b));
 		if (!b)
 			return -1;
@@ -154,7 +163,7 @@ static int32_t rec_alloc(struct sim_order *o)
 			o->big = nb;
 		}
 		for (j = o->rec_cap; j < cap; j++)
-			n[j].next = j + 1 < cap ? (int32_t)(j + 1) : -1;
+			o->rec[j].next = j + 1 < cap ? (int32_t)(j + 1) : -1;
 		o->free_rec = (int32_t)o->rec_cap;
 		o->rec_cap = cap;
 	}
@@ -206,8 +215,8 @@ static int rec_push(struct sim_order *o, const struct sr_play *in, long ti)
 		}
 		memcpy(to, in->bio, in->nbio * sizeof(*in->bio));
 	}
-	o->rgap[i] = in->gap;
 	q = &o->rec[i];
+	q->gap = in->gap;
 	q->offset = in->e.offset;
 	q->nr_pages = in->e.nr_pages;
 	q->slots = in->x.slots;
@@ -226,9 +235,10 @@ static int rec_push(struct sim_order *o, const struct sr_play *in, long ti)
 	q->tree = in->x.tree;
 	q->fresh = (uint8_t)in->fresh;
 	q->next = -1;
-	if (o->qtail[ti] >= 0)
+	if (o->qtail[ti] >= 0) {
 		o->rec[o->qtail[ti]].next = i;
-	else
+		o->rec[o->qtail[ti]].next_gap = in->gap;
+	} else
 		o->qhead[ti] = i;
 	o->qtail[ti] = i;
 	o->queued++;
@@ -255,7 +265,7 @@ static inline void rec_play(const struct sim_order *o, int32_t i, long ti, struc
 	in->x.si_other = q->si_other;
 	in->x.tree = q->tree;
 	in->x.lru = q->lru;
-	in->gap = o->rgap[i];
+	in->gap = q->gap;
 	in->ti = ti;
 	in->child = q->child;
 	in->dv = q->dv;
@@ -293,7 +303,7 @@ static void task_place(struct sim *s, long ti)
 		 * towards the cache now. */
 		__builtin_prefetch(&o->rec[h]);
 		o->st[ti] = ST_READY;
-		heap_push(o, o->ready, &o->nready, (int32_t)ti, s->clock[ti] + o->rgap[h]);
+		heap_push(o, o->ready, &o->nready, (int32_t)ti, s->clock[ti] + o->rec[h].gap);
 	} else {
 		o->st[ti] = ST_IDLE;
 		heap_push(o, o->idle, &o->nidle, (int32_t)ti, s->clock[ti] - o->rec_end[ti]);
@@ -406,7 +416,7 @@ static int play_swap(struct sim *s, long ti)
 {
 	struct sim_order *o = &s->ord;
 	int32_t i = o->qhead[ti];
-	double start = o->ready[0].k;
+	double start = o->ready[0].k, next_gap;
 	struct sr_play in;
 
 	rec_play(o, i, ti, &in);
@@ -424,13 +434,15 @@ static int play_swap(struct sim *s, long ti)
 		o->now = s->hw.now = start;
 	/* (The record is played from the copy: its bios stay where they
 	 * are until another record is queued, which playing never does.) */
+	next_gap = o->rec[i].next_gap;
 	rec_pop(o, ti);
+	if (o->qhead[ti] >= 0)
+		__builtin_prefetch(&o->rec[o->qhead[ti]]);
 	if (sr_sim_play(s, &in))
 		return -1;
-	i = o->qhead[ti];
-	if (i >= 0) {
+	if (o->qhead[ti] >= 0) {
 		heap_down(o, o->ready, o->nready, 0,
-			  (struct ord_ent){ s->clock[ti] + o->rgap[i], (int32_t)ti });
+			  (struct ord_ent){ s->clock[ti] + next_gap, (int32_t)ti });
 		return 0;
 	}
 	heap_del(o, o->ready, &o->nready, (int32_t)ti);
@@ -450,10 +462,18 @@ static int advance(struct sim *s, int end)
 		double start = o->ready[0].k;
 
 		if (!end && o->nidle && start > o->last_ts + o->idle[0].k) {
-			if (o->queued <= SR_ORDER_QUEUE_MAX)
+			if (o->queued <= o->max)
 				break;
 			o->forced++;
 		}
+		/* The records played next are those of the top's children
+		 * (or its own next): towards the cache while this one plays
+		 * (they were queued long ago, and the pool is larger than
+		 * the cache). */
+		if (o->nready > 1)
+			__builtin_prefetch(&o->rec[o->qhead[o->ready[1].t]]);
+		if (o->nready > 2)
+			__builtin_prefetch(&o->rec[o->qhead[o->ready[2].t]]);
 		if (SR_LIKELY(!sr_op_is_task(o->rec[o->qhead[ti]].op))) {
 			/* A swap event places no other task: the task stays at
 			 * the top while it plays, then moves down by its next
@@ -491,7 +511,7 @@ int sr_sim_submit(struct sim *s, const struct sr_play *in)
 		s->t_start[ti] = s->clock[ti];
 	}
 	o->rec_end[ti] = rec_end(&in->e);
-	if (st == ST_IDLE && !sr_op_is_task(in->e.op) && !s->plug[ti]) {
+	if (st == ST_IDLE && !sr_op_is_task(in->e.op) && !s->plug[ti] && !o->no_shortcut) {
 		/* The common case: an idle task's swap event that starts
 		 * before every ready task's and every other idle task's
 		 * bound is played at once, without a queue. */
@@ -506,7 +526,12 @@ int sr_sim_submit(struct sim *s, const struct sr_play *in)
 			other = o->idle[1].k;
 		else
 			other = o->idle[2].k;
-		if ((!o->nready || start <= o->ready[0].k) && start <= o->last_ts + other) {
+		/* (Or the queue is full, and it is the earliest: the queue
+		 * would take it and play it at once, counted.) */
+		if ((!o->nready || start <= o->ready[0].k) &&
+		    (start <= o->last_ts + other || o->queued >= o->max)) {
+			if (start > o->last_ts + other)
+				o->forced++;
 			if (start < o->now)
 				o->late++;
 			else
@@ -581,17 +606,10 @@ int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks)
 	/* dst has played nothing of its own (shared.c): its pool becomes
 	 * src's, record for record. */
 	if (d->rec_cap != o->rec_cap && o->rec_cap) {
-		struct ord_rec *n = realloc(d->rec, o->rec_cap * sizeof(*n));
-		double *g;
 		uint64_t *b;
 
-		if (!n)
+		if (rec_grow(&d->rec, 0, o->rec_cap))
 			return -1;
-		d->rec = n;
-		g = realloc(d->rgap, o->rec_cap * sizeof(*g));
-		if (!g)
-			return -1;
-		d->rgap = g;
 		b = realloc(d->bio, o->rec_cap * ORD_BIO_IN * sizeof(*b));
 		if (!b)
 			return -1;
@@ -611,7 +629,6 @@ int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks)
 	}
 	if (o->rec_cap) {
 		memcpy(d->rec, o->rec, o->rec_cap * sizeof(*d->rec));
-		memcpy(d->rgap, o->rgap, o->rec_cap * sizeof(*d->rgap));
 		memcpy(d->bio, o->bio, o->rec_cap * ORD_BIO_IN * sizeof(*d->bio));
 	}
 	if (o->big)
@@ -640,6 +657,8 @@ int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks)
 	d->now = o->now;
 	d->forced = o->forced;
 	d->late = o->late;
+	d->max = o->max;
+	d->no_shortcut = o->no_shortcut;
 	return 0;
 }
 
@@ -652,7 +671,6 @@ void sr_sim_order_free(struct sim *s)
 		free(o->big[j].p);
 	free(o->big);
 	free(o->rec);
-	free(o->rgap);
 	free(o->bio);
 	free(o->qhead);
 	free(o->qtail);

@@ -167,6 +167,10 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 		return sr_diag_set(d, SR_ERR_INVAL, "page-cluster %u: at most %d here (windows of %u "
 				   "slots; the kernel allows 31)", opts->readahead.page_cluster,
 				   SR_RA_MAX_PAGE_CLUSTER, 1u << SR_RA_MAX_PAGE_CLUSTER);
+	if (opts->order_queue > SR_ORDER_QUEUE_LIMIT)
+		return sr_diag_set(d, SR_ERR_INVAL, "an order queue of %llu records: at most %llu",
+				   (unsigned long long)opts->order_queue,
+				   (unsigned long long)SR_ORDER_QUEUE_LIMIT);
 	if (opts->sim_threads < 0 || opts->sim_threads > SR_SIM_WORKERS_MAX)
 		return sr_diag_set(d, SR_ERR_INVAL, "%d simulation threads: from 0 to %d",
 				   opts->sim_threads, SR_SIM_WORKERS_MAX);
@@ -232,6 +236,12 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	if (err)
 		goto fail;
 	write_limits(r);
+	/* Every simulation's queue bound (order.c). */
+	r->result.order_queue = opts->order_queue ? opts->order_queue : SR_ORDER_QUEUE_MAX;
+	for (i = 0; i < r->np * (1 + r->nvar); i++) {
+		sr_replay_sim(r, i)->ord.max = r->result.order_queue;
+		sr_replay_sim(r, i)->ord.no_shortcut = opts->order_no_shortcut != 0;
+	}
 	err = sr_replay_slots_setup(r, d);
 	if (err)
 		goto fail;

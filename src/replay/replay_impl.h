@@ -57,8 +57,6 @@ struct sr_play;
 struct ord_rec;
 struct sim_order {
 	struct ord_rec *rec;       /* the pool of records, rec_cap of them */
-	double *rgap;              /* ... and each one's compute gap (read when
-				    * its task is placed: apart, in cache) */
 	uint64_t *bio;             /* ... and its bios, ORD_BIO_IN each */
 	struct ord_big {           /* ... or more of them (NULL until needed) */
 		uint64_t *p;
@@ -81,6 +79,8 @@ struct sim_order {
 	} *ready, *idle;
 	uint32_t nready, nidle;
 	uint64_t queued, queued_max;
+	uint64_t max;              /* the most records it holds (order_queue) */
+	int no_shortcut;           /* sr_replay_opts.order_no_shortcut */
 	double last_ts;            /* the latest recorded time given */
 	double now;                /* the latest start played */
 	uint64_t forced, late;     /* records played before every task was
@@ -350,16 +350,20 @@ struct sr_play {
 int sr_sim_play(struct sim *s, const struct sr_play *in);
 
 /* A record queued in a simulation (order.c): what sr_sim_play() reads of
- * a struct sr_play, packed (its gap and bios apart: sim_order.rgap, .bio,
- * .big), and the next of its task's queue (or of the free records). */
+ * a struct sr_play, packed in one cache line (its bios apart:
+ * sim_order.bio, .big), the next of its task's queue (or of the free
+ * records) and that one's gap (its task's next start, known without
+ * reading it). */
 struct ord_rec {
 	uint64_t offset;             /* e.offset (e.child's bytes: unread) */
-	uint32_t nr_pages, slots, lru, ra_n;
+	double gap, next_gap;
 	int32_t cpu, child, next;
+	uint32_t slots;
+	uint16_t nr_pages, lru, ra_n, nbio, cpu_nid, page_nid;
 	int16_t dv;
-	uint16_t cpu_nid, page_nid, nbio;
 	uint8_t op, flags, ra_hit, si_other, tree, fresh;
 };
+_Static_assert(sizeof(struct ord_rec) <= 64, "a queued record is one cache line");
 /* order.c: simulation s is given a record (in time order of the trace)
  * and plays what it can, earliest first; 0, or -1 out of memory.  At the
  * end of the trace it plays the rest (sr_sim_drain()).  Its per-task

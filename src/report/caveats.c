@@ -178,8 +178,9 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 	if (per_policy(out, &n, &b, res, SR_CAV_ORDER, "events played out of simulated time's "
 		       "order:", order_forced, 0)) {
 		put(&b, " played while a task idle in the trace could still have acted earlier, "
-			"the simulation's queue full (%d records: a task that stopped without its "
-			"exit recorded holds the others back)", SR_ORDER_QUEUE_MAX);
+			"the simulation's queue full (%" PRIu64 " records, --order-queue: a task "
+			"that stopped without its exit recorded, or tasks that drift apart, hold "
+			"the others back)", res->order_queue);
 		for (k = 0; k < res->nr_policies; k++)
 			if (res->policy[k].order_late)
 				put(&b, "; %s: %" PRIu64 " events then started before the time "

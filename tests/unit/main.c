@@ -22,6 +22,7 @@ void suite_plug(void);
 void suite_revmap(void);
 void suite_compare(void);
 void suite_tasks(void);
+void suite_order(void);
 void suite_report_read(void);
 
 int main(void)
@@ -32,6 +33,7 @@ int main(void)
 	suite_gen();
 	suite_replay();
 	suite_tasks();
+	suite_order();
 	suite_vmstat();
 	suite_window();
 	suite_bigmem();
