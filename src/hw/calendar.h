@@ -6,12 +6,16 @@
  * a link) is a calendar of time buckets, each able to hold CAL_BUCKET_NS of
  * work.  A request starting at s takes the free capacity of the buckets
  * from s on (earlier requests may have filled them) and finishes where its
- * work is covered.  Requests need not arrive in time order: a later-handled
- * request at an earlier time fills what is still free then.  The window
- * slides forward, keeping half of it behind the latest request; what the
- * calendar held before its window is forgotten, so a request that starts
- * there (its task's clock that far behind the others') is served at once,
- * without contention, and counted (stale).
+ * work is covered.  Requests come in simulated time (src/replay/order.c),
+ * but need not: a later-handled request at an earlier time fills what is
+ * still free then.  The window follows the requests' starts, keeping half
+ * of it behind the latest that slid it; work past its top is held beyond
+ * it, packed (over_ns), and comes into the buckets as the window slides.
+ * What the calendar held before its window is forgotten, so a request
+ * that starts there (played that late) is served at once, without
+ * contention, and counted (stale).  A CPU's or a lock's calendar, told
+ * the simulation's time, holds a request far after it apart (far), so
+ * that its window stays where the tasks are.
  * docs/MODEL.md, "Resources", gives the rule as an equation.
  *
  * A calendar belongs to one simulation (one policy's, or one shared by

@@ -210,7 +210,8 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 
 		put(&b, "the trace's task ops: %" PRIu64 " forks, %" PRIu64 " exits, %" PRIu64
 			" waits; %" PRIu64 " tasks started by a recorded fork (timed from their "
-			"parent), %" PRIu64 " at their recorded time; most tasks swapping at once:",
+			"parent), %" PRIu64 " at their recorded time or the simulation's, the later; "
+			"most tasks swapping at once:",
 		    res->forks, res->exits, res->waits, res->tasks_forked, res->tasks_unforked);
 		for (k = 0; k < res->nr_policies; k++)
 			put(&b, "%s %s %" PRIu64, k ? "," : "", res->policy[k].name,
