@@ -34,14 +34,15 @@
  * The ready task with the earliest start s plays its record when s <= B.
  * At the end of the trace every record is played, earliest first.
  *
- * A task idle for long (one that ended, in a trace without its exit)
- * holds B back while the others run on: their records wait.  At most
- * sr_replay_opts.order_queue records (SR_ORDER_QUEUE_MAX by default) wait in a
- * simulation; past that, the
+ * A task idle for long (one that ended, in a trace without its exit), or
+ * tasks whose simulated paces drift apart, hold B back while the others
+ * run on: their records wait.  At most sr_replay_opts.order_queue records
+ * (SR_ORDER_QUEUE_MAX by default) wait in a simulation; past that, the
  * earliest is played all the same (counted: order_forced), and a record
  * that then starts before the simulation's time (a task that came back)
- * is played late (counted: order_late).  Both are 0 on every trace of the
- * test suite and the benchmarks; a report says when they are not.
+ * is played late (counted: order_late).  A report says when either is
+ * not 0 (the bench's traces drift apart and force most of their records;
+ * the validation suite's C4 and c9 at -j36 and -j40 some).
  *
  * A simulation's queues are its own: the thread that plays it (simq.c)
  * keeps them, and a simulation that parts from its lead (shared.c) takes
