@@ -377,7 +377,7 @@ static int play_head(struct sim *s, long ti)
 	else
 		o->now = s->hw.now = start;
 	rec_pop(o, ti);
-	if (in.e.op == SR_OP_WAIT && child >= 0 && o->st[child] != ST_EXITED) {
+	if (in.e.op == SR_OP_WAIT && child >= 0 && child != ti && o->st[child] != ST_EXITED) {
 		/* Its child runs on: the parent's compute time and plug, then
 		 * it sleeps until the child's exit (below). */
 		in.child = -1;
@@ -560,9 +560,28 @@ int sr_sim_submit(struct sim *s, const struct sr_play *in)
 	return advance(s, 0);
 }
 
-int sr_sim_drain(struct sim *s)
+int sr_sim_drain(struct sim *s, size_t ntasks)
 {
-	return advance(s, 1);
+	struct sim_order *o = &s->ord;
+	size_t i;
+
+	if (advance(s, 1))
+		return -1;
+	/* Records still queued wait for an exit that never came (a task
+	 * waiting for itself, its pid used again after its exit): their
+	 * waits end where they are, and the rest plays. */
+	while (o->queued) {
+		int any = 0;
+
+		for (i = 0; i < ntasks; i++)
+			if (o->st[i] == ST_BLOCKED) {
+				task_place(s, (long)i);
+				any = 1;
+			}
+		if (!any || advance(s, 1))
+			return any ? -1 : 0;
+	}
+	return 0;
 }
 
 /* ---- the state ---------------------------------------------------------------- */

@@ -370,7 +370,7 @@ _Static_assert(sizeof(struct ord_rec) <= 64, "a queued record is one cache line"
  * state grown from old_cap to cap; copied (shared.c: dst has played
  * nothing of its own); freed. */
 int sr_sim_submit(struct sim *s, const struct sr_play *in);
-int sr_sim_drain(struct sim *s);
+int sr_sim_drain(struct sim *s, size_t ntasks);
 int sr_sim_order_grow(struct sim *s, size_t old_cap, size_t cap);
 int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks);
 void sr_sim_order_free(struct sim *s);

@@ -315,7 +315,7 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 		 * simulation (the variants' too). */
 		for (k = 0; k < r->np * (1 + r->nvar); k++)
 			if (r->pol[k % r->np].lead == k % r->np &&
-			    (sr_sim_drain(sr_replay_sim(r, k)) ||
+			    (sr_sim_drain(sr_replay_sim(r, k), r->ntasks) ||
 			     sr_replay_plugs_finish(sr_replay_sim(r, k), r->ntasks)))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		for (k = 0; k < r->np; k++) {

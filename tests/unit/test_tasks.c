@@ -220,9 +220,54 @@ out:
 	free(v);
 }
 
+/* A pid used again after its exit, waiting for "itself" and for a task
+ * that waits for it: every event is played all the same (order.c's drain
+ * ends the waits no exit will end), none twice. */
+static void waits_never_ended(void)
+{
+	struct sr_machine *m = NULL;
+	struct sr_replay *r = NULL;
+	const struct sr_result *res;
+	struct tev *v = calloc(1, sizeof(*v));
+	struct sr_event *e;
+	struct sr_diag d;
+
+	CHECK(v != NULL);
+	CHECK(sr_machine_parse(&m, SLOW_READS, strlen(SLOW_READS), "slow-reads", &d) == SR_OK);
+	if (!v || !m)
+		goto out;
+	push(v, 1000, SR_OP_IN, 5);
+	push(v, 1100, SR_OP_IN, 6);
+	push(v, 2000, SR_OP_EXIT, 5);
+	push(v, 2100, SR_OP_EXIT, 6);
+	push(v, 3000, SR_OP_IN, 5);   /* pid 5 again */
+	push(v, 3100, SR_OP_IN, 6);   /* and 6 */
+	e = push(v, 4000, SR_OP_WAIT, 5);
+	e->child = 5;
+	e->flags |= SR_EV_HAS_CHILD;
+	e = push(v, 4100, SR_OP_WAIT, 5);
+	e->child = 6;
+	e->flags |= SR_EV_HAS_CHILD;
+	e = push(v, 4200, SR_OP_WAIT, 6);
+	e->child = 5;
+	e->flags |= SR_EV_HAS_CHILD;
+	push(v, 5000, SR_OP_IN, 5);
+	push(v, 5100, SR_OP_IN, 6);
+	res = replay(&r, m, v, 0);
+	CHECK(res && res->events == 6 && res->waits == 3 && res->waits_unmatched == 0);
+	CHECK(res && res->policy[0].swapins == 6 && res->policy[1].swapins == 6);
+	/* Six reads of at least 1 ms, two tasks: 3 ms at least, in one go. */
+	CHECK(res && res->policy[0].makespan_ns >= 3e6 && res->policy[0].makespan_ns < 1e9);
+out:
+	sr_replay_free(r);
+	sr_machine_free(m);
+	free(v);
+}
+
 void suite_tasks(void)
 {
 	TEST(children_in_turn);
 	TEST(children_threads_same);
 	TEST(unmatched_ops);
+	TEST(waits_never_ended);
 }
