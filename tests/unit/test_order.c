@@ -196,8 +196,94 @@ out:
 	free(t.e);
 }
 
+/* Random traces of six pids with forks, exits and waits among them in
+ * any order (a child forked twice, waits for tasks alive, gone or never
+ * seen, pids used again after their exit): every swap event is played
+ * once, whatever the queue's size, with or without the shortcut, on the
+ * simulation threads or not, and the figures do not depend on the
+ * shortcut or the threads. */
+static void random_task_ops(void)
+{
+	static const char *const pol[] = { "reclaimer-nid", "page-nid-strict" };
+	struct sr_machine *m = NULL;
+	struct sr_event *ev = calloc(400, sizeof(*ev));
+	struct sr_diag d;
+	uint64_t z = 12345;
+	int seed, bad = 0, diff = 0;
+
+	CHECK(ev != NULL);
+	CHECK(sr_machine_parse(&m, SLOW_NVME, strlen(SLOW_NVME), "slow-nvme", &d) == SR_OK);
+	if (!m || !ev)
+		goto out;
+	for (seed = 0; seed < 60; seed++) {
+		uint64_t ts = 1000, nswap = 0;
+		double mk[4] = { 0 };
+		size_t n = 0;
+		int run;
+
+		while (n < 400) {
+			struct sr_event *e = &ev[n++];
+			uint64_t r = rnd(&z) % 100;
+
+			sr_event_init(e);
+			ts += rnd(&z) % 5000;
+			e->ts_ns = ts;
+			e->pid = 1 + (uint32_t)(rnd(&z) % 6);
+			if (r < 8) {
+				e->op = SR_OP_FORK;
+				e->child = 1 + (uint32_t)(rnd(&z) % 6);
+				e->flags |= SR_EV_HAS_CHILD;
+			} else if (r < 14) {
+				e->op = SR_OP_EXIT;
+			} else if (r < 22) {
+				e->op = SR_OP_WAIT;
+				e->child = 1 + (uint32_t)(rnd(&z) % 6);
+				e->flags |= SR_EV_HAS_CHILD;
+			} else {
+				e->op = r < 62 ? SR_OP_OUT : SR_OP_IN;
+				e->offset = rnd(&z) % 64;
+				e->dev = 0;
+				e->flags |= SR_EV_HAS_OFFSET;
+				nswap++;
+			}
+		}
+		for (run = 0; run < 4; run++) {
+			struct sr_replay *r = NULL;
+			struct sr_replay_opts o;
+			const struct sr_result *res = NULL;
+			int k;
+
+			sr_replay_opts_init(&o);
+			o.machine = m;
+			o.order_queue = run == 1 ? 4 : 0;
+			o.order_no_shortcut = run == 2;
+			o.sim_threads = run == 3 ? 2 : 0;
+			if (sr_replay_new(&r, &o, pol, 2, pol[0], &d) != SR_OK ||
+			    sr_replay_feed(r, ev, n, &d) != SR_OK ||
+			    sr_replay_finish(r, &res, &d) != SR_OK) {
+				bad++;
+				sr_replay_free(r);
+				continue;
+			}
+			for (k = 0; k < 2; k++)
+				bad += res->policy[k].swapins + res->policy[k].swapouts +
+				       res->policy[k].unmatched_nodev + res->policy[k].swap_full != nswap;
+			bad += res->events != nswap;
+			mk[run] = res->policy[0].makespan_ns;
+			sr_replay_free(r);
+		}
+		diff += mk[2] != mk[0] || mk[3] != mk[0];
+	}
+	CHECK(bad == 0);
+	CHECK(diff == 0);
+out:
+	sr_machine_free(m);
+	free(ev);
+}
+
 void suite_order(void)
 {
 	TEST(drifting_tasks_in_time);
 	TEST(full_queue_counted);
+	TEST(random_task_ops);
 }
