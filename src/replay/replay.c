@@ -4,13 +4,14 @@
  * task replaying its own events one after another with the recorded gaps
  * kept as compute time, every policy evaluated in the same pass.  For each
  * event the loop asks each policy's kernel where the slots are (src/mm/),
- * then has each simulation charge the event on the device chosen
- * (src/hw/), sharing simulations between policies that chose alike
- * (shared.c).
+ * then gives each simulation the record of what was decided, which it
+ * plays in simulated time (order.c) on the device chosen (src/hw/),
+ * sharing simulations between policies that chose alike (shared.c).
  *
- * Memory: the tasks seen, the swap slots in use and the reorder window; it
- * does not grow with the length of the trace.  docs/MODEL.md is the
- * reference for what is modelled and how.
+ * Memory: the tasks seen, the swap slots in use, the reorder window and
+ * each simulation's queue of records (bounded: --order-queue); it does
+ * not grow with the length of the trace.  docs/MODEL.md is the reference
+ * for what is modelled and how.
  */
 #include <inttypes.h>
 #include <stdio.h>
