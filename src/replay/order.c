@@ -49,7 +49,6 @@
  * a copy of them with the rest.
  */
 #include <math.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,18 +102,25 @@ static inline void heap_push(struct sim_order *o, struct ord_ent *h, uint32_t *n
 	heap_up(o, h, (*n)++, (struct ord_ent){ key, t });
 }
 
+/* Entry x put at place i of heap h (n entries), moved up or down to
+ * where its key belongs. */
+static void heap_fix(struct sim_order *o, struct ord_ent *h, uint32_t n, uint32_t i,
+		     struct ord_ent x)
+{
+	if (i && h[(i - 1) / 2].k > x.k)
+		heap_up(o, h, i, x);
+	else
+		heap_down(o, h, n, i, x);
+}
+
 static void heap_del(struct sim_order *o, struct ord_ent *h, uint32_t *n, int32_t t)
 {
 	uint32_t i = (uint32_t)o->hpos[t];
 	struct ord_ent last = h[--*n];
 
 	o->hpos[t] = -1;
-	if (i == *n)
-		return;
-	if (i && h[(i - 1) / 2].k > last.k)
-		heap_up(o, h, i, last);
-	else
-		heap_down(o, h, *n, i, last);
+	if (i != *n)
+		heap_fix(o, h, *n, i, last);
 }
 
 /* ---- the records waiting -------------------------------------------------- */
@@ -140,33 +146,49 @@ static int rec_grow(struct ord_rec **rec, size_t n, size_t cap)
 	return 0;
 }
 
+/* The pool resized to cap records, the first keep of them kept (their
+ * bios too; the big bios of those beyond cap freed); the free list is the
+ * caller's.  0, or -1 out of memory. */
+static int pool_resize(struct sim_order *o, size_t keep, size_t cap)
+{
+	uint64_t *b;
+	size_t j;
+
+	if (rec_grow(&o->rec, keep, cap))
+		return -1;
+	b = realloc(o->bio, cap * ORD_BIO_IN * sizeof(*b));
+	if (!b)
+		return -1;
+	o->bio = b;
+	if (o->big) {
+		struct ord_big *nb;
+
+		for (j = cap; j < o->rec_cap; j++)
+			free(o->big[j].p);
+		nb = realloc(o->big, cap * sizeof(*nb));
+		if (!nb)
+			return -1;
+		if (cap > o->rec_cap)
+			memset(nb + o->rec_cap, 0, (cap - o->rec_cap) * sizeof(*nb));
+		o->big = nb;
+	}
+	o->rec_cap = cap;
+	return 0;
+}
+
 /* A free record, the pool grown if it must be; -1 out of memory. */
 static int32_t rec_alloc(struct sim_order *o)
 {
 	int32_t i;
 
 	if (o->free_rec < 0) {
-		size_t cap = o->rec_cap ? 2 * o->rec_cap : 256, j;
-		uint64_t *b;
+		size_t old = o->rec_cap, cap = old ? 2 * old : 256, j;
 
-		if (rec_grow(&o->rec, o->rec_cap, cap))
+		if (pool_resize(o, old, cap))
 			return -1;
-		b = realloc(o->bio, cap * ORD_BIO_IN * sizeof(*b));
-		if (!b)
-			return -1;
-		o->bio = b;
-		if (o->big) {
-			struct ord_big *nb = realloc(o->big, cap * sizeof(*nb));
-
-			if (!nb)
-				return -1;
-			memset(nb + o->rec_cap, 0, (cap - o->rec_cap) * sizeof(*nb));
-			o->big = nb;
-		}
-		for (j = o->rec_cap; j < cap; j++)
+		for (j = old; j < cap; j++)
 			o->rec[j].next = j + 1 < cap ? (int32_t)(j + 1) : -1;
-		o->free_rec = (int32_t)o->rec_cap;
-		o->rec_cap = cap;
+		o->free_rec = (int32_t)old;
 	}
 	i = o->free_rec;
 	o->free_rec = o->rec[i].next;
@@ -334,14 +356,27 @@ static inline double rec_end(const struct sr_event *e)
 
 /* ---- playing ---------------------------------------------------------------- */
 
+/* A record starts at start: the simulation's time (N) moves there, or the
+ * record is late (a task played out of order: order_late). */
+static inline void note_start(struct sim *s, double start)
+{
+	struct sim_order *o = &s->ord;
+
+	if (start < o->now)
+		o->late++;
+	else
+		o->now = s->hw.now = start;
+}
+
 /*
  * Before task ti's record in plays: a pass of swap-outs it ends flushes
  * the task's plug (plug.c), at the task's clock, and the flush may hold
  * the task (a full queue): then its record starts later, and takes its
  * turn again by that start rather than book the rest of its path ahead
  * of the others'.  1: the start moved; 0: it did not; -1 out of memory.
- * play() finds the plug flushed and starts at the clock moved, as it did
- * when it flushed itself.
+ * This is the one place a pass's end flushes (play() and play_task() start
+ * at the clock it left); the fast path of sr_sim_submit() takes only tasks
+ * with no plug.
  */
 static int pre_flush(struct sim *s, long ti, const struct sr_play *in)
 {
@@ -359,7 +394,6 @@ static int play_head(struct sim *s, long ti)
 {
 	struct sim_order *o = &s->ord;
 	struct sr_play in;
-	double start;
 	long w, child;
 
 	rec_play(o, o->qhead[ti], ti, &in);
@@ -370,12 +404,8 @@ static int play_head(struct sim *s, long ti)
 		task_place(s, ti);
 		return 0;
 	}
-	start = s->clock[ti] + in.gap;
 	child = in.child;
-	if (start < o->now)
-		o->late++;
-	else
-		o->now = s->hw.now = start;
+	note_start(s, s->clock[ti] + in.gap);
 	rec_pop(o, ti);
 	if (in.e.op == SR_OP_WAIT && child >= 0 && child != ti && o->st[child] != ST_EXITED) {
 		/* Its child runs on: the parent's compute time and plug, then
@@ -429,10 +459,7 @@ static int play_swap(struct sim *s, long ti)
 			  (struct ord_ent){ s->clock[ti] + in.gap, (int32_t)ti });
 		return 0;
 	}
-	if (start < o->now)
-		o->late++;
-	else
-		o->now = s->hw.now = start;
+	note_start(s, start);
 	/* (The record is played from the copy: its bios stay where they
 	 * are until another record is queued, which playing never does.) */
 	next_gap = o->rec[i].next_gap;
@@ -517,7 +544,6 @@ int sr_sim_submit(struct sim *s, const struct sr_play *in)
 		 * before every ready task's and every other idle task's
 		 * bound is played at once, without a queue. */
 		double start = s->clock[ti] + in->gap, other;
-		uint32_t i;
 
 		if (o->idle[0].t != ti)
 			other = o->idle[0].k;
@@ -533,19 +559,12 @@ int sr_sim_submit(struct sim *s, const struct sr_play *in)
 		    (start <= o->last_ts + other || o->queued >= o->max)) {
 			if (start > o->last_ts + other)
 				o->forced++;
-			if (start < o->now)
-				o->late++;
-			else
-				o->now = s->hw.now = start;
+			note_start(s, start);
 			if (sr_sim_play(s, in))
 				return -1;
 			/* Its key moves with its clock. */
-			i = (uint32_t)o->hpos[ti];
-			o->idle[i].k = s->clock[ti] - o->rec_end[ti];
-			if (i && o->idle[(i - 1) / 2].k > o->idle[i].k)
-				heap_up(o, o->idle, i, o->idle[i]);
-			else
-				heap_down(o, o->idle, o->nidle, i, o->idle[i]);
+			heap_fix(o, o->idle, o->nidle, (uint32_t)o->hpos[ti],
+				 (struct ord_ent){ s->clock[ti] - o->rec_end[ti], (int32_t)ti });
 			return o->nready ? advance(s, 0) : 0;
 		}
 	}
@@ -625,28 +644,8 @@ int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks)
 
 	/* dst has played nothing of its own (shared.c): its pool becomes
 	 * src's, record for record. */
-	if (d->rec_cap != o->rec_cap && o->rec_cap) {
-		uint64_t *b;
-
-		if (rec_grow(&d->rec, 0, o->rec_cap))
-			return -1;
-		b = realloc(d->bio, o->rec_cap * ORD_BIO_IN * sizeof(*b));
-		if (!b)
-			return -1;
-		d->bio = b;
-		if (d->big) {
-			for (j = o->rec_cap; j < d->rec_cap; j++)
-				free(d->big[j].p);
-			struct ord_big *nb = realloc(d->big, o->rec_cap * sizeof(*nb));
-
-			if (!nb)
-				return -1;
-			if (o->rec_cap > d->rec_cap)
-				memset(nb + d->rec_cap, 0, (o->rec_cap - d->rec_cap) * sizeof(*nb));
-			d->big = nb;
-		}
-		d->rec_cap = o->rec_cap;
-	}
+	if (d->rec_cap != o->rec_cap && o->rec_cap && pool_resize(d, 0, o->rec_cap))
+		return -1;
 	if (o->rec_cap) {
 		memcpy(d->rec, o->rec, o->rec_cap * sizeof(*d->rec));
 		memcpy(d->bio, o->bio, o->rec_cap * ORD_BIO_IN * sizeof(*d->bio));

@@ -427,21 +427,12 @@ static inline __attribute__((always_inline)) int play(struct sim *p, const struc
 	const struct sr_hw_ev *x = &in->x;
 	long ti = in->ti;
 	int dv = in->dv;
-	/* A task's first event starts at the clock order.c set for it. */
+	/* A pass of swap-outs this event ends was flushed before it plays,
+	 * and a task's first event starts at the clock set for it, its start
+	 * noted (order.c). */
 	double start = p->clock[ti] + in->gap, resume, done;
 	int rc;
 
-	/* A pass of swap-outs this event ends is flushed first; the task's
-	 * compute time before the event follows the flush. */
-	if (!in->fresh && p->plug[ti]) {
-		double was = p->clock[ti];
-
-		if (sr_replay_plug_before(p, ti, e, start))
-			return -1;
-		start += p->clock[ti] - was;
-	}
-	if (in->fresh)
-		p->t_start[ti] = start;
 	if (dv < 0) {
 		p->clock[ti] = start;
 		return 0;
@@ -496,9 +487,10 @@ static inline __attribute__((always_inline)) int play(struct sim *p, const struc
 
 /*
  * Simulation p plays a task op (replay_task_op()): the task's clock moves
- * by its compute time (its plug flushed first, as before any event that
- * ends a pass of swap-outs); a fork starts its child at that time; a wait
- * ends no earlier than its child's exit (the child's clock then).
+ * by its compute time (its plug flushed before, as before any event that
+ * ends a pass of swap-outs: order.c); a fork starts its child at that
+ * time; a wait ends no earlier than its child's exit (the child's clock
+ * then).
  */
 static int play_task(struct sim *p, const struct sr_play *in)
 {
@@ -506,16 +498,7 @@ static int play_task(struct sim *p, const struct sr_play *in)
 	long ti = in->ti;
 	double start = p->clock[ti] + in->gap;
 
-	if (!in->fresh && p->plug[ti]) {
-		double was = p->clock[ti];
-
-		if (sr_replay_plug_before(p, ti, e, start))
-			return -1;
-		start += p->clock[ti] - was;
-	}
 	p->clock[ti] = start;
-	if (in->fresh)
-		p->t_start[ti] = start;
 	if (e->op == SR_OP_FORK && in->child >= 0)
 		p->clock[in->child] = p->t_start[in->child] = start;
 	else if (e->op == SR_OP_WAIT && in->child >= 0 && p->clock[in->child] > start)
