@@ -77,20 +77,31 @@ static void make_task_op(struct sr_event *e, enum sr_op op, uint32_t pid, uint32
 	}
 }
 
+/* Write n events to path with options wo, chunk of them per call (a late
+ * field's rewrite happens between calls); 0, or -1. */
+static int write_chunked(const char *path, const struct sr_write_opts *wo,
+			 const struct sr_event *e, size_t n, size_t chunk)
+{
+	struct sr_writer *w;
+	struct sr_diag d;
+	size_t i;
+
+	if (sr_writer_open(&w, path, wo, &d))
+		return -1;
+	for (i = 0; i < n; i += chunk)
+		if (sr_writer_write(w, e + i, n - i < chunk ? n - i : chunk, &d)) {
+			sr_writer_abort(w);
+			return -1;
+		}
+	return sr_writer_finish(w, &d) ? -1 : 0;
+}
+
 static int write_file(const char *path, enum sr_format f, int level,
 		      const struct sr_event *e, size_t n, const char *machine)
 {
 	struct sr_write_opts wo = { .format = f, .zstd_level = level, .machine_json = machine };
-	struct sr_writer *w;
-	struct sr_diag d;
 
-	if (sr_writer_open(&w, path, &wo, &d))
-		return -1;
-	if (sr_writer_write(w, e, n, &d)) {
-		sr_writer_abort(w);
-		return -1;
-	}
-	return sr_writer_finish(w, &d) ? -1 : 0;
+	return write_chunked(path, &wo, e, n, n ? n : 1);
 }
 
 /* Read path; returns the number of events equal to e[i] in order, or -1. */
@@ -393,7 +404,7 @@ static void tasks_late(void)
 	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
 	struct sr_writer *w;
 	struct sr_diag d;
-	size_t c, i;
+	size_t c;
 
 	make_events(ev, NEV);
 	ev[NEV - 900].vaddr = 0x7fffdeadb000ull;
@@ -404,15 +415,10 @@ static void tasks_late(void)
 	CHECK(mkdtemp(dir) != NULL);
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct sr_write_opts o = { .format = cases[c].f, .zstd_level = cases[c].level };
-		int ok = 1;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, cases[c].name);
 		test_name = cases[c].name;
-		CHECK(sr_writer_open(&w, path, &o, &d) == SR_OK);
-		for (i = 0; i < NEV && ok; i += 4096)
-			ok = sr_writer_write(w, ev + i, NEV - i < 4096 ? NEV - i : 4096, &d) == SR_OK;
-		CHECK(ok);
-		CHECK(sr_writer_finish(w, &d) == SR_OK);
+		CHECK(write_chunked(path, &o, ev, NEV, 4096) == 0);
 		CHECK(read_compare(path, ev, NEV, cases[c].f, NULL) == NEV);
 		if (cases[c].v && !cases[c].level) {
 			FILE *f = fopen(path, "rb");
@@ -528,15 +534,10 @@ static void vaddr_late(void)
 		struct sr_reader *r;
 		struct sr_event buf[1000];
 		size_t got, k = 0, good = 0;
-		int ok = 1;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, cases[c].name);
 		test_name = cases[c].name;
-		CHECK(sr_writer_open(&w, path, &o, &d) == SR_OK);
-		for (i = 0; i < NEV && ok; i += 4096)
-			ok = sr_writer_write(w, ev + i, NEV - i < 4096 ? NEV - i : 4096, &d) == SR_OK;
-		CHECK(ok);
-		CHECK(sr_writer_finish(w, &d) == SR_OK);
+		CHECK(write_chunked(path, &o, ev, NEV, 4096) == 0);
 		CHECK(read_compare(path, ev, NEV, cases[c].f, m) == NEV);
 		CHECK(sr_reader_open(&r, path, NULL, &d) == SR_OK);
 		CHECK(sr_reader_may_vaddr(r) == 1);
