@@ -222,8 +222,6 @@ static double cal_far_add(struct cal *c, double s, double w)
 	return t + w;
 }
 
-double cal_reserve_slow(struct cal *c, int64_t b, double s, double w);
-
 /* The far requests the window has reached (their start below its top)
  * take their work in the buckets, earliest first. */
 static void cal_far_in(struct cal *c)

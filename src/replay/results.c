@@ -192,8 +192,9 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	o->dev = s->hw.dev;
 	for (i = 0; i < m->nr_devices; i++) {
 		/* busy_ns / makespan, unclamped: in simulated time's order a
-		 * device does no more than it can (docs/MODEL.md, "The core";
-		 * tests/cli/replay.sh checks busy_ns <= makespan_ns). */
+		 * device does no more than it can (docs/MODEL.md, "Resources";
+		 * tests/validation/run.sh and tests/unit/test_order.c check
+		 * busy_ns <= makespan_ns). */
 		s->hw.dev[i].util = span > 0 ? s->hw.dev[i].busy_ns / span : 0;
 		block_figures(&s->hw.dev[i]);
 		if (s->hw.dev[i].bios)

@@ -99,6 +99,11 @@ static uint64_t order_forced(const struct sr_policy_result *p)
 	return p->order_forced;
 }
 
+static uint64_t order_late(const struct sr_policy_result *p)
+{
+	return p->order_late;
+}
+
 /* A caveat of kind, when any policy has a count: intro, then each such
  * policy's count (" of total" when total is not 0).  Whether it was
  * made. */
@@ -173,8 +178,8 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 	if (per_policy(out, &n, &b, res, SR_CAV_STALE, "requests served without contention:",
 		       stale, 0))
 		put(&b, "; each started more than half a calendar window (82 ms; 8.2 s on an hdd) "
-			"before the latest on its resource, its task's clock that far behind the "
-			"others' (docs/MODEL.md, \"What is not modelled\")");
+			"before the latest on its resource, played that late (docs/MODEL.md, "
+			"\"Resources\")");
 	if (per_policy(out, &n, &b, res, SR_CAV_ORDER, "events played out of simulated time's "
 		       "order:", order_forced, 0)) {
 		put(&b, " played while a task idle in the trace could still have acted earlier, "
@@ -186,19 +191,10 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 				put(&b, "; %s: %" PRIu64 " events then started before the time "
 					"already played", res->policy[k].name, res->policy[k].order_late);
 		put(&b, " (docs/MODEL.md, \"The core\")");
-	} else {
-		for (k = 0, any = 0; k < res->nr_policies; k++)
-			any |= res->policy[k].order_late != 0;
-		if (any) {
-			add(out, &n, SR_CAV_ORDER, &b);
-			put(&b, "events that started before the time their simulation had played, "
-				"the trace's order broken:");
-			for (k = 0, any = 0; k < res->nr_policies; k++)
-				if (res->policy[k].order_late)
-					put(&b, "%s %s %" PRIu64, any++ ? "," : "",
-					    res->policy[k].name, res->policy[k].order_late);
-			put(&b, " (docs/MODEL.md, \"The core\")");
-		}
+	} else if (per_policy(out, &n, &b, res, SR_CAV_ORDER, "events that started before the "
+			      "time their simulation had played, the trace's order broken:",
+			      order_late, 0)) {
+		put(&b, " (docs/MODEL.md, \"The core\")");
 	}
 	if (res->late_events) {
 		add(out, &n, SR_CAV_LATE, &b);

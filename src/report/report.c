@@ -832,7 +832,7 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		}
 		if (p->stale_requests)
 			fprintf(f, "requests %" PRIu64 " more than half a calendar window (82 ms; 8.2 s on an hdd) behind the latest on their resource "
-				   "(their task's clock behind the others'): served without contention\n",
+				   "(played that late): served without contention\n",
 				p->stale_requests);
 		fprintf(f, "swap-in latency (us):\n");
 		for (i = 0; i < nb; i++)
