@@ -65,12 +65,12 @@ struct sr_hw {
 	uint64_t *link_bytes;      /* [from * nr_nodes + to] */
 	uint64_t *head;            /* per device: where its last request ended (an
 				    * hdd's head) */
-	/* The block layer (src/block/): each DMA device's request queue and
-	 * limits, a single-queue device's queue lock, the CPU time spent. */
 	/* The simulation's time (the latest event's start: src/replay/
 	 * order.c sets it), which the CPUs' and locks' calendars keep
 	 * their windows at. */
 	double now;
+	/* The block layer (src/block/): each DMA device's request queue and
+	 * limits, a single-queue device's queue lock, the CPU time spent. */
 	struct sr_blk_queue *q;
 	struct sr_blk_limits *lim;
 	struct cal *qlock;

@@ -48,8 +48,6 @@ struct task_stat {
 	double in_first, in_last, out_first, out_last; /* -1: none yet */
 };
 
-struct sr_play;
-
 /* order.c: the records a simulation has been given and not yet played,
  * in per-task queues, and the tasks by when they can act next (docs/
  * MODEL.md, "The core").  Record bios up to ORD_BIO_IN are kept in it. */
@@ -65,9 +63,9 @@ struct sim_order {
 	size_t rec_cap;
 	int32_t free_rec;          /* the first free record, -1 none */
 	/* Per task: its queue (first and last record, -1 empty), where it is
-	 * in its heap, the parent waiting for its exit (-1 none), its key in
-	 * its heap, the recorded end of the last record it was given, its
-	 * state (order.c). */
+	 * in its heap, the parent waiting for its exit (-1 none), the
+	 * recorded end of the last record it was given, its state
+	 * (order.c). */
 	int32_t *qhead, *qtail, *hpos, *waiter;
 	double *rec_end;
 	uint8_t *st;
