@@ -115,9 +115,9 @@ struct sr_policy_result {
 	uint64_t stale_requests;
 	/* The core plays each simulation's events in simulated time
 	 * (docs/MODEL.md, "The core"): records it played before every task
-	 * was known not to act earlier, its queue full (SR_ORDER_QUEUE_MAX
-	 * records, src/replay/replay_impl.h), and records that then started
-	 * before the simulation's time.  0 when the order was exact. */
+	 * was known not to act earlier, its queue full (order_queue records,
+	 * below), and records that then started before the simulation's
+	 * time.  0 when the order was exact. */
 	uint64_t order_forced, order_late;
 	/* Time the tasks waited, summed over them (docs/MODEL.md, E1, L1-L2):
 	 * for a CPU another task had, for a device's si->lock, for the LRU
