@@ -52,11 +52,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bigmem.h"
 #include "replay/replay_impl.h"
 
 enum { ST_NEW = 0, ST_UNBORN, ST_READY, ST_IDLE, ST_BLOCKED, ST_EXITED };
 
-/* ---- the heaps: tasks by key (ready: next start; idle: c_i - E_i) ---- */
+/* ---- the heaps: tasks by key (ready: next start; idle: c_i - E_i) ----
+ *
+ * The idle heap keeps each task's place (hpos): a task leaves it from
+ * anywhere, when its next record comes.  The ready heap is only ever left
+ * from its top (the task played), so it keeps none: its moves are the
+ * simulation's most frequent work, and writing places was a third of
+ * them. */
 
 static inline void heap_set(struct sim_order *o, struct ord_ent *h, uint32_t i,
 			    struct ord_ent x)
@@ -96,12 +103,6 @@ static void heap_down(struct sim_order *o, struct ord_ent *h, uint32_t n, uint32
 	heap_set(o, h, i, x);
 }
 
-static inline void heap_push(struct sim_order *o, struct ord_ent *h, uint32_t *n, int32_t t,
-			     double key)
-{
-	heap_up(o, h, (*n)++, (struct ord_ent){ key, t });
-}
-
 /* Entry x put at place i of heap h (n entries), moved up or down to
  * where its key belongs. */
 static void heap_fix(struct sim_order *o, struct ord_ent *h, uint32_t n, uint32_t i,
@@ -113,14 +114,59 @@ static void heap_fix(struct sim_order *o, struct ord_ent *h, uint32_t n, uint32_
 		heap_down(o, h, n, i, x);
 }
 
-static void heap_del(struct sim_order *o, struct ord_ent *h, uint32_t *n, int32_t t)
+/* The ready heap (no places): x in, x as its new top, its top out. */
+static void ready_push(struct sim_order *o, int32_t t, double key)
+{
+	struct ord_ent *h = o->ready, x = { key, t };
+	uint32_t i = o->nready++;
+
+	while (i) {
+		uint32_t up = (i - 1) / 2;
+
+		if (h[up].k <= x.k)
+			break;
+		h[i] = h[up];
+		i = up;
+	}
+	h[i] = x;
+}
+
+static void ready_top(struct sim_order *o, struct ord_ent x)
+{
+	struct ord_ent *h = o->ready;
+	uint32_t n = o->nready, i = 0, c;
+
+	while ((c = 2 * i + 1) < n) {
+		/* (The smaller child without a branch: which one it is
+		 * cannot be foretold.) */
+		c += c + 1 < n && h[c + 1].k < h[c].k;
+		if (h[c].k >= x.k)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+static void ready_pop(struct sim_order *o)
+{
+	if (--o->nready)
+		ready_top(o, o->ready[o->nready]);
+}
+
+static void idle_push(struct sim_order *o, int32_t t, double key)
+{
+	heap_up(o, o->idle, o->nidle++, (struct ord_ent){ key, t });
+}
+
+static void idle_del(struct sim_order *o, int32_t t)
 {
 	uint32_t i = (uint32_t)o->hpos[t];
-	struct ord_ent last = h[--*n];
+	struct ord_ent last = o->idle[--o->nidle];
 
 	o->hpos[t] = -1;
-	if (i != *n)
-		heap_fix(o, h, *n, i, last);
+	if (i != o->nidle)
+		heap_fix(o, o->idle, o->nidle, i, last);
 }
 
 /* ---- the records waiting -------------------------------------------------- */
@@ -131,46 +177,56 @@ static inline const uint64_t *rec_bio(const struct sim_order *o, int32_t i)
 	return o->rec[i].nbio > ORD_BIO_IN ? o->big[i].p : o->bio + (size_t)i * ORD_BIO_IN;
 }
 
-/* Records (a cache line each, aligned) grown from n to cap: 0, or -1 out
- * of memory. */
-static int rec_grow(struct ord_rec **rec, size_t n, size_t cap)
-{
-	void *p;
-
-	if (posix_memalign(&p, 64, cap * sizeof(**rec)))
-		return -1;
-	if (n)
-		memcpy(p, *rec, n * sizeof(**rec));
-	free(*rec);
-	*rec = p;
-	return 0;
-}
-
-/* The pool resized to cap records, the first keep of them kept (their
- * bios too; the big bios of those beyond cap freed); the free list is the
- * caller's.  0, or -1 out of memory. */
+/*
+ * The pool resized from rec_cap to cap records, the first keep of them
+ * kept (their bios too; the big bios of those beyond cap freed); the free
+ * stack is the caller's.  0, or -1 out of memory (the pool as it was).
+ * The records (a cache line each) and their bios are several MiB when
+ * many wait, read back in no order: on huge pages (common/bigmem.c), as a
+ * TLB miss per record cost more than the cache miss it came with.
+ */
 static int pool_resize(struct sim_order *o, size_t keep, size_t cap)
 {
+	size_t rb = cap * sizeof(*o->rec), bb = cap * ORD_BIO_IN * sizeof(*o->bio), j;
+	struct ord_rec *r;
 	uint64_t *b;
-	size_t j;
+	int32_t *f;
 
-	if (rec_grow(&o->rec, keep, cap))
-		return -1;
-	b = realloc(o->bio, cap * ORD_BIO_IN * sizeof(*b));
-	if (!b)
-		return -1;
-	o->bio = b;
-	if (o->big) {
-		struct ord_big *nb;
+	if (o->big && cap > o->rec_cap) {
+		/* (Grown first: a failure later leaves it larger, harmless.) */
+		struct ord_big *nb = realloc(o->big, cap * sizeof(*nb));
 
-		for (j = cap; j < o->rec_cap; j++)
-			free(o->big[j].p);
-		nb = realloc(o->big, cap * sizeof(*nb));
 		if (!nb)
 			return -1;
-		if (cap > o->rec_cap)
-			memset(nb + o->rec_cap, 0, (cap - o->rec_cap) * sizeof(*nb));
+		memset(nb + o->rec_cap, 0, (cap - o->rec_cap) * sizeof(*nb));
 		o->big = nb;
+	}
+	r = sr_big_alloc(rb);
+	b = sr_big_alloc(bb);
+	f = malloc(cap * sizeof(*f));
+	if (!r || !b || !f) {
+		sr_big_free(r, rb);
+		sr_big_free(b, bb);
+		free(f);
+		return -1;
+	}
+	if (keep) {
+		memcpy(r, o->rec, keep * sizeof(*r));
+		memcpy(b, o->bio, keep * ORD_BIO_IN * sizeof(*b));
+	}
+	memcpy(f, o->free_stk, (o->nfree < cap ? o->nfree : cap) * sizeof(*f));
+	sr_big_free(o->rec, o->rec_cap * sizeof(*o->rec));
+	sr_big_free(o->bio, o->rec_cap * ORD_BIO_IN * sizeof(*o->bio));
+	free(o->free_stk);
+	o->rec = r;
+	o->bio = b;
+	o->free_stk = f;
+	/* A smaller pool keeps its larger array of big bios, those beyond
+	 * it freed and cleared. */
+	for (j = cap; o->big && j < o->rec_cap; j++) {
+		free(o->big[j].p);
+		o->big[j].p = NULL;
+		o->big[j].cap = 0;
 	}
 	o->rec_cap = cap;
 	return 0;
@@ -179,20 +235,16 @@ static int pool_resize(struct sim_order *o, size_t keep, size_t cap)
 /* A free record, the pool grown if it must be; -1 out of memory. */
 static int32_t rec_alloc(struct sim_order *o)
 {
-	int32_t i;
-
-	if (o->free_rec < 0) {
+	if (!o->nfree) {
 		size_t old = o->rec_cap, cap = old ? 2 * old : 256, j;
 
 		if (pool_resize(o, old, cap))
 			return -1;
+		/* (Taken from the stack's top: the lowest first.) */
 		for (j = old; j < cap; j++)
-			o->rec[j].next = j + 1 < cap ? (int32_t)(j + 1) : -1;
-		o->free_rec = (int32_t)old;
+			o->free_stk[o->nfree++] = (int32_t)(cap - 1 - (j - old));
 	}
-	i = o->free_rec;
-	o->free_rec = o->rec[i].next;
-	return i;
+	return o->free_stk[--o->nfree];
 }
 
 /* Record i's bios beyond ORD_BIO_IN: room for n of them; 0, or -1 out of
@@ -230,8 +282,7 @@ static int rec_push(struct sim_order *o, const struct sr_play *in, long ti)
 
 		if (in->nbio > ORD_BIO_IN) {
 			if (rec_big(o, i, in->nbio)) {
-				o->rec[i].next = o->free_rec;
-				o->free_rec = i;
+				o->free_stk[o->nfree++] = i;
 				return -1;
 			}
 			to = o->big[i].p;
@@ -307,8 +358,7 @@ static void rec_pop(struct sim_order *o, long ti)
 	o->qhead[ti] = o->rec[i].next;
 	if (o->qhead[ti] < 0)
 		o->qtail[ti] = -1;
-	o->rec[i].next = o->free_rec;
-	o->free_rec = i;
+	o->free_stk[o->nfree++] = i;
 	o->queued--;
 }
 
@@ -326,20 +376,11 @@ static void task_place(struct sim *s, long ti)
 		 * towards the cache now. */
 		__builtin_prefetch(&o->rec[h]);
 		o->st[ti] = ST_READY;
-		heap_push(o, o->ready, &o->nready, (int32_t)ti, s->clock[ti] + o->rec[h].gap);
+		ready_push(o, (int32_t)ti, s->clock[ti] + o->rec[h].gap);
 	} else {
 		o->st[ti] = ST_IDLE;
-		heap_push(o, o->idle, &o->nidle, (int32_t)ti, s->clock[ti] - o->rec_end[ti]);
+		idle_push(o, (int32_t)ti, s->clock[ti] - o->rec_end[ti]);
 	}
-}
-
-/* Task ti leaves the heap it is in (ready or idle). */
-static void task_unplace(struct sim_order *o, long ti)
-{
-	if (o->st[ti] == ST_READY)
-		heap_del(o, o->ready, &o->nready, (int32_t)ti);
-	else if (o->st[ti] == ST_IDLE)
-		heap_del(o, o->idle, &o->nidle, (int32_t)ti);
 }
 
 /* The recorded end of event e: when the task went on in the recording (a
@@ -455,8 +496,7 @@ static int play_swap(struct sim *s, long ti)
 	case -1:
 		return -1;
 	case 1:
-		heap_down(o, o->ready, o->nready, 0,
-			  (struct ord_ent){ s->clock[ti] + in.gap, (int32_t)ti });
+		ready_top(o, (struct ord_ent){ s->clock[ti] + in.gap, (int32_t)ti });
 		return 0;
 	}
 	note_start(s, start);
@@ -469,11 +509,10 @@ static int play_swap(struct sim *s, long ti)
 	if (sr_sim_play(s, &in))
 		return -1;
 	if (o->qhead[ti] >= 0) {
-		heap_down(o, o->ready, o->nready, 0,
-			  (struct ord_ent){ s->clock[ti] + next_gap, (int32_t)ti });
+		ready_top(o, (struct ord_ent){ s->clock[ti] + next_gap, (int32_t)ti });
 		return 0;
 	}
-	heap_del(o, o->ready, &o->nready, (int32_t)ti);
+	ready_pop(o);
 	task_place(s, ti);
 	return 0;
 }
@@ -511,7 +550,7 @@ static int advance(struct sim *s, int end)
 				return -1;
 			continue;
 		}
-		heap_del(o, o->ready, &o->nready, ti);
+		ready_pop(o);
 		if (play_head(s, ti))
 			return -1;
 	}
@@ -572,9 +611,9 @@ int sr_sim_submit(struct sim *s, const struct sr_play *in)
 		return -1;
 	if (st == ST_NEW || st == ST_IDLE || st == ST_EXITED) {
 		if (st == ST_IDLE)
-			task_unplace(o, ti);
+			idle_del(o, (int32_t)ti);
 		o->st[ti] = ST_READY;
-		heap_push(o, o->ready, &o->nready, (int32_t)ti, s->clock[ti] + in->gap);
+		ready_push(o, (int32_t)ti, s->clock[ti] + in->gap);
 	}
 	return advance(s, 0);
 }
@@ -626,8 +665,6 @@ int sr_sim_order_grow(struct sim *s, size_t old_cap, size_t cap)
 	GROW(rec_end);
 	GROW(st);
 #undef GROW
-	if (!o->rec_cap)
-		o->free_rec = -1; /* (the pool is made with the first record) */
 	for (i = old_cap; i < cap; i++) {
 		o->qhead[i] = o->qtail[i] = o->hpos[i] = o->waiter[i] = -1;
 		o->st[i] = ST_NEW;
@@ -649,6 +686,7 @@ int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks)
 	if (o->rec_cap) {
 		memcpy(d->rec, o->rec, o->rec_cap * sizeof(*d->rec));
 		memcpy(d->bio, o->bio, o->rec_cap * ORD_BIO_IN * sizeof(*d->bio));
+		memcpy(d->free_stk, o->free_stk, o->nfree * sizeof(*d->free_stk));
 	}
 	if (o->big)
 		for (j = 0; j < o->rec_cap; j++)
@@ -657,7 +695,7 @@ int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks)
 					return -1;
 				memcpy(d->big[j].p, o->big[j].p, o->rec[j].nbio * sizeof(uint64_t));
 			}
-	d->free_rec = o->free_rec;
+	d->nfree = o->nfree;
 	if (ntasks) {
 		memcpy(d->qhead, o->qhead, ntasks * sizeof(*d->qhead));
 		memcpy(d->qtail, o->qtail, ntasks * sizeof(*d->qtail));
@@ -689,8 +727,9 @@ void sr_sim_order_free(struct sim *s)
 	for (j = 0; o->big && j < o->rec_cap; j++)
 		free(o->big[j].p);
 	free(o->big);
-	free(o->rec);
-	free(o->bio);
+	sr_big_free(o->rec, o->rec_cap * sizeof(*o->rec));
+	sr_big_free(o->bio, o->rec_cap * ORD_BIO_IN * sizeof(*o->bio));
+	free(o->free_stk);
 	free(o->qhead);
 	free(o->qtail);
 	free(o->hpos);

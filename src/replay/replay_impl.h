@@ -61,9 +61,14 @@ struct sim_order {
 		uint32_t cap;
 	} *big;
 	size_t rec_cap;
-	int32_t free_rec;          /* the first free record, -1 none */
+	/* The free records, a stack of their numbers (the last freed, still
+	 * in the cache, is the next taken; a free record itself is not read,
+	 * which cost a cache miss per record as a list through them). */
+	int32_t *free_stk;
+	size_t nfree;
 	/* Per task: its queue (first and last record, -1 empty), where it is
-	 * in its heap, the parent waiting for its exit (-1 none), the
+	 * in the idle heap (the ready heap is only ever left from its top),
+	 * the parent waiting for its exit (-1 none), the
 	 * recorded end of the last record it was given, its state
 	 * (order.c). */
 	int32_t *qhead, *qtail, *hpos, *waiter;
@@ -349,8 +354,7 @@ int sr_sim_play(struct sim *s, const struct sr_play *in);
 
 /* A record queued in a simulation (order.c): what sr_sim_play() reads of
  * a struct sr_play, packed in one cache line (its bios apart:
- * sim_order.bio, .big), the next of its task's queue (or of the free
- * records) and that one's gap (its task's next start, known without
+ * sim_order.bio, .big), the next of its task's queue and that one's gap (its task's next start, known without
  * reading it). */
 struct ord_rec {
 	uint64_t offset;             /* e.offset (e.child's bytes: unread) */
