@@ -233,11 +233,29 @@ static int pool_resize(struct sim_order *o, size_t keep, size_t cap)
 }
 
 /* A free record, the pool grown if it must be; -1 out of memory. */
+#define ORD_POOL_FIRST 4096
 static int32_t rec_alloc(struct sim_order *o)
 {
 	if (!o->nfree) {
-		size_t old = o->rec_cap, cap = old ? 2 * old : 256, j;
+		/* A first pool of ORD_POOL_FIRST records (a small replay's
+		 * all); then one as large as the queue may be, up to
+		 * SR_ORDER_QUEUE_MAX records and the one given before one
+		 * is played anyway: its pages are touched only as records
+		 * are used (the lowest numbers first), where a pool grown
+		 * by doubling copied each size into the next and kept the
+		 * last one half empty.  Beyond that it doubles to the
+		 * queue's size; past it only where every queued task waits
+		 * for a child's exit. */
+		size_t old = o->rec_cap, lim = o->max + 1, j, cap;
 
+		if (!old)
+			cap = lim < ORD_POOL_FIRST ? lim : ORD_POOL_FIRST;
+		else if (old < lim) {
+			cap = 2 * old > SR_ORDER_QUEUE_MAX + 1 ? 2 * old : SR_ORDER_QUEUE_MAX + 1;
+			if (cap > lim)
+				cap = lim;
+		} else
+			cap = 2 * old;
 		if (pool_resize(o, old, cap))
 			return -1;
 		/* (Taken from the stack's top: the lowest first.) */

@@ -23,8 +23,14 @@
  *
  * The decisions go to a worker as records (struct sr_play, with
  * readahead's bios after it) in batches of SIMQ_BATCH bytes, at most
- * SIMQ_BATCHES of them (2 MiB) made per worker, the one being filled among
- * them.  The replay's thread waits for every worker to be idle
+ * SIMQ_BATCHES of them (8 MiB, about 55,000 records) made per worker, the
+ * one being filled among them.  The more there are, the further either
+ * side may run ahead of the other while the other is slow for a while (a
+ * simulation playing the records its queue held back, order.c; the
+ * decisions through a burst of readahead): with 8 (2 MiB), two CPUs were
+ * busy 1.55 of the time on make bench's 10M-event traces (three policies),
+ * and the replays took 10 to 15 % longer than with 32 (medians of 3
+ * interleaved runs; 64 gained no more beyond the noise).  The replay's thread waits for every worker to be idle
  * (sr_simq_sync()) before anything that touches the simulations' state
  * itself: growing the per-task arrays, the end of the trace, the results.
  * Out of memory on a worker is reported at its next batch or at a sync.
@@ -38,7 +44,7 @@
 #include "replay/replay_impl.h"
 
 #define SIMQ_BATCH ((size_t)256 << 10)
-#define SIMQ_BATCHES 8
+#define SIMQ_BATCHES 32
 /* Either side is woken once the other has SIMQ_WAKE batches for it (full
  * ones for the worker, played ones for the replay), or has run out: on
  * two CPUs shared by four threads, a wake-up for every batch cost 17,600
