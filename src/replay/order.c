@@ -285,35 +285,28 @@ static int rec_big(struct sim_order *o, int32_t i, uint32_t n)
 	return 0;
 }
 
-/* Record in, with its bios, at the tail of task ti's queue: what a
- * simulation reads of it (struct ord_rec), its gap apart; 0, or -1 out of
- * memory. */
-static int rec_push(struct sim_order *o, const struct sr_play *in, long ti)
+/* The recorded end of event e: when the task went on in the recording (a
+ * swap-in's latency is I/O wait; a swap-out's writeback is not waited
+ * for), as the replay's task_gap() reads it. */
+static inline double rec_end(const struct sr_event *e)
 {
-	int32_t i = rec_alloc(o);
-	struct ord_rec *q;
+	double t = (double)e->ts_ns;
 
-	if (i < 0)
-		return -1;
-	if (in->nbio) {
-		uint64_t *to = o->bio + (size_t)i * ORD_BIO_IN;
+	if (e->op == SR_OP_IN)
+		t += (double)e->lat_ns;
+	return t;
+}
 
-		if (in->nbio > ORD_BIO_IN) {
-			if (rec_big(o, i, in->nbio)) {
-				o->free_stk[o->nfree++] = i;
-				return -1;
-			}
-			to = o->big[i].p;
-		}
-		memcpy(to, in->bio, in->nbio * sizeof(*in->bio));
-	}
-	q = &o->rec[i];
+/* What a simulation plays of in, in one cache line (its queue's links
+ * unset). */
+static inline void rec_fill(struct ord_rec *q, const struct sr_play *in)
+{
 	q->gap = in->gap;
 	q->offset = in->e.offset;
-	q->nr_pages = in->e.nr_pages;
+	q->nr_pages = (uint16_t)in->e.nr_pages;
 	q->slots = in->x.slots;
-	q->lru = in->x.lru;
-	q->ra_n = in->ra_n;
+	q->lru = (uint16_t)in->x.lru;
+	q->ra_n = (uint16_t)in->ra_n;
 	q->cpu = in->x.cpu;
 	q->child = (int32_t)in->child;
 	q->dv = (int16_t)in->dv;
@@ -327,24 +320,24 @@ static int rec_push(struct sim_order *o, const struct sr_play *in, long ti)
 	q->tree = in->x.tree;
 	q->fresh = (uint8_t)in->fresh;
 	q->next = -1;
-	if (o->qtail[ti] >= 0) {
-		o->rec[o->qtail[ti]].next = i;
-		o->rec[o->qtail[ti]].next_gap = in->gap;
-	} else
-		o->qhead[ti] = i;
-	o->qtail[ti] = i;
-	o->queued++;
-	if (o->queued > o->queued_max)
-		o->queued_max = o->queued;
-	return 0;
+	q->next_gap = 0;
 }
 
-/* Record i of task ti as the play it was (what sr_sim_play() reads of
- * it: replay.c's play() and play_task(), plug.c, src/hw/). */
-static inline void rec_play(const struct sim_order *o, int32_t i, long ti, struct sr_play *in)
+void sr_sub_pack(struct sr_sub *u, const struct sr_play *in)
 {
-	const struct ord_rec *q = &o->rec[i];
+	u->ts_ns = in->e.ts_ns;
+	u->end = rec_end(&in->e);
+	u->ti = (int32_t)in->ti;
+	u->k = in->k;
+	rec_fill(&u->r, in);
+}
 
+/* Record q (task ti's) as the play it was, its bios at bio (what
+ * sr_sim_play() reads of it: replay.c's play() and play_task(), plug.c,
+ * src/hw/). */
+static inline void rec_unpack(const struct ord_rec *q, long ti, const uint64_t *bio,
+			      struct sr_play *in)
+{
 	in->e.offset = q->offset;
 	in->e.nr_pages = q->nr_pages;
 	in->e.cpu_nid = q->cpu_nid;
@@ -365,7 +358,46 @@ static inline void rec_play(const struct sim_order *o, int32_t i, long ti, struc
 	in->ra_hit = q->ra_hit;
 	in->ra_n = q->ra_n;
 	in->nbio = q->nbio;
-	in->bio = rec_bio(o, i);
+	in->bio = bio;
+}
+
+/* Record u, with its bios, at the tail of its task's queue; 0, or -1 out
+ * of memory. */
+static int rec_push(struct sim_order *o, const struct sr_sub *u, const uint64_t *bio)
+{
+	int32_t i = rec_alloc(o), ti = u->ti;
+
+	if (i < 0)
+		return -1;
+	if (u->r.nbio) {
+		uint64_t *to = o->bio + (size_t)i * ORD_BIO_IN;
+
+		if (u->r.nbio > ORD_BIO_IN) {
+			if (rec_big(o, i, u->r.nbio)) {
+				o->free_stk[o->nfree++] = i;
+				return -1;
+			}
+			to = o->big[i].p;
+		}
+		memcpy(to, bio, u->r.nbio * sizeof(*bio));
+	}
+	o->rec[i] = u->r;
+	if (o->qtail[ti] >= 0) {
+		o->rec[o->qtail[ti]].next = i;
+		o->rec[o->qtail[ti]].next_gap = u->r.gap;
+	} else
+		o->qhead[ti] = i;
+	o->qtail[ti] = i;
+	o->queued++;
+	if (o->queued > o->queued_max)
+		o->queued_max = o->queued;
+	return 0;
+}
+
+/* Record i of task ti as the play it was. */
+static inline void rec_play(const struct sim_order *o, int32_t i, long ti, struct sr_play *in)
+{
+	rec_unpack(&o->rec[i], ti, rec_bio(o, i), in);
 }
 
 /* Task ti's first record goes back to the pool. */
@@ -399,18 +431,6 @@ static void task_place(struct sim *s, long ti)
 		o->st[ti] = ST_IDLE;
 		idle_push(o, (int32_t)ti, s->clock[ti] - o->rec_end[ti]);
 	}
-}
-
-/* The recorded end of event e: when the task went on in the recording (a
- * swap-in's latency is I/O wait; a swap-out's writeback is not waited
- * for), as the replay's task_gap() reads it. */
-static inline double rec_end(const struct sr_event *e)
-{
-	double t = (double)e->ts_ns;
-
-	if (e->op == SR_OP_IN)
-		t += (double)e->lat_ns;
-	return t;
 }
 
 /* ---- playing ---------------------------------------------------------------- */
@@ -575,19 +595,19 @@ static int advance(struct sim *s, int end)
 	return 0;
 }
 
-int sr_sim_submit(struct sim *s, const struct sr_play *in)
+int sr_sim_submit(struct sim *s, const struct sr_sub *u, const uint64_t *bio)
 {
 	struct sim_order *o = &s->ord;
-	long ti = in->ti;
-	double ts = (double)in->e.ts_ns;
+	long ti = u->ti, child = u->r.child;
+	double ts = (double)u->ts_ns;
 	int st = o->st[ti];
 
 	if (ts > o->last_ts)
 		o->last_ts = ts;
-	if (in->e.op == SR_OP_FORK && in->child >= 0) {
+	if (u->r.op == SR_OP_FORK && child >= 0) {
 		/* The child waits for its fork to be played. */
-		o->st[in->child] = ST_UNBORN;
-		o->rec_end[in->child] = ts;
+		o->st[child] = ST_UNBORN;
+		o->rec_end[child] = ts;
 	}
 	if (st == ST_NEW) {
 		/* A task without a recorded fork: at its recorded time, or
@@ -595,12 +615,12 @@ int sr_sim_submit(struct sim *s, const struct sr_play *in)
 		s->clock[ti] = ts > o->now ? ts : o->now;
 		s->t_start[ti] = s->clock[ti];
 	}
-	o->rec_end[ti] = rec_end(&in->e);
-	if (st == ST_IDLE && !sr_op_is_task(in->e.op) && !s->plug[ti] && !o->no_shortcut) {
+	o->rec_end[ti] = u->end;
+	if (st == ST_IDLE && !sr_op_is_task(u->r.op) && !s->plug[ti] && !o->no_shortcut) {
 		/* The common case: an idle task's swap event that starts
 		 * before every ready task's and every other idle task's
 		 * bound is played at once, without a queue. */
-		double start = s->clock[ti] + in->gap, other;
+		double start = s->clock[ti] + u->r.gap, other;
 
 		if (o->idle[0].t != ti)
 			other = o->idle[0].k;
@@ -614,10 +634,13 @@ int sr_sim_submit(struct sim *s, const struct sr_play *in)
 		 * would take it and play it at once, counted.) */
 		if ((!o->nready || start <= o->ready[0].k) &&
 		    (start <= o->last_ts + other || o->queued >= o->max)) {
+			struct sr_play in;
+
 			if (start > o->last_ts + other)
 				o->forced++;
 			note_start(s, start);
-			if (sr_sim_play(s, in))
+			rec_unpack(&u->r, ti, bio, &in);
+			if (sr_sim_play(s, &in))
 				return -1;
 			/* Its key moves with its clock. */
 			heap_fix(o, o->idle, o->nidle, (uint32_t)o->hpos[ti],
@@ -625,13 +648,13 @@ int sr_sim_submit(struct sim *s, const struct sr_play *in)
 			return o->nready ? advance(s, 0) : 0;
 		}
 	}
-	if (rec_push(o, in, ti))
+	if (rec_push(o, u, bio))
 		return -1;
 	if (st == ST_NEW || st == ST_IDLE || st == ST_EXITED) {
 		if (st == ST_IDLE)
 			idle_del(o, (int32_t)ti);
 		o->st[ti] = ST_READY;
-		ready_push(o, (int32_t)ti, s->clock[ti] + in->gap);
+		ready_push(o, (int32_t)ti, s->clock[ti] + u->r.gap);
 	}
 	return advance(s, 0);
 }

@@ -523,13 +523,16 @@ int sr_sim_play(struct sim *s, const struct sr_play *in)
  */
 static inline int play_lead(struct sr_replay *r, struct sr_play *in, int k)
 {
+	struct sr_sub u;
 	int v, rc;
 
-	for (v = 0, in->k = k; v <= r->nvar; v++, in->k += r->np) {
+	in->k = k;
+	sr_sub_pack(&u, in);
+	for (v = 0; v <= r->nvar; v++, u.k += r->np) {
 		if (r->simq)
-			rc = sr_simq_play(r->simq, in);
+			rc = sr_simq_play(r->simq, &u, in->bio);
 		else
-			rc = sr_sim_submit(sr_replay_sim(r, in->k), in);
+			rc = sr_sim_submit(sr_replay_sim(r, u.k), &u, in->bio);
 		if (rc)
 			return rc;
 	}

@@ -354,8 +354,8 @@ int sr_sim_play(struct sim *s, const struct sr_play *in);
 
 /* A record queued in a simulation (order.c): what sr_sim_play() reads of
  * a struct sr_play, packed in one cache line (its bios apart:
- * sim_order.bio, .big), the next of its task's queue and that one's gap (its task's next start, known without
- * reading it). */
+ * sim_order.bio, .big), the next of its task's queue and that one's gap
+ * (its task's next start, known without reading it). */
 struct ord_rec {
 	uint64_t offset;             /* e.offset (e.child's bytes: unread) */
 	double gap, next_gap;
@@ -366,12 +366,28 @@ struct ord_rec {
 	uint8_t op, flags, ra_hit, si_other, tree, fresh;
 };
 _Static_assert(sizeof(struct ord_rec) <= 64, "a queued record is one cache line");
-/* order.c: simulation s is given a record (in time order of the trace)
- * and plays what it can, earliest first; 0, or -1 out of memory.  At the
- * end of the trace it plays the rest (sr_sim_drain()).  Its per-task
- * state grown from old_cap to cap; copied (shared.c: dst has played
- * nothing of its own); freed. */
-int sr_sim_submit(struct sim *s, const struct sr_play *in);
+/*
+ * A record on its way to a simulation: its task, its recorded time and
+ * end (when the task went on in the recording: a swap-in's latency
+ * added), and what the simulation plays of it (its queue's links unset),
+ * packed once (sr_sub_pack()) for every simulation it goes to; its bios
+ * apart.  A simulation thread is given these (simq.c), 88 bytes where the
+ * struct sr_play is 144.
+ */
+struct sr_sub {
+	uint64_t ts_ns;
+	double end;
+	int32_t ti;
+	int32_t k;                   /* the simulation (struct sr_play's k) */
+	struct ord_rec r;
+};
+void sr_sub_pack(struct sr_sub *u, const struct sr_play *in);
+/* order.c: simulation s is given a record (in time order of the trace),
+ * with its bios (u->r.nbio of them), and plays what it can, earliest
+ * first; 0, or -1 out of memory.  At the end of the trace it plays the
+ * rest (sr_sim_drain()).  Its per-task state grown from old_cap to cap;
+ * copied (shared.c: dst has played nothing of its own); freed. */
+int sr_sim_submit(struct sim *s, const struct sr_sub *u, const uint64_t *bio);
 int sr_sim_drain(struct sim *s, size_t ntasks);
 int sr_sim_order_grow(struct sim *s, size_t old_cap, size_t cap);
 int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks);
@@ -387,7 +403,7 @@ void sr_sim_order_free(struct sim *s);
  * out of memory there); stop them (what is queued is dropped). */
 struct sr_simq;
 int sr_simq_start(struct sr_replay *r, int nworkers, struct sr_simq **q);
-int sr_simq_play(struct sr_simq *q, const struct sr_play *in);
+int sr_simq_play(struct sr_simq *q, const struct sr_sub *u, const uint64_t *bio);
 int sr_simq_copy(struct sr_simq *q, struct sr_replay *r, int k, int g, size_t ntasks);
 int sr_simq_sync(struct sr_simq *q);
 void sr_simq_stop(struct sr_simq *q);

@@ -21,9 +21,9 @@
  * replay's thread once the lead's worker has played everything queued for
  * it, and goes to its own worker from the next event on.
  *
- * The decisions go to a worker as records (struct sr_play, with
+ * The decisions go to a worker as records (struct sr_sub, with
  * readahead's bios after it) in batches of SIMQ_BATCH bytes, at most
- * SIMQ_BATCHES of them (8 MiB, about 55,000 records) made per worker, the
+ * SIMQ_BATCHES of them (8 MiB, about 87,000 records) made per worker, the
  * one being filled among them.  The more there are, the further either
  * side may run ahead of the other while the other is slow for a while (a
  * simulation playing the records its queue held back, order.c; the
@@ -93,25 +93,24 @@ struct sr_simq {
 				     * variants' too: sr_replay_sim()) */
 };
 
-/* A record: its length (to 8 bytes), then a struct sr_play and its bios. */
+/* A record: its length (to 8 bytes), then a struct sr_sub and its bios. */
 struct rec_head {
 	uint32_t len, pad;
 };
-_Static_assert(_Alignof(struct sr_play) <= 8 && sizeof(struct rec_head) == 8,
+_Static_assert(_Alignof(struct sr_sub) <= 8 && sizeof(struct rec_head) == 8,
 	       "a record's body is played where it lies: 8-byte alignment");
 
 /* Play batch b's records in order, each where it lies (records are
- * 8-byte aligned, as struct sr_play is). */
+ * 8-byte aligned, as struct sr_sub is). */
 static void play_batch(struct simw *w, struct batch *b)
 {
 	size_t at = 0;
 
 	while (at < b->used) {
 		const struct rec_head *h = (const void *)(b->buf + at);
-		struct sr_play *in = (void *)(b->buf + at + sizeof(*h));
+		const struct sr_sub *u = (const void *)(b->buf + at + sizeof(*h));
 
-		in->bio = (const uint64_t *)(const void *)((unsigned char *)in + sizeof(*in));
-		if (sr_sim_submit(w->sims[in->k], in)) {
+		if (sr_sim_submit(w->sims[u->k], u, (const uint64_t *)(const void *)(u + 1))) {
 			w->failed = 1;
 			return;
 		}
@@ -315,11 +314,11 @@ static struct simw *worker_of(struct sr_simq *q, int k)
 	return &q->w[q->of[k]];
 }
 
-int sr_simq_play(struct sr_simq *q, const struct sr_play *in)
+int sr_simq_play(struct sr_simq *q, const struct sr_sub *u, const uint64_t *bio)
 {
-	size_t body = sizeof(*in) + (size_t)in->nbio * sizeof(*in->bio);
+	size_t body = sizeof(*u) + (size_t)u->r.nbio * sizeof(*bio);
 	struct rec_head h = { (uint32_t)((sizeof(h) + body + 7) & ~(size_t)7), 0 };
-	struct simw *w = worker_of(q, in->k);
+	struct simw *w = worker_of(q, u->k);
 	unsigned char *p;
 
 	if (!w)
@@ -328,9 +327,9 @@ int sr_simq_play(struct sr_simq *q, const struct sr_play *in)
 	if (!p)
 		return -1;
 	memcpy(p, &h, sizeof(h));
-	memcpy(p + sizeof(h), in, sizeof(*in));
-	if (in->nbio)
-		memcpy(p + sizeof(h) + sizeof(*in), in->bio, (size_t)in->nbio * sizeof(*in->bio));
+	memcpy(p + sizeof(h), u, sizeof(*u));
+	if (u->r.nbio)
+		memcpy(p + sizeof(h) + sizeof(*u), bio, (size_t)u->r.nbio * sizeof(*bio));
 	return 0;
 }
 
