@@ -62,8 +62,7 @@ enum { ST_NEW = 0, ST_UNBORN, ST_READY, ST_IDLE, ST_BLOCKED, ST_EXITED };
  * The idle heap keeps each task's place (hpos): a task leaves it from
  * anywhere, when its next record comes.  The ready heap is only ever left
  * from its top (the task played), so it keeps none: its moves are the
- * simulation's most frequent work, and writing places was a third of
- * them. */
+ * most frequent work of the order, and need not write a place each. */
 
 static inline void heap_set(struct sim_order *o, struct ord_ent *h, uint32_t i,
 			    struct ord_ent x)
@@ -177,13 +176,22 @@ static inline const uint64_t *rec_bio(const struct sim_order *o, int32_t i)
 	return o->rec[i].nbio > ORD_BIO_IN ? o->big[i].p : o->bio + (size_t)i * ORD_BIO_IN;
 }
 
+/* n bytes of records or bios, aligned on a cache line: large ones on
+ * huge pages (common/bigmem.c: several MiB read back in no order, with
+ * fewer TLB misses); freed by sr_big_free() with the same n. */
+static void *pool_alloc(size_t n)
+{
+	void *p;
+
+	if (n >= SR_BIG_MIN)
+		return sr_big_alloc(n);
+	return posix_memalign(&p, 64, n) ? NULL : p;
+}
+
 /*
  * The pool resized from rec_cap to cap records, the first keep of them
  * kept (their bios too; the big bios of those beyond cap freed); the free
  * stack is the caller's.  0, or -1 out of memory (the pool as it was).
- * The records (a cache line each) and their bios are several MiB when
- * many wait, read back in no order: on huge pages (common/bigmem.c), as a
- * TLB miss per record cost more than the cache miss it came with.
  */
 static int pool_resize(struct sim_order *o, size_t keep, size_t cap)
 {
@@ -201,8 +209,8 @@ static int pool_resize(struct sim_order *o, size_t keep, size_t cap)
 		memset(nb + o->rec_cap, 0, (cap - o->rec_cap) * sizeof(*nb));
 		o->big = nb;
 	}
-	r = sr_big_alloc(rb);
-	b = sr_big_alloc(bb);
+	r = pool_alloc(rb);
+	b = pool_alloc(bb);
 	f = malloc(cap * sizeof(*f));
 	if (!r || !b || !f) {
 		sr_big_free(r, rb);
@@ -214,7 +222,8 @@ static int pool_resize(struct sim_order *o, size_t keep, size_t cap)
 		memcpy(r, o->rec, keep * sizeof(*r));
 		memcpy(b, o->bio, keep * ORD_BIO_IN * sizeof(*b));
 	}
-	memcpy(f, o->free_stk, (o->nfree < cap ? o->nfree : cap) * sizeof(*f));
+	if (o->nfree)
+		memcpy(f, o->free_stk, (o->nfree < cap ? o->nfree : cap) * sizeof(*f));
 	sr_big_free(o->rec, o->rec_cap * sizeof(*o->rec));
 	sr_big_free(o->bio, o->rec_cap * ORD_BIO_IN * sizeof(*o->bio));
 	free(o->free_stk);
@@ -232,8 +241,9 @@ static int pool_resize(struct sim_order *o, size_t keep, size_t cap)
 	return 0;
 }
 
-/* A free record, the pool grown if it must be; -1 out of memory. */
 #define ORD_POOL_FIRST 4096
+
+/* A free record, the pool grown if it must be; -1 out of memory. */
 static int32_t rec_alloc(struct sim_order *o)
 {
 	if (!o->nfree) {
