@@ -75,6 +75,12 @@ struct sr_replay_opts {
 	 * (order.c plays an idle task's record at once when nothing can come
 	 * before it: the same figures, tests/unit/test_order.c). */
 	int order_no_shortcut;
+	/* For studies (tests/validation/decision_order.c): told of every
+	 * record the first simulation plays, as it plays it: its task (the
+	 * replay's number, by first appearance in the trace).  Called on the
+	 * thread that plays it. */
+	void (*order_played)(void *arg, long task);
+	void *order_played_arg;
 	/*
 	 * 1: the events come in replay order already, from a pipe that
 	 * orders them (sr_pipe_start_ordered() with sr_replay_check and the

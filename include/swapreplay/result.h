@@ -119,6 +119,13 @@ struct sr_policy_result {
 	 * below), and records that then started before the simulation's
 	 * time.  0 when the order was exact. */
 	uint64_t order_forced, order_late;
+	/* Swap events the simulation played after one that follows them in
+	 * the trace: how far simulated time reorders the trace, which the
+	 * decisions (src/mm/, readahead) are taken in (docs/MODEL.md, "The
+	 * core"), and by how many events on average: the latest played was
+	 * given that many records after it. */
+	uint64_t order_behind;
+	double order_behind_by_mean;
 	/* Time the tasks waited, summed over them (docs/MODEL.md, E1, L1-L2):
 	 * for a CPU another task had, for a device's si->lock, for the LRU
 	 * lock of a node. */

@@ -331,6 +331,7 @@ static inline void rec_fill(struct ord_rec *q, const struct sr_play *in)
 	q->fresh = (uint8_t)in->fresh;
 	q->next = -1;
 	q->next_gap = 0;
+	q->seq = 0;
 }
 
 void sr_sub_pack(struct sr_sub *u, const struct sr_play *in)
@@ -373,7 +374,8 @@ static inline void rec_unpack(const struct ord_rec *q, long ti, const uint64_t *
 
 /* Record u, with its bios, at the tail of its task's queue; 0, or -1 out
  * of memory. */
-static int rec_push(struct sim_order *o, const struct sr_sub *u, const uint64_t *bio)
+static int rec_push(struct sim_order *o, const struct sr_sub *u, const uint64_t *bio,
+		    uint32_t seq)
 {
 	int32_t i = rec_alloc(o), ti = u->ti;
 
@@ -392,6 +394,7 @@ static int rec_push(struct sim_order *o, const struct sr_sub *u, const uint64_t 
 		memcpy(to, bio, u->r.nbio * sizeof(*bio));
 	}
 	o->rec[i] = u->r;
+	o->rec[i].seq = seq;
 	if (o->qtail[ti] >= 0) {
 		o->rec[o->qtail[ti]].next = i;
 		o->rec[o->qtail[ti]].next_gap = u->r.gap;
@@ -457,6 +460,18 @@ static inline void note_start(struct sim *s, double start)
 		o->now = s->hw.now = start;
 }
 
+/* A swap event, the seq-th record given, is played: after one given later
+ * (order_behind), or the latest yet.  (seq counts modulo 2^32: a queue
+ * holds far fewer than 2^31 records.) */
+static inline void note_seq(struct sim_order *o, uint32_t seq)
+{
+	if ((int32_t)(seq - o->seq_hi) < 0) {
+		o->behind++;
+		o->behind_by += (double)(uint32_t)(o->seq_hi - seq);
+	} else
+		o->seq_hi = seq;
+}
+
 /*
  * Before task ti's record in plays: a pass of swap-outs it ends flushes
  * the task's plug (plug.c), at the task's clock, and the flush may hold
@@ -495,6 +510,8 @@ static int play_head(struct sim *s, long ti)
 	}
 	child = in.child;
 	note_start(s, s->clock[ti] + in.gap);
+	if (SR_UNLIKELY(o->played != NULL))
+		o->played(o->played_arg, ti);
 	rec_pop(o, ti);
 	if (in.e.op == SR_OP_WAIT && child >= 0 && child != ti && o->st[child] != ST_EXITED) {
 		/* Its child runs on: the parent's compute time and plug, then
@@ -548,6 +565,9 @@ static int play_swap(struct sim *s, long ti)
 		return 0;
 	}
 	note_start(s, start);
+	note_seq(o, o->rec[i].seq);
+	if (SR_UNLIKELY(o->played != NULL))
+		o->played(o->played_arg, ti);
 	/* (The record is played from the copy: its bios stay where they
 	 * are until another record is queued, which playing never does.) */
 	next_gap = o->rec[i].next_gap;
@@ -611,6 +631,7 @@ int sr_sim_submit(struct sim *s, const struct sr_sub *u, const uint64_t *bio)
 	long ti = u->ti, child = u->r.child;
 	double ts = (double)u->ts_ns;
 	int st = o->st[ti];
+	uint32_t seq = ++o->given;
 
 	if (ts > o->last_ts)
 		o->last_ts = ts;
@@ -649,6 +670,9 @@ int sr_sim_submit(struct sim *s, const struct sr_sub *u, const uint64_t *bio)
 			if (start > o->last_ts + other)
 				o->forced++;
 			note_start(s, start);
+			note_seq(o, seq);
+			if (SR_UNLIKELY(o->played != NULL))
+				o->played(o->played_arg, ti);
 			rec_unpack(&u->r, ti, bio, &in);
 			if (sr_sim_play(s, &in))
 				return -1;
@@ -658,7 +682,7 @@ int sr_sim_submit(struct sim *s, const struct sr_sub *u, const uint64_t *bio)
 			return o->nready ? advance(s, 0) : 0;
 		}
 	}
-	if (rec_push(o, u, bio))
+	if (rec_push(o, u, bio, seq))
 		return -1;
 	if (st == ST_NEW || st == ST_IDLE || st == ST_EXITED) {
 		if (st == ST_IDLE)
@@ -765,6 +789,10 @@ int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks)
 	d->now = o->now;
 	d->forced = o->forced;
 	d->late = o->late;
+	d->given = o->given;
+	d->seq_hi = o->seq_hi;
+	d->behind = o->behind;
+	d->behind_by = o->behind_by;
 	d->max = o->max;
 	d->no_shortcut = o->no_shortcut;
 	return 0;

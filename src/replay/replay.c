@@ -242,6 +242,10 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	for (i = 0; i < r->np * (1 + r->nvar); i++) {
 		sr_replay_sim(r, i)->ord.max = r->result.order_queue;
 		sr_replay_sim(r, i)->ord.no_shortcut = opts->order_no_shortcut != 0;
+	if (r->np) {
+		sr_replay_sim(r, 0)->ord.played = opts->order_played;
+		sr_replay_sim(r, 0)->ord.played_arg = opts->order_played_arg;
+	}
 	}
 	err = sr_replay_slots_setup(r, d);
 	if (err)

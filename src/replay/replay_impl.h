@@ -84,11 +84,18 @@ struct sim_order {
 	uint64_t queued, queued_max;
 	uint64_t max;              /* the most records it holds (order_queue) */
 	int no_shortcut;           /* sr_replay_opts.order_no_shortcut */
+	void (*played)(void *, long); /* sr_replay_opts.order_played, or NULL */
+	void *played_arg;
 	double last_ts;            /* the latest recorded time given */
 	double now;                /* the latest start played */
 	uint64_t forced, late;     /* records played before every task was
 				    * known not to act earlier; records that
 				    * started before the time played */
+	uint32_t given;            /* records given so far (a record's seq) */
+	uint32_t seq_hi;           /* the latest seq of a swap event played */
+	uint64_t behind;           /* swap events played after a later one */
+	double behind_by;          /* ... summed: how many records before the
+				    * latest played each was given */
 };
 
 /*
@@ -364,6 +371,8 @@ struct ord_rec {
 	uint16_t nr_pages, lru, ra_n, nbio, cpu_nid, page_nid;
 	int16_t dv;
 	uint8_t op, flags, ra_hit, si_other, tree, fresh;
+	uint32_t seq;                /* its place among the records given to
+				      * its simulation (order.c) */
 };
 _Static_assert(sizeof(struct ord_rec) <= 64, "a queued record is one cache line");
 /*

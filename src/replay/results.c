@@ -178,6 +178,8 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	o->stale_requests = sr_hw_stale(&s->hw);
 	o->order_forced = s->ord.forced;
 	o->order_late = s->ord.late;
+	o->order_behind = s->ord.behind;
+	o->order_behind_by_mean = s->ord.behind ? s->ord.behind_by / (double)s->ord.behind : 0;
 	o->wait_cpu_ns = s->hw.wait_ns[SR_WAIT_CPU];
 	o->wait_si_lock_ns = s->hw.wait_ns[SR_WAIT_SWAP_LOCK];
 	o->wait_lru_lock_ns = s->hw.wait_ns[SR_WAIT_LRU_LOCK];

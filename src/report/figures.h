@@ -40,6 +40,8 @@ enum sr_pfig {
 	SR_PF_STALE,
 	SR_PF_ORDER_FORCED,      /* some policy's simulation was held past its queue */
 	SR_PF_ORDER_LATE,
+	SR_PF_ORDER_BEHIND,      /* swap events played after a later one of the trace */
+	SR_PF_ORDER_BEHIND_BY,   /* ... by how many records, on average */
 	SR_PF_WAIT_CPU,          /* waits_ns */
 	SR_PF_WAIT_SI_LOCK,
 	SR_PF_WAIT_LRU_LOCK,
@@ -93,6 +95,7 @@ enum sr_fig_when {
 	SR_FIG_TASKS,            /* --per-task */
 	SR_FIG_TASK_OPS,         /* the trace has task ops (fork, exit, wait) */
 	SR_FIG_ORDER,            /* a simulation played records out of time order */
+	SR_FIG_BEHIND,           /* a simulation played swap events out of the trace's order */
 };
 
 /* The decimals of a whole number (a count, written from an integer). */

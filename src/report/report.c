@@ -143,6 +143,8 @@ static void pol_fig(const struct sr_policy_result *p, const struct lat *l, enum 
 	case SR_PF_STALE: *u = p->stale_requests; break;
 	case SR_PF_ORDER_FORCED: *u = p->order_forced; break;
 	case SR_PF_ORDER_LATE: *u = p->order_late; break;
+	case SR_PF_ORDER_BEHIND: *u = p->order_behind; break;
+	case SR_PF_ORDER_BEHIND_BY: *d = p->order_behind_by_mean; break;
 	case SR_PF_WAIT_CPU: *d = round(p->wait_cpu_ns); break;
 	case SR_PF_WAIT_SI_LOCK: *d = round(p->wait_si_lock_ns); break;
 	case SR_PF_WAIT_LRU_LOCK: *d = round(p->wait_lru_lock_ns); break;
@@ -233,6 +235,17 @@ static const char *put_figs(FILE *f, const struct sr_report_fig *t, int n, unsig
 	return open;
 }
 
+/* Whether a simulation played swap events out of the trace's order. */
+static int behind(const struct sr_result *res)
+{
+	int k;
+
+	for (k = 0; k < res->nr_policies; k++)
+		if (res->policy[k].order_behind)
+			return 1;
+	return 0;
+}
+
 /* Whether the trace had task ops (fork, exit, wait). */
 static int task_ops(const struct sr_result *res)
 {
@@ -318,7 +331,8 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 		when = 1u << SR_FIG_ALWAYS | (p->blk.bios ? 1u << SR_FIG_BLOCK : 0) |
 		       (p->unc.variants ? 1u << SR_FIG_UNC : 0) | (p->task ? 1u << SR_FIG_TASKS : 0) |
 		       (task_ops(res) ? 1u << SR_FIG_TASK_OPS : 0) |
-		       (out_of_order(res) ? 1u << SR_FIG_ORDER : 0);
+		       (out_of_order(res) ? 1u << SR_FIG_ORDER : 0) |
+		       (behind(res) ? 1u << SR_FIG_BEHIND : 0);
 		for (i = 0; i < SR_PF_COUNT; i++)
 			pol_fig(p, &l, (enum sr_pfig)i, &pu[i], &pd[i]);
 		if (put_figs(f, sr_report_pfig, SR_PF_COUNT, when, "     ", pu, pd))

@@ -196,6 +196,48 @@ out:
 	free(t.e);
 }
 
+/* order_behind: the swap events played after one that follows them in
+ * the trace.  Tasks drifting apart (task i's events every (i + 1) us on a
+ * device that falls behind) are played in another order than the trace's,
+ * the same with the shortcut or without (it plays the same order); one
+ * task alone is played in its trace's order. */
+static void behind_counted(void)
+{
+	struct sr_machine *m = NULL;
+	struct sr_replay *r = NULL, *r1 = NULL, *r2 = NULL;
+	const struct sr_result *res, *res1, *res2;
+	struct trace t = { NULL, 0 }, one = { NULL, 0 };
+	struct sr_diag d;
+	size_t i;
+
+	CHECK(sr_machine_parse(&m, SLOW_NVME, strlen(SLOW_NVME), "slow-nvme", &d) == SR_OK);
+	CHECK(make_trace(&t, -1) == 0);
+	if (!m || !t.e)
+		goto out;
+	one.e = calloc(t.n, sizeof(*one.e));
+	if (!one.e)
+		goto out;
+	for (i = 0; i < t.n; i++)
+		if (t.e[i].pid == 102)
+			one.e[one.n++] = t.e[i];
+	res = replay(&r, m, &t, 0, 0);
+	res1 = replay(&r1, m, &t, 0, 1);
+	res2 = replay(&r2, m, &one, 0, 0);
+	if (!res || !res1 || !res2)
+		goto out;
+	CHECK(res->policy[0].order_behind > 0);
+	CHECK(res->policy[0].order_behind < res->policy[0].swapouts + res->policy[0].swapins);
+	CHECK(res1->policy[0].order_behind == res->policy[0].order_behind);
+	CHECK(res2->policy[0].swapouts > 0 && res2->policy[0].order_behind == 0);
+out:
+	sr_replay_free(r);
+	sr_replay_free(r1);
+	sr_replay_free(r2);
+	sr_machine_free(m);
+	free(t.e);
+	free(one.e);
+}
+
 /* Random traces of six pids with forks, exits and waits among them in
  * any order (a child forked twice, waits for tasks alive, gone or never
  * seen, pids used again after their exit): every swap event is played
@@ -285,5 +327,6 @@ void suite_order(void)
 {
 	TEST(drifting_tasks_in_time);
 	TEST(full_queue_counted);
+	TEST(behind_counted);
 	TEST(random_task_ops);
 }
