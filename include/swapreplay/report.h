@@ -46,6 +46,10 @@ struct sr_report_info {
 	const char *readahead_caveat;
 	const char *nodes;
 	const char *devices;
+	/* replay --check-recorded: the trace's recorded latencies and
+	 * throughput beside each policy's predicted ones (text, markdown,
+	 * JSON's "trace"."recorded"). */
+	int check_recorded;
 };
 
 /*

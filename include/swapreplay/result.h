@@ -169,6 +169,21 @@ int sr_delta_side(double delta_pct);
 
 
 
+/*
+ * What the trace recorded, to set beside what a replay predicts (replay
+ * --check-recorded): the latencies of its swap events that have one
+ * (lat_ns above 0), and its pages over its span, from its first event to
+ * the latest end of one (ts_ns + lat_ns).
+ */
+struct sr_recorded {
+	struct sr_hist swapin_lat;     /* swap-ins with a latency */
+	uint64_t swapouts_timed;       /* swap-outs with a latency ... */
+	double swapout_lat_sum_ns;     /* ... and theirs summed */
+	uint64_t pages_in, pages_out;  /* every swap event's */
+	uint64_t first_ns, end_ns;     /* the span (0, 0: no swap event) */
+	double throughput_kib_s;       /* pages over the span, as a policy's */
+};
+
 struct sr_result {
 	uint64_t events;               /* events replayed */
 	uint64_t swapins;              /* ... of them swap-ins (the rest swap-outs) */
@@ -186,6 +201,7 @@ struct sr_result {
 	int nr_policies;
 	int baseline;                  /* index into policy[] */
 	struct sr_policy_result *policy;
+	struct sr_recorded recorded;   /* what the trace measured */
 };
 
 #endif /* SWAPREPLAY_RESULT_H */

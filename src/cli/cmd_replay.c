@@ -23,7 +23,8 @@
 
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
        O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_PLUG,
-       O_SIMTHREAD, O_PROGRESS, O_QUIET, O_PLOT, O_NODE_MAP, O_MAX_MEMORY, O_ORDER_QUEUE };
+       O_SIMTHREAD, O_PROGRESS, O_QUIET, O_PLOT, O_NODE_MAP, O_MAX_MEMORY, O_ORDER_QUEUE,
+       O_CHECK_RECORDED };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -39,6 +40,7 @@ static const struct cli_opt opts[] = {
 	{ "uncertainty", 'u', CLI_ARG, O_UNC },
 	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
 	{ "per-task", 0, CLI_NOARG, O_PER_TASK },
+	{ "check-recorded", 0, CLI_NOARG, O_CHECK_RECORDED },
 	{ "kernel", 0, CLI_ARG, O_KERNEL },
 	{ "plug", 0, CLI_ARG, O_PLUG },
 	{ "sim-thread", 0, CLI_ARG, O_SIMTHREAD },
@@ -171,7 +173,7 @@ static int cli_replay(int argc, char **argv)
 	char origin[300], *mpath = NULL;
 	uint64_t u;
 	enum sr_err err;
-	int id, rc = EXIT_OK, i, per_task = 0, slots_given = 0, plug = 1;
+	int id, rc = EXIT_OK, i, per_task = 0, slots_given = 0, plug = 1, check_rec = 0;
 	int sim_thread = -1; /* --sim-thread: threads; -1 unset, -2 on (sim_threads()) */
 	struct sr_kernel kern;
 	struct sr_readahead_opts ra;
@@ -303,6 +305,9 @@ static int cli_replay(int argc, char **argv)
 		case O_PER_TASK:
 			per_task = 1;
 			break;
+		case O_CHECK_RECORDED:
+			check_rec = 1;
+			break;
 		case O_MAX_MEMORY:
 			if (cli_parse_size(val, &max_memory) || !max_memory) {
 				rc = cli_usage("replay", "--max-memory takes a size in bytes (K, M, G: "
@@ -337,6 +342,9 @@ static int cli_replay(int argc, char **argv)
 	}
 	if (slots_given && (rc = cli_kernel_slots("replay", &kern)))
 		goto out;
+	if (check_rec && (fmt == SR_REPORT_TABLE || fmt == SR_REPORT_CSV))
+		cli_warn("--check-recorded is ignored by -f %s: text, markdown and json give the "
+			 "recorded figures beside the predicted", fmt == SR_REPORT_CSV ? "csv" : "table");
 	if (per_task && fmt == SR_REPORT_TABLE)
 		cli_warn("--per-task is ignored by -f table, which has no per-task figures (-f json "
 			 "and csv give each task's, text and markdown their sums)");
@@ -489,6 +497,10 @@ static int cli_replay(int argc, char **argv)
 	info.readahead_caveat = sr_replay_readahead_caveat(rp, racav, sizeof(racav));
 	info.nodes = sr_replay_nodes_describe(rp, nodes, sizeof(nodes));
 	info.devices = sr_replay_devices_describe(rp, devs, sizeof(devs));
+	info.check_recorded = check_rec;
+	if (check_rec && !res->recorded.swapin_lat.count && !res->recorded.swapouts_timed)
+		cli_warn("%s: --check-recorded: no swap event has a recorded latency (lat_ns): only "
+			 "the throughput over the trace's span can be set beside the predicted", trace);
 	{
 		/* What weakens the figures, on standard error too. */
 		struct sr_caveat cav[SR_CAV_COUNT];
@@ -640,6 +652,13 @@ const struct cli_cmd cmd_replay = {
 	"                        per policy, CSV gives one row per policy and task\n"
 	"                        instead of one per policy, text and markdown the sums\n"
 	"                        (-f table has none: a warning says so)\n"
+	"  --check-recorded      also the trace's recorded figures beside each policy's\n"
+	"                        predicted ones, with the difference: swap-in latency\n"
+	"                        mean, p50, p90 and p99 and swap-out latency mean (of\n"
+	"                        the events with a lat_ns), and the throughput over\n"
+	"                        the trace's span: replayed on the machine and kernel\n"
+	"                        it was recorded on, a trace should give back what\n"
+	"                        was measured (text, markdown; JSON's trace.recorded)\n"
 	"  --progress            write the progress into a log (a batch job's output):\n"
 	"                        a line every 10 s and one at the end; without it,\n"
 	"                        a line redrawn in place when standard error is a\n"

@@ -793,10 +793,33 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	return SR_OK;
 }
 
+/* What the trace recorded of a swap event (replay --check-recorded). */
+static inline void note_recorded(struct sr_recorded *c, const struct sr_event *e)
+{
+	uint64_t end = e->lat_ns > UINT64_MAX - e->ts_ns ? UINT64_MAX : e->ts_ns + e->lat_ns;
+
+	if (!(c->pages_in + c->pages_out) || e->ts_ns < c->first_ns)
+		c->first_ns = e->ts_ns;
+	if (end > c->end_ns)
+		c->end_ns = end;
+	if (e->op == SR_OP_OUT) {
+		c->pages_out += e->nr_pages;
+		if (e->lat_ns) {
+			c->swapouts_timed++;
+			c->swapout_lat_sum_ns += (double)e->lat_ns;
+		}
+	} else {
+		c->pages_in += e->nr_pages;
+		if (e->lat_ns)
+			sr_hist_add(&c->swapin_lat, (double)e->lat_ns);
+	}
+}
+
 static enum sr_err replay_one(struct sr_replay *r, const struct sr_event *e, struct sr_diag *d)
 {
 	if (SR_UNLIKELY(sr_op_is_task(e->op)))
 		return replay_task_op(r, e, d);
+	note_recorded(&r->result.recorded, e);
 	return e->op == SR_OP_OUT ? replay_op(r, e, d, 1) : replay_op(r, e, d, 0);
 }
 

@@ -326,6 +326,14 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 			if (err)
 				return err;
 		}
+		{
+			struct sr_recorded *c = &r->result.recorded;
+			double span = (double)(c->end_ns - c->first_ns);
+
+			c->throughput_kib_s = span > 0 ? (double)(c->pages_in + c->pages_out) *
+								 SR_PAGE_SIZE / 1024.0 / (span / 1e9)
+							: 0;
+		}
 		for (k = 0; k < r->np; k++) {
 			struct sr_policy_result *o = &r->result.policy[k];
 			double base = r->result.policy[r->baseline].makespan_ns;

@@ -264,6 +264,145 @@ static int out_of_order(const struct sr_result *res)
 	return 0;
 }
 
+/* ---- --check-recorded: what the trace measured, beside each prediction -- */
+
+enum { RC_IN_MEAN, RC_IN_P50, RC_IN_P90, RC_IN_P99, RC_OUT_MEAN, RC_KIB_S, RC_ROWS };
+static const char *const rc_label[RC_ROWS] = {
+	"swap-in latency mean", "swap-in latency p50", "swap-in latency p90",
+	"swap-in latency p99", "swap-out latency mean", "throughput",
+};
+
+/* The recorded figures (latencies in ns; -1 where the trace has none). */
+static void rc_recorded(const struct sr_recorded *c, double v[RC_ROWS])
+{
+	const struct sr_hist *h = &c->swapin_lat;
+
+	v[RC_IN_MEAN] = h->count ? h->sum_ns / (double)h->count : -1;
+	v[RC_IN_P50] = h->count ? sr_hist_quantile(h, 0.50) : -1;
+	v[RC_IN_P90] = h->count ? sr_hist_quantile(h, 0.90) : -1;
+	v[RC_IN_P99] = h->count ? sr_hist_quantile(h, 0.99) : -1;
+	v[RC_OUT_MEAN] = c->swapouts_timed ? c->swapout_lat_sum_ns / (double)c->swapouts_timed : -1;
+	v[RC_KIB_S] = c->end_ns > c->first_ns ? c->throughput_kib_s : -1;
+}
+
+/* A policy's predicted figures, the same way. */
+static void rc_predicted(const struct sr_policy_result *p, double v[RC_ROWS])
+{
+	struct lat l;
+
+	lat_of(p, &l);
+	v[RC_IN_MEAN] = p->swapin_lat.count ? l.mean : -1;
+	v[RC_IN_P50] = p->swapin_lat.count ? l.p50 : -1;
+	v[RC_IN_P90] = p->swapin_lat.count ? l.p90 : -1;
+	v[RC_IN_P99] = p->swapin_lat.count ? l.p99 : -1;
+	v[RC_OUT_MEAN] = p->swapouts ? p->swapout_lat_mean_ns : -1;
+	v[RC_KIB_S] = p->throughput_kib_s;
+}
+
+/* Figure i as text ("85.2 us", "812345 KiB/s", "-"). */
+static void rc_fmt(char *b, size_t n, int i, double v)
+{
+	if (v < 0)
+		snprintf(b, n, "-");
+	else if (i == RC_KIB_S)
+		snprintf(b, n, "%.0f KiB/s", v);
+	else
+		snprintf(b, n, "%.1f us", v / 1e3);
+}
+
+/* predicted against recorded, "+14.2 %", or "-". */
+static void rc_diff(char *b, size_t n, double rec, double pred)
+{
+	if (rec > 0 && pred >= 0)
+		snprintf(b, n, "%+.1f %%", (pred / rec - 1) * 100);
+	else
+		snprintf(b, n, "-");
+}
+
+/* What was timed, for the section's heading. */
+static void rc_heading(char *b, size_t n, const struct sr_recorded *c)
+{
+	snprintf(b, n, "%" PRIu64 " swap-in%s and %" PRIu64 " swap-out%s with a recorded latency, "
+		 "%.6f s recorded", c->swapin_lat.count, plural(c->swapin_lat.count),
+		 c->swapouts_timed, plural(c->swapouts_timed),
+		 (double)(c->end_ns - c->first_ns) / 1e9);
+}
+
+static void write_recorded_text(FILE *f, const struct sr_result *res)
+{
+	double rec[RC_ROWS], pred[RC_ROWS];
+	char h[200], a[32], b[32], d[32];
+	int i, k;
+
+	rc_recorded(&res->recorded, rec);
+	rc_heading(h, sizeof(h), &res->recorded);
+	fprintf(f, "\nrecorded against predicted (--check-recorded; %s):\n", h);
+	fprintf(f, "%-22s %16s", "", "recorded");
+	for (k = 0; k < res->nr_policies; k++)
+		fprintf(f, "  %25.25s", res->policy[k].name);
+	fputc('\n', f);
+	for (i = 0; i < RC_ROWS; i++) {
+		rc_fmt(a, sizeof(a), i, rec[i]);
+		fprintf(f, "%-22s %16s", rc_label[i], a);
+		for (k = 0; k < res->nr_policies; k++) {
+			rc_predicted(&res->policy[k], pred);
+			rc_fmt(b, sizeof(b), i, pred[i]);
+			rc_diff(d, sizeof(d), rec[i], pred[i]);
+			fprintf(f, "  %16s %8s", b, d);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void write_recorded_markdown(FILE *f, const struct sr_result *res)
+{
+	double rec[RC_ROWS], pred[RC_ROWS];
+	char h[200], a[32], b[32], d[32];
+	int i, k;
+
+	rc_recorded(&res->recorded, rec);
+	rc_heading(h, sizeof(h), &res->recorded);
+	fprintf(f, "\nRecorded against predicted (`--check-recorded`; %s):\n\n| | recorded |", h);
+	for (k = 0; k < res->nr_policies; k++)
+		fprintf(f, " %s | difference |", res->policy[k].name);
+	fprintf(f, "\n|---|---:|");
+	for (k = 0; k < res->nr_policies; k++)
+		fprintf(f, "---:|---:|");
+	fputc('\n', f);
+	for (i = 0; i < RC_ROWS; i++) {
+		rc_fmt(a, sizeof(a), i, rec[i]);
+		fprintf(f, "| %s | %s |", rc_label[i], a);
+		for (k = 0; k < res->nr_policies; k++) {
+			rc_predicted(&res->policy[k], pred);
+			rc_fmt(b, sizeof(b), i, pred[i]);
+			rc_diff(d, sizeof(d), rec[i], pred[i]);
+			fprintf(f, " %s | %s |", b, d);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* JSON: the trace's "recorded" object (the predictions are each policy's
+ * own figures). */
+static void write_recorded_json(FILE *f, const struct sr_result *res)
+{
+	const struct sr_recorded *c = &res->recorded;
+	double rec[RC_ROWS];
+
+	rc_recorded(c, rec);
+	fprintf(f, ", \"recorded\": {\"swapins_timed\": %" PRIu64, c->swapin_lat.count);
+	if (c->swapin_lat.count)
+		fprintf(f, ", \"swapin_lat_ns\": {\"mean\": %.0f, \"p50\": %.0f, \"p90\": %.0f, "
+			   "\"p99\": %.0f}", rec[RC_IN_MEAN], rec[RC_IN_P50], rec[RC_IN_P90],
+			rec[RC_IN_P99]);
+	fprintf(f, ", \"swapouts_timed\": %" PRIu64, c->swapouts_timed);
+	if (c->swapouts_timed)
+		fprintf(f, ", \"swapout_lat_mean_ns\": %.0f", rec[RC_OUT_MEAN]);
+	fprintf(f, ", \"pages_in\": %" PRIu64 ", \"pages_out\": %" PRIu64 ", \"span_ns\": %" PRIu64
+		", \"throughput_kib_s\": %.1f}", c->pages_in, c->pages_out, c->end_ns - c->first_ns,
+		c->throughput_kib_s);
+}
+
 static void write_json(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
 	struct sr_caveat cav[SR_CAV_COUNT];
@@ -286,6 +425,8 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			PRIu64 ", \"forks_late\": %" PRIu64 ", \"waits_unmatched\": %" PRIu64 "}",
 			res->forks, res->exits, res->waits, res->tasks_forked, res->tasks_unforked,
 			res->forks_late, res->waits_unmatched);
+	if (in->check_recorded)
+		write_recorded_json(f, res);
 	fprintf(f, "},\n");
 	fprintf(f, "  \"machine\": {\"name\": ");
 	sr_report_json_string(f, in->machine);
@@ -562,6 +703,8 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 				res->policy[k].task_swapout_kib_s_sum);
 		fprintf(f, ".\n");
 	}
+	if (in->check_recorded)
+		write_recorded_markdown(f, res);
 	fprintf(f, "\nCaveats:\n\n");
 	for (; c < nc; c++)
 		fprintf(f, "- %s: %s\n", cav[c].label, cav[c].text);
@@ -809,6 +952,8 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 				sr_delta_side(p->delta_pct) < 0 ? "slower" : "no difference (within 1 %)");
 		}
 	}
+	if (in->check_recorded)
+		write_recorded_text(f, res);
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
 		uint64_t h[LOG2_BUCKETS], top = 0;

@@ -151,6 +151,23 @@ if "$SR" "$W/run.csv.zst" --machine="$W/run.machine.json" -p reclaimer-nid,hybri
 else
 	bad "replay: $(cat "$W/rep.err")"
 fi
+# The trace against its own machine (replay --check-recorded): the events
+# with a recorded latency are the ones stat counts, and the table of
+# recorded against predicted is shown.
+if "$SR" "$W/run.csv.zst" --machine="$W/run.machine.json" -p reclaimer-nid --check-recorded \
+	-f json -q >"$W/chk.json" 2>"$W/chk.err"; then
+	tin=$(sed -n 's/.*"recorded": {"swapins_timed": \([0-9]*\).*/\1/p' "$W/chk.json")
+	tout=$(sed -n 's/.*"swapouts_timed": \([0-9]*\).*/\1/p' "$W/chk.json")
+	if [ -n "$tin" ] && [ -n "$tout" ] && [ "$((tin + tout))" = "${lat:-x}" ]; then
+		ok "--check-recorded: $tin swap-ins and $tout swap-outs timed, as stat counts ($lat)"
+	else
+		bad "--check-recorded: ${tin:-?} + ${tout:-?} timed events, stat counts ${lat:-?}"
+	fi
+	"$SR" "$W/run.csv.zst" --machine="$W/run.machine.json" -p reclaimer-nid --check-recorded -q |
+		sed -n '/^recorded against predicted/,/^throughput/p' | sed 's/^/    /'
+else
+	bad "--check-recorded: $(cat "$W/chk.err")"
+fi
 
 # The workload's forks, exits and waits (the tracepoint capture's task
 # ops): the parent forked each child, each child exited, and the parent's
