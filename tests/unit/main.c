@@ -24,6 +24,7 @@ void suite_compare(void);
 void suite_tasks(void);
 void suite_order(void);
 void suite_report_read(void);
+void suite_fio(void);
 
 int main(void)
 {
@@ -46,5 +47,6 @@ int main(void)
 	suite_revmap();
 	suite_compare();
 	suite_report_read();
+	suite_fio();
 	return test_failed ? 1 : 0;
 }
