@@ -217,6 +217,26 @@ enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double
 enum sr_err sr_machine_probe(const char *root, char **json, char **notes,
 			     struct sr_diag *diag);
 
+/* The default time of all of sr_machine_measure()'s jobs, seconds. */
+#define SR_MEASURE_SECONDS 60
+struct sr_measure_opts {
+	double seconds;        /* for all the jobs; 0: SR_MEASURE_SECONDS */
+	/* Told before each fio job: the device, the job, k of n. */
+	void (*progress)(void *arg, const char *dev, const char *job, int k, int n);
+	void *progress_arg;
+};
+/*
+ * Measure the swap devices of a description sr_machine_probe() wrote (the
+ * same root) with fio (`machine --probe --measure`; src/capture/measure.c
+ * says how, and what is never written): each measured figure replaces
+ * the class default in *json (rewritten, malloc'ed), with its source in
+ * the device's "sources".  *notes (if notes is not NULL) gets a line for
+ * each figure not measured and why.  SR_ERR_INVAL without fio on PATH, or
+ * not root on the running system.
+ */
+enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_measure_opts *o,
+			       char **notes, struct sr_diag *diag);
+
 /* The shipped presets, NULL-terminated names; description of one. */
 const char *const *sr_machine_preset_names(void);
 const char *sr_machine_preset_json(const char *name);

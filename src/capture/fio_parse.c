@@ -38,24 +38,40 @@ static void dir_of(const json_t *job, const char *which, struct sr_fio_dir *d)
 	}
 }
 
+/* Where the document starts: the first line that begins with '{' (len
+ * when there is none). */
+static size_t doc_start(const char *out, size_t len)
+{
+	size_t at = 0;
+
+	while (at < len && out[at] != '{') {
+		const char *nl = memchr(out + at, '\n', len - at);
+
+		if (!nl)
+			return len;
+		at = (size_t)(nl - out) + 1;
+	}
+	return at;
+}
+
+uint64_t sr_fio_timestamp(const char *out, size_t len)
+{
+	size_t at = doc_start(out, len);
+	json_t *root = at < len ? json_loadb(out + at, len - at, JSON_DISABLE_EOF_CHECK, NULL) : NULL;
+	double t = root ? num(root, "timestamp", 0) : 0;
+
+	json_decref(root);
+	return t > 0 ? (uint64_t)t : 0;
+}
+
 int sr_fio_parse(const char *out, size_t len, struct sr_fio_job *jobs, int max, char *msg,
 		 size_t msz)
 {
 	json_error_t je;
 	json_t *root, *arr, *job;
-	size_t at = 0, i;
+	size_t at = doc_start(out, len), i;
 	int n;
 
-	/* The document starts at the first line that begins with '{'. */
-	while (at < len && out[at] != '{') {
-		const char *nl = memchr(out + at, '\n', len - at);
-
-		if (!nl) {
-			at = len;
-			break;
-		}
-		at = (size_t)(nl - out) + 1;
-	}
 	if (at >= len) {
 		snprintf(msg, msz, "no JSON document in fio's output");
 		return -1;

@@ -36,5 +36,8 @@ struct sr_fio_job {
  */
 int sr_fio_parse(const char *out, size_t len, struct sr_fio_job *jobs, int max, char *msg,
 		 size_t msz);
+/* The document's "timestamp" (when fio ran, seconds since the epoch), or
+ * 0: the same output as sr_fio_parse() takes. */
+uint64_t sr_fio_timestamp(const char *out, size_t len);
 
 #endif /* SR_CAPTURE_FIO_PARSE_H */

@@ -158,7 +158,11 @@ static void note(struct probe *p, const char *fmt, ...)
 
 static void path_of(const struct probe *p, char *out, size_t osz, const char *rel)
 {
-	snprintf(out, osz, "%s/%s", p->root, rel[0] == '/' ? rel + 1 : rel);
+	int n = snprintf(out, osz, "%s/%s", p->root, rel[0] == '/' ? rel + 1 : rel);
+
+	/* (Too long for a path: nothing is there.) */
+	if (n < 0 || (size_t)n >= osz)
+		out[0] = '\0';
 }
 
 /*
@@ -839,4 +843,35 @@ out:
 	free(ni);
 	free(sw);
 	return *json ? SR_OK : (p.d->code ? p.d->code : SR_ERR_NOMEM);
+}
+
+int sr_probe_swap_device(const char *root, const struct sr_probe_swap *sw, char *dev,
+			 size_t dsz, char *disk, size_t ksz, char *why, size_t wsz)
+{
+	struct probe p;
+
+	memset(&p, 0, sizeof(p));
+	copy(p.root, sizeof(p.root), root ? root : "");
+	while (p.root[0] && p.root[strlen(p.root) - 1] == '/')
+		p.root[strlen(p.root) - 1] = '\0';
+	if (sw->is_file) {
+		if (file_device(&p, sw->path, dev, dsz, why, wsz))
+			return -1;
+	} else {
+		copy(dev, dsz, basename_of(sw->path));
+		if (starts(sw->path, "/dev/")) {
+			char path[PATH_MAX + 64], target[PATH_MAX];
+			ssize_t n;
+
+			path_of(&p, path, sizeof(path), sw->path);
+			n = readlink(path, target, sizeof(target) - 1);
+			if (n > 0) {
+				target[n] = '\0';
+				copy(dev, dsz, basename_of(target));
+			}
+		}
+	}
+	if (find_disk(&p, dev, disk, ksz))
+		disk[0] = '\0';
+	return 0;
 }

@@ -37,6 +37,13 @@ struct sr_probe_swap {
 int sr_probe_swaps(const char *s, size_t len, struct sr_probe_swap *out, int max,
 		   uint64_t *line, char *msg, size_t msz);
 
+/* probe.c: the block device under ROOT (NULL or "/": the system) that
+ * holds swap area sw (a partition itself, a file's file system's), its
+ * name in dev and its whole disk's in disk ("" when not under sys/block):
+ * 0, or -1 with why (a file whose file system has no block device). */
+int sr_probe_swap_device(const char *root, const struct sr_probe_swap *sw, char *dev,
+			 size_t dsz, char *disk, size_t ksz, char *why, size_t wsz);
+
 /* A short, printable excerpt of s (len bytes) for messages, in out. */
 void sr_probe_excerpt(const char *s, size_t len, char *out, size_t osz);
 

@@ -60,6 +60,7 @@ static void fio_two_jobs(void)
 	/* No percentiles: -1; no read object: zeros. */
 	CHECK(j[1].write.clat_mean_ns == 15000.0 && j[1].write.clat_p99_ns == -1);
 	CHECK(j[1].read.total_ios == 0 && j[1].read.iops == 0);
+	CHECK(sr_fio_timestamp(OUT, sizeof(OUT) - 1) == 1764777600);
 }
 
 static void fio_bad_output(void)
@@ -81,6 +82,8 @@ static void fio_bad_output(void)
 	CHECK(sr_fio_parse(more, sizeof(more) - 1, j, 1, msg, sizeof(msg)) == 2);
 	CHECK(!strcmp(j[0].name, "a"));
 	CHECK(sr_fio_parse("", 0, j, 1, msg, sizeof(msg)) == -1);
+	CHECK(sr_fio_timestamp(none, sizeof(none) - 1) == 0);
+	CHECK(sr_fio_timestamp(nojobs, sizeof(nojobs) - 1) == 0);
 }
 
 void suite_fio(void)

@@ -1,0 +1,589 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `swapreplay machine --probe --measure`: the swap devices' figures
+ * measured with fio (Debian's fio, the field's tool) rather than left to
+ * their class's defaults.  docs/MACHINE.md, "Measured figures".
+ *
+ * For each DMA device (nvme, ssd, hdd) that swap is on, six fio jobs, one
+ * fio run each, 4 KiB requests for latency and IOPS and 1 MiB for
+ * bandwidth, libaio and O_DIRECT as swap's own I/O bypasses the page
+ * cache:
+ *
+ *   job             on                  gives           from fio's JSON
+ *   seqwrite        a file of ours      write_bw_gb_s   write.bw_bytes / 1e9
+ *   randwrite-qd1   the same file       write_lat_us    write.clat_ns.mean / 1e3
+ *   randwrite-qd32  the same file       write_iops      write.iops
+ *   randread-qd1    the block device    read_lat_us     read.clat_ns.mean / 1e3
+ *   randread-qd32   the block device    read_iops       read.iops
+ *   seqread         the block device    read_bw_gb_s    read.bw_bytes / 1e9
+ *
+ * Completion latency (clat), not fio's total: fio's submission is its own
+ * system call, which the kernel's swap I/O does not make.  Depth 32 is a
+ * SATA queue's tags and saturates the devices the presets describe; a
+ * device that needs more shows fewer IOPS than it has (said in the
+ * source).
+ *
+ * Safety: nothing is written to a swap area or to a device.  Reads come
+ * from the device holding the swap area, fio told --readonly; writes go
+ * to a temporary file made here (mkstemp) in the swap file's own
+ * directory, on the same file system, removed afterwards.  A swap
+ * partition has no file system of ours: its write figures stay the
+ * defaults, and a note says so.  zram and pmem are not measured (a swap
+ * zram's slots mostly read back as empty pages; pmem is a memory copy):
+ * their figures stay the defaults, and a note says so.  On the system
+ * itself (root "/") it needs root, as reading a block device does.
+ *
+ * Time: --measure=SECONDS (default 60) for all the jobs of all devices,
+ * each job its share (at least 2 s); a job still running 30 s past its
+ * share is killed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture/fio_parse.h"
+#include "capture/probe_parse.h"
+#include "common/compiler.h"
+#include "common/diag.h"
+#include "swapreplay/machine.h"
+
+#define NJOBS 6
+#define MEASURE_FILE_MAX ((uint64_t)256 << 20) /* the write jobs' file */
+#define MEASURE_FILE_MIN ((uint64_t)16 << 20)
+#define OUT_MAX ((size_t)4 << 20)              /* fio's JSON, at most */
+
+static const struct job {
+	const char *name;
+	int on_file;           /* 1: our file (writes); 0: the device (reads) */
+	const char *rw, *bs;
+	int depth;
+	const char *key;       /* the description's key it gives */
+} jobs[NJOBS] = {
+	{ "seqwrite", 1, "write", "1M", 16, "write_bw_gb_s" },
+	{ "randwrite-qd1", 1, "randwrite", "4k", 1, "write_lat_us" },
+	{ "randwrite-qd32", 1, "randwrite", "4k", 32, "write_iops" },
+	{ "randread-qd1", 0, "randread", "4k", 1, "read_lat_us" },
+	{ "randread-qd32", 0, "randread", "4k", 32, "read_iops" },
+	{ "seqread", 0, "read", "1M", 16, "read_bw_gb_s" },
+};
+
+struct notes {
+	char *p;
+	size_t len, cap;
+};
+
+static void add_note(struct notes *n, const char *fmt, ...) SR_PRINTF(2, 3);
+static void add_note(struct notes *n, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+	int k;
+	size_t need;
+
+	va_start(ap, fmt);
+	k = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (k < 0)
+		return;
+	need = n->len + strlen(tmp) + 2;
+	if (need > n->cap) {
+		size_t cap = need * 2;
+		char *q = realloc(n->p, cap);
+
+		if (!q)
+			return;
+		n->p = q;
+		n->cap = cap;
+	}
+	n->len += (size_t)sprintf(n->p + n->len, "%s\n", tmp);
+}
+
+/* Whether fio can be run: an executable "fio" on PATH. */
+static int have_fio(void)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	while (path && *path) {
+		const char *c = strchr(path, ':');
+		size_t n = c ? (size_t)(c - path) : strlen(path);
+
+		if (n && n + 5 < sizeof(buf)) {
+			memcpy(buf, path, n);
+			memcpy(buf + n, "/fio", 5);
+			if (access(buf, X_OK) == 0)
+				return 1;
+		}
+		path = c ? c + 1 : NULL;
+	}
+	return 0;
+}
+
+/* Read what is there from fd into b (at most OUT_MAX); 0 at its end. */
+static int drain(int fd, char **b, size_t *len, size_t *cap)
+{
+	char tmp[65536];
+	ssize_t n = read(fd, tmp, sizeof(tmp));
+
+	if (n <= 0)
+		return n < 0 && (errno == EINTR || errno == EAGAIN) ? 1 : 0;
+	if (*len + (size_t)n + 1 > *cap && *len + (size_t)n < OUT_MAX) {
+		size_t c = (*len + (size_t)n + 1) * 2;
+		char *q = realloc(*b, c);
+
+		if (!q)
+			return 0;
+		*b = q;
+		*cap = c;
+	}
+	if (*len + (size_t)n + 1 <= *cap) {
+		memcpy(*b + *len, tmp, (size_t)n);
+		*len += (size_t)n;
+		(*b)[*len] = '\0';
+	}
+	return 1;
+}
+
+/*
+ * Run fio with argv, for at most limit seconds: its standard output in
+ * *out (len), the last of its standard error in err.  0 it exited 0; 1
+ * otherwise (why in err); -1 it could not be started.
+ */
+static int run_fio(char *const argv[], int limit, char **out, size_t *olen, char *err,
+		   size_t esz)
+{
+	int po[2], pe[2], status = 0, open_o = 1, open_e = 1;
+	char *eb = NULL;
+	size_t elen = 0, ecap = 0, ocap = 0;
+	time_t end = time(NULL) + limit;
+	pid_t pid;
+
+	*out = NULL;
+	*olen = 0;
+	err[0] = '\0';
+	if (pipe(po))
+		return -1;
+	if (pipe(pe)) {
+		close(po[0]);
+		close(po[1]);
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		close(po[0]);
+		close(po[1]);
+		close(pe[0]);
+		close(pe[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		close(po[0]);
+		close(pe[0]);
+		execvp("fio", argv);
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	while (open_o || open_e) {
+		struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
+		time_t now = time(NULL);
+		int r;
+
+		if (now >= end) {
+			kill(pid, SIGKILL);
+			snprintf(err, esz, "killed: still running %d s after it started", limit);
+			break;
+		}
+		fds[0].fd = open_o ? po[0] : -1;
+		fds[1].fd = open_e ? pe[0] : -1;
+		r = poll(fds, 2, (int)(end - now) * 1000);
+		if (r < 0 && errno != EINTR)
+			break;
+		if (open_o && (fds[0].revents & (POLLIN | POLLHUP)))
+			open_o = drain(po[0], out, olen, &ocap);
+		if (open_e && (fds[1].revents & (POLLIN | POLLHUP)))
+			open_e = drain(pe[0], &eb, &elen, &ecap);
+	}
+	close(po[0]);
+	close(pe[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!err[0] && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		/* fio's last line of standard error says why. */
+		const char *last = "";
+
+		if (eb) {
+			char *e = eb + elen;
+
+			while (e > eb && (e[-1] == '\n' || e[-1] == ' '))
+				*--e = '\0';
+			last = strrchr(eb, '\n') ? strrchr(eb, '\n') + 1 : eb;
+		}
+		if (WIFEXITED(status))
+			snprintf(err, esz, "fio exited %d%s%s", WEXITSTATUS(status), *last ? ": " : "",
+				 last);
+		else
+			snprintf(err, esz, "fio ended by signal %d", WIFSIGNALED(status) ?
+				 WTERMSIG(status) : 0);
+	}
+	free(eb);
+	return err[0] ? 1 : 0;
+}
+
+/* The temporary file for the write jobs, in dir (on the swap file's file
+ * system): its path in path, size in *size.  0, or -1 with why. */
+static int make_file(const char *dir, char *path, size_t psz, uint64_t *size, char *why,
+		     size_t wsz)
+{
+	struct statvfs sv;
+	uint64_t avail;
+	int fd;
+
+	if (statvfs(dir, &sv)) {
+		snprintf(why, wsz, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (sv.f_flag & ST_RDONLY) {
+		snprintf(why, wsz, "%s is on a read-only file system", dir);
+		return -1;
+	}
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	*size = avail / 10 < MEASURE_FILE_MAX ? avail / 10 : MEASURE_FILE_MAX;
+	*size &= ~(((uint64_t)1 << 20) - 1);
+	if (*size < MEASURE_FILE_MIN) {
+		snprintf(why, wsz, "%s has %llu MiB free: a file of at least %llu MiB, a tenth of it, "
+			 "would not fit", dir, (unsigned long long)(avail >> 20),
+			 (unsigned long long)(MEASURE_FILE_MIN >> 20));
+		return -1;
+	}
+	snprintf(path, psz, "%s/.swapreplay-measure.XXXXXX", dir);
+	fd = mkstemp(path);
+	if (fd < 0) {
+		snprintf(why, wsz, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* The value job j gives, from its result r, or -1: not usable (why). */
+static double value_of(const struct job *j, const struct sr_fio_job *r, char *why, size_t wsz)
+{
+	const struct sr_fio_dir *d = j->on_file ? &r->write : &r->read;
+
+	if (r->error) {
+		snprintf(why, wsz, "fio's job failed (error %d)", r->error);
+		return -1;
+	}
+	if (d->total_ios < 10) {
+		snprintf(why, wsz, "only %llu requests done", (unsigned long long)d->total_ios);
+		return -1;
+	}
+	if (!strcmp(j->key, "write_bw_gb_s") || !strcmp(j->key, "read_bw_gb_s"))
+		return d->bw_bytes > 0 ? d->bw_bytes / 1e9 : -1;
+	if (!strcmp(j->key, "write_lat_us") || !strcmp(j->key, "read_lat_us"))
+		return d->clat_mean_ns > 0 ? d->clat_mean_ns / 1e3 : -1;
+	return d->iops > 0 ? d->iops : -1;
+}
+
+struct measured {
+	double v[NJOBS];       /* -1: not measured */
+	char src[NJOBS][300];
+};
+
+/* Measure one device: reads from dev_path, writes in dir (NULL: none). */
+static void measure_device(const char *name, const char *dev_path, const char *dir, int share,
+			   const struct sr_measure_opts *o, int *done, int total,
+			   struct measured *m, struct notes *nt)
+{
+	char file[PATH_MAX + 64] = "", why[300], err[400], date[16] = "", arg[12][PATH_MAX + 64];
+	uint64_t size = 0;
+	int i, k, have_file = 0;
+
+	for (i = 0; i < NJOBS; i++)
+		m->v[i] = -1;
+	if (dir) {
+		if (make_file(dir, file, sizeof(file), &size, why, sizeof(why)))
+			add_note(nt, "%s: write figures not measured (the class defaults): %s", name, why);
+		else
+			have_file = 1;
+	}
+	for (i = 0; i < NJOBS; i++) {
+		const struct job *j = &jobs[i];
+		struct sr_fio_job r[2];
+		char *argv[24], *out = NULL;
+		size_t olen = 0;
+		int n = 0, rc;
+
+		if (j->on_file && !have_file)
+			continue;
+		if (o->progress)
+			o->progress(o->progress_arg, name, j->name, ++*done, total);
+		snprintf(arg[0], sizeof(arg[0]), "--name=%s", j->name);
+		if (snprintf(arg[1], sizeof(arg[1]), "--filename=%s", j->on_file ? file : dev_path) >=
+		    (int)sizeof(arg[1])) {
+			add_note(nt, "%s: %s: its path is too long: %s keeps its class default", name,
+				 j->name, j->key);
+			continue;
+		}
+		snprintf(arg[2], sizeof(arg[2]), "--rw=%s", j->rw);
+		snprintf(arg[3], sizeof(arg[3]), "--bs=%s", j->bs);
+		snprintf(arg[4], sizeof(arg[4]), "--iodepth=%d", j->depth);
+		snprintf(arg[5], sizeof(arg[5]), "--runtime=%d", share);
+		snprintf(arg[6], sizeof(arg[6]), "--size=%llu", (unsigned long long)size);
+		argv[n++] = "fio";
+		argv[n++] = "--output-format=json";
+		argv[n++] = "--eta=never";
+		argv[n++] = "--ioengine=libaio";
+		argv[n++] = "--direct=1";
+		argv[n++] = "--randrepeat=0";
+		argv[n++] = "--norandommap";
+		argv[n++] = "--percentile_list=50:99";
+		for (k = 0; k < 6; k++)
+			argv[n++] = arg[k];
+		if (j->on_file)
+			argv[n++] = arg[6];
+		if (strcmp(j->name, "seqwrite"))
+			argv[n++] = "--time_based";
+		if (!j->on_file)
+			argv[n++] = "--readonly";
+		argv[n] = NULL;
+		rc = run_fio(argv, share + 30, &out, &olen, err, sizeof(err));
+		if (rc < 0) {
+			add_note(nt, "%s: %s: fio could not be started: %s", name, j->name,
+				 strerror(errno));
+		} else if (rc > 0) {
+			add_note(nt, "%s: %s: %s: %s keeps its class default", name, j->name, err,
+				 j->key);
+		} else if (sr_fio_parse(out, olen, r, 2, why, sizeof(why)) < 1) {
+			add_note(nt, "%s: %s: %s: %s keeps its class default", name, j->name,
+				 sr_fio_parse(out, olen, r, 2, why, sizeof(why)) == 0 ? "no job in fio's "
+				 "output" : why, j->key);
+		} else if ((m->v[i] = value_of(j, &r[0], why, sizeof(why))) < 0) {
+			add_note(nt, "%s: %s: %s: %s keeps its class default", name, j->name, why,
+				 j->key);
+		} else {
+			time_t t = (time_t)sr_fio_timestamp(out, olen);
+			struct tm tm;
+
+			if (t && gmtime_r(&t, &tm))
+				strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+			if (snprintf(m->src[i], sizeof(m->src[i]),
+				 "measured by fio, %s, %s: --rw=%s --bs=%s --iodepth=%d --runtime=%d%s "
+				 "on %s (%s)", date[0] ? date : "date unknown", j->name, j->rw, j->bs,
+				 j->depth, share, j->on_file ? "" : " --readonly",
+				 j->on_file ? "a temporary file on its file system" : dev_path,
+				 strstr(j->key, "lat") ? "completion latency, mean" :
+				 strstr(j->key, "iops") ? "IOPS" : "bandwidth") >= (int)sizeof(m->src[i]))
+				strcpy(m->src[i] + sizeof(m->src[i]) - 4, "...");
+		}
+		free(out);
+	}
+	if (have_file)
+		unlink(file);
+}
+
+enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_measure_opts *o,
+			       char **notes, struct sr_diag *diag)
+{
+	struct sr_diag dummy;
+	struct notes nt = { 0 };
+	struct sr_probe_swap sw[SR_MACHINE_MAX_DEVICES];
+	char path[PATH_MAX + 64], msg[300];
+	json_error_t je;
+	json_t *doc, *devs, *dev;
+	char *data = NULL, *out;
+	size_t len = 0, i;
+	uint64_t line;
+	int nsw, n_dma = 0, done = 0, share, any = 0, sys = !root || !*root || !strcmp(root, "/");
+	double seconds = o && o->seconds > 0 ? o->seconds : SR_MEASURE_SECONDS;
+	FILE *f;
+
+	if (!diag)
+		diag = &dummy;
+	if (notes)
+		*notes = NULL;
+	if (!have_fio())
+		return sr_diag_set(diag, SR_ERR_INVAL, "--measure needs fio, which is not on PATH "
+				   "(Debian: apt-get install fio)");
+	if (sys && geteuid() != 0)
+		return sr_diag_set(diag, SR_ERR_INVAL, "--measure needs root: fio reads the swap "
+				   "devices' block devices");
+	snprintf(path, sizeof(path), "%s/proc/swaps", sys ? "" : root);
+	f = fopen(path, "r");
+	if (f) {
+		char buf[65536];
+
+		len = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		data = malloc(len + 1);
+		if (!data)
+			return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
+		memcpy(data, buf, len);
+	}
+	nsw = data ? sr_probe_swaps(data, len, sw, SR_MACHINE_MAX_DEVICES, &line, msg, sizeof(msg))
+		   : 0;
+	free(data);
+	if (nsw < 0)
+		return sr_diag_set(diag, SR_ERR_FORMAT, "%s: line %llu: %s", path,
+				   (unsigned long long)line, msg);
+	doc = json_loads(*json, 0, &je);
+	if (!doc)
+		return sr_diag_set(diag, SR_ERR_FORMAT, "the probed description: %s", je.text);
+	devs = json_object_get(doc, "devices");
+	/* The probe wrote one device per line of /proc/swaps, in its order. */
+	if (!json_is_array(devs) || (int)json_array_size(devs) != nsw) {
+		json_decref(doc);
+		return sr_diag_set(diag, SR_ERR_FORMAT, "the probed description has %d devices, "
+				   "/proc/swaps %d lines", json_is_array(devs) ?
+				   (int)json_array_size(devs) : -1, nsw);
+	}
+	json_array_foreach(devs, i, dev) {
+		const char *cls = json_string_value(json_object_get(dev, "class"));
+
+		n_dma += cls && (!strcmp(cls, "nvme") || !strcmp(cls, "ssd") || !strcmp(cls, "hdd"));
+	}
+	share = n_dma ? (int)(seconds / (n_dma * NJOBS)) : 0;
+	if (share < 2)
+		share = 2;
+	json_array_foreach(devs, i, dev) {
+		const char *cls = json_string_value(json_object_get(dev, "class"));
+		const char *name = json_string_value(json_object_get(dev, "name"));
+		char devname[256], disk[256], why[300], devpath[PATH_MAX + 64], dir[PATH_MAX + 64];
+		struct measured m;
+		json_t *src;
+		struct stat st;
+		int k, measured = 0, hdd, reclassed = 0;
+
+		if (!cls || !name)
+			continue;
+		if (strcmp(cls, "nvme") && strcmp(cls, "ssd") && strcmp(cls, "hdd")) {
+			add_note(&nt, "%s: a %s device is not measured (%s): its figures stay the class "
+				 "defaults", name, cls, !strcmp(cls, "zram") ?
+				 "a swap zram's slots read back mostly as empty pages" :
+				 "its figures are memory copies, not requests");
+			continue;
+		}
+		if (sr_probe_swap_device(root, &sw[i], devname, sizeof(devname), disk, sizeof(disk),
+					 why, sizeof(why))) {
+			add_note(&nt, "%s: not measured: %s", name, why);
+			continue;
+		}
+		snprintf(devpath, sizeof(devpath), "%s/dev/%s", sys ? "" : root, devname);
+		if (stat(devpath, &st) || (sys && !S_ISBLK(st.st_mode))) {
+			add_note(&nt, "%s: not measured: no block device %s", name, devpath);
+			continue;
+		}
+		dir[0] = '\0';
+		if (sw[i].is_file) {
+			char *slash;
+
+			if (snprintf(dir, sizeof(dir), "%s%s", sys ? "" : root, sw[i].path) >=
+			    (int)sizeof(dir)) {
+				add_note(&nt, "%s: not measured: its path is too long", name);
+				continue;
+			}
+			slash = strrchr(dir, '/');
+			if (slash && slash != dir)
+				*slash = '\0';
+		} else {
+			add_note(&nt, "%s: write figures not measured (the class defaults): a swap "
+				 "partition, and nothing may be written to it", name);
+		}
+		measure_device(name, devpath, dir[0] ? dir : NULL, share, o, &done,
+			       n_dma * NJOBS, &m, &nt);
+		/* A disk that says it rotates but answers a random read in
+		 * under 2 ms is not a rotating disk (a virtual disk): ssd. */
+		hdd = !strcmp(cls, "hdd");
+		if (hdd && m.v[3] > 0 && m.v[3] < 2000) {
+			add_note(&nt, "%s: class ssd, not hdd: queue/rotational says 1, but a random "
+				 "4 KiB read took %.0f us (a virtual disk?)", name, m.v[3]);
+			json_object_set_new(dev, "class", json_string("ssd"));
+			hdd = 0;
+			reclassed = 1;
+		}
+		src = json_object();
+		for (k = 0; k < NJOBS; k++) {
+			/* An hdd's latency and IOPS come from its seeks and
+			 * rpm: only its bandwidths are taken. */
+			if (m.v[k] < 0 || (hdd && !strstr(jobs[k].key, "_bw_")))
+				continue;
+			json_object_set_new(dev, jobs[k].key, json_real(m.v[k]));
+			json_object_set_new(src, jobs[k].key, json_string(m.src[k]));
+			measured++;
+		}
+		if (measured) {
+			const char *c = json_string_value(json_object_get(dev, "comment"));
+			const char *pf = c ? strstr(c, "performance figures:") : NULL;
+			const char *was = c ? strstr(c, "class hdd: queue/rotational is 1") : NULL;
+			char cm[1400], fixed[1400];
+
+			if (reclassed && was && pf && was < pf &&
+			    snprintf(fixed, sizeof(fixed), "%.*sclass ssd: queue/rotational is 1, but "
+				     "fio read 4 KiB at random in %.0f us%.*s", (int)(was - c), c, m.v[3],
+				     (int)(pf - was - strlen("class hdd: queue/rotational is 1")),
+				     was + strlen("class hdd: queue/rotational is 1")) < (int)sizeof(fixed)) {
+				c = fixed;
+				pf = strstr(c, "performance figures:");
+			}
+
+			json_object_set_new(dev, "sources", src);
+			/* The probe's "performance figures: the CLASS class
+			 * defaults, not measured" no longer holds. */
+			if (snprintf(cm, sizeof(cm), "%.*sperformance figures: %d measured by fio "
+				     "(sources), the rest the %s class defaults",
+				     c ? (int)(pf ? pf - c : (int)strlen(c)) : 0, c ? c : "", measured,
+				     json_string_value(json_object_get(dev, "class"))) < (int)sizeof(cm))
+				json_object_set_new(dev, "comment", json_string(cm));
+			any++;
+		} else {
+			json_decref(src);
+		}
+	}
+	if (any) {
+		json_object_set_new(doc, "comment", json_string(
+			"written by swapreplay machine --probe --measure: nodes, CPUs, distances, swap "
+			"devices (swap type order), their nodes, sizes and priorities are read; the "
+			"class is guessed from the device; the devices' figures measured by fio are "
+			"named in each device's sources, every other performance figure takes its "
+			"default"));
+		json_object_set_new(doc, "sources", json_string(
+			"fio (machine --probe --measure): the device figures each device's sources "
+			"name; defaults: interconnect, memory, cpu and every other device figure are "
+			"the class defaults of docs/MACHINE.md (Default figures and their sources)"));
+	}
+	out = json_dumps(doc, JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	json_decref(doc);
+	if (!out) {
+		free(nt.p);
+		return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
+	}
+	free(*json);
+	*json = malloc(strlen(out) + 2);
+	if (!*json) {
+		free(out);
+		free(nt.p);
+		return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
+	}
+	sprintf(*json, "%s\n", out);
+	free(out);
+	if (notes)
+		*notes = nt.p;
+	else
+		free(nt.p);
+	return SR_OK;
+}
