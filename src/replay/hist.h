@@ -8,7 +8,9 @@
 /* Count one value of ns nanoseconds (inline: once per swap-in). */
 static inline void sr_hist_add(struct sr_hist *h, double ns)
 {
-	uint64_t v = ns < 1 ? 1 : (uint64_t)ns;
+	/* (A recorded latency may be near 2^64 ns: converting 2^64 and
+	 * above is undefined.) */
+	uint64_t v = ns < 1 ? 1 : ns >= 0x1p64 ? UINT64_MAX : (uint64_t)ns;
 	int e = 63 - __builtin_clzll(v), idx;
 	uint64_t sub;
 
