@@ -169,6 +169,35 @@ else
 	bad "--check-recorded: $(cat "$W/chk.err")"
 fi
 
+# machine --probe --measure with the real fio (Debian's, installed here
+# if missing), the swap file on and idle: figures measured and cited,
+# nothing left beside the swap file, /proc/swaps as it was, the
+# description loads, within its time.
+if ! command -v fio >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fio; } >/dev/null 2>&1
+fi
+if command -v fio >/dev/null 2>&1; then
+	swaps=$(cat /proc/swaps)
+	t0=$(date +%s)
+	if "$SR" machine --probe --measure=12 -q -o "$W/measured.json" 2>"$W/measure.err"; then
+		t1=$(date +%s)
+		n=$(grep -c '"measured by fio' "$W/measured.json")
+		left=$(ls -A "$W" | grep -c '^\.swapreplay-measure\.')
+		if [ "$n" -ge 3 ] && [ "$left" = 0 ] && [ "$(cat /proc/swaps)" = "$swaps" ] &&
+			"$SR" machines "$W/measured.json" -q >"$W/measured.txt" 2>&1 &&
+			[ $((t1 - t0)) -le 60 ]; then
+			ok "machine --probe --measure: $n figures measured by fio in $((t1 - t0)) s, nothing left behind, the description loads"
+			grep -A1 '^device 0' "$W/measured.txt" | sed 's/^/    /'
+		else
+			bad "machine --probe --measure: $n figures, $left files left, $((t1 - t0)) s: $(head -3 "$W/measured.txt" 2>/dev/null)"
+		fi
+	else
+		bad "machine --probe --measure: $(tail -3 "$W/measure.err")"
+	fi
+else
+	echo "note live: fio could not be installed (apt-get install fio): --measure not checked"
+fi
+
 # The workload's forks, exits and waits (the tracepoint capture's task
 # ops): the parent forked each child, each child exited, and the parent's
 # waitpid() returned it.
