@@ -24,7 +24,9 @@
  * source).
  *
  * Safety: nothing is written to a swap area or to a device.  Reads come
- * from the device holding the swap area, fio told --readonly; writes go
+ * from the device holding the swap area, fio told --readonly (or, where
+ * it cannot be opened, a container's device rules, from the temporary
+ * file, through its file system: said in the sources); writes go
  * to a temporary file made here (mkstemp) in the swap file's own
  * directory, on the same file system, removed afterwards.  A swap
  * partition has no file system of ours: its write figures stay the
@@ -311,8 +313,9 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 			   struct measured *m, struct notes *nt)
 {
 	char file[PATH_MAX + 64] = "", why[300], err[400], date[16] = "", arg[12][PATH_MAX + 64];
+	const char *rd = dev_path, *rd_what = dev_path;
 	uint64_t size = 0;
-	int i, k, have_file = 0;
+	int i, k, fd, have_file = 0;
 
 	for (i = 0; i < NJOBS; i++)
 		m->v[i] = -1;
@@ -322,6 +325,21 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 		else
 			have_file = 1;
 	}
+	/* The reads come from the device; where it cannot be opened (a
+	 * container's device rules), from the file written, on it. */
+	fd = open(dev_path, O_RDONLY);
+	if (fd >= 0) {
+		close(fd);
+	} else if (have_file) {
+		add_note(nt, "%s: %s: %s: the read figures are measured on the temporary file, "
+			 "through its file system", name, dev_path, strerror(errno));
+		rd = file;
+		rd_what = "the temporary file, through its file system";
+	} else {
+		add_note(nt, "%s: read figures not measured (the class defaults): %s: %s", name,
+			 dev_path, strerror(errno));
+		rd = NULL;
+	}
 	for (i = 0; i < NJOBS; i++) {
 		const struct job *j = &jobs[i];
 		struct sr_fio_job r[2];
@@ -329,12 +347,12 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 		size_t olen = 0;
 		int n = 0, rc;
 
-		if (j->on_file && !have_file)
+		if ((j->on_file && !have_file) || (!j->on_file && !rd))
 			continue;
 		if (o->progress)
 			o->progress(o->progress_arg, name, j->name, ++*done, total);
 		snprintf(arg[0], sizeof(arg[0]), "--name=%s", j->name);
-		if (snprintf(arg[1], sizeof(arg[1]), "--filename=%s", j->on_file ? file : dev_path) >=
+		if (snprintf(arg[1], sizeof(arg[1]), "--filename=%s", j->on_file ? file : rd) >=
 		    (int)sizeof(arg[1])) {
 			add_note(nt, "%s: %s: its path is too long: %s keeps its class default", name,
 				 j->name, j->key);
@@ -386,7 +404,7 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 				 "measured by fio, %s, %s: --rw=%s --bs=%s --iodepth=%d --runtime=%d%s "
 				 "on %s (%s)", date[0] ? date : "date unknown", j->name, j->rw, j->bs,
 				 j->depth, share, j->on_file ? "" : " --readonly",
-				 j->on_file ? "a temporary file on its file system" : dev_path,
+				 j->on_file ? "a temporary file on its file system" : rd_what,
 				 strstr(j->key, "lat") ? "completion latency, mean" :
 				 strstr(j->key, "iops") ? "IOPS" : "bandwidth") >= (int)sizeof(m->src[i]))
 				strcpy(m->src[i] + sizeof(m->src[i]) - 4, "...");
@@ -516,6 +534,9 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 			hdd = 0;
 			reclassed = 1;
 		}
+		if (hdd && (m.v[1] > 0 || m.v[2] > 0 || m.v[3] > 0 || m.v[4] > 0))
+			add_note(&nt, "%s: an hdd's latency and IOPS come from its seek and rotation "
+				 "figures: only the measured bandwidths are taken", name);
 		src = json_object();
 		for (k = 0; k < NJOBS; k++) {
 			/* An hdd's latency and IOPS come from its seeks and
