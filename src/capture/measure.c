@@ -256,26 +256,29 @@ static int make_file(const char *dir, char *path, size_t psz, uint64_t *size, ch
 	int fd;
 
 	if (statvfs(dir, &sv)) {
-		snprintf(why, wsz, "%s: %s", dir, strerror(errno));
+		snprintf(why, wsz, "%.200s: %s", dir, strerror(errno));
 		return -1;
 	}
 	if (sv.f_flag & ST_RDONLY) {
-		snprintf(why, wsz, "%s is on a read-only file system", dir);
+		snprintf(why, wsz, "%.200s is on a read-only file system", dir);
 		return -1;
 	}
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	*size = avail / 10 < MEASURE_FILE_MAX ? avail / 10 : MEASURE_FILE_MAX;
 	*size &= ~(((uint64_t)1 << 20) - 1);
 	if (*size < MEASURE_FILE_MIN) {
-		snprintf(why, wsz, "%s has %llu MiB free: a file of at least %llu MiB, a tenth of it, "
+		snprintf(why, wsz, "%.200s has %llu MiB free: a file of at least %llu MiB, a tenth of it, "
 			 "would not fit", dir, (unsigned long long)(avail >> 20),
 			 (unsigned long long)(MEASURE_FILE_MIN >> 20));
 		return -1;
 	}
-	snprintf(path, psz, "%s/.swapreplay-measure.XXXXXX", dir);
+	if (snprintf(path, psz, "%s/.swapreplay-measure.XXXXXX", dir) >= (int)psz) {
+		snprintf(why, wsz, "the swap file's directory's path is too long");
+		return -1;
+	}
 	fd = mkstemp(path);
 	if (fd < 0) {
-		snprintf(why, wsz, "%s: %s", dir, strerror(errno));
+		snprintf(why, wsz, "%.200s: %s", dir, strerror(errno));
 		return -1;
 	}
 	close(fd);
