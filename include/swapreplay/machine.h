@@ -221,6 +221,7 @@ enum sr_err sr_machine_probe(const char *root, char **json, char **notes,
 #define SR_MEASURE_SECONDS 60
 struct sr_measure_opts {
 	double seconds;        /* for all the jobs; 0: SR_MEASURE_SECONDS */
+	const char *fio;       /* fio's path; NULL: "fio" on PATH */
 	/* Told before each fio job: the device, the job, k of n. */
 	void (*progress)(void *arg, const char *dev, const char *job, int k, int n);
 	void *progress_arg;

@@ -112,11 +112,15 @@ static void add_note(struct notes *n, const char *fmt, ...)
 	n->len += (size_t)sprintf(n->p + n->len, "%s\n", tmp);
 }
 
-/* Whether fio can be run: an executable "fio" on PATH. */
-static int have_fio(void)
+/* Whether fio can be run: fio itself when it names a path, else an
+ * executable "fio" on PATH. */
+static int have_fio(const char *fio)
 {
 	const char *path = getenv("PATH");
 	char buf[PATH_MAX];
+
+	if (strchr(fio, '/'))
+		return access(fio, X_OK) == 0;
 
 	while (path && *path) {
 		const char *c = strchr(path, ':');
@@ -163,8 +167,8 @@ static int drain(int fd, char **b, size_t *len, size_t *cap)
  * *out (len), the last of its standard error in err.  0 it exited 0; 1
  * otherwise (why in err); -1 it could not be started.
  */
-static int run_fio(char *const argv[], int limit, char **out, size_t *olen, char *err,
-		   size_t esz)
+static int run_fio(const char *fio, char *const argv[], int limit, char **out, size_t *olen,
+		   char *err, size_t esz)
 {
 	int po[2], pe[2], status = 0, open_o = 1, open_e = 1;
 	char *eb = NULL;
@@ -195,7 +199,7 @@ static int run_fio(char *const argv[], int limit, char **out, size_t *olen, char
 		dup2(pe[1], 2);
 		close(po[0]);
 		close(pe[0]);
-		execvp("fio", argv);
+		execvp(fio, argv);
 		_exit(127);
 	}
 	close(po[1]);
@@ -383,7 +387,7 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 		if (!j->on_file)
 			argv[n++] = "--readonly";
 		argv[n] = NULL;
-		rc = run_fio(argv, share + 30, &out, &olen, err, sizeof(err));
+		rc = run_fio(o->fio ? o->fio : "fio", argv, share + 30, &out, &olen, err, sizeof(err));
 		if (rc < 0) {
 			add_note(nt, "%s: %s: fio could not be started: %s", name, j->name,
 				 strerror(errno));
@@ -438,7 +442,10 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 		diag = &dummy;
 	if (notes)
 		*notes = NULL;
-	if (!have_fio())
+	if (o && o->fio && !have_fio(o->fio))
+		return sr_diag_set(diag, SR_ERR_INVAL, "--measure: fio '%s' is not an executable "
+				   "file", o->fio);
+	if ((!o || !o->fio) && !have_fio("fio"))
 		return sr_diag_set(diag, SR_ERR_INVAL, "--measure needs fio, which is not on PATH "
 				   "(Debian: apt-get install fio)");
 	if (sys && geteuid() != 0)

@@ -9,11 +9,12 @@
 #include "swapreplay/machine.h"
 #include "swapreplay/outfile.h"
 
-enum { O_PROBE = 1, O_ROOT, O_OUT, O_QUIET, O_MEASURE };
+enum { O_PROBE = 1, O_ROOT, O_OUT, O_QUIET, O_MEASURE, O_FIO };
 
 static const struct cli_opt opts[] = {
 	{ "probe", 0, CLI_NOARG, O_PROBE },
 	{ "measure", 0, CLI_OPTARG, O_MEASURE },
+	{ "fio", 0, CLI_ARG, O_FIO },
 	{ "sysfs-root", 0, CLI_ARG, O_ROOT },
 	{ "output", 'o', CLI_ARG, O_OUT },
 	{ "quiet", 'q', CLI_NOARG, O_QUIET },
@@ -33,7 +34,7 @@ static void progress(void *arg, const char *dev, const char *job, int k, int n)
 
 static int run(int argc, char **argv)
 {
-	struct sr_measure_opts mo = { 0, progress, NULL };
+	struct sr_measure_opts mo = { 0, NULL, progress, NULL };
 	uint64_t secs;
 	int measure = 0;
 	struct cli_parser p;
@@ -72,6 +73,11 @@ static int run(int argc, char **argv)
 				return cli_usage("machine", "--measure takes 1 to 86400 seconds, not '%s'",
 						 val);
 			mo.seconds = val ? (double)secs : 0;
+			break;
+		case O_FIO:
+			if (!*val)
+				return cli_usage("machine", "--fio needs fio's path");
+			mo.fio = val;
 			break;
 		}
 	}
@@ -127,8 +133,8 @@ const struct cli_cmd cmd_machine = {
 	.name = "machine",
 	.summary = "describe this machine: machine --probe [-o FILE] (presets: machines)",
 	.help =
-	"Usage: swapreplay machine --probe [--measure[=SECONDS]] [--sysfs-root=DIR]\n"
-	"                          [-o FILE]\n"
+	"Usage: swapreplay machine --probe [--measure[=SECONDS] [--fio=PATH]]\n"
+	"                          [--sysfs-root=DIR] [-o FILE]\n"
 	"\n"
 	"Write a machine description (docs/MACHINE.md) of the running system, read\n"
 	"from sysfs and procfs: the NUMA nodes and their CPUs\n"
@@ -164,6 +170,7 @@ const struct cli_cmd cmd_machine = {
 	"                      by fio, DATE, JOB\".  A disk that says it rotates but\n"
 	"                      reads in under 2 ms is written as an ssd.  zram and\n"
 	"                      pmem devices are not measured (a warning says so)\n"
+	"  --fio=PATH          the fio to run (default: fio on PATH)\n"
 	"  --sysfs-root=DIR    read DIR/sys/... and DIR/proc/swaps instead of / (a\n"
 	"                      copy of another machine's files, or a test tree)\n"
 	"  -o, --output=FILE   write there (default standard output); the file\n"
