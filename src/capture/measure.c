@@ -352,7 +352,7 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 		struct sr_fio_job r[2];
 		char *argv[24], *out = NULL;
 		size_t olen = 0;
-		int n = 0, rc;
+		int n = 0, rc, njobs;
 
 		if ((j->on_file && !have_file) || (!j->on_file && !rd))
 			continue;
@@ -394,10 +394,9 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 		} else if (rc > 0) {
 			add_note(nt, "%s: %s: %s: %s keeps its class default", name, j->name, err,
 				 j->key);
-		} else if (sr_fio_parse(out, olen, r, 2, why, sizeof(why)) < 1) {
+		} else if ((njobs = sr_fio_parse(out, olen, r, 2, why, sizeof(why))) < 1) {
 			add_note(nt, "%s: %s: %s: %s keeps its class default", name, j->name,
-				 sr_fio_parse(out, olen, r, 2, why, sizeof(why)) == 0 ? "no job in fio's "
-				 "output" : why, j->key);
+				 njobs == 0 ? "no job in fio's output" : why, j->key);
 		} else if ((m->v[i] = value_of(j, &r[0], why, sizeof(why))) < 0) {
 			add_note(nt, "%s: %s: %s: %s keeps its class default", name, j->name, why,
 				 j->key);
