@@ -430,8 +430,10 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 	char path[PATH_MAX + 64], msg[300];
 	json_error_t je;
 	json_t *doc, *devs, *dev;
-	char *data = NULL, *out;
+	char *data = NULL, *out, (*disks)[256];
+	struct measured *ms;
 	size_t len = 0, i;
+	int *same;
 	uint64_t line;
 	int nsw, n_dma = 0, done = 0, share, any = 0, sys = !root || !*root || !strcmp(root, "/");
 	double seconds = o && o->seconds > 0 ? o->seconds : SR_MEASURE_SECONDS;
@@ -479,10 +481,38 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 				   "/proc/swaps %d lines", json_is_array(devs) ?
 				   (int)json_array_size(devs) : -1, nsw);
 	}
+	/* Swap areas on one disk (two swap files on one file system) are
+	 * measured once: the disk is what fio measures, and its time is
+	 * shared among the disks.  same[i] is the first device on i's disk
+	 * with as much to measure (a file's writes; a partition has none). */
+	same = malloc(nsw * sizeof(*same) + 1);
+	ms = malloc(nsw * sizeof(*ms) + 1);
+	disks = malloc(nsw * sizeof(*disks) + 1);
+	if (!same || !ms || !disks) {
+		free(same);
+		free(ms);
+		free(disks);
+		json_decref(doc);
+		return sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");
+	}
 	json_array_foreach(devs, i, dev) {
 		const char *cls = json_string_value(json_object_get(dev, "class"));
+		char devname[256], why[300];
+		size_t j;
 
-		n_dma += cls && (!strcmp(cls, "nvme") || !strcmp(cls, "ssd") || !strcmp(cls, "hdd"));
+		same[i] = -1;
+		disks[i][0] = '\0';
+		if (!cls || (strcmp(cls, "nvme") && strcmp(cls, "ssd") && strcmp(cls, "hdd")))
+			continue;
+		if (!sr_probe_swap_device(root, &sw[i], devname, sizeof(devname), disks[i],
+					  sizeof(disks[i]), why, sizeof(why)))
+			for (j = 0; j < i; j++)
+				if (disks[j][0] && !strcmp(disks[j], disks[i]) &&
+				    sw[j].is_file >= sw[i].is_file) {
+					same[i] = (int)j;
+					break;
+				}
+		n_dma += same[i] < 0;
 	}
 	share = n_dma ? (int)(seconds / (n_dma * NJOBS)) : 0;
 	if (share < 2)
@@ -531,8 +561,19 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 			add_note(&nt, "%s: write figures not measured (the class defaults): a swap "
 				 "partition, and nothing may be written to it", name);
 		}
-		measure_device(name, devpath, dir[0] ? dir : NULL, share, o, &done,
-			       n_dma * NJOBS, &m, &nt);
+		if (same[i] >= 0 && same[same[i]] == -2) {
+			const char *first = json_string_value(json_object_get(
+				json_array_get(devs, (size_t)same[i]), "name"));
+
+			add_note(&nt, "%s: on %s with %s: %s's figures (a disk is measured once)",
+				 name, disk, first, first);
+			m = ms[same[i]];
+		} else {
+			measure_device(name, devpath, dir[0] ? dir : NULL, share, o, &done,
+				       n_dma * NJOBS, &m, &nt);
+			ms[i] = m;
+			same[i] = -2; /* measured */
+		}
 		/* A disk that says it rotates but answers a random read in
 		 * under 2 ms is not a rotating disk (a virtual disk): ssd. */
 		hdd = !strcmp(cls, "hdd");
@@ -584,6 +625,9 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 			json_decref(src);
 		}
 	}
+	free(same);
+	free(ms);
+	free(disks);
 	if (any) {
 		json_object_set_new(doc, "comment", json_string(
 			"written by swapreplay machine --probe --measure: nodes, CPUs, distances, swap "
