@@ -171,14 +171,57 @@ else
 fi
 $SR_BIN convert "$W/tprun.csv.zst" "$W/tprun.csv" 2>/dev/null && cmp -s "$W/tprun.csv" "$D/capture/fixed-tp.csv" &&
 	ok "stand-in tracepoint run: the trace is the fixed-up sample" || fail "stand-in tracepoint run: trace differs"
+# -- COMMAND: the command runs once bpftrace has printed the capture's
+# first line (after attaching), the recording stops after it exits, and
+# its status and time are in run.info.  The stand-in prints the sample and
+# then waits to be stopped (SIGTERM), as bpftrace does.
+cat >"$W/bin/bpftrace" <<EOB
+#!/bin/sh
+cat "$D/capture/raw-sample.csv"
+trap 'printf "pgpgin 1\npswpin 104\npswpout 110\n" >"$W/vmstat"; exit 0' TERM
+while :; do sleep 0.1; done
+EOB
+printf 'pgpgin 1\npswpin 100\npswpout 100\n' >"$W/vmstat"
+rm -f "$W/cmd.ran"
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_UID=0 SWAPREPLAY_RECORD_VMSTAT="$W/vmstat" \
+	PATH="$W/bin:$PATH" timeout 60 sh "$REC" --probes=kprobe -o "$W/cmdrun" --swapreplay="$SR_BIN" --sysfs-root="$D/sysfs/two-nodes" \
+	-- sh -c "echo ran >'$W/cmd.ran'; exit 3" >"$W/out" 2>&1
+rc=$?
+if [ $rc = 0 ] && [ -s "$W/cmd.ran" ] && grep -q "^command: sh -c echo ran .*; status 3; elapsed_ms [0-9]" "$W/cmdrun.info" &&
+	grep -q "swap-outs: captured 5, pswpout delta 10" "$W/cmdrun.info" && grep -q "recording while sh runs" "$W/out"; then
+	ok "-- COMMAND: run once the probes are attached, the recording stopped after it, its status and time in run.info"
+else
+	fail "-- COMMAND: status $rc: $(tail -4 "$W/out") $(cat "$W/cmdrun.info" 2>/dev/null)"
+fi
+standin "$D/capture/raw-sample.csv" 104 110
+
+# swapreplay-ab (A/B runs against this kernel: make validate-live): what
+# can be checked without root and swap, its command line and refusals.
+AB="$T/../traces/capture/swapreplay-ab"
+sh "$AB" --help >"$W/out" 2>&1 && grep -q -- '--pairs=LIST' "$W/out" && grep -q 'page-cluster' "$W/out" &&
+	ok "swapreplay-ab --help" || fail "swapreplay-ab --help: $(head -3 "$W/out")"
+for bad in "--bogus:unknown option or argument '--bogus'" "--pairs=page-cluster,vma:unknown pair 'vma'" \
+	"--workloads=seq,big:unknown workload 'big'" "--runs=0:--runs takes a whole number above 0" \
+	"--mib=40:--mib must be at least twice --limit (32)" "--format=json:--format takes text or markdown" \
+	"--measure=soon:--measure takes a whole number, not 'soon'"; do
+	SWAPREPLAY_AB_UID=0 sh "$AB" "${bad%%:*}" >"$W/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -qF -- "${bad#*:}" "$W/out" && ok "swapreplay-ab ${bad%%:*}: status 2, said why" ||
+		fail "swapreplay-ab ${bad%%:*}: status $rc: $(cat "$W/out")"
+done
+SWAPREPLAY_AB_UID=1000 sh "$AB" >"$W/out" 2>&1
+rc=$?
+[ $rc = 77 ] && grep -q "cannot run here: needs root" "$W/out" && ok "swapreplay-ab not as root: status 77, said why" ||
+	fail "swapreplay-ab not root: status $rc: $(cat "$W/out")"
+
 sh "$REC" --probes=uprobe --print-script >"$W/out" 2>&1
 [ $? = 2 ] && grep -q "probes takes kprobe, tracepoint or auto" "$W/out" && ok "bad --probes: status 2" || fail "bad --probes: $(cat "$W/out")"
 
 # The tracepoint program: the swap devices of the extents in its filters;
 # where bpftrace and tracefs are at hand, it compiles (-d, a dry run).
 SWAPREPLAY_RECORD_SWAPEXT="$D/capture/tp-swapext.txt" sh "$REC" --probes=tracepoint --print-script >"$W/tp.bt" 2>"$W/err"
-if [ $? = 0 ] && [ "$(grep -c '^/args->dev == 266338304/$' "$W/tp.bt")" = 2 ] && ! grep -q '@@' "$W/tp.bt"; then
-	ok "tracepoint program: the swap device in its two filters"
+if [ $? = 0 ] && [ "$(grep -c '^/args->dev == 266338304/$' "$W/tp.bt")" = 3 ] && ! grep -q '@@' "$W/tp.bt"; then
+	ok "tracepoint program: the swap device in its three filters (queue, request and bio completions)"
 else
 	fail "tracepoint program: $(grep -n 'args->dev\|@@' "$W/tp.bt" | head -3) $(cat "$W/err")"
 fi
