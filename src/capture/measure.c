@@ -4,7 +4,7 @@
  * measured with fio (Debian's fio, the field's tool) rather than left to
  * their class's defaults.  docs/MACHINE.md, "Measured figures".
  *
- * For each DMA device (nvme, ssd, hdd) that swap is on, six fio jobs, one
+ * For each DMA device (nvme, ssd, hdd) that swap is on, six fio jobs (and a check, below), one
  * fio run each, 4 KiB requests for latency and IOPS and 1 MiB for
  * bandwidth, libaio and O_DIRECT as swap's own I/O bypasses the page
  * cache:
@@ -16,6 +16,13 @@
  *   randread-qd1    the block device    read_lat_us     read.clat_ns.mean / 1e3
  *   randread-qd32   the block device    read_iops       read.iops
  *   seqread         the block device    read_bw_gb_s    read.bw_bytes / 1e9
+ *
+ * and a seventh, a check rather than an input: mixed, one fio run of two
+ * jobs on the file, 4 KiB random writes at depth 32 (mixed-write) while
+ * 4 KiB random reads at depth 1 (mixed-read) time their completions: the
+ * read latency under a write load, which the model derives (docs/MODEL.md,
+ * D3) and does not take.  It goes into the device's sources as
+ * read_lat_under_write_us, and a note prints it.
  *
  * Completion latency (clat), not fio's total: fio's submission is its own
  * system call, which the kernel's swap I/O does not make.  Depth 32 is a
@@ -312,7 +319,80 @@ static double value_of(const struct job *j, const struct sr_fio_job *r, char *wh
 struct measured {
 	double v[NJOBS];       /* -1: not measured */
 	char src[NJOBS][300];
+	double mixed;          /* read latency under a write load, us; -1: none */
+	char mixed_src[400];
 };
+
+/* The check figure: reads at depth 1 timed while writes at depth 32 run,
+ * both on our file (filled by seqwrite).  m->mixed, or a note. */
+static void measure_mixed(const char *name, const char *file, uint64_t size, int share,
+			  const struct sr_measure_opts *o, struct measured *m, struct notes *nt)
+{
+	char a[4][PATH_MAX + 64], why[300], err[400], date[16] = "";
+	char *argv[24], *out = NULL;
+	struct sr_fio_job r[2];
+	size_t olen = 0;
+	int n = 0, rc, nj, k, rd = -1;
+
+	m->mixed = -1;
+	snprintf(a[0], sizeof(a[0]), "--filename=%s", file);
+	snprintf(a[1], sizeof(a[1]), "--runtime=%d", share);
+	snprintf(a[2], sizeof(a[2]), "--size=%llu", (unsigned long long)size);
+	argv[n++] = "fio";
+	argv[n++] = "--output-format=json";
+	argv[n++] = "--eta=never";
+	argv[n++] = "--ioengine=libaio";
+	argv[n++] = "--direct=1";
+	argv[n++] = "--randrepeat=0";
+	argv[n++] = "--norandommap";
+	argv[n++] = "--bs=4k";
+	argv[n++] = "--time_based";
+	argv[n++] = a[0];
+	argv[n++] = a[1];
+	argv[n++] = a[2];
+	argv[n++] = "--name=mixed-write";
+	argv[n++] = "--rw=randwrite";
+	argv[n++] = "--iodepth=32";
+	argv[n++] = "--name=mixed-read";
+	argv[n++] = "--rw=randread";
+	argv[n++] = "--iodepth=1";
+	argv[n] = NULL;
+	rc = run_fio(o->fio ? o->fio : "fio", argv, share + 30, &out, &olen, err, sizeof(err));
+	if (rc < 0) {
+		add_note(nt, "%s: mixed: fio could not be started: %s", name, strerror(errno));
+	} else if (rc > 0) {
+		add_note(nt, "%s: mixed: %s: the read latency under a write load is not measured",
+			 name, err);
+	} else if ((nj = sr_fio_parse(out, olen, r, 2, why, sizeof(why))) < 1) {
+		add_note(nt, "%s: mixed: %s: the read latency under a write load is not measured",
+			 name, nj == 0 ? "no job in fio's output" : why);
+	} else {
+		for (k = 0; k < nj; k++)
+			if (!strcmp(r[k].name, "mixed-read"))
+				rd = k;
+		if (rd < 0 || r[rd].error || r[rd].read.total_ios < 10 || r[rd].read.clat_mean_ns <= 0) {
+			add_note(nt, "%s: mixed: no usable reads in fio's output: the read latency "
+				 "under a write load is not measured", name);
+		} else {
+			time_t t = (time_t)sr_fio_timestamp(out, olen);
+			struct tm tm;
+
+			if (t && gmtime_r(&t, &tm))
+				strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+			m->mixed = r[rd].read.clat_mean_ns / 1e3;
+			snprintf(m->mixed_src, sizeof(m->mixed_src),
+				 "measured by fio, %s, mixed: --bs=4k --runtime=%d, mixed-read --rw=randread "
+				 "--iodepth=1 while mixed-write --rw=randwrite --iodepth=32, on a temporary "
+				 "file on its file system: the reads' completion latency, mean, %.1f us (a "
+				 "check: the model derives it, docs/MODEL.md D3; not an input)",
+				 date[0] ? date : "date unknown", share, m->mixed);
+			add_note(nt, "%s: read latency under a write load: %.1f us (4 KiB reads at depth 1 "
+				 "while 4 KiB writes at depth 32 run; at rest %.1f us): a check, in the "
+				 "device's sources", name, m->mixed, m->v[3] > 0 ? m->v[3] : 0.0);
+		}
+	}
+	free(out);
+}
 
 /* Measure one device: reads from dev_path, writes in dir (NULL: none). */
 static void measure_device(const char *name, const char *dev_path, const char *dir, int share,
@@ -417,6 +497,12 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 		}
 		free(out);
 	}
+	m->mixed = -1;
+	if (have_file && m->v[0] >= 0) {
+		if (o->progress)
+			o->progress(o->progress_arg, name, "mixed", ++*done, total);
+		measure_mixed(name, file, size, share, o, m, nt);
+	}
 	if (have_file)
 		unlink(file);
 }
@@ -514,7 +600,7 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 				}
 		n_dma += same[i] < 0;
 	}
-	share = n_dma ? (int)(seconds / (n_dma * NJOBS)) : 0;
+	share = n_dma ? (int)(seconds / (n_dma * (NJOBS + 1))) : 0;
 	if (share < 2)
 		share = 2;
 	json_array_foreach(devs, i, dev) {
@@ -570,7 +656,7 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 			m = ms[same[i]];
 		} else {
 			measure_device(name, devpath, dir[0] ? dir : NULL, share, o, &done,
-				       n_dma * NJOBS, &m, &nt);
+				       n_dma * (NJOBS + 1), &m, &nt);
 			ms[i] = m;
 			same[i] = -2; /* measured */
 		}
@@ -596,6 +682,11 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 			json_object_set_new(dev, jobs[k].key, json_real(m.v[k]));
 			json_object_set_new(src, jobs[k].key, json_string(m.src[k]));
 			measured++;
+		}
+		if (m.mixed > 0) {
+			json_object_set_new(src, "read_lat_under_write_us", json_string(m.mixed_src));
+			if (!measured)
+				json_object_set_new(dev, "sources", json_incref(src));
 		}
 		if (measured) {
 			const char *c = json_string_value(json_object_get(dev, "comment"));
