@@ -328,7 +328,7 @@ struct measured {
 static void measure_mixed(const char *name, const char *file, uint64_t size, int share,
 			  const struct sr_measure_opts *o, struct measured *m, struct notes *nt)
 {
-	char a[4][PATH_MAX + 64], why[300], err[400], date[16] = "";
+	char a[3][PATH_MAX + 96], why[300], err[400], date[16] = "";
 	char *argv[24], *out = NULL;
 	struct sr_fio_job r[2];
 	size_t olen = 0;
