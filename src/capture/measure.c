@@ -37,9 +37,11 @@
  * to a temporary file made here (mkstemp) in the swap file's own
  * directory, on the same file system, removed afterwards.  A swap
  * partition has no file system of ours: its write figures stay the
- * defaults, and a note says so.  zram and pmem are not measured (a swap
- * zram's slots mostly read back as empty pages; pmem is a memory copy):
- * their figures stay the defaults, and a note says so.  On the system
+ * defaults, and a note says so.  A zram device is measured on another
+ * zram device added for it, never itself (measure_zram(), below).  pmem
+ * is not measured (a memory copy): its figures stay the defaults, and a
+ * note says so.  The CPU's figures (reclaim, the fault, the locks) are
+ * not measured: no job times them alone; a note says so.  On the system
  * itself (root "/") it needs root, as reading a block device does.
  *
  * Time: --measure=SECONDS (default 60) for all the jobs of all devices,
@@ -507,6 +509,233 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 		unlink(file);
 }
 
+/* Read a small sysfs file (under root) into buf, trailing newline
+ * dropped: 0, or -1. */
+static int read_small(const char *root, const char *rel, char *buf, size_t bsz)
+{
+	char path[PATH_MAX + 64];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fread(buf, 1, bsz - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* Write s into a sysfs file under root: 0, or -1 (errno). */
+static int write_small(const char *root, const char *rel, const char *s)
+{
+	char path[PATH_MAX + 64];
+	int fd, e;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	e = errno;
+	close(fd);
+	errno = e;
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+#define ZRAM_JOBS 3
+#define ZRAM_MEASURE_SIZE "64M"
+
+/* zram's figures: compress_gb_s, decompress_gb_s, compress_ratio. */
+struct zmeasured {
+	double v[3];           /* -1: not measured */
+	char src[3][400];
+};
+
+/*
+ * A zram device measured through a block device: never the swap area
+ * (its slots are in use, and read back mostly as empty pages), but an
+ * unused zram device added for the purpose (zram-control/hot_add), with
+ * the swap device's compressor, filled by fio (data that compresses to
+ * about half, as fio makes it), then timed 4 KiB random writes and reads
+ * at depth 1, and removed (reset, hot_remove).  The rates are the whole
+ * request's, the block layer's and zram's copies with the compression
+ * (the model's Z1 adds the copies again: a little slower than the
+ * compressor).  The ratio is the swap device's own, from its mm_stat
+ * (orig_data_size / compr_data_size), when it holds pages; else the
+ * default stays.
+ */
+static void measure_zram(const char *name, const char *root, const char *zname, int share,
+			 const struct sr_measure_opts *o, int *done, int total,
+			 struct zmeasured *z, struct notes *nt)
+{
+	static const struct {
+		const char *name, *rw;
+		int timed;
+	} zj[ZRAM_JOBS] = {
+		{ "zram-fill", "write", 0 },
+		{ "zram-write-qd1", "randwrite", 1 },
+		{ "zram-read-qd1", "randread", 1 },
+	};
+	char buf[512], rel[128], alg[64] = "", dev[PATH_MAX + 96], zdev[32], date[16] = "";
+	char a[3][PATH_MAX + 128], why[300], err[400];
+	unsigned long long orig, compr;
+	long id;
+	int i, n, added = 0;
+
+	for (i = 0; i < 3; i++)
+		z->v[i] = -1;
+	if (strlen(zname) > 31) {
+		add_note(nt, "%s: not measured: its device's name is too long", name);
+		return;
+	}
+	/* The swap device's own ratio, from what it holds now. */
+	snprintf(rel, sizeof(rel), "sys/block/%.31s/mm_stat", zname);
+	if (read_small(root, rel, buf, sizeof(buf)) || sscanf(buf, "%llu %llu", &orig, &compr) != 2) {
+		add_note(nt, "%s: compress_ratio keeps its class default: no %s to read", name, rel);
+	} else if (orig >= ((unsigned long long)1 << 20) && compr > 0) {
+		/* Today, or SOURCE_DATE_EPOCH's (reproducible output, the
+		 * tests). */
+		const char *sde = getenv("SOURCE_DATE_EPOCH");
+		time_t t = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+		struct tm tm;
+
+		if (gmtime_r(&t, &tm))
+			strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+		z->v[2] = (double)orig / (double)compr;
+		snprintf(z->src[2], sizeof(z->src[2]), "measured from %.31s's mm_stat, %s: "
+			 "orig_data_size %llu / compr_data_size %llu, what it held then", zname,
+			 date, orig, compr);
+	} else {
+		add_note(nt, "%s: compress_ratio keeps its class default: %s holds under 1 MiB (its "
+			 "mm_stat), nothing to take a ratio of", name, zname);
+	}
+	snprintf(rel, sizeof(rel), "sys/block/%.31s/comp_algorithm", zname);
+	if (!read_small(root, rel, buf, sizeof(buf))) {
+		const char *l = strchr(buf, '['), *r = l ? strchr(l, ']') : NULL;
+
+		if (l && r && r - l - 1 < (long)sizeof(alg))
+			snprintf(alg, sizeof(alg), "%.*s", (int)(r - l - 1), l + 1);
+	}
+	errno = 0;
+	if (read_small(root, "sys/class/zram-control/hot_add", buf, sizeof(buf)) ||
+	    sscanf(buf, "%ld", &id) != 1 || id < 0) {
+		add_note(nt, "%s: compress_gb_s and decompress_gb_s keep their class defaults: no "
+			 "unused zram device could be added (sys/class/zram-control/hot_add: %s); the "
+			 "swap device itself is never written", name, errno ? strerror(errno) :
+			 "no number");
+		return;
+	}
+	added = 1;
+	snprintf(zdev, sizeof(zdev), "zram%ld", id);
+	if (alg[0]) {
+		snprintf(rel, sizeof(rel), "sys/block/%s/comp_algorithm", zdev);
+		if (write_small(root, rel, alg))
+			add_note(nt, "%s: %s: cannot set its compressor to %s (%s): measured with its "
+				 "default", name, zdev, alg, strerror(errno));
+	}
+	snprintf(rel, sizeof(rel), "sys/block/%s/disksize", zdev);
+	snprintf(dev, sizeof(dev), "%s/dev/%s", !strcmp(root, "/") ? "" : root, zdev);
+	if (write_small(root, rel, ZRAM_MEASURE_SIZE)) {
+		add_note(nt, "%s: %s: cannot set its disksize (%s): compress_gb_s and decompress_gb_s "
+			 "keep their class defaults", name, zdev, strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < ZRAM_JOBS; i++) {
+		struct sr_fio_job r[2];
+		char *argv[24], *out = NULL, rt[32];
+		size_t olen = 0;
+		int rc, nj, k = zj[i].timed ? (i == 1 ? 0 : 1) : -1;
+		const struct sr_fio_dir *d;
+
+		if (o->progress)
+			o->progress(o->progress_arg, name, zj[i].name, ++*done, total);
+		n = 0;
+		snprintf(a[0], sizeof(a[0]), "--filename=%s", dev);
+		snprintf(a[1], sizeof(a[1]), "--name=%s", zj[i].name);
+		snprintf(a[2], sizeof(a[2]), "--rw=%s", zj[i].rw);
+		argv[n++] = "fio";
+		argv[n++] = "--output-format=json";
+		argv[n++] = "--eta=never";
+		argv[n++] = "--ioengine=psync";
+		argv[n++] = "--direct=1";
+		argv[n++] = "--randrepeat=0";
+		argv[n++] = "--norandommap";
+		argv[n++] = "--refill_buffers";
+		argv[n++] = "--buffer_compress_percentage=50";
+		argv[n++] = "--buffer_compress_chunk=4k";
+		argv[n++] = "--size=" ZRAM_MEASURE_SIZE;
+		argv[n++] = a[0];
+		argv[n++] = a[1];
+		argv[n++] = a[2];
+		argv[n++] = zj[i].timed ? "--bs=4k" : "--bs=1M";
+		if (zj[i].timed)
+			argv[n++] = "--time_based";
+		snprintf(rt, sizeof(rt), "--runtime=%d", share);
+		argv[n++] = rt;
+		argv[n] = NULL;
+		rc = run_fio(o->fio ? o->fio : "fio", argv, share + 30, &out, &olen, err, sizeof(err));
+		if (rc) {
+			add_note(nt, "%s: %s on %s: %s: compress_gb_s and decompress_gb_s keep their "
+				 "class defaults", name, zj[i].name, zdev, rc < 0 ? strerror(errno) : err);
+			free(out);
+			break;
+		}
+		if (!zj[i].timed) {
+			free(out);
+			continue;
+		}
+		nj = sr_fio_parse(out, olen, r, 2, why, sizeof(why));
+		d = nj >= 1 ? (i == 1 ? &r[0].write : &r[0].read) : NULL;
+		if (!d || r[0].error || d->total_ios < 10 || d->clat_mean_ns <= 0) {
+			add_note(nt, "%s: %s on %s: %s: %s keeps its class default", name, zj[i].name,
+				 zdev, nj < 0 ? why : "no usable requests in fio's output",
+				 k == 0 ? "compress_gb_s" : "decompress_gb_s");
+		} else {
+			time_t t = (time_t)sr_fio_timestamp(out, olen);
+			struct tm tm;
+
+			if (t && gmtime_r(&t, &tm))
+				strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+			z->v[k] = 4096.0 / d->clat_mean_ns; /* bytes per ns: GB/s */
+			snprintf(z->src[k], sizeof(z->src[k]), "measured by fio, %s, %s: --rw=%s --bs=4k "
+				 "--iodepth=1 --runtime=%d on %s, a zram device added for it (compressor "
+				 "%s, filled with data fio makes half compressible), removed after: 4096 B / "
+				 "the completion latency, mean (%.2f us: the block layer and zram's copy "
+				 "with the %s)", date[0] ? date : "date unknown", zj[i].name, zj[i].rw,
+				 share, zdev, alg[0] ? alg : "its default", d->clat_mean_ns / 1e3,
+				 k == 0 ? "compression" : "decompression");
+		}
+		free(out);
+	}
+out:
+	if (added) {
+		snprintf(rel, sizeof(rel), "sys/block/%s/reset", zdev);
+		write_small(root, rel, "1");
+		snprintf(buf, sizeof(buf), "%ld", id);
+		if (write_small(root, "sys/class/zram-control/hot_remove", buf))
+			add_note(nt, "%s: %s, added to measure, could not be removed (%s): echo %ld "
+				 ">/sys/class/zram-control/hot_remove", name, zdev, strerror(errno), id);
+	}
+}
+
+/* The probe's comment c ends "performance figures: the CLASS class
+ * defaults, not measured" (from pf): no longer so once figures are. */
+static void set_comment(json_t *dev, const char *c, const char *pf, int measured)
+{
+	char cm[1400];
+
+	if (snprintf(cm, sizeof(cm), "%.*sperformance figures: %d measured (sources), the rest "
+		     "the %s class defaults", c ? (int)(pf ? pf - c : (int)strlen(c)) : 0,
+		     c ? c : "", measured, json_string_value(json_object_get(dev, "class"))) <
+	    (int)sizeof(cm))
+		json_object_set_new(dev, "comment", json_string(cm));
+}
+
 enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_measure_opts *o,
 			       char **notes, struct sr_diag *diag)
 {
@@ -521,7 +750,7 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 	size_t len = 0, i;
 	int *same;
 	uint64_t line;
-	int nsw, n_dma = 0, done = 0, share, any = 0, sys = !root || !*root || !strcmp(root, "/");
+	int nsw, n_dma = 0, n_zram = 0, total, done = 0, share, any = 0, sys = !root || !*root || !strcmp(root, "/");
 	double seconds = o && o->seconds > 0 ? o->seconds : SR_MEASURE_SECONDS;
 	FILE *f;
 
@@ -600,7 +829,13 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 				}
 		n_dma += same[i] < 0;
 	}
-	share = n_dma ? (int)(seconds / (n_dma * (NJOBS + 1))) : 0;
+	json_array_foreach(devs, i, dev) {
+		const char *cls = json_string_value(json_object_get(dev, "class"));
+
+		n_zram += cls && !strcmp(cls, "zram");
+	}
+	total = n_dma * (NJOBS + 1) + n_zram * ZRAM_JOBS;
+	share = total ? (int)(seconds / total) : 0;
 	if (share < 2)
 		share = 2;
 	json_array_foreach(devs, i, dev) {
@@ -614,11 +849,36 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 
 		if (!cls || !name)
 			continue;
+		if (!strcmp(cls, "zram")) {
+			static const char *const zkeys[3] = { "compress_gb_s", "decompress_gb_s",
+							      "compress_ratio" };
+			const char *zn = strrchr(sw[i].path, '/') ? strrchr(sw[i].path, '/') + 1 :
+					 sw[i].path;
+			struct zmeasured z;
+
+			measure_zram(name, sys ? "/" : root, zn, share, o, &done, total, &z, &nt);
+			src = json_object();
+			for (k = 0; k < 3; k++) {
+				if (z.v[k] < 0)
+					continue;
+				json_object_set_new(dev, zkeys[k], json_real(z.v[k]));
+				json_object_set_new(src, zkeys[k], json_string(z.src[k]));
+				measured++;
+			}
+			if (measured) {
+				const char *c = json_string_value(json_object_get(dev, "comment"));
+
+				json_object_set_new(dev, "sources", src);
+				set_comment(dev, c, c ? strstr(c, "performance figures:") : NULL, measured);
+				any++;
+			} else {
+				json_decref(src);
+			}
+			continue;
+		}
 		if (strcmp(cls, "nvme") && strcmp(cls, "ssd") && strcmp(cls, "hdd")) {
-			add_note(&nt, "%s: a %s device is not measured (%s): its figures stay the class "
-				 "defaults", name, cls, !strcmp(cls, "zram") ?
-				 "a swap zram's slots read back mostly as empty pages" :
-				 "its figures are memory copies, not requests");
+			add_note(&nt, "%s: a %s device is not measured (its figures are memory copies, "
+				 "not requests): its figures stay the class defaults", name, cls);
 			continue;
 		}
 		if (sr_probe_swap_device(root, &sw[i], devname, sizeof(devname), disk, sizeof(disk),
@@ -656,7 +916,7 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 			m = ms[same[i]];
 		} else {
 			measure_device(name, devpath, dir[0] ? dir : NULL, share, o, &done,
-				       n_dma * (NJOBS + 1), &m, &nt);
+				       total, &m, &nt);
 			ms[i] = m;
 			same[i] = -2; /* measured */
 		}
@@ -692,7 +952,7 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 			const char *c = json_string_value(json_object_get(dev, "comment"));
 			const char *pf = c ? strstr(c, "performance figures:") : NULL;
 			const char *was = c ? strstr(c, "class hdd: queue/rotational is 1") : NULL;
-			char cm[1400], fixed[1400];
+			char fixed[1400];
 
 			if (reclassed && was && pf && was < pf &&
 			    snprintf(fixed, sizeof(fixed), "%.*sclass ssd: queue/rotational is 1, but "
@@ -704,13 +964,7 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 			}
 
 			json_object_set_new(dev, "sources", src);
-			/* The probe's "performance figures: the CLASS class
-			 * defaults, not measured" no longer holds. */
-			if (snprintf(cm, sizeof(cm), "%.*sperformance figures: %d measured by fio "
-				     "(sources), the rest the %s class defaults",
-				     c ? (int)(pf ? pf - c : (int)strlen(c)) : 0, c ? c : "", measured,
-				     json_string_value(json_object_get(dev, "class"))) < (int)sizeof(cm))
-				json_object_set_new(dev, "comment", json_string(cm));
+			set_comment(dev, c, pf, measured);
 			any++;
 		} else {
 			json_decref(src);
@@ -719,6 +973,10 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 	free(same);
 	free(ms);
 	free(disks);
+	if (total)
+		add_note(&nt, "not measured, the defaults: the CPU's figures (reclaim per folio and "
+			 "page, the swap-in fault, the lock holds: no fio job times them alone), "
+			 "memory and the interconnect");
 	if (any) {
 		json_object_set_new(doc, "comment", json_string(
 			"written by swapreplay machine --probe --measure: nodes, CPUs, distances, swap "
