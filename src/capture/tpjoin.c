@@ -75,6 +75,7 @@ struct sr_tpjoin {
 	size_t ndisks;
 	struct sr_u64map last_write; /* task -> seq + 1 of its last write */
 	struct sr_u64map last_read; /* task -> seq + 1 of its last read */
+	struct sr_u64map wait_start; /* task -> ts_ns + 1 of its last entry to wait4() */
 	uint64_t latest_ts;
 	struct sr_capture_stats *st; /* the capture's: its tracepoint counts */
 };
@@ -88,6 +89,7 @@ struct sr_tpjoin *sr_tpjoin_new(struct sr_capture_stats *st)
 	j->st = st;
 	sr_u64map_init(&j->last_write);
 	sr_u64map_init(&j->last_read);
+	sr_u64map_init(&j->wait_start);
 	return j;
 }
 
@@ -113,6 +115,7 @@ void sr_tpjoin_free(struct sr_tpjoin *j)
 	disks_free(j);
 	sr_u64map_free(&j->last_write);
 	sr_u64map_free(&j->last_read);
+	sr_u64map_free(&j->wait_start);
 	free(j->by_disk);
 	free(j);
 }
@@ -480,12 +483,25 @@ static void reclaimed(struct sr_tpjoin *j, const uint64_t *v)
 		sr_u64map_del(&j->last_write, v[2]);
 }
 
+/* Task pid entered wait4() (w): when, for its return's lat_ns. */
+static int wait_entered(struct sr_tpjoin *j, const uint64_t *v)
+{
+	int added;
+	uint64_t *slot = sr_u64map_put(&j->wait_start, v[2], &added);
+
+	if (!slot)
+		return -2;
+	*slot = v[0] + 1;
+	return 0;
+}
+
 /*
  * A task's fork (F: of task addr), exit (X) or return from wait4() (W:
  * having reaped task addr), as the trace's task op, in its place among the
- * bios (done at once: nothing to wait for).  A fork or a wait that names
- * no task or the task itself is left out and counted.  0, or -2 out of
- * memory.
+ * bios (done at once: nothing to wait for).  A wait's lat_ns is how long
+ * the task was in wait4() (since its last entry, w), 0 when the entry was
+ * not seen.  A fork or a wait that names no task or the task itself is
+ * left out and counted.  0, or -2 out of memory.
  */
 static int task_op(struct sr_tpjoin *j, char kind, const uint64_t *v)
 {
@@ -503,6 +519,14 @@ static int task_op(struct sr_tpjoin *j, char kind, const uint64_t *v)
 	if (kind != 'X') {
 		p->ev.child = (uint32_t)v[9];
 		p->ev.flags |= SR_EV_HAS_CHILD;
+	}
+	if (kind == 'W') {
+		uint64_t *start = sr_u64map_get(&j->wait_start, v[2]);
+
+		if (start && *start - 1 <= v[0])
+			p->ev.lat_ns = v[0] - (*start - 1);
+		if (start)
+			sr_u64map_del(&j->wait_start, v[2]);
 	}
 	p->pfn = 0;
 	p->has_pfn = 0;
@@ -527,8 +551,8 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
 		snprintf(msg, msz, "a tracepoint line has 10 fields (" SR_CAPTURE_TP_HEADER ")");
 		return -1;
 	}
-	if (fl[1] != 1 || !strchr("QCPFXW", f[1][0]) || !f[1][0]) {
-		snprintf(msg, msz, "kind is Q, C, P, F, X or W, not \"%.*s\"",
+	if (fl[1] != 1 || !strchr("QCPFXWw", f[1][0]) || !f[1][0]) {
+		snprintf(msg, msz, "kind is Q, C, P, F, X, W or w, not \"%.*s\"",
 			 (int)(fl[1] > 16 ? 16 : fl[1]), f[1]);
 		return -1;
 	}
@@ -564,6 +588,12 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
 		break;
 	case 'C':
 		if (completed(j, v) < 0) {
+			snprintf(msg, msz, "out of memory");
+			return -2;
+		}
+		break;
+	case 'w':
+		if (v[2] && wait_entered(j, v) < 0) {
 			snprintf(msg, msz, "out of memory");
 			return -2;
 		}

@@ -610,6 +610,12 @@ static __attribute__((noinline)) enum sr_err replay_task_op(struct sr_replay *r,
 	if (ti < 0)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	gap = task_gap(r, &r->tasks[ti], e, fresh);
+	/* A wait's lat_ns is how long the task waited in the recording (its
+	 * ts_ns is the wait's end): the compute before it ends lat_ns
+	 * earlier.  Without it, the recorded wait counts as compute, an
+	 * upper bound (docs/MODEL.md, "Forks, exits and waits"). */
+	if (e->op == SR_OP_WAIT)
+		gap = gap > (double)e->lat_ns ? gap - (double)e->lat_ns : 0;
 	r->tasks[ti].prev_busy = 0;
 	if (e->op == SR_OP_FORK) {
 		r->result.forks++;

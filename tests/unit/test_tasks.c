@@ -264,8 +264,60 @@ out:
 	free(v);
 }
 
+/* One node, one NVMe whose reads take 10 us: ten times faster than the
+ * recording's. */
+static const char FAST_READS[] =
+	"{\"nodes\": [{\"cpus\": 4}], \"devices\": ["
+	" {\"name\": \"a\", \"class\": \"nvme\", \"node\": 0, \"read_lat_us\": 10}]}";
+
+/* A wait's lat_ns is the time the parent waited in the recording (it
+ * called wait4() right after each fork): on a faster machine its waits
+ * end with its children's exits, not when the recording's did.  Without
+ * it, the recorded wait is compute, and the parent keeps the recording's
+ * pace (an upper bound). */
+static void wait_lat_not_compute(void)
+{
+	struct sr_machine *m = NULL;
+	struct sr_diag d;
+	struct tev *v = calloc(1, sizeof(*v));
+	struct sr_replay *r = NULL, *r0 = NULL;
+	const struct sr_result *res, *res0;
+	uint64_t fork_ts = 0;
+	size_t i;
+
+	CHECK(v != NULL);
+	CHECK(sr_machine_parse(&m, FAST_READS, strlen(FAST_READS), "fast-reads", &d) == SR_OK);
+	if (!v || !m)
+		goto out;
+	children(v, 1);
+	res0 = replay(&r0, m, v, 0);
+	for (i = 0; i < v->n; i++) {
+		if (v->e[i].op == SR_OP_FORK)
+			fork_ts = v->e[i].ts_ns;
+		if (v->e[i].op == SR_OP_WAIT)
+			v->e[i].lat_ns = v->e[i].ts_ns - fork_ts;
+	}
+	res = replay(&r, m, v, 0);
+	CHECK(res && res0);
+	if (!res || !res0)
+		goto out;
+	/* Recorded: 5 children of 20 x 110 us, 11.3 ms in all; each child
+	 * now takes 20 x (10 us of compute + a read of 10 us and its CPU
+	 * costs), some 0.5 ms. */
+	CHECK(res0->policy[0].makespan_ns >= 11e6);
+	CHECK(res->policy[0].makespan_ns < 0.5 * res0->policy[0].makespan_ns);
+	CHECK(res->policy[0].makespan_ns >= 5 * 20 * 20e3);
+	CHECK(res->waits == 5 && res->waits_unmatched == 0);
+out:
+	sr_replay_free(r);
+	sr_replay_free(r0);
+	sr_machine_free(m);
+	free(v);
+}
+
 void suite_tasks(void)
 {
+	TEST(wait_lat_not_compute);
 	TEST(children_in_turn);
 	TEST(children_threads_same);
 	TEST(unmatched_ops);
