@@ -76,6 +76,10 @@ struct sr_tpjoin {
 	struct sr_u64map last_write; /* task -> seq + 1 of its last write */
 	struct sr_u64map last_read; /* task -> seq + 1 of its last read */
 	struct sr_u64map wait_start; /* task -> ts_ns + 1 of its last entry to wait4() */
+	struct sr_u64map parent;     /* task -> its parent + 1 (F) */
+	struct sr_u64map exited;     /* task -> its one exited, unreaped child + 1;
+				      * UINT64_MAX: more than one */
+	struct sr_u64map woke;       /* task -> child + 1 of a wait written early */
 	uint64_t latest_ts;
 	struct sr_capture_stats *st; /* the capture's: its tracepoint counts */
 };
@@ -90,6 +94,9 @@ struct sr_tpjoin *sr_tpjoin_new(struct sr_capture_stats *st)
 	sr_u64map_init(&j->last_write);
 	sr_u64map_init(&j->last_read);
 	sr_u64map_init(&j->wait_start);
+	sr_u64map_init(&j->parent);
+	sr_u64map_init(&j->exited);
+	sr_u64map_init(&j->woke);
 	return j;
 }
 
@@ -116,6 +123,9 @@ void sr_tpjoin_free(struct sr_tpjoin *j)
 	sr_u64map_free(&j->last_write);
 	sr_u64map_free(&j->last_read);
 	sr_u64map_free(&j->wait_start);
+	sr_u64map_free(&j->parent);
+	sr_u64map_free(&j->exited);
+	sr_u64map_free(&j->woke);
 	free(j->by_disk);
 	free(j);
 }
@@ -495,13 +505,81 @@ static int wait_entered(struct sr_tpjoin *j, const uint64_t *v)
 	return 0;
 }
 
+/* Map m: key -> val (0 deletes).  0, or -2 out of memory. */
+static int map_set(struct sr_u64map *m, uint64_t key, uint64_t val)
+{
+	int added;
+	uint64_t *slot;
+
+	if (!val) {
+		sr_u64map_del(m, key);
+		return 0;
+	}
+	slot = sr_u64map_put(m, key, &added);
+	if (!slot)
+		return -2;
+	*slot = val;
+	return 0;
+}
+
+/* A wait op of task pid for child at ts, waited since its entry to
+ * wait4() (lat_ns; 0 when the entry was not seen): the entry is used up. */
+static struct pend *wait_op(struct sr_tpjoin *j, const uint64_t *v, uint64_t ts, uint64_t child)
+{
+	uint64_t w[10], *start = sr_u64map_get(&j->wait_start, v[2]);
+	struct pend *p;
+
+	memcpy(w, v, sizeof(w));
+	w[0] = ts;
+	p = pend_line(j, w, SR_OP_WAIT);
+	if (!p)
+		return NULL;
+	p->ev.child = (uint32_t)child;
+	p->ev.flags |= SR_EV_HAS_CHILD;
+	if (start && *start - 1 <= ts)
+		p->ev.lat_ns = ts - (*start - 1);
+	if (start)
+		sr_u64map_del(&j->wait_start, v[2]);
+	return p;
+}
+
+/*
+ * Task pid's swap I/O at v[0] while it is in wait4(), with one child that
+ * has exited and is not yet reaped: the wait has ended (the kernel writes
+ * the child's status into the task's memory before wait4() returns, and
+ * that page may be in swap), so the wait op is written now, just before
+ * the I/O, for that child; the task's W is then dropped.  Otherwise the
+ * I/O's gap from the wait's entry would be replayed as compute.  0, or -2.
+ */
+static int woke_by_io(struct sr_tpjoin *j, const uint64_t *v)
+{
+	uint64_t *c = sr_u64map_get(&j->exited, v[2]), child;
+	struct pend *p;
+
+	if (!v[2] || !c || *c == UINT64_MAX || !sr_u64map_get(&j->wait_start, v[2]))
+		return 0;
+	child = *c - 1;
+	p = wait_op(j, v, v[0] ? v[0] - 1 : 0, child);
+	if (!p)
+		return -2;
+	p->pfn = 0;
+	p->has_pfn = 0;
+	p->done = 1;
+	p->sector = 0;
+	p->disk = 0;
+	j->st->task_ops[2]++;
+	sr_u64map_del(&j->exited, v[2]);
+	return map_set(&j->woke, v[2], child + 1);
+}
+
 /*
  * A task's fork (F: of task addr), exit (X) or return from wait4() (W:
  * having reaped task addr), as the trace's task op, in its place among the
  * bios (done at once: nothing to wait for).  A wait's lat_ns is how long
  * the task was in wait4() (since its last entry, w), 0 when the entry was
- * not seen.  A fork or a wait that names no task or the task itself is
- * left out and counted.  0, or -2 out of memory.
+ * not seen; a wait written already (woke_by_io()) is not written again.
+ * A fork or a wait that names no task or the task itself is left out and
+ * counted.  0, or -2 out of memory.
  */
 static int task_op(struct sr_tpjoin *j, char kind, const uint64_t *v)
 {
@@ -513,20 +591,36 @@ static int task_op(struct sr_tpjoin *j, char kind, const uint64_t *v)
 		j->st->task_ops_bad++;
 		return 0;
 	}
-	p = pend_line(j, v, ops[i]);
-	if (!p)
+	if (kind == 'F' && map_set(&j->parent, v[9], v[2] + 1))
 		return -2;
-	if (kind != 'X') {
-		p->ev.child = (uint32_t)v[9];
-		p->ev.flags |= SR_EV_HAS_CHILD;
+	if (kind == 'X') {
+		uint64_t *par = sr_u64map_get(&j->parent, v[2]);
+
+		if (par) {
+			uint64_t pp = *par - 1, *c = sr_u64map_get(&j->exited, pp);
+
+			if (map_set(&j->exited, pp, c ? UINT64_MAX : v[2] + 1))
+				return -2;
+			sr_u64map_del(&j->parent, v[2]);
+		}
 	}
 	if (kind == 'W') {
-		uint64_t *start = sr_u64map_get(&j->wait_start, v[2]);
+		uint64_t *w = sr_u64map_get(&j->woke, v[2]);
+		int early = w && *w == v[9] + 1;
 
-		if (start && *start - 1 <= v[0])
-			p->ev.lat_ns = v[0] - (*start - 1);
-		if (start)
-			sr_u64map_del(&j->wait_start, v[2]);
+		sr_u64map_del(&j->woke, v[2]);
+		sr_u64map_del(&j->exited, v[2]);
+		if (early)
+			return 0;
+		p = wait_op(j, v, v[0], v[9]);
+	} else {
+		p = pend_line(j, v, ops[i]);
+	}
+	if (!p)
+		return -2;
+	if (kind == 'F') {
+		p->ev.child = (uint32_t)v[9];
+		p->ev.flags |= SR_EV_HAS_CHILD;
 	}
 	p->pfn = 0;
 	p->has_pfn = 0;
@@ -581,7 +675,7 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
 	}
 	switch (f[1][0]) {
 	case 'Q':
-		if (queued(j, v, f[8], fl[8]) < 0) {
+		if (woke_by_io(j, v) < 0 || queued(j, v, f[8], fl[8]) < 0) {
 			snprintf(msg, msz, "out of memory");
 			return -2;
 		}

@@ -145,8 +145,10 @@ $SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" "$D/capture/raw-tasks.csv" "
 	ok "kprobe capture: forks, exits and waits as task ops" || fail "kprobe task ops: $(diff "$D/capture/fixed-tasks.csv" "$W/rt.csv" | head -5) $(cat "$W/rt.err")"
 # The tracepoint capture's task lines (tests/data/capture/tp-tasks.csv): a fork (F), a fork of
 # the task itself (left out), exits (X), a return from wait4() (W) with its
-# entry (w: the wait's lat_ns, 750; an entry never returned from is
-# dropped), each a
+# entry (w: the wait's lat_ns; an entry never returned from is dropped):
+# the parent reads a page from swap inside wait4() after its child's exit
+# (the kernel writing the status), so the wait is written just before that
+# read (1649, 699 ns) and the W dropped; each a
 # task op in its place among the bios, to a file and to standard output.
 cat "$D/capture/tp-swapext.txt" "$D/capture/tp-tasks.csv" >"$W/tpt.raw.csv"
 $SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" "$W/tpt.raw.csv" "$W/tpt.csv" 2>"$W/tpt.err" &&
