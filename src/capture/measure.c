@@ -95,6 +95,20 @@ struct notes {
 	size_t len, cap;
 };
 
+/*
+ * Ctrl-C (SIGINT) or SIGTERM while measuring: the signal is held here
+ * (measure_stop), the fio running is killed, no further job starts, what
+ * was made is undone (the temporary file removed, an added zram device
+ * reset and removed), the caller's handlers are put back and the signal
+ * raised again for them.
+ */
+static volatile sig_atomic_t measure_stop;
+
+static void on_stop(int sig)
+{
+	measure_stop = sig;
+}
+
 static void add_note(struct notes *n, const char *fmt, ...) SR_PRINTF(2, 3);
 static void add_note(struct notes *n, const char *fmt, ...)
 {
@@ -218,9 +232,12 @@ static int run_fio(const char *fio, char *const argv[], int limit, char **out, s
 		time_t now = time(NULL);
 		int r;
 
-		if (now >= end) {
+		if (now >= end || measure_stop) {
 			kill(pid, SIGKILL);
-			snprintf(err, esz, "killed: still running %d s after it started", limit);
+			if (measure_stop)
+				snprintf(err, esz, "interrupted (signal %d)", (int)measure_stop);
+			else
+				snprintf(err, esz, "killed: still running %d s after it started", limit);
 			break;
 		}
 		fds[0].fd = open_o ? po[0] : -1;
@@ -436,6 +453,8 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 		size_t olen = 0;
 		int n = 0, rc, njobs;
 
+		if (measure_stop)
+			break;
 		if ((j->on_file && !have_file) || (!j->on_file && !rd))
 			continue;
 		if (o->progress)
@@ -500,7 +519,7 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 		free(out);
 	}
 	m->mixed = -1;
-	if (have_file && m->v[0] >= 0) {
+	if (have_file && m->v[0] >= 0 && !measure_stop) {
 		if (o->progress)
 			o->progress(o->progress_arg, name, "mixed", ++*done, total);
 		measure_mixed(name, file, size, share, o, m, nt);
@@ -645,7 +664,7 @@ static void measure_zram(const char *name, const char *root, const char *zname, 
 			 "keep their class defaults", name, zdev, strerror(errno));
 		goto out;
 	}
-	for (i = 0; i < ZRAM_JOBS; i++) {
+	for (i = 0; i < ZRAM_JOBS && !measure_stop; i++) {
 		struct sr_fio_job r[2];
 		char *argv[24], *out = NULL, rt[32];
 		size_t olen = 0;
@@ -746,6 +765,7 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 	json_error_t je;
 	json_t *doc, *devs, *dev;
 	char *data = NULL, *out, (*disks)[256];
+	struct sigaction sa, old_int, old_term;
 	struct measured *ms;
 	size_t len = 0, i;
 	int *same;
@@ -838,6 +858,12 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 	share = total ? (int)(seconds / total) : 0;
 	if (share < 2)
 		share = 2;
+	measure_stop = 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop; /* no SA_RESTART: poll() returns at once */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
 	json_array_foreach(devs, i, dev) {
 		const char *cls = json_string_value(json_object_get(dev, "class"));
 		const char *name = json_string_value(json_object_get(dev, "name"));
@@ -847,7 +873,7 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 		struct stat st;
 		int k, measured = 0, hdd, reclassed = 0;
 
-		if (!cls || !name)
+		if (!cls || !name || measure_stop)
 			continue;
 		if (!strcmp(cls, "zram")) {
 			static const char *const zkeys[3] = { "compress_gb_s", "decompress_gb_s",
@@ -973,6 +999,18 @@ enum sr_err sr_machine_measure(const char *root, char **json, const struct sr_me
 	free(same);
 	free(ms);
 	free(disks);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (measure_stop) {
+		int sig = (int)measure_stop;
+
+		json_decref(doc);
+		free(nt.p);
+		/* Everything made is undone: the caller's handler now. */
+		raise(sig);
+		return sr_diag_set(diag, SR_ERR_INVAL, "--measure: interrupted (signal %d); "
+				   "nothing left behind", sig);
+	}
 	if (total)
 		add_note(&nt, "not measured, the defaults: the CPU's figures (reclaim per folio and "
 			 "page, the swap-in fault, the lock holds: no fio job times them alone), "

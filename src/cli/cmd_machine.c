@@ -21,15 +21,19 @@ static const struct cli_opt opts[] = {
 	{ NULL, 0, 0, 0 },
 };
 
-/* --measure's progress: one line redrawn on a terminal. */
+/* --measure's progress: one line redrawn on a terminal, with the time
+ * left (the jobs share the time: each has its part). */
 static int progress_on;
 
 static void progress(void *arg, const char *dev, const char *job, int k, int n)
 {
-	(void)arg;
+	const struct sr_measure_opts *mo = arg;
+	double secs = mo->seconds > 0 ? mo->seconds : SR_MEASURE_SECONDS;
+	double each = secs / n < 2 ? 2 : (double)(int)(secs / n);
+
 	if (progress_on)
-		fprintf(stderr, "\rswapreplay: measuring %s with fio: %s (job %d of %d)\033[K", dev,
-			job, k, n);
+		fprintf(stderr, "\rswapreplay: measuring %s with fio: %s (job %d of %d, about %.0f s "
+			"left)\033[K", dev, job, k, n, each * (n - k + 1));
 }
 
 static int run(int argc, char **argv)
@@ -90,6 +94,7 @@ static int run(int argc, char **argv)
 		char *mnotes = NULL;
 
 		progress_on = !cli_quiet && isatty(STDERR_FILENO);
+		mo.progress_arg = &mo;
 		err = sr_machine_measure(root, &json, &mo, &mnotes, &d);
 		if (progress_on)
 			fprintf(stderr, "\r\033[K");
@@ -157,8 +162,8 @@ const struct cli_cmd cmd_machine = {
 	"\n"
 	"Options:\n"
 	"  --probe             required: read the system\n"
-	"  --measure[=SECONDS] also measure each nvme, ssd and hdd swap device with fio\n"
-	"                      (Debian's fio; as root), in SECONDS for all of them\n"
+	"  --measure[=SECONDS] also measure each swap device (nvme, ssd, hdd, zram)\n"
+	"                      with fio (Debian's; as root), in SECONDS for all of them\n"
 	"                      (default 60): 4 KiB random reads at depth 1 and 32\n"
 	"                      and 1 MiB sequential reads from the device holding\n"
 	"                      the swap area (fio --readonly), and the same writes\n"
@@ -168,8 +173,16 @@ const struct cli_cmd cmd_machine = {
 	"                      defaults, nothing is written to a swap area or a\n"
 	"                      device); each measured figure's source says \"measured\n"
 	"                      by fio, DATE, JOB\".  A disk that says it rotates but\n"
-	"                      reads in under 2 ms is written as an ssd.  zram and\n"
-	"                      pmem devices are not measured (a warning says so)\n"
+	"                      reads in under 2 ms is written as an ssd.  Also the\n"
+	"                      read latency under a write load, a check in the\n"
+	"                      device's sources (the model derives it).  Swap areas\n"
+	"                      on one disk are measured once.  A zram device: on\n"
+	"                      another zram device added for it and removed after\n"
+	"                      (4 KiB writes and reads at depth 1), its ratio from\n"
+	"                      its mm_stat; it is never written itself.  pmem and\n"
+	"                      the CPU's figures are not measured (a warning says\n"
+	"                      so).  Progress on a terminal; Ctrl-C stops it and\n"
+	"                      leaves nothing behind\n"
 	"  --fio=PATH          the fio to run (default: fio on PATH)\n"
 	"  --sysfs-root=DIR    read DIR/sys/... and DIR/proc/swaps instead of / (a\n"
 	"                      copy of another machine's files, or a test tree)\n"
