@@ -160,7 +160,7 @@ test-live: deps
 	SWAPREPLAY=$(BIN) sh tests/live/run.sh
 
 # The model against this machine's own kernel: A/B runs of page-cluster,
-# zram against a file, two swap areas (as root, about 6 minutes; skipped
+# zram against a file, two swap areas (as root, about 4 minutes; skipped
 # with a line saying why where it cannot run; a row outside its band is
 # shown, not a failure): traces/capture/swapreplay-ab, its table also in
 # build/validate-live.txt.
