@@ -335,6 +335,23 @@ static double value_of(const struct job *j, const struct sr_fio_job *r, char *wh
 	return d->iops > 0 ? d->iops : -1;
 }
 
+/* The arguments every fio run starts with (JSON out, no progress, direct
+ * I/O, random offsets not repeated and not tracked), engine the
+ * ioengine: their count. */
+static int fio_args(char **argv, const char *engine)
+{
+	int n = 0;
+
+	argv[n++] = "fio";
+	argv[n++] = "--output-format=json";
+	argv[n++] = "--eta=never";
+	argv[n++] = !strcmp(engine, "psync") ? "--ioengine=psync" : "--ioengine=libaio";
+	argv[n++] = "--direct=1";
+	argv[n++] = "--randrepeat=0";
+	argv[n++] = "--norandommap";
+	return n;
+}
+
 struct measured {
 	double v[NJOBS];       /* -1: not measured */
 	char src[NJOBS][300];
@@ -357,13 +374,7 @@ static void measure_mixed(const char *name, const char *file, uint64_t size, int
 	snprintf(a[0], sizeof(a[0]), "--filename=%s", file);
 	snprintf(a[1], sizeof(a[1]), "--runtime=%d", share);
 	snprintf(a[2], sizeof(a[2]), "--size=%llu", (unsigned long long)size);
-	argv[n++] = "fio";
-	argv[n++] = "--output-format=json";
-	argv[n++] = "--eta=never";
-	argv[n++] = "--ioengine=libaio";
-	argv[n++] = "--direct=1";
-	argv[n++] = "--randrepeat=0";
-	argv[n++] = "--norandommap";
+	n = fio_args(argv, "libaio");
 	argv[n++] = "--bs=4k";
 	argv[n++] = "--time_based";
 	argv[n++] = a[0];
@@ -471,13 +482,7 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 		snprintf(arg[4], sizeof(arg[4]), "--iodepth=%d", j->depth);
 		snprintf(arg[5], sizeof(arg[5]), "--runtime=%d", share);
 		snprintf(arg[6], sizeof(arg[6]), "--size=%llu", (unsigned long long)size);
-		argv[n++] = "fio";
-		argv[n++] = "--output-format=json";
-		argv[n++] = "--eta=never";
-		argv[n++] = "--ioengine=libaio";
-		argv[n++] = "--direct=1";
-		argv[n++] = "--randrepeat=0";
-		argv[n++] = "--norandommap";
+		n = fio_args(argv, "libaio");
 		argv[n++] = "--percentile_list=50:99";
 		for (k = 0; k < 6; k++)
 			argv[n++] = arg[k];
@@ -673,17 +678,10 @@ static void measure_zram(const char *name, const char *root, const char *zname, 
 
 		if (o->progress)
 			o->progress(o->progress_arg, name, zj[i].name, ++*done, total);
-		n = 0;
 		snprintf(a[0], sizeof(a[0]), "--filename=%s", dev);
 		snprintf(a[1], sizeof(a[1]), "--name=%s", zj[i].name);
 		snprintf(a[2], sizeof(a[2]), "--rw=%s", zj[i].rw);
-		argv[n++] = "fio";
-		argv[n++] = "--output-format=json";
-		argv[n++] = "--eta=never";
-		argv[n++] = "--ioengine=psync";
-		argv[n++] = "--direct=1";
-		argv[n++] = "--randrepeat=0";
-		argv[n++] = "--norandommap";
+		n = fio_args(argv, "psync");
 		argv[n++] = "--refill_buffers";
 		argv[n++] = "--buffer_compress_percentage=50";
 		argv[n++] = "--buffer_compress_chunk=4k";
