@@ -103,7 +103,7 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 		h->lrulock[i].now = &h->now;
 	/* Until sr_hw_set_write_limits(): no bound but the request queue's. */
 	h->wbt.read_recent = h->wbt.idle = SR_BLKDEV_MAX_RQ;
-	h->rng = SR_HW_SEED;
+	sr_hw_set_key(h, 0);
 	return 0;
 }
 
@@ -210,7 +210,8 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 	dst->wbt = src->wbt;
 	dst->now = src->now;
 	memcpy(dst->cpu_owner, src->cpu_owner, (size_t)m->nr_cpus * sizeof(*dst->cpu_owner));
-	dst->rng = src->rng;
+	dst->draw_key = src->draw_key;
+	dst->draw_n = src->draw_n;
 	memcpy(dst->mix, src->mix, 2 * (size_t)m->nr_devices * sizeof(*dst->mix));
 	for (i = 0; i < m->nr_devices; i++)
 		if (cal_copy(&dst->devcal[i], &src->devcal[i]) ||

@@ -91,7 +91,14 @@ struct sr_hw {
 	 * request's work and latency by op (sr_cost_request()) and as a
 	 * stream's (sr_cost_request_stream()), and (D3)'s t_w and P. */
 	struct sr_hw_flash *flash;
-	uint64_t rng;              /* the draws of (D3), from a fixed seed */
+	/* (D3)'s draws: common random numbers.  A draw is a hash of the
+	 * record played (its seq, the same in every simulation: order.c)
+	 * and the draw's number within it, not the next of a stream: the
+	 * same event draws the same under every policy and variant, so that
+	 * two policies differ by what they decide, not by where a stream
+	 * stood (sr_hw_set_key()). */
+	uint64_t draw_key;
+	uint32_t draw_n;
 };
 
 enum { SR_WAIT_CPU, SR_WAIT_SWAP_LOCK, SR_WAIT_LRU_LOCK, SR_WAIT_SWAP_CACHE_LOCK,
@@ -177,10 +184,21 @@ uint64_t sr_hw_stale(const struct sr_hw *h);
 /* A SATA device's queue: NCQ's 32 tags (libata ATA_MAX_QUEUE). */
 #define SR_HW_NCQ_DEPTH 32u
 
-/* A uniform draw in [0, 1) from h's generator (splitmix64). */
+/* The record the next draws belong to (its seq), from its first draw. */
+static inline void sr_hw_set_key(struct sr_hw *h, uint64_t key)
+{
+	h->draw_key = key;
+	h->draw_n = 0;
+}
+
+/* A uniform draw in [0, 1): the record's key and the draw's number within
+ * it, mixed (splitmix64's finaliser over the two, odd multipliers apart). */
 static inline double sr_hw_draw(struct sr_hw *h)
 {
-	return (double)(sr_splitmix64(&h->rng) >> 11) * 0x1p-53;
+	uint64_t x = SR_HW_SEED + h->draw_key * 0x9e3779b97f4a7c15ull +
+		     (uint64_t)h->draw_n++ * 0xd1b54a32d192ed03ull;
+
+	return (double)(sr_splitmix64(&x) >> 11) * 0x1p-53;
 }
 
 /*

@@ -501,6 +501,8 @@ static int play_head(struct sim *s, long ti)
 	long w, child;
 
 	rec_play(o, o->qhead[ti], ti, &in);
+	/* Its draws (D3) are its own, whatever was played before it. */
+	sr_hw_set_key(&s->hw, o->rec[o->qhead[ti]].seq);
 	switch (pre_flush(s, ti, &in)) {
 	case -1:
 		return -1;
@@ -557,6 +559,9 @@ static int play_swap(struct sim *s, long ti)
 	struct sr_play in;
 
 	rec_play(o, i, ti, &in);
+	/* Its draws (D3) are its own, whatever was played before it; a
+	 * plug's reads it flushes first draw as its own too. */
+	sr_hw_set_key(&s->hw, o->rec[i].seq);
 	switch (pre_flush(s, ti, &in)) {
 	case -1:
 		return -1;
@@ -671,6 +676,8 @@ int sr_sim_submit(struct sim *s, const struct sr_sub *u, const uint64_t *bio)
 				o->forced++;
 			note_start(s, start);
 			note_seq(o, seq);
+			/* Its draws (D3) are its own (play_swap()). */
+			sr_hw_set_key(&s->hw, seq);
 			if (SR_UNLIKELY(o->played != NULL))
 				o->played(o->played_arg, ti);
 			rec_unpack(&u->r, ti, bio, &in);

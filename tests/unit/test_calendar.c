@@ -135,6 +135,7 @@ static double mean_wait(const struct sr_device *dev, double backlog, unsigned re
 
 		h.wr_end[0] = s + backlog * cw;
 		h.rd_last[0] = s - since_read;
+		sr_hw_set_key(&h, (uint64_t)i); /* each read a record of its own */
 		w = sr_hw_read_wait(&h, 0, &m.dev[0], s);
 		busy += w > 0;
 		sum += w;
@@ -182,8 +183,52 @@ static void flash_read_waits(void)
 	CHECK(fabs(w - (32 / P - 0.5) * tw) < 0.02 * (32 / P - 0.5) * tw);
 }
 
+/* (D3)'s draws are common random numbers: a record's draws depend on
+ * its key (its seq) and their number within it alone, not on what was
+ * drawn before (another policy's simulation draws for other records in
+ * between); and over many keys they are uniform on [0, 1). */
+static void flash_draws_common(void)
+{
+	struct sr_hw h, g;
+	double a0, a1, b0, sum = 0, sq = 0;
+	int i, n = 100000, bad = 0;
+
+	memset(&h, 0, sizeof(h));
+	memset(&g, 0, sizeof(g));
+	sr_hw_set_key(&h, 41);
+	a0 = sr_hw_draw(&h);
+	a1 = sr_hw_draw(&h);
+	/* Another simulation: other records' draws first, then record 41. */
+	for (i = 0; i < 7; i++) {
+		sr_hw_set_key(&g, (uint64_t)(1000 + i));
+		(void)sr_hw_draw(&g);
+		(void)sr_hw_draw(&g);
+	}
+	sr_hw_set_key(&g, 41);
+	b0 = sr_hw_draw(&g);
+	CHECK(b0 == a0);
+	CHECK(sr_hw_draw(&g) == a1);
+	CHECK(a0 != a1);
+	sr_hw_set_key(&g, 42);
+	CHECK(sr_hw_draw(&g) != a0);
+	for (i = 0; i < n; i++) {
+		double u;
+
+		sr_hw_set_key(&h, (uint64_t)i);
+		u = sr_hw_draw(&h);
+		bad += !(u >= 0 && u < 1);
+		sum += u;
+		sq += u * u;
+	}
+	CHECK(bad == 0);
+	/* Mean 1/2 and variance 1/12, within 5 standard errors. */
+	CHECK(fabs(sum / n - 0.5) < 5 * sqrt(1.0 / 12 / n));
+	CHECK(fabs(sq / n - sum / n * (sum / n) - 1.0 / 12) < 0.002);
+}
+
 void suite_calendar(void)
 {
+	TEST(flash_draws_common);
 	TEST(calendar_queues);
 	TEST(calendar_stale);
 	TEST(calendar_backlog_random);
