@@ -352,6 +352,25 @@ static int fio_args(char **argv, const char *engine)
 	return n;
 }
 
+/* t's day, YYYY-MM-DD, in date (left as it is if t cannot be had). */
+static void day_of(time_t t, char *date, size_t dsz)
+{
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(date, dsz, "%Y-%m-%d", &tm);
+}
+
+/* The day fio ran (its output's "timestamp"), in date; left as it is
+ * when the output has none. */
+static void fio_day(const char *out, size_t olen, char *date, size_t dsz)
+{
+	time_t t = (time_t)sr_fio_timestamp(out, olen);
+
+	if (t)
+		day_of(t, date, dsz);
+}
+
 struct measured {
 	double v[NJOBS];       /* -1: not measured */
 	char src[NJOBS][300];
@@ -404,11 +423,7 @@ static void measure_mixed(const char *name, const char *file, uint64_t size, int
 			add_note(nt, "%s: mixed: no usable reads in fio's output: the read latency "
 				 "under a write load is not measured", name);
 		} else {
-			time_t t = (time_t)sr_fio_timestamp(out, olen);
-			struct tm tm;
-
-			if (t && gmtime_r(&t, &tm))
-				strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+			fio_day(out, olen, date, sizeof(date));
 			m->mixed = r[rd].read.clat_mean_ns / 1e3;
 			snprintf(m->mixed_src, sizeof(m->mixed_src),
 				 "measured by fio, %s, mixed: --bs=4k --runtime=%d, mixed-read --rw=randread "
@@ -507,11 +522,7 @@ static void measure_device(const char *name, const char *dev_path, const char *d
 			add_note(nt, "%s: %s: %s: %s keeps its class default", name, j->name, why,
 				 j->key);
 		} else {
-			time_t t = (time_t)sr_fio_timestamp(out, olen);
-			struct tm tm;
-
-			if (t && gmtime_r(&t, &tm))
-				strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+			fio_day(out, olen, date, sizeof(date));
 			if (snprintf(m->src[i], sizeof(m->src[i]),
 				 "measured by fio, %s, %s: --rw=%s --bs=%s --iodepth=%d --runtime=%d%s "
 				 "on %s (%s)", date[0] ? date : "date unknown", j->name, j->rw, j->bs,
@@ -625,11 +636,8 @@ static void measure_zram(const char *name, const char *root, const char *zname, 
 		/* Today, or SOURCE_DATE_EPOCH's (reproducible output, the
 		 * tests). */
 		const char *sde = getenv("SOURCE_DATE_EPOCH");
-		time_t t = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
-		struct tm tm;
 
-		if (gmtime_r(&t, &tm))
-			strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+		day_of(sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL), date, sizeof(date));
 		z->v[2] = (double)orig / (double)compr;
 		snprintf(z->src[2], sizeof(z->src[2]), "measured from %.31s's mm_stat, %s: "
 			 "orig_data_size %llu / compr_data_size %llu, what it held then", zname,
@@ -713,11 +721,7 @@ static void measure_zram(const char *name, const char *root, const char *zname, 
 				 zdev, nj < 0 ? why : "no usable requests in fio's output",
 				 k == 0 ? "compress_gb_s" : "decompress_gb_s");
 		} else {
-			time_t t = (time_t)sr_fio_timestamp(out, olen);
-			struct tm tm;
-
-			if (t && gmtime_r(&t, &tm))
-				strftime(date, sizeof(date), "%Y-%m-%d", &tm);
+			fio_day(out, olen, date, sizeof(date));
 			z->v[k] = 4096.0 / d->clat_mean_ns; /* bytes per ns: GB/s */
 			snprintf(z->src[k], sizeof(z->src[k]), "measured by fio, %s, %s: --rw=%s --bs=4k "
 				 "--iodepth=1 --runtime=%d on %s, a zram device added for it (compressor "
