@@ -522,6 +522,16 @@ static int map_set(struct sr_u64map *m, uint64_t key, uint64_t val)
 	return 0;
 }
 
+/* A task op's line: no page, no request to wait for, done at once. */
+static void task_op_done(struct pend *p)
+{
+	p->pfn = 0;
+	p->has_pfn = 0;
+	p->done = 1;
+	p->sector = 0;
+	p->disk = 0;
+}
+
 /* A wait op of task pid for child at ts, waited since its entry to
  * wait4() (lat_ns; 0 when the entry was not seen): the entry is used up. */
 static struct pend *wait_op(struct sr_tpjoin *j, const uint64_t *v, uint64_t ts, uint64_t child)
@@ -562,11 +572,7 @@ static int woke_by_io(struct sr_tpjoin *j, const uint64_t *v)
 	p = wait_op(j, v, v[0] ? v[0] - 1 : 0, child);
 	if (!p)
 		return -2;
-	p->pfn = 0;
-	p->has_pfn = 0;
-	p->done = 1;
-	p->sector = 0;
-	p->disk = 0;
+	task_op_done(p);
 	j->st->task_ops[2]++;
 	sr_u64map_del(&j->exited, v[2]);
 	return map_set(&j->woke, v[2], child + 1);
@@ -622,11 +628,7 @@ static int task_op(struct sr_tpjoin *j, char kind, const uint64_t *v)
 		p->ev.child = (uint32_t)v[9];
 		p->ev.flags |= SR_EV_HAS_CHILD;
 	}
-	p->pfn = 0;
-	p->has_pfn = 0;
-	p->done = 1;
-	p->sector = 0;
-	p->disk = 0;
+	task_op_done(p);
 	j->st->task_ops[i]++;
 	return 0;
 }
