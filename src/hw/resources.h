@@ -208,7 +208,11 @@ static inline double sr_hw_draw(struct sr_hw *h)
  * units work in parallel, a write holds one for t_w = P / IOPS_w.  With
  * k = n / P, the read's unit is busy with probability k (k < 1) and it
  * waits out the write there, U(0, 1) x t_w; with k >= 1 it waits for
- * k - 1 more.  docs/MODEL.md gives the derivation.
+ * k - 1 more.  One draw u gives both as wait = max(0, k - u) / min(k, 1)
+ * x t_w: the same distribution, and for a given u a wait that grows with
+ * k and without a jump, so that two policies (or two settings) whose k
+ * differ a little for the same read get waits that differ a little.
+ * docs/MODEL.md gives the derivation.
  */
 static inline double sr_hw_read_wait(struct sr_hw *h, int dv, const struct sr_device *dev,
 				     double s)
@@ -228,8 +232,8 @@ static inline double sr_hw_read_wait(struct sr_hw *h, int dv, const struct sr_de
 	k = n / P;
 	u = sr_hw_draw(h);
 	if (k < 1)
-		return u < k ? u / k * P * cw : 0;
-	return (k - 1 + u) * P * cw;
+		return u < k ? (k - u) / k * P * cw : 0;
+	return (k - u) * P * cw;
 }
 
 /*

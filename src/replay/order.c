@@ -113,6 +113,45 @@ static void heap_fix(struct sim_order *o, struct ord_ent *h, uint32_t n, uint32_
 		heap_down(o, h, n, i, x);
 }
 
+/* a before b: the earlier key, and at equal keys the lower task index
+ * (the same task in every simulation). */
+static inline int ent_before(struct ord_ent a, struct ord_ent b)
+{
+	return a.k < b.k || (a.k == b.k && a.t < b.t);
+}
+
+/*
+ * The ready heap's top made the task of the lowest index among those of
+ * the earliest start, so that ties are broken the same way under every
+ * policy (not by the heap's history, which differs).  The tasks of the
+ * top's key are a subtree at the top (a parent's key is no later than
+ * its child's, and none is earlier than the top's): when neither child
+ * has it, the top is the only one (the common case, two comparisons);
+ * else the heap is scanned for them, and the one chosen changes places
+ * with the top (equal keys: the heap stays a heap).  After every change
+ * of the ready heap; the sift loops compare keys alone, as fast as before.
+ */
+static void ready_canon(struct sim_order *o)
+{
+	struct ord_ent *h = o->ready, x;
+	uint32_t n = o->nready, i, best = 0;
+	double k;
+
+	if (n < 2)
+		return;
+	k = h[0].k;
+	if (SR_LIKELY(h[1].k != k && (n < 3 || h[2].k != k)))
+		return;
+	for (i = 1; i < n; i++)
+		if (h[i].k == k && h[i].t < h[best].t)
+			best = i;
+	if (best) {
+		x = h[0];
+		h[0] = h[best];
+		h[best] = x;
+	}
+}
+
 /* The ready heap (no places): x in, x as its new top, its top out. */
 static void ready_push(struct sim_order *o, int32_t t, double key)
 {
@@ -128,6 +167,7 @@ static void ready_push(struct sim_order *o, int32_t t, double key)
 		i = up;
 	}
 	h[i] = x;
+	ready_canon(o);
 }
 
 static void ready_top(struct sim_order *o, struct ord_ent x)
@@ -145,6 +185,7 @@ static void ready_top(struct sim_order *o, struct ord_ent x)
 		i = c;
 	}
 	h[i] = x;
+	ready_canon(o);
 }
 
 static void ready_pop(struct sim_order *o)
@@ -668,7 +709,8 @@ int sr_sim_submit(struct sim *s, const struct sr_sub *u, const uint64_t *bio)
 			other = o->idle[2].k;
 		/* (Or the queue is full, and it is the earliest: the queue
 		 * would take it and play it at once, counted.) */
-		if ((!o->nready || start <= o->ready[0].k) &&
+		if ((!o->nready ||
+		     ent_before((struct ord_ent){ start, (int32_t)ti }, o->ready[0])) &&
 		    (start <= o->last_ts + other || o->queued >= o->max)) {
 			struct sr_play in;
 
