@@ -104,6 +104,17 @@ struct sr_replay_opts {
 	 */
 	unsigned variants;
 	double variant_range;
+	/*
+	 * --noise: the policies' decisions also played on this many replicas
+	 * of the trace's timing, each event's time moved later by a draw
+	 * uniform on [0, noise_jitter_ns) (a hash of the event's place in the
+	 * trace and the replica's number: the same under every policy), on
+	 * the machine as given; sr_replay_finish() then fills each policy's
+	 * noise.  At most SR_REPLAY_MAX_NOISE; 0: none.  noise_jitter_ns 0
+	 * stands for SR_NOISE_JITTER_NS.  docs/MODEL.md, N1-N2.
+	 */
+	unsigned noise;
+	double noise_jitter_ns;
 };
 
 /* o with the defaults: no machine (to be given), SR_KERNEL_DEFAULT, the
@@ -114,6 +125,22 @@ void sr_replay_opts_init(struct sr_replay_opts *o);
 
 /* The most machine variants a replay plays. */
 #define SR_REPLAY_MAX_VARIANTS 1000
+/* The most noise replicas a replay plays, and their default jitter (1 us:
+ * docs/MODEL.md, N1, says why). */
+#define SR_REPLAY_MAX_NOISE 64
+#define SR_NOISE_JITTER_NS 1000.0
+/*
+ * The replicas --noise=auto plays on a trace of about `events` events: as
+ * many as SR_NOISE_AUTO_EVENTS replayed events allow, at most 4 (up to
+ * 100,000 events), none below 2 (a spread needs two: beyond 200,000), and
+ * none when the length is not known (0: a pipe).  A replica costs about
+ * what the replay's simulations cost (45-110 % more time each on gen's
+ * traces), so that replicas are the default only where they add a
+ * fraction of a second; a long trace's noise is smaller, and --noise=R
+ * measures it.
+ */
+#define SR_NOISE_AUTO_EVENTS 400000u
+unsigned sr_noise_auto(uint64_t events);
 
 /* The window sr_replay_opts.reorder_window == 0 stands for. */
 #define SR_REORDER_DEFAULT 65536u

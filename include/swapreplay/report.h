@@ -71,6 +71,7 @@ enum sr_caveat_kind {
 	SR_CAV_NODES,           /* --node-map */
 	SR_CAV_DEVICES,         /* the trace's devices are not the machine's */
 	SR_CAV_READAHEAD,       /* readahead without the addresses it needs */
+	SR_CAV_NOISE,           /* the deltas' timing noise, or not measured */
 	SR_CAV_UNCERTAINTY,     /* how sure the deltas are, or not estimated */
 	SR_CAV_MODEL,           /* predictions, not measurements */
 	SR_CAV_COUNT

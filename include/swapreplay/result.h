@@ -158,6 +158,15 @@ struct sr_policy_result {
 		double range;          /* relative perturbation, e.g. 0.25 */
 		double min, max;       /* delta_pct over the variants */
 	} unc;
+	/* With --noise: the delta over replicas of the trace whose times are
+	 * jittered (sr_replay_opts.noise). */
+	struct {
+		int replicas;          /* 0: not measured */
+		double jitter_ns;
+		double pct;            /* the largest |delta - delta_pct| of a
+					* replica: the delta's timing noise */
+		double min, max;       /* delta_pct over the replicas */
+	} noise;
 };
 
 /*
@@ -166,6 +175,18 @@ struct sr_policy_result {
  */
 #define SR_SAME_PCT 1.0
 int sr_delta_side(double delta_pct);
+/*
+ * A policy's delta is within its timing noise: the noise was measured
+ * and |delta_pct| <= noise.pct (a replica of the trace's timing could
+ * give no difference or the other sign).  The baseline is never.
+ */
+int sr_delta_in_noise(const struct sr_policy_result *p);
+/* What every format says of such a delta. */
+#define SR_WITHIN_NOISE "no difference (within noise)"
+/* The side of delta d of a policy whose noise is p's: 0 within the
+ * noise, else sr_delta_side(d). */
+int sr_delta_side_noise(const struct sr_policy_result *p, double d);
+
 
 
 

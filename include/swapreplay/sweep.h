@@ -53,6 +53,9 @@ enum sr_err sr_sweep_fmt_parse(const char *s, enum sr_sweep_fmt *out);
  * range, in per cent. */
 #define SR_SWEEP_MAX_VARIANTS 200
 #define SR_SWEEP_UNC_RANGE 25
+/* sr_sweep_opts.noise: each trace's replicas from its size, as replay's
+ * --noise=auto (sr_noise_auto(sr_trace_events_guess())). */
+#define SR_SWEEP_NOISE_AUTO (-1)
 
 struct sr_sweep_opts {
 	/* Machines: presets or description files, in the order given.  None:
@@ -91,6 +94,14 @@ struct sr_sweep_opts {
 	/* --uncertainty-range: figures within a factor 1 + P/100 either way,
 	 * 1 to 400; 0: SR_SWEEP_UNC_RANGE. */
 	unsigned uncertainty_range;
+	/* --noise: each unit also replayed on this many replicas of its
+	 * trace's timing (sr_replay_opts.noise, at most SR_REPLAY_MAX_NOISE),
+	 * or SR_SWEEP_NOISE_AUTO: as many as its trace's size allows; rows
+	 * that replayed then give the delta's timing noise and whether the
+	 * delta is within it.  0: none.  noise_jitter_ns: their jitter, 1 to
+	 * 10^9 ns; 0: SR_NOISE_JITTER_NS. */
+	int noise;
+	unsigned noise_jitter_ns;
 	/* 1: every file found in a directory or by a glob is a trace; 0:
 	 * those that are by their content one of swapreplay's other files (a
 	 * sweep's result file or plan, a machine description, a replay
@@ -119,7 +130,8 @@ struct sr_sweep;
  * when the inputs hold no trace, SR_ERR_LIMIT for more than SR_MAX_POLICIES
  * policies (the baseline included), SR_SWEEP_MAX_MACHINES machines, a
  * max_errors above 2^63 - 1, more than SR_SWEEP_MAX_VARIANTS variants or a
- * range above 400, SR_ERR_NOMEM.
+ * range above 400, more than SR_REPLAY_MAX_NOISE noise replicas or a
+ * jitter above 10^9 ns, SR_ERR_NOMEM.
  */
 enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_t ninputs,
 			 const struct sr_sweep_opts *opts, struct sr_diag *diag);
@@ -128,8 +140,8 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
  * Set up the sweep a plan describes (written by sr_sweep_write_plan()):
  * unit I of the plan is unit I of the sweep, with the plan's trace and
  * machine, its paths resolved from the plan's directory.  The policies,
- * baseline, slots cache, input format, max_errors and uncertainty are the
- * plan's (every
+ * baseline, slots cache, input format, max_errors, uncertainty and noise
+ * are the plan's (every
  * line must give the same); of opts only format is used.  Blank lines are
  * skipped.
  *
@@ -287,7 +299,10 @@ enum sr_err sr_sweep_finish(struct sr_sweep *s, struct sr_diag *diag);
 /*
  * Write to f a table, per policy: the units it won (the highest throughput
  * of its unit; ties count for each) and its median and worst delta over
- * the units that replayed.  Over every row that stands in the output file
+ * the units that replayed; with --noise, how many of its deltas were
+ * within their timing noise, each counted as the baseline's throughput
+ * and a delta of 0 (no difference (within noise): never a win nor a
+ * worst).  Over every row that stands in the output file
  * (earlier runs' rows included), or over the rows this run wrote to a
  * descriptor; never read back from the output.  After sr_sweep_finish().
  *

@@ -249,6 +249,14 @@ void sr_writer_abort(struct sr_writer *w);
  * each optionally followed by ".zst"); SR_FMT_AUTO if none.  *zst is set to
  * whether the name ends in ".zst". */
 enum sr_format sr_format_from_name(const char *path, int *zst);
+/*
+ * About how many events trace file `path` holds, from its size and its
+ * name's format: its bytes over the fewest bytes an event takes in that
+ * format in practice (zstd: 6, CSV: 30, SWT: 40, JSON lines: 100; the
+ * bundled sample and gen's traces take 6-17, 31-51, 48-56 and 116), so
+ * rather more than fewer.  0 when it is not a regular file (a pipe).
+ */
+uint64_t sr_trace_events_guess(const char *path);
 
 /*
  * Whether p[0..n), the first bytes of a file (decompressed), are those of

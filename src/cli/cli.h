@@ -158,7 +158,7 @@ enum cli_progress_mode { CLI_PROGRESS_AUTO, CLI_PROGRESS_OFF, CLI_PROGRESS_TTY, 
 struct cli_progress {
 	enum cli_progress_mode mode;
 	const char *name;
-	unsigned replays;      /* the machine and its --uncertainty variants */
+	unsigned replays;      /* the machine, its --uncertainty variants and --noise replicas */
 	double t0, last;
 	int drawn;             /* a terminal line is showing */
 };

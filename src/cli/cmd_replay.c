@@ -24,7 +24,7 @@
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
        O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_PLUG,
        O_SIMTHREAD, O_PROGRESS, O_QUIET, O_PLOT, O_NODE_MAP, O_MAX_MEMORY, O_ORDER_QUEUE,
-       O_CHECK_RECORDED };
+       O_CHECK_RECORDED, O_NOISE, O_NOISE_JITTER };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -39,6 +39,8 @@ static const struct cli_opt opts[] = {
 	{ "order-queue", 0, CLI_ARG, O_ORDER_QUEUE },
 	{ "uncertainty", 'u', CLI_ARG, O_UNC },
 	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
+	{ "noise", 0, CLI_ARG, O_NOISE },
+	{ "noise-jitter", 0, CLI_ARG, O_NOISE_JITTER },
 	{ "per-task", 0, CLI_NOARG, O_PER_TASK },
 	{ "check-recorded", 0, CLI_NOARG, O_CHECK_RECORDED },
 	{ "kernel", 0, CLI_ARG, O_KERNEL },
@@ -80,8 +82,8 @@ static enum sr_err draw_plot(FILE *f, enum sr_plot_fmt fmt, const void *arg, str
  * the trace and are watched as the replay runs (*limit).  0, or the exit
  * status after saying what would not fit and how many variants would.
  */
-static int memory_plan(const struct sr_replay *rp, uint64_t nvar, uint64_t max_memory,
-		       uint64_t *limit, char *why, size_t whyn)
+static int memory_plan(const struct sr_replay *rp, uint64_t nvar, uint64_t nnoise,
+		       uint64_t max_memory, uint64_t *limit, char *why, size_t whyn)
 {
 	uint64_t rss = cli_mem_rss(), each, per_cpu, avail, need;
 	int nsims, np;
@@ -94,21 +96,22 @@ static int memory_plan(const struct sr_replay *rp, uint64_t nvar, uint64_t max_m
 		*limit = avail == UINT64_MAX ? UINT64_MAX : rss + avail / 10 * 9;
 	}
 	sr_replay_sim_memory(rp, &each, &per_cpu, &nsims);
-	np = nsims / (int)(1 + nvar);
+	np = nsims / (int)(1 + nvar + nnoise);
 	need = rss + (uint64_t)nsims * each;
 	if (need <= *limit)
 		return 0;
-	if (!nvar || *limit <= rss + (uint64_t)np * each)
+	if (!nvar || *limit <= rss + (uint64_t)np * each * (1 + nnoise))
 		cli_err("the replay's %d simulations may take up to %.0f MiB (%.1f MiB each, more "
-			"for each CPU two tasks share), more than the %.0f MiB it may (%s)", nsims,
-			(double)need / MIB, (double)each / MIB, (double)*limit / MIB, why);
+			"for each CPU two tasks share), more than the %.0f MiB it may (%s)%s", nsims,
+			(double)need / MIB, (double)each / MIB, (double)*limit / MIB, why,
+			nnoise ? "; --noise=0 leaves out the noise replicas' share" : "");
 	else
 		cli_err("--uncertainty=%" PRIu64 ": the replay's %d simulations (%d policies on the "
 			"machine and on each variant) may take up to %.0f MiB (%.1f MiB each, more "
 			"for each CPU two tasks share), more than the %.0f MiB it may (%s): "
 			"--uncertainty=%" PRIu64 " fits", nvar, nsims, np, (double)need / MIB,
 			(double)each / MIB, (double)*limit / MIB, why,
-			(*limit - rss) / ((uint64_t)np * each) - 1);
+			(*limit - rss) / ((uint64_t)np * each) - 1 - nnoise);
 	return EXIT_FAIL;
 }
 
@@ -170,6 +173,8 @@ static int cli_replay(int argc, char **argv)
 	const char *out = "-", *val, *plot = NULL;
 	enum sr_plot_fmt plot_fmt = SR_PLOT_SVG;
 	uint64_t nvar = 0, unc_range = DEFAULT_UNC_RANGE;
+	int64_t nnoise = -1; /* --noise: -1 auto */
+	double jitter = 0;
 	char origin[300], *mpath = NULL;
 	uint64_t u;
 	enum sr_err err;
@@ -296,6 +301,25 @@ static int cli_replay(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_NOISE:
+			if (!strcmp(val, "auto")) {
+				nnoise = -1;
+			} else if (cli_parse_u64(val, SR_REPLAY_MAX_NOISE, &u)) {
+				rc = cli_usage("replay", "--noise takes auto or 0 to %d replicas, not '%s'",
+					       SR_REPLAY_MAX_NOISE, val);
+				goto out;
+			} else {
+				nnoise = (int64_t)u;
+			}
+			break;
+		case O_NOISE_JITTER:
+			if (cli_parse_u64(val, 1000000000, &u) || u < 1) {
+				rc = cli_usage("replay", "--noise-jitter takes 1 to 1000000000 ns, not '%s'",
+					       val);
+				goto out;
+			}
+			jitter = (double)u;
+			break;
 		case O_UNC_RANGE:
 			if (cli_parse_u64(val, 400, &unc_range) || unc_range < 1) {
 				rc = cli_usage("replay", "--uncertainty-range takes 1 to 400 (percent), not '%s'", val);
@@ -402,18 +426,25 @@ static int cli_replay(int argc, char **argv)
 	 * on the same decisions (sr_replay_opts.variants). */
 	rpo.variants = (unsigned)nvar;
 	rpo.variant_range = (double)unc_range / 100.0;
+	/* --noise's replicas of the trace's timing: auto, as many as the
+	 * trace's size allows (sr_noise_auto()). */
+	if (nnoise < 0)
+		nnoise = (int64_t)sr_noise_auto(sr_trace_events_guess(trace));
+	rpo.noise = (unsigned)nnoise;
+	rpo.noise_jitter_ns = jitter;
 	rpo.kernel = kern;
 	rpo.readahead = ra;
 	rpo.per_task = per_task;
 	rpo.plug = plug;
-	rpo.sim_threads = sim_threads(sim_thread, (int)pl.n, nvar);
+	rpo.sim_threads = sim_threads(sim_thread, (int)pl.n, nvar + (uint64_t)nnoise);
 	err = sr_replay_new(&rp, &rpo, (const char *const *)pl.v, (int)pl.n, baseline, &d);
 	if (err) {
 		rc = cli_diag(&d);
 		goto out;
 	}
 	cli_ra_warn_replay(&ra, rp, &kern, m);
-	rc = memory_plan(rp, nvar, max_memory, &mem_limit, mem_why, sizeof(mem_why));
+	rc = memory_plan(rp, nvar, (uint64_t)nnoise, max_memory, &mem_limit, mem_why,
+			 sizeof(mem_why));
 	if (rc)
 		goto out;
 	/* Decoding, checking against the machine and ordering by time run on
@@ -424,7 +455,8 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
-	cli_progress_start(&prog, cli_quiet ? CLI_PROGRESS_OFF : pmode, trace, (unsigned)nvar + 1);
+	cli_progress_start(&prog, cli_quiet ? CLI_PROGRESS_OFF : pmode, trace,
+			   (unsigned)(nvar + (uint64_t)nnoise) + 1);
 	for (;;) {
 		const struct sr_event *batch;
 		size_t n;
@@ -630,6 +662,17 @@ const struct cli_cmd cmd_replay = {
 	"                        (log-uniform, seeded: the same N give the same report),\n"
 	"                        and report each delta's range and how many variants\n"
 	"                        agree on its side (faster, slower, or within 1 %)\n"
+	"  --noise=R|auto        also replay R replicas of the trace whose every event\n"
+	"                        is moved later by up to --noise-jitter (seeded), and\n"
+	"                        report each delta's timing noise: the most a replica\n"
+	"                        moved it; a delta within it is \"no difference\n"
+	"                        (within noise)\".  auto (default): 4 for a trace of\n"
+	"                        up to about 100,000 events (guessed from the file's\n"
+	"                        size), 2 or 3 up to 200,000, none beyond or from a\n"
+	"                        pipe; 0 to 64.  Each replica costs a simulation per\n"
+	"                        policy that decides apart, as a variant does (about\n"
+	"                        what the replay's simulations cost)\n"
+	"  --noise-jitter=NS     how much later at most (default 1000 ns)\n"
 	"  --uncertainty-range=P figures vary by up to a factor 1+P/100 either way\n"
 	"                        (default 25).  The variants share the policies'\n"
 	"                        decisions: each costs a simulation per policy that\n"

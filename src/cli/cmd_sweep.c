@@ -22,7 +22,7 @@
 
 enum { O_POLICY = 1, O_MACHINE, O_BASELINE, O_SLOTS, O_JOBS, O_OUT, O_FORMAT, O_RESUME,
        O_QUIET, O_PLAN, O_RUN_INDEX, O_SHARD, O_INFMT, O_MAXERR, O_EVERY, O_KERNEL, O_PLUG,
-       O_UNC, O_UNC_RANGE, O_NODE_MAP };
+       O_UNC, O_UNC_RANGE, O_NODE_MAP, O_NOISE, O_NOISE_JITTER };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -45,6 +45,8 @@ static const struct cli_opt opts[] = {
 	{ "every-file", 0, CLI_NOARG, O_EVERY },
 	{ "uncertainty", 'u', CLI_ARG, O_UNC },
 	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
+	{ "noise", 0, CLI_ARG, O_NOISE },
+	{ "noise-jitter", 0, CLI_ARG, O_NOISE_JITTER },
 	CLI_RA_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -152,6 +154,8 @@ static int run(int argc, char **argv)
 	so.plug = 1;
 	so.input_format = SR_FMT_AUTO;
 	so.format = SR_SWEEP_JSONL;
+	/* As replay: each trace's noise replicas from its size. */
+	so.noise = SR_SWEEP_NOISE_AUTO;
 	cli_parser_init(&p, argc, argv, opts);
 	while ((id = cli_next(&p, &val)) != -1) {
 		switch (id) {
@@ -290,6 +294,27 @@ static int run(int argc, char **argv)
 			}
 			so.uncertainty_range = (unsigned)u;
 			plan_opt = "--uncertainty-range";
+			break;
+		case O_NOISE:
+			if (!strcmp(val, "auto")) {
+				so.noise = SR_SWEEP_NOISE_AUTO;
+			} else if (cli_parse_u64(val, SR_REPLAY_MAX_NOISE, &u)) {
+				rc = cli_usage("sweep", "--noise takes auto or 0 to %d replicas, not '%s'",
+					       SR_REPLAY_MAX_NOISE, val);
+				goto out;
+			} else {
+				so.noise = (int)u;
+			}
+			plan_opt = "--noise";
+			break;
+		case O_NOISE_JITTER:
+			if (cli_parse_u64(val, 1000000000, &u) || u < 1) {
+				rc = cli_usage("sweep", "--noise-jitter takes 1 to 1000000000 ns, not '%s'",
+					       val);
+				goto out;
+			}
+			so.noise_jitter_ns = (unsigned)u;
+			plan_opt = "--noise-jitter";
 			break;
 		case O_MAXERR:
 			if (cli_parse_u64(val, UINT64_MAX, &so.max_errors)) {
@@ -521,9 +546,17 @@ const struct cli_cmd cmd_sweep = {
 	"                        (delta_pct_min, delta_pct_max) and how many agree on\n"
 	"                        its side (agree: faster, slower, or within 1 %)\n"
 	"  --uncertainty-range=P as for replay (default 25)\n"
+	"  --noise=auto|R        also replay each unit on R replicas of its trace's\n"
+	"                        timing (0 to 64), as replay does (auto, the default:\n"
+	"                        as many as replay's auto plays for that trace, from\n"
+	"                        its size; none for a long one); rows that replayed\n"
+	"                        then give the delta's timing noise (delta_noise_pct)\n"
+	"                        and whether the delta is within it (delta_in_noise:\n"
+	"                        no difference (within noise))\n"
+	"  --noise-jitter=NS     as for replay (default 1000)\n"
 	"  (--run-index and --shard take the policies, machines, baseline, slots cache,\n"
-	"  kernel, readahead, input format, max errors and uncertainty from the plan,\n"
-	"  and refuse them as options)\n"
+	"  kernel, readahead, input format, max errors, uncertainty and noise from the\n"
+	"  plan, and refuse them as options)\n"
 	"\n"
 	"Rows (docs/SWEEP.md): the unit, what the row is the result of (tool_version,\n"
 	"trace, trace_hash, machine, machine_hash, where the machine came from\n"
@@ -534,7 +567,9 @@ const struct cli_cmd cmd_sweep = {
 	"--resume matches them to this run's units by what they are the result of, and\n"
 	"refuses rows of other traces, machines, policies or options.  At the end a\n"
 	"summary per machine and policy: units won (the one highest throughput),\n"
-	"tied (a highest shared with another policy), median and worst delta; on\n"
+	"tied (a highest shared with another policy), median and worst delta (a\n"
+	"delta within its timing noise is no difference (within noise): counted as\n"
+	"the baseline's throughput and a delta of 0, never a win nor a worst); on\n"
 	"standard output with -o, else standard error.  Progress goes to standard error\n"
 	"when it is a terminal.\n"
 	"\n"

@@ -108,7 +108,7 @@ static void line(char *out, size_t n, const struct cli_progress *p, const struct
 	count(b, sizeof(b), (double)events);
 	count(c, sizeof(c), el > 0 ? (double)events / el : 0);
 	if (p->replays > 1)
-		snprintf(rep, sizeof(rep), " x %u machines", p->replays);
+		snprintf(rep, sizeof(rep), " x %u replays", p->replays);
 	if (end) {
 		duration(e, sizeof(e), el);
 		snprintf(out, n, "%s: read %s, %sevents%s in %s (%sevents/s)", name, a, b, rep, e, c);

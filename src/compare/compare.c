@@ -62,8 +62,8 @@ struct figdef {
 
 /* The figures of a policy compared (of the report's, sr_report_pfig[]),
  * in the order the comparison gives them. */
-enum { F_TPUT, F_TOUT, F_TIN, F_MAKESPAN, F_DELTA, F_U_VARIANTS, F_U_RANGE, F_U_MIN, F_U_MAX,
-       F_U_AGREE, F_MEAN, F_P50, F_P90, F_P99, F_MAX, NF };
+enum { F_TPUT, F_TOUT, F_TIN, F_MAKESPAN, F_DELTA, F_NOISE, F_U_VARIANTS, F_U_RANGE, F_U_MIN,
+       F_U_MAX, F_U_AGREE, F_MEAN, F_P50, F_P90, F_P99, F_MAX, NF };
 
 /* A figure of the report's tables (src/report/figures.c): its index and
  * its row. */
@@ -79,6 +79,10 @@ static const struct figdef pfig[NF] = {
 	{ PF(TASK_SWAPIN_SUM), "task_swapin_kib_s_sum", 2, NULL, 1, 1, 1, 0, REL, -1 },
 	{ PF(MAKESPAN), "makespan_ns", 3, NULL, 1, 1e6, 3, 0, REL, -1 },
 	{ PF(DELTA), "delta_pct", 4, NULL, 1, 1, 2, 1, PT, -1 },
+	/* --noise: the delta's timing noise (text: "+-0.52"), no change of
+	 * its own: what it says is whether the delta and its change are
+	 * within it (within_noise(), below). */
+	{ PF(NOISE), "delta_noise_pct", 4, "noise", 1, 1, 2, 0, NOCHG, -1 },
 	{ PF(U_VARIANTS), "uncertainty_variants", -1, NULL, 1, 1, 0, 0, NOCHG, -1 },
 	{ PF(U_RANGE), "uncertainty_range_pct", -1, NULL, 1, 1, 0, 0, NOCHG, -1 },
 	{ PF(U_DELTA_MIN), "delta_pct_min", 5, "min", 1, 1, 2, 1, PT, -1 },
@@ -285,6 +289,42 @@ static int change(const struct sr_report_num *b, const struct sr_report_num *a, 
 	return isfinite(*c) ? CHG_OK : CHG_NA;
 }
 
+/*
+ * What the deltas' timing noise (--noise) says of policy pair pp: in
+ * w[0] and w[1], whether each report's delta is within its own noise
+ * (as the replay says it: the noise measured, above 0, and |delta| no
+ * more than it), and in w[2] whether the delta's change from before to
+ * after is within the larger of the two reports' noise, so that it is no
+ * change; each 1, 0, or -1 when it cannot be said (no noise measured on
+ * that side, or on either for the change; a delta missing).  Returns
+ * whether either report measured the policy's noise.
+ */
+static int within_noise(const struct sr_report_doc_pol *b, const struct sr_report_doc_pol *a,
+			int w[3])
+{
+	const struct sr_report_doc_pol *p[2] = { b, a };
+	double most = 0;
+	int side, any = 0;
+
+	for (side = 0; side < 2; side++) {
+		const struct sr_report_num *d = p[side] ? &p[side]->fig[SR_PF_DELTA] : NULL;
+		const struct sr_report_num *n = p[side] ? &p[side]->fig[SR_PF_NOISE] : NULL;
+
+		w[side] = -1;
+		if (!n || !n->has)
+			continue;
+		any = 1;
+		if (n->v > most)
+			most = n->v;
+		if (d->has)
+			w[side] = n->v > 0 && fabs(d->v) <= n->v;
+	}
+	w[2] = -1;
+	if (any && b && a && b->fig[SR_PF_DELTA].has && a->fig[SR_PF_DELTA].has)
+		w[2] = most > 0 && fabs(a->fig[SR_PF_DELTA].v - b->fig[SR_PF_DELTA].v) <= most;
+	return any;
+}
+
 /* v rounded to digits decimals, without a minus sign on a zero; a value
  * too large to have decimals (a double's 15 to 17 digits are all before
  * the point) as it is. */
@@ -404,9 +444,26 @@ static int unc_of(const struct sr_report_doc *r, double *variants, double *range
 	return -1;
 }
 
+/* The report's noise (--noise), from its first policy that has it: 0
+ * with *replicas and *jitter_ns (-1 when not given), or -1 when the
+ * report has none. */
+static int noise_of(const struct sr_report_doc *r, double *replicas, double *jitter_ns)
+{
+	size_t i;
+
+	for (i = 0; i < r->npol; i++)
+		if (r->pol[i].fig[SR_PF_N_REPLICAS].has) {
+			*replicas = r->pol[i].fig[SR_PF_N_REPLICAS].v;
+			*jitter_ns = r->pol[i].fig[SR_PF_N_JITTER].has ? r->pol[i].fig[SR_PF_N_JITTER].v
+								       : -1;
+			return 0;
+		}
+	return -1;
+}
+
 static void json_side(FILE *f, const char *name, const struct sr_report_doc *r)
 {
-	double var, range;
+	double var, range, rep, jit;
 
 	fprintf(f, "  \"%s\": {\"file\": ", name);
 	json_str(f, r->file);
@@ -437,6 +494,18 @@ static void json_side(FILE *f, const char *name, const struct sr_report_doc *r)
 			num(f, range);
 		fputc('}', f);
 	}
+	/* Only when a report has it, so that the comparison of reports made
+	 * before --noise is the same. */
+	if (!noise_of(r, &rep, &jit)) {
+		fputs(", \"noise\": {\"replicas\": ", f);
+		num(f, rep);
+		fputs(", \"jitter_ns\": ", f);
+		if (jit < 0)
+			fputs("null", f);
+		else
+			num(f, jit);
+		fputc('}', f);
+	}
 	fputs(", \"warnings\": ", f);
 	json_str(f, r->warnings);
 	fputs("},\n", f);
@@ -448,7 +517,7 @@ static int write_json(FILE *f, const struct sr_report_doc *b,
 	struct ppair *pp;
 	size_t np, i, j, nd;
 	char why[1024];
-	int k;
+	int k, w[3];
 
 	pp = pair_policies(b, a, &np);
 	if (!pp)
@@ -486,6 +555,15 @@ static int write_json(FILE *f, const struct sr_report_doc *b,
 		}
 		if (open)
 			fputc('}', f);
+		if (within_noise(pp[i].p[0], pp[i].p[1], w)) {
+			static const char *const key[3] = { "before", "after", "change" };
+
+			fputs(",\n     \"delta_within_noise\": {", f);
+			for (k = 0; k < 3; k++)
+				fprintf(f, "%s\"%s\": %s", k ? ", " : "", key[k],
+					w[k] < 0 ? "null" : w[k] ? "true" : "false");
+			fputc('}', f);
+		}
 		dp = pair_devices(&pp[i], &nd);
 		if (!dp) {
 			free(pp);
@@ -540,7 +618,7 @@ static int write_csv(FILE *f, const struct sr_report_doc *b,
 {
 	struct ppair *pp;
 	size_t np, i, j, nd;
-	int k;
+	int k, w[3];
 
 	pp = pair_policies(b, a, &np);
 	if (!pp)
@@ -555,6 +633,15 @@ static int write_csv(FILE *f, const struct sr_report_doc *b,
 
 			if (vb->has || va->has)
 				csv_row(f, name, in_of(pp[i].p[0], pp[i].p[1]), NULL, &pfig[k], vb, va);
+		}
+		/* With --noise: whether each delta, and its change, is within
+		 * the noise (true, false, empty when it cannot be said). */
+		if (within_noise(pp[i].p[0], pp[i].p[1], w)) {
+			sr_report_csv_string(f, name);
+			fprintf(f, ",%s,,delta_within_noise", in_of(pp[i].p[0], pp[i].p[1]));
+			for (k = 0; k < 3; k++)
+				fprintf(f, ",%s", w[k] < 0 ? "" : w[k] ? "true" : "false");
+			fputs(",\n", f);
 		}
 		dp = pair_devices(&pp[i], &nd);
 		if (!dp) {
@@ -689,6 +776,21 @@ static const char *unc_text(const struct sr_report_doc *r, char *buf, size_t siz
 	return buf;
 }
 
+/* The report's noise as the header gives it, into buf. */
+static const char *noise_text(const struct sr_report_doc *r, char *buf, size_t size)
+{
+	double rep, jit;
+
+	if (noise_of(r, &rep, &jit))
+		snprintf(buf, size, "not measured (--noise=R gives each delta its timing noise)");
+	else if (jit < 0)
+		snprintf(buf, size, "%.0f replicas of the trace's timing", rep);
+	else
+		snprintf(buf, size, "%.0f replicas of the trace's timing, events up to %.0f ns later",
+			 rep, jit);
+	return buf;
+}
+
 static const char *onoff(int v)
 {
 	return v < 0 ? NULL : v ? "on" : "off";
@@ -768,11 +870,25 @@ static void fit_num(char *buf, size_t size, int w, double v, double mul, double 
 	}
 }
 
+/* v as a noise is given, "+-" and the value, into buf. */
+static void plus_minus(char *buf, size_t size, double v, int dec)
+{
+	char n[390]; /* a double's every digit (309), and room for "+-" in buf */
+
+	fit_num(n, sizeof(n), VAL_W - 2, v, 1, 1, dec, 0, "");
+	snprintf(buf, size, "+-%s", n);
+}
+
+/* The mark of a delta or change within the timing noise (--noise), and
+ * what the text's footer says of it. */
+#define NOISE_MARK "*"
+
 /* One row: its label (on a line of its own when wider than the column),
- * the two values and the change. */
+ * the two values and the change; w (or NULL): the before, after and
+ * change within the noise (within_noise()), each marked. */
 static void text_row(FILE *f, int lw, const char *label, const struct figdef *fd,
 		     const struct sr_report_num *b, const struct sr_report_num *a, const struct sr_report_num *ob,
-		     const struct sr_report_num *oa)
+		     const struct sr_report_num *oa, const int *w)
 {
 	/* Room for a double's every digit before the point (309). */
 	char vb[400] = "-", va[400] = "-", vc[400] = "-";
@@ -797,6 +913,19 @@ static void text_row(FILE *f, int lw, const char *label, const struct figdef *fd
 		fit_num(vc, sizeof(vc), CHG_W, c, 1, 1, 2, 1, fd->chg == PT ? " pt" : " %");
 	else if (ch == CHG_NA)
 		snprintf(vc, sizeof(vc), "n/a");
+	/* A delta's timing noise, as the replay's table gives it: +-0.52. */
+	if (fd == &pfig[F_NOISE]) {
+		if (b->has)
+			plus_minus(vb, sizeof(vb), b->v, fd->dec);
+		if (a->has)
+			plus_minus(va, sizeof(va), a->v, fd->dec);
+	}
+	if (w && w[0] > 0 && b->has)
+		strcat(vb, NOISE_MARK);
+	if (w && w[1] > 0 && a->has)
+		strcat(va, NOISE_MARK);
+	if (w && w[2] > 0 && ch == CHG_OK)
+		strcat(vc, NOISE_MARK);
 	if ((int)strlen(label) > lw) {
 		fprintf(f, "%s\n", label);
 		label = "";
@@ -825,7 +954,7 @@ static void section(FILE *f, int g, int lw)
  * is out of, or NULL. */
 static void group_row(FILE *f, int g, int lw, const char *label, const struct figdef *fd,
 		      const struct sr_report_num *vb, const struct sr_report_num *va, const struct sr_report_num *ob,
-		      const struct sr_report_num *oa, int *rows, int *widest)
+		      const struct sr_report_num *oa, const int *w, int *rows, int *widest)
 {
 	if (!f) {
 		if ((int)strlen(label) > *widest)
@@ -834,21 +963,26 @@ static void group_row(FILE *f, int g, int lw, const char *label, const struct fi
 	}
 	if (!(*rows)++)
 		section(f, g, lw);
-	text_row(f, lw, label, fd, vb, va, ob, oa);
+	text_row(f, lw, label, fd, vb, va, ob, oa, w);
 }
 
-/* Write (or, when f is NULL, measure: the widest label) group g's rows. */
-static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw, int *widest)
+/* Write (or, when f is NULL, measure: the widest label) group g's rows;
+ * *marked (may be NULL) set when a value or change is marked within its
+ * noise. */
+static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw, int *widest,
+		      int *marked)
 {
 	char label[256];
 	size_t i, j, nd;
-	int k, rows = 0;
+	int k, rows = 0, w[3];
 
 	for (i = 0; i < np; i++) {
 		struct dpair *dp;
+		int noise;
 
 		if (!pp[i].p[0] || !pp[i].p[1])
 			continue;
+		noise = within_noise(pp[i].p[0], pp[i].p[1], w);
 		for (k = 0; k < NF; k++) {
 			const struct sr_report_num *vb = pval(&pp[i], 0, k), *va = pval(&pp[i], 1, k);
 
@@ -857,7 +991,10 @@ static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw,
 			label_of(label, sizeof(label), pp[i].p[0]->name, pfig[k].row);
 			group_row(f, g, lw, label, &pfig[k], vb, va,
 				  pfig[k].of < 0 ? NULL : pval(&pp[i], 0, pfig[k].of),
-				  pfig[k].of < 0 ? NULL : pval(&pp[i], 1, pfig[k].of), &rows, widest);
+				  pfig[k].of < 0 ? NULL : pval(&pp[i], 1, pfig[k].of),
+				  k == F_DELTA && noise ? w : NULL, &rows, widest);
+			if (k == F_DELTA && noise && marked && (w[0] > 0 || w[1] > 0 || w[2] > 0))
+				*marked = 1;
 		}
 		dp = pair_devices(&pp[i], &nd);
 		if (!dp)
@@ -870,7 +1007,7 @@ static int text_group(FILE *f, int g, const struct ppair *pp, size_t np, int lw,
 					continue;
 				label_of(label, sizeof(label), pp[i].p[0]->name,
 					 (dp[j].d[0] ? dp[j].d[0] : dp[j].d[1])->name);
-				group_row(f, g, lw, label, &dfig[k], vb, va, NULL, NULL, &rows,
+				group_row(f, g, lw, label, &dfig[k], vb, va, NULL, NULL, NULL, &rows,
 					  widest);
 			}
 		free(dp);
@@ -913,7 +1050,7 @@ static int write_text(FILE *f, const struct sr_report_doc *b,
 	size_t np, i;
 	char s0[600], s1[600];
 	double var, range;
-	int g, lw = 0, common = 0, only = 0;
+	int g, lw = 0, common = 0, only = 0, marked = 0;
 
 	pp = pair_policies(b, a, &np);
 	if (!pp)
@@ -928,6 +1065,10 @@ static int write_text(FILE *f, const struct sr_report_doc *b,
 	head(f, "readahead:", b->readahead, a->readahead);
 	head(f, "baseline:", b->baseline, a->baseline);
 	head(f, "uncertainty:", unc_text(b, s0, sizeof(s0)), unc_text(a, s1, sizeof(s1)));
+	/* --noise: only when a report measured it (a comparison of reports
+	 * made before it is the same). */
+	if (!noise_of(b, &var, &range) || !noise_of(a, &var, &range))
+		head(f, "noise:", noise_text(b, s0, sizeof(s0)), noise_text(a, s1, sizeof(s1)));
 	/* What the reports warned of (swap full, unmatched swap-ins...): a
 	 * comparison of such figures carries it. */
 	if (b->warnings || a->warnings)
@@ -941,7 +1082,7 @@ static int write_text(FILE *f, const struct sr_report_doc *b,
 	wrap(f, "change:      ", "(after / before - 1) x 100 %, of the reports' figures; for the "
 	     "delta, after - before");
 	for (g = 0; g < NGROUPS; g++)
-		if (text_group(NULL, g, pp, np, 0, &lw)) {
+		if (text_group(NULL, g, pp, np, 0, &lw, NULL)) {
 			free(pp);
 			return -1;
 		}
@@ -955,10 +1096,15 @@ static int write_text(FILE *f, const struct sr_report_doc *b,
 		lw = 8;
 	if (common) {
 		for (g = 0; g < NGROUPS; g++)
-			if (text_group(f, g, pp, np, lw, NULL)) {
+			if (text_group(f, g, pp, np, lw, NULL, &marked)) {
 				free(pp);
 				return -1;
 			}
+		if (marked) {
+			fputc('\n', f);
+			wrap_at(f, NOISE_MARK ": ", SR_WITHIN_NOISE ": a delta within its timing noise, "
+				"a change within the larger of the two reports' noise", 3);
+		}
 	} else {
 		fputs("\nNo policy is in both reports.\n", f);
 	}

@@ -39,10 +39,13 @@
  * MB. */
 #define MAX_LINE (64u << 10)
 
-/* A row that replayed: indexes into the name lists, and its delta. */
+/* A row that replayed: indexes into the name lists, its delta, and with
+ * --noise its timing noise and whether the delta is within it. */
 struct row {
 	long trace, machine, policy;
 	double delta;
+	int noise_on, in_noise;
+	double noise;
 };
 
 /* A row read, by identity: what it is the result of (the identity's
@@ -74,6 +77,8 @@ struct sr_plot_rows {
 	size_t read, errors, quiet;   /* rows read; of them in error, and of traces
 				       * with no swap activity (no figures) */
 	size_t doubled;               /* rows given again, left out */
+	size_t noise_on, in_noise;    /* rows drawn with their timing noise; of
+				       * them, within it */
 	struct sr_strs files;         /* the files read, for the messages */
 	struct seen *seen;
 	size_t nseen, seencap;
@@ -401,6 +406,11 @@ static enum sr_err add_row(struct sr_plot_rows *r, struct sr_row *w, struct sr_d
 	row.machine = ix[1];
 	row.policy = ix[2];
 	row.delta = w->delta;
+	row.noise_on = w->noise_on;
+	row.in_noise = w->in_noise;
+	row.noise = w->noise_on ? w->noise : 0;
+	r->noise_on += (size_t)row.noise_on;
+	r->in_noise += (size_t)row.in_noise;
 	r->r[r->n++] = row;
 	return SR_OK;
 }
@@ -460,11 +470,16 @@ static size_t deltas_of(const struct sr_plot_rows *r, long m, long k, double *me
 	return n;
 }
 
-static void dot(cairo_t *cr, double x, double y)
+/* A trace's delta: hollow, or filled (a delta measured beyond its timing
+ * noise, when the sweep measured it). */
+static void dot(cairo_t *cr, double x, double y, int filled)
 {
 	cairo_new_sub_path(cr);
 	cairo_arc(cr, x, y, 3, 0, 2 * M_PI);
-	cairo_set_source_rgb(cr, 1, 1, 1);
+	if (filled)
+		cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
+	else
+		cairo_set_source_rgb(cr, 1, 1, 1);
 	cairo_fill_preserve(cr);
 	cairo_set_source_rgb(cr, 0.15, 0.15, 0.15);
 	cairo_set_line_width(cr, 1);
@@ -481,7 +496,7 @@ enum sr_err sr_plot_sweep(FILE *f, enum sr_plot_fmt fmt, const struct sr_plot_ro
 		       .tick = chart_tick_pct },
 	};
 	struct chart_page pg;
-	char title[1200], sub[300], more[300], foot[500]; /* title: a long baseline uncut */
+	char title[1200], sub[300], more[400], foot[600]; /* title: a long baseline uncut */
 	double cw, group;
 	size_t i, clipped = 0, len;
 	long m, k;
@@ -497,12 +512,19 @@ enum sr_err sr_plot_sweep(FILE *f, enum sr_plot_fmt fmt, const struct sr_plot_ro
 	 * reaches (CHART_VALUE_MAX) is drawn at its end, and said. */
 	for (i = 0; i < r->n; i++) {
 		double v = chart_clip(r->r[i].delta);
+		/* ... and its noise band's ends */
+		double lo = chart_clip(r->r[i].delta - r->r[i].noise);
+		double hi = chart_clip(r->r[i].delta + r->r[i].noise);
 
 		clipped += chart_clipped(r->r[i].delta);
 		if (v < pn.y.min)
 			pn.y.min = v;
 		if (v > pn.y.max)
 			pn.y.max = v;
+		if (lo < pn.y.min)
+			pn.y.min = lo;
+		if (hi > pn.y.max)
+			pn.y.max = hi;
 	}
 	/* Room above and below the bars' ends, so that no dot sits on the
 	 * frame; the zero stays in. */
@@ -536,9 +558,15 @@ enum sr_err sr_plot_sweep(FILE *f, enum sr_plot_fmt fmt, const struct sr_plot_ro
 					"with no swap activity left out", r->errors,
 					r->errors == 1 ? "" : "s", r->quiet);
 	if (clipped && len < sizeof(more))
-		snprintf(more + len, sizeof(more) - len, "%s%zu delta%s beyond %g %% drawn at the "
-			 "axis's end", len ? "; " : "", clipped, clipped == 1 ? "" : "s",
-			 CHART_VALUE_MAX);
+		len += (size_t)snprintf(more + len, sizeof(more) - len, "%s%zu delta%s beyond %g %% "
+					"drawn at the axis's end", len ? "; " : "", clipped,
+					clipped == 1 ? "" : "s", CHART_VALUE_MAX);
+	/* With --noise: each dot's band of +- its timing noise, and the dots
+	 * within it hollow, the others filled. */
+	if (r->noise_on && len < sizeof(more))
+		snprintf(more + len, sizeof(more) - len, "%sgrey bands: +- each delta's timing "
+			 "noise; hollow dots: %s (%zu of %zu)", len ? "; " : "", SR_WITHIN_NOISE,
+			 r->in_noise, r->noise_on);
 	chart_page_head(&pg, title, sub, chart_footer(foot, sizeof(foot), more[0] ? more : NULL));
 	chart_axes(&pn, NULL);
 	chart_hline(&pn, 0);
@@ -563,9 +591,22 @@ enum sr_err sr_plot_sweep(FILE *f, enum sr_plot_fmt fmt, const struct sr_plot_ro
 			cairo_move_to(pg.cr, mid - group / 6, chart_py(&pn, hi));
 			cairo_line_to(pg.cr, mid + group / 6, chart_py(&pn, hi));
 			cairo_stroke(pg.cr);
+			for (i = 0; i < r->n; i++) {
+				const struct row *w = &r->r[i];
+
+				if (w->machine != m || w->policy != k || !w->noise_on)
+					continue;
+				cairo_set_source_rgba(pg.cr, 0.4, 0.4, 0.4, 0.35);
+				cairo_rectangle(pg.cr, mid - group / 5,
+						chart_py(&pn, chart_clip(w->delta + w->noise)), 2 * group / 5,
+						chart_py(&pn, chart_clip(w->delta - w->noise)) -
+						chart_py(&pn, chart_clip(w->delta + w->noise)));
+				cairo_fill(pg.cr);
+			}
 			for (i = 0; i < r->n; i++)
 				if (r->r[i].machine == m && r->r[i].policy == k)
-					dot(pg.cr, mid, chart_py(&pn, r->r[i].delta));
+					dot(pg.cr, mid, chart_py(&pn, r->r[i].delta),
+					    r->r[i].noise_on && !r->r[i].in_noise);
 		}
 	if (!r->policies.n) {
 		cairo_set_source_rgb(pg.cr, 0.4, 0.4, 0.4);

@@ -21,8 +21,11 @@
 #include "replay/hist.h"
 #include "replay/replay_impl.h"
 #include "common/diag.h"
+#include "common/hash.h"
 
 #define DEFAULT_REORDER SR_REORDER_DEFAULT
+/* The seed of the noise replicas' jitter (N1): reports are reproducible. */
+#define SR_NOISE_SEED 0x4e4f495345535750ull /* "NOISESWP" */
 
 /* ---- setting up ------------------------------------------------------- */
 
@@ -64,40 +67,58 @@ static void write_limits(struct sr_replay *r)
 /*
  * --uncertainty: the machine's variants (seeds 1 to n, as they have always
  * been drawn) and a simulation of each policy on each, sharing the
- * policies' decisions (replay.h, sr_replay_opts.variants).
+ * policies' decisions (replay.h, sr_replay_opts.variants); then --noise's
+ * replicas of the trace's timing, on the machine itself.
  */
 static enum sr_err variants_setup(struct sr_replay *r, const struct sr_replay_opts *o,
 				  struct sr_diag *d)
 {
-	unsigned v;
+	unsigned v, nv = o->variants + o->noise;
 	int k;
 
-	if (!o->variants)
-		return SR_OK;
 	if (o->variants > SR_REPLAY_MAX_VARIANTS)
 		return sr_diag_set(d, SR_ERR_INVAL, "%u machine variants: at most %d", o->variants,
 				   SR_REPLAY_MAX_VARIANTS);
-	if (!(o->variant_range > 0 && o->variant_range <= 4))
+	if (o->variants && !(o->variant_range > 0 && o->variant_range <= 4))
 		return sr_diag_set(d, SR_ERR_INVAL, "a variant range of %g: above 0, at most 4 "
 				   "(400 %%)", o->variant_range);
-	r->vmach = calloc(o->variants, sizeof(*r->vmach));
-	r->vmemo = calloc(o->variants, sizeof(*r->vmemo));
-	r->vsim = calloc((size_t)o->variants * (size_t)r->np, sizeof(*r->vsim));
+	if (o->noise > SR_REPLAY_MAX_NOISE)
+		return sr_diag_set(d, SR_ERR_INVAL, "%u noise replicas: at most %d", o->noise,
+				   SR_REPLAY_MAX_NOISE);
+	if (!(o->noise_jitter_ns >= 0 && o->noise_jitter_ns <= 1e9))
+		return sr_diag_set(d, SR_ERR_INVAL, "a jitter of %g ns: from 0 to 1 s",
+				   o->noise_jitter_ns);
+	r->jitter_ns = o->noise_jitter_ns > 0 ? o->noise_jitter_ns : SR_NOISE_JITTER_NS;
+	if (!nv)
+		return SR_OK;
+	r->vmach = calloc(o->variants + 1, sizeof(*r->vmach));
+	r->vmemo = calloc(o->variants + 1, sizeof(*r->vmemo));
+	r->vsim = calloc((size_t)nv * (size_t)r->np, sizeof(*r->vsim));
 	if (!r->vmach || !r->vmemo || !r->vsim)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	r->var_range = o->variant_range;
-	for (v = 1; v <= o->variants; v++) {
+	for (v = 1; v <= nv; v++) {
+		const struct sr_machine *m = r->m;
+		struct sr_hw_memo *memo = &r->memo;
+
 		/* Counted first: what was made is freed, the rest is zeroed. */
 		r->nvar = (int)v;
-		if (sr_machine_perturb(r->m, v, o->variant_range, &r->vmach[v - 1]))
-			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-		sr_hw_memo_init(&r->vmemo[v - 1], r->vmach[v - 1]);
+		if (v <= o->variants) {
+			r->nmvar = (int)v;
+			if (sr_machine_perturb(r->m, v, o->variant_range, &r->vmach[v - 1]))
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+			sr_hw_memo_init(&r->vmemo[v - 1], r->vmach[v - 1]);
+			m = r->vmach[v - 1];
+			memo = &r->vmemo[v - 1];
+		} else {
+			r->nnoise = (int)(v - o->variants);
+		}
 		for (k = 0; k < r->np; k++) {
 			struct sim *p = sr_replay_sim(r, (int)v * r->np + k);
 
-			if (sr_hw_init(&p->hw, r->vmach[v - 1]))
+			if (sr_hw_init(&p->hw, m))
 				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
-			p->memo = &r->vmemo[v - 1];
+			p->memo = memo;
 			p->kernel = &r->kernel;
 			p->plugging = r->plug;
 		}
@@ -286,7 +307,7 @@ void sr_replay_free(struct sr_replay *r)
 		pol_free(r, &r->pol[i]);
 	for (i = 0; r->vsim && i < r->nvar * r->np; i++)
 		sim_free(r, &r->vsim[i]);
-	for (i = 0; r->vmach && i < r->nvar; i++) {
+	for (i = 0; r->vmach && i < r->nmvar; i++) {
 		sr_hw_memo_free(&r->vmemo[i]);
 		sr_machine_free(r->vmach[i]);
 	}
@@ -519,6 +540,38 @@ int sr_sim_play(struct sim *s, const struct sr_play *in)
 	return in->e.op == SR_OP_OUT ? play(s, in, 1) : play(s, in, 0);
 }
 
+/* (N1) How much later noise replica j has the event at place seq in the
+ * trace: uniform on [0, jitter), a hash of the two (the same for every
+ * policy's simulation of the replica). */
+static inline double jitter_of(const struct sr_replay *r, uint64_t seq, int j)
+{
+	uint64_t x = SR_NOISE_SEED + seq * 0x9e3779b97f4a7c15ull + (uint64_t)j * 0xd1b54a32d192ed03ull;
+
+	return (double)(sr_splitmix64(&x) >> 11) * 0x1p-53 * r->jitter_ns;
+}
+
+/*
+ * (N1) Record u as noise replica j has it: the event's time (and its
+ * recorded end, end) moved later by its jitter, and the task's compute
+ * time before it by the difference of its jitter and its previous
+ * event's (at least 0).  in is the record as the machine has it (u was
+ * packed from it).
+ */
+static void jitter(const struct sr_replay *r, int j, const struct sr_play *in, double end,
+		   struct sr_sub *u)
+{
+	double dj = jitter_of(r, r->ev_seq, j), gap = in->gap;
+
+	u->ts_ns = in->e.ts_ns + (uint64_t)dj;
+	u->end = end + dj;
+	if (!r->ev_fresh) {
+		gap += dj - jitter_of(r, r->ev_prev, j);
+		if (gap < 0)
+			gap = 0;
+	}
+	u->r.gap = gap;
+}
+
 /*
  * Lead k's simulations are given in: on the machine, then on each of its
  * variants (--uncertainty), the same decisions; on the simulation
@@ -528,11 +581,15 @@ int sr_sim_play(struct sim *s, const struct sr_play *in)
 static inline int play_lead(struct sr_replay *r, struct sr_play *in, int k)
 {
 	struct sr_sub u;
+	double end;
 	int v, rc;
 
 	in->k = k;
 	sr_sub_pack(&u, in);
+	end = u.end;
 	for (v = 0; v <= r->nvar; v++, u.k += r->np) {
+		if (SR_UNLIKELY(v > r->nmvar))
+			jitter(r, v - r->nmvar, in, end, &u);
 		if (r->simq)
 			rc = sr_simq_play(r->simq, &u, in->bio);
 		else
@@ -587,6 +644,11 @@ static inline double task_gap(struct sr_replay *r, struct task *t, const struct 
 		r->first_ts = e->ts_ns;
 	r->any = 1;
 	t->prev_ts = e->ts_ns > t->prev_ts || fresh ? e->ts_ns : t->prev_ts;
+	/* Its place in the trace and its task's previous one's (--noise). */
+	r->ev_seq++;
+	r->ev_prev = t->prev_seq;
+	r->ev_fresh = fresh;
+	t->prev_seq = r->ev_seq;
 	return gap;
 }
 
@@ -629,6 +691,7 @@ static __attribute__((noinline)) enum sr_err replay_task_op(struct sr_replay *r,
 			c->forked = 1;
 			c->prev_ts = e->ts_ns;
 			c->prev_busy = 0;
+			c->prev_seq = r->ev_seq;
 			r->result.tasks_forked++;
 		} else {
 			r->result.forks_late++;

@@ -38,6 +38,7 @@ struct task {
 	 * not the recording), it has exited. */
 	uint8_t forked, exited;
 	uint8_t swapped;    /* it had a swap event (tasks_alive_max counts those) */
+	uint64_t prev_seq;  /* its previous event's place in the trace (--noise) */
 };
 
 /* A task's figures in one simulation (sr_replay_opts.per_task; the
@@ -291,6 +292,19 @@ struct sr_replay {
 	 */
 	int nvar;
 	double var_range;
+	/*
+	 * --noise (sr_replay_opts.noise): of the nvar variants, the last
+	 * nnoise are replicas of the trace's timing on the machine itself
+	 * (the first nmvar are the machine's variants): vsim[(v - 1) * np +
+	 * k] for v from nmvar + 1; each event's time is moved by a draw of
+	 * up to jitter_ns (play_lead()).  ev_seq: the events fed so far (the
+	 * current one's place in the trace); ev_prev: the place of its task's
+	 * previous event, ev_fresh its task's first.
+	 */
+	int nmvar, nnoise;
+	double jitter_ns;
+	uint64_t ev_seq, ev_prev;
+	int ev_fresh;
 	struct sr_machine **vmach;
 	struct sr_hw_memo *vmemo;
 	struct sim *vsim;

@@ -254,10 +254,50 @@ static double variant_makespan(struct sr_replay *r, int v, int k)
 	return makespan(r, sr_replay_sim(r, v * r->np + r->pol[k].lead));
 }
 
+/* The delta of policy k's simulation against the baseline's on variant
+ * or replica v (0: the machine with the trace's times). */
+static double variant_delta(struct sr_replay *r, int v, int k)
+{
+	double base = variant_makespan(r, v, r->baseline), ms = variant_makespan(r, v, k);
+
+	return ms > 0 && base > 0 ? (base / ms - 1.0) * 100.0 : 0;
+}
+
+/*
+ * (N2) --noise: each policy's delta on each replica of the trace's timing,
+ * their range with the trace's own, and the noise: the largest distance
+ * of a replica's delta from the trace's own.
+ */
+static void noise(struct sr_replay *r)
+{
+	struct sr_result *res = &r->result;
+	int k, j;
+
+	for (k = 0; k < res->nr_policies; k++) {
+		struct sr_policy_result *p = &res->policy[k];
+
+		p->noise.replicas = r->nnoise;
+		p->noise.jitter_ns = r->jitter_ns;
+		p->noise.pct = 0;
+		p->noise.min = p->noise.max = p->delta_pct;
+		for (j = 1; j <= r->nnoise; j++) {
+			double dl = variant_delta(r, r->nmvar + j, k), dd = fabs(dl - p->delta_pct);
+
+			if (dl < p->noise.min)
+				p->noise.min = dl;
+			if (dl > p->noise.max)
+				p->noise.max = dl;
+			if (dd > p->noise.pct)
+				p->noise.pct = dd;
+		}
+	}
+}
+
 /*
  * --uncertainty: each policy's delta on each variant of the machine, its
  * range with the machine's own delta, and how many variants put it on the
- * same side (sr_delta_side()).
+ * same side (sr_delta_side_noise(): a variant within the delta's timing
+ * noise, or within 1 %, agrees only with a delta there too).
  */
 static void uncertainty(struct sr_replay *r)
 {
@@ -267,24 +307,22 @@ static void uncertainty(struct sr_replay *r)
 	for (k = 0; k < res->nr_policies; k++) {
 		struct sr_policy_result *p = &res->policy[k];
 
-		p->unc.variants = r->nvar;
+		p->unc.variants = r->nmvar;
 		p->unc.range = r->var_range;
 		p->unc.agree = 0;
 		p->unc.min = p->unc.max = p->delta_pct;
 	}
-	for (v = 1; v <= r->nvar; v++) {
-		double base = variant_makespan(r, v, r->baseline);
-
+	for (v = 1; v <= r->nmvar; v++) {
 		for (k = 0; k < res->nr_policies; k++) {
 			struct sr_policy_result *p = &res->policy[k];
-			double ms = variant_makespan(r, v, k);
-			double dl = ms > 0 && base > 0 ? (base / ms - 1.0) * 100.0 : 0;
+			double dl = variant_delta(r, v, k);
 
 			if (dl < p->unc.min)
 				p->unc.min = dl;
 			if (dl > p->unc.max)
 				p->unc.max = dl;
-			p->unc.agree += sr_delta_side(dl) == sr_delta_side(p->delta_pct);
+			p->unc.agree += sr_delta_side_noise(p, dl) ==
+					sr_delta_side_noise(p, p->delta_pct);
 		}
 	}
 }
@@ -341,7 +379,9 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 			o->delta_pct = o->makespan_ns > 0 && base > 0 ?
 				       (base / o->makespan_ns - 1.0) * 100.0 : 0;
 		}
-		if (r->nvar)
+		if (r->nnoise)
+			noise(r);
+		if (r->nmvar)
 			uncertainty(r);
 	}
 	*res = &r->result;
@@ -351,6 +391,28 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 int sr_delta_side(double d)
 {
 	return d > SR_SAME_PCT ? 1 : d < -SR_SAME_PCT ? -1 : 0;
+}
+
+int sr_delta_in_noise(const struct sr_policy_result *p)
+{
+	return p->noise.replicas > 0 && p->noise.pct > 0 && fabs(p->delta_pct) <= p->noise.pct;
+}
+
+int sr_delta_side_noise(const struct sr_policy_result *p, double d)
+{
+	if (p->noise.replicas > 0 && fabs(d) <= p->noise.pct)
+		return 0;
+	return sr_delta_side(d);
+}
+
+unsigned sr_noise_auto(uint64_t events)
+{
+	uint64_t n;
+
+	if (!events)
+		return 0;
+	n = SR_NOISE_AUTO_EVENTS / events;
+	return n >= 4 ? 4 : n >= 2 ? (unsigned)n : 0;
 }
 
 void sr_replay_sim_memory(const struct sr_replay *r, uint64_t *each, uint64_t *per_cpu,

@@ -28,6 +28,7 @@ static const struct {
 	[SR_CAV_NODES] = { "nodes", "nodes", 0 },
 	[SR_CAV_DEVICES] = { "devices", "devices", 0 },
 	[SR_CAV_READAHEAD] = { "readahead", "readahead", 0 },
+	[SR_CAV_NOISE] = { "noise", "noise", 0 },
 	[SR_CAV_UNCERTAINTY] = { "uncertainty", "uncertainty", 0 },
 	[SR_CAV_MODEL] = { "model", "model", 0 },
 };
@@ -236,11 +237,21 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 		add(out, &n, SR_CAV_READAHEAD, &b);
 		put(&b, "%s", in->readahead_caveat);
 	}
+	add(out, &n, SR_CAV_NOISE, &b);
+	if (res->nr_policies && res->policy[0].noise.replicas)
+		put(&b, "each delta's timing noise is the most it moved over %d replicas of the "
+			"trace, every event up to %.0f ns later (docs/MODEL.md, N1-N2); a delta "
+			"within it is %s", res->policy[0].noise.replicas,
+		    res->policy[0].noise.jitter_ns, SR_WITHIN_NOISE);
+	else
+		put(&b, "not measured (--noise=R replays R replicas of the trace's timing; by "
+			"default only a trace of up to about 200,000 events is)");
 	add(out, &n, SR_CAV_UNCERTAINTY, &b);
 	if (res->nr_policies && res->policy[0].unc.variants)
 		put(&b, "%d variants of the machine, every figure within a factor %.2f; agree: "
-			"variants on the same side (faster, slower, or within %.0f %%)",
-		    res->policy[0].unc.variants, 1 + res->policy[0].unc.range, SR_SAME_PCT);
+			"variants on the same side (faster, slower, or within %.0f %%%s)",
+		    res->policy[0].unc.variants, 1 + res->policy[0].unc.range, SR_SAME_PCT,
+		    res->policy[0].noise.replicas ? " or the delta's timing noise" : "");
 	else
 		put(&b, "not estimated (--uncertainty=N gives each delta a range)");
 	add(out, &n, SR_CAV_MODEL, &b);

@@ -19,6 +19,7 @@
 enum sr_pfig {
 	SR_PF_THROUGHPUT,
 	SR_PF_DELTA,
+	SR_PF_NOISE,             /* --noise: the delta's timing noise */
 	SR_PF_MAKESPAN,
 	SR_PF_SWAPOUTS,
 	SR_PF_SWAPINS,
@@ -62,6 +63,10 @@ enum sr_pfig {
 	SR_PF_U_DELTA_MIN,
 	SR_PF_U_DELTA_MAX,
 	SR_PF_U_AGREE,
+	SR_PF_N_REPLICAS,        /* --noise */
+	SR_PF_N_JITTER,
+	SR_PF_N_DELTA_MIN,
+	SR_PF_N_DELTA_MAX,
 	SR_PF_TASK_SWAPIN_SUM,   /* --per-task */
 	SR_PF_TASK_SWAPOUT_SUM,
 	SR_PF_TASKS_ALIVE_MAX,   /* the trace has task ops */
@@ -92,6 +97,7 @@ enum sr_fig_when {
 	SR_FIG_ALWAYS = 0,
 	SR_FIG_BLOCK,            /* bios went through the block layer */
 	SR_FIG_UNC,              /* --uncertainty */
+	SR_FIG_NOISE,            /* --noise */
 	SR_FIG_TASKS,            /* --per-task */
 	SR_FIG_TASK_OPS,         /* the trace has task ops (fork, exit, wait) */
 	SR_FIG_ORDER,            /* a simulation played records out of time order */

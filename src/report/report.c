@@ -101,6 +101,26 @@ static void machine_line(char *buf, size_t n, const struct sr_report_info *in)
 		snprintf(buf, n, "%s (%s)", in->machine, in->machine_origin);
 }
 
+/* What policy k's delta says, with its timing noise measured (--noise):
+ * the baseline, faster, slower, or no difference (within its noise; or
+ * none at all: the baseline's own simulation). */
+static const char *verdict(const struct sr_result *res, int k)
+{
+	const struct sr_policy_result *p = &res->policy[k];
+
+	if (k == res->baseline)
+		return "baseline";
+	if (sr_delta_in_noise(p))
+		return SR_WITHIN_NOISE;
+	return p->delta_pct > 0 ? "faster" : p->delta_pct < 0 ? "slower" : "no difference";
+}
+
+/* Whether the deltas' timing noise was measured (--noise). */
+static int noise_on(const struct sr_result *res)
+{
+	return res->nr_policies && res->policy[0].noise.replicas > 0;
+}
+
 /* Whether the replay sent anything through the block layer. */
 static int any_blk(const struct sr_result *res)
 {
@@ -122,6 +142,7 @@ static void pol_fig(const struct sr_policy_result *p, const struct lat *l, enum 
 	switch (i) {
 	case SR_PF_THROUGHPUT: *d = p->throughput_kib_s; break;
 	case SR_PF_DELTA: *d = nz(p->delta_pct, 3); break;
+	case SR_PF_NOISE: *d = p->noise.pct; break;
 	case SR_PF_MAKESPAN: *d = p->makespan_ns; break;
 	case SR_PF_SWAPOUTS: *u = p->swapouts; break;
 	case SR_PF_SWAPINS: *u = p->swapins; break;
@@ -166,6 +187,10 @@ static void pol_fig(const struct sr_policy_result *p, const struct lat *l, enum 
 	case SR_PF_U_DELTA_MIN: *d = p->unc.min; break;
 	case SR_PF_U_DELTA_MAX: *d = p->unc.max; break;
 	case SR_PF_U_AGREE: *u = (uint64_t)p->unc.agree; break;
+	case SR_PF_N_REPLICAS: *u = (uint64_t)p->noise.replicas; break;
+	case SR_PF_N_JITTER: *d = p->noise.jitter_ns; break;
+	case SR_PF_N_DELTA_MIN: *d = nz(p->noise.min, 3); break;
+	case SR_PF_N_DELTA_MAX: *d = nz(p->noise.max, 3); break;
 	case SR_PF_TASK_SWAPIN_SUM: *d = p->task_swapin_kib_s_sum; break;
 	case SR_PF_TASK_SWAPOUT_SUM: *d = p->task_swapout_kib_s_sum; break;
 	case SR_PF_TASKS_ALIVE_MAX: *u = p->tasks_alive_max; break;
@@ -469,8 +494,13 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			fprintf(f, ", \"path\": ");
 			sr_report_json_string(f, p->path);
 		}
+		if (p->noise.replicas) {
+			fprintf(f, ", \"delta_verdict\": ");
+			sr_report_json_string(f, verdict(res, k));
+		}
 		when = 1u << SR_FIG_ALWAYS | (p->blk.bios ? 1u << SR_FIG_BLOCK : 0) |
 		       (p->unc.variants ? 1u << SR_FIG_UNC : 0) | (p->task ? 1u << SR_FIG_TASKS : 0) |
+		       (p->noise.replicas ? 1u << SR_FIG_NOISE : 0) |
 		       (task_ops(res) ? 1u << SR_FIG_TASK_OPS : 0) |
 		       (out_of_order(res) ? 1u << SR_FIG_ORDER : 0) |
 		       (behind(res) ? 1u << SR_FIG_BEHIND : 0);
@@ -596,9 +626,10 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 
 	fprintf(f, "policy,throughput_kib_s,delta_pct,makespan_ns,swapouts,swapins,"
 		   "unmatched_swapins,swap_full,moved_out_pct,swapin_mean_ns,swapin_p50_ns,"
-		   "swapin_p90_ns,swapin_p99_ns,swapin_max_ns,machine,baseline,slots_cache,kernel%s%s"
+		   "swapin_p90_ns,swapin_p99_ns,swapin_max_ns,machine,baseline,slots_cache,kernel%s%s%s"
 		   ",caveats\n",
 		res->policy[0].unc.variants ? ",variants,delta_pct_min,delta_pct_max,agree" : "",
+		noise_on(res) ? ",noise_replicas,delta_noise_pct,delta_verdict" : "",
 		blk ? ",plug,requests,request_kib_mean,request_kib_cv,merges,queue_share,"
 		      "block_cpu_ns" : "");
 	for (k = 0; k < res->nr_policies; k++) {
@@ -623,6 +654,10 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 		if (p->unc.variants)
 			fprintf(f, ",%d,%.3f,%.3f,%d", p->unc.variants, p->unc.min, p->unc.max,
 				p->unc.agree);
+		if (p->noise.replicas) {
+			fprintf(f, ",%d,%.3f,", p->noise.replicas, p->noise.pct);
+			sr_report_csv_string(f, verdict(res, k));
+		}
 		if (blk)
 			fprintf(f, ",%s,%" PRIu64 ",%.2f,%.4f,%" PRIu64 ",%.4f,%.0f",
 				in->plug ? "on" : "off", p->blk.reads + p->blk.writes,
@@ -648,7 +683,7 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 {
 	struct sr_caveat cav[SR_CAV_COUNT];
 	int unc = res->policy[0].unc.variants, nc = sr_report_caveats(res, in, cav);
-	int k, c = 0;
+	int k, c = 0, noise = noise_on(res);
 	char kv[32] = "";
 
 	if (cav[0].kind == SR_CAV_MOST_NOT_REPLAYED)
@@ -668,10 +703,11 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 
 	if (blk)
 		fprintf(f, "Block plug %s.\n\n", in->plug ? "on" : "off");
-	fprintf(f, "| policy | swap throughput | delta |%s swap-in mean | p50 | p90 | p99 | max | swap-outs moved |%s\n",
-		unc ? " delta range | agree |" : "", blk ? " mean request |" : "");
-	fprintf(f, "|---|---:|---:|%s---:|---:|---:|---:|---:|---:|%s\n", unc ? "---:|---:|" : "",
-		blk ? "---:|" : "");
+	fprintf(f, "| policy | swap throughput | delta |%s%s swap-in mean | p50 | p90 | p99 | max | swap-outs moved |%s\n",
+		noise ? " timing noise |" : "", unc ? " delta range | agree |" : "",
+		blk ? " mean request |" : "");
+	fprintf(f, "|---|---:|---:|%s%s---:|---:|---:|---:|---:|---:|%s\n", noise ? "---:|" : "",
+		unc ? "---:|---:|" : "", blk ? "---:|" : "");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
 		char a[32], b[32], c99[32], c90[32], mx[32];
@@ -686,6 +722,9 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 		fprintf(f, "| %s%s | %.0f KiB/s | %+.2f %% |", p->name,
 			k == res->baseline ? " (baseline)" : "", p->throughput_kib_s,
 			nz(p->delta_pct, 2));
+		if (noise)
+			fprintf(f, " +-%.2f %%%s%s |", p->noise.pct,
+				sr_delta_in_noise(p) ? ", " : "", sr_delta_in_noise(p) ? SR_WITHIN_NOISE : "");
 		if (unc)
 			fprintf(f, " %+.2f .. %+.2f %% | %d/%d |", nz(p->unc.min, 2), nz(p->unc.max, 2),
 				p->unc.agree, p->unc.variants);
@@ -843,6 +882,16 @@ static void write_table(FILE *f, const struct sr_result *res, const struct sr_re
 		else
 			fprintf(f, " %8s %8s %8s %8s\n", "n/a", "n/a", "n/a", "n/a");
 	}
+	if (noise_on(res)) {
+		fprintf(f, "\n%-*s %7s %7s\n", w, "policy", "delta", "noise");
+		fprintf(f, "%-*s %7s %7s\n", w, "", "%", "+- %");
+		for (k = 0; k < res->nr_policies; k++) {
+			const struct sr_policy_result *p = &res->policy[k];
+
+			fprintf(f, "%-*.*s %+7.2f %7.2f  %s\n", w, w, p->name, nz(p->delta_pct, 2),
+				p->noise.pct, verdict(res, k));
+		}
+	}
 	if (unc) {
 		fprintf(f, "\n%-*s %19s %7s\n", w, "policy", "delta range %", "agree");
 		for (k = 0; k < res->nr_policies; k++) {
@@ -925,20 +974,24 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		    (cav[c].kind != SR_CAV_READAHEAD || !in->readahead))
 			fprintf(f, "note:        %s%s%s\n", cav[c].kind == SR_CAV_LATE ? "" : cav[c].label,
 				cav[c].kind == SR_CAV_LATE ? "" : ": ", cav[c].text);
-	fprintf(f, "\n%-22s %14s %9s %10s %10s %10s %10s %10s %7s\n", "policy", "KiB/s", "delta",
-		"in mean", "in p50", "in p90", "in p99", "in max", "moved");
+	fprintf(f, "\n%-22s %14s %9s%s %10s %10s %10s %10s %10s %7s\n", "policy", "KiB/s", "delta",
+		noise_on(res) ? "    noise" : "", "in mean", "in p50", "in p90", "in p99", "in max",
+		"moved");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
 		struct lat l;
 
 		lat_of(p, &l);
 		fprintf(f, "%-22s %14.0f %+8.2f%%", p->name, p->throughput_kib_s, nz(p->delta_pct, 2));
+		if (noise_on(res))
+			fprintf(f, " +-%5.2f%%", p->noise.pct);
 		if (p->swapin_lat.count)
 			fprintf(f, " %8.1fus %8.1fus %8.1fus %8.1fus %8.1fus", l.mean / 1e3, l.p50 / 1e3,
 				l.p90 / 1e3, l.p99 / 1e3, l.max / 1e3);
 		else
 			fprintf(f, " %10s %10s %10s %10s %10s", "n/a", "n/a", "n/a", "n/a", "n/a");
-		fprintf(f, " %6.1f%%\n", pct(p->moved_out, p->swapouts));
+		fprintf(f, " %6.1f%%%s%s\n", pct(p->moved_out, p->swapouts),
+			sr_delta_in_noise(p) ? "  " : "", sr_delta_in_noise(p) ? SR_WITHIN_NOISE : "");
 	}
 	if (res->policy[0].unc.variants) {
 		fprintf(f, "\ndelta over %d variants of the machine (every figure within a factor %.2f):\n",
@@ -946,10 +999,12 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		for (k = 0; k < res->nr_policies; k++) {
 			const struct sr_policy_result *p = &res->policy[k];
 
+			int side = sr_delta_side_noise(p, p->delta_pct);
+
 			fprintf(f, "%-22s %+8.2f%% .. %+8.2f%%   %d/%d agree on %s\n", p->name,
 				nz(p->unc.min, 2), nz(p->unc.max, 2), p->unc.agree, p->unc.variants,
-				sr_delta_side(p->delta_pct) > 0 ? "faster" :
-				sr_delta_side(p->delta_pct) < 0 ? "slower" : "no difference (within 1 %)");
+				side > 0 ? "faster" : side < 0 ? "slower" :
+				sr_delta_in_noise(p) ? SR_WITHIN_NOISE : "no difference (within 1 %)");
 		}
 	}
 	if (in->check_recorded)

@@ -59,6 +59,11 @@ const struct sr_id_field sr_id_fields[SR_ID_COUNT] = {
 	[SR_ID_MAXERR] = { "max_errors", SR_IDK_INT, SR_IDS_RUN, 0 },
 	[SR_ID_PLUG] = { "plug", SR_IDK_BOOL, SR_IDS_RUN, 0 },
 	[SR_ID_NODE_MAP] = { "node_map", SR_IDK_STR, SR_IDS_RUN, 2 },
+	/* --noise: "auto" (each trace's replicas from its size, which its
+	 * hash fixes) or the replicas; rows written before it were replayed
+	 * without any. */
+	[SR_ID_NOISE] = { "noise", SR_IDK_STR, SR_IDS_RUN, 3, "0" },
+	[SR_ID_NOISE_JITTER] = { "noise_jitter_ns", SR_IDK_INT, SR_IDS_RUN, 3 },
 };
 
 static int set(char **v, const char *x)
@@ -70,7 +75,7 @@ static int set(char **v, const char *x)
 
 int sr_ident_run(struct sr_sweep *s)
 {
-	char num[5][24], ra[128], nm[SR_NODE_MAP_MAX * 12];
+	char num[7][24], ra[128], nm[SR_NODE_MAP_MAX * 12];
 	int rc = 0;
 
 	snprintf(num[0], sizeof(num[0]), "%u", (unsigned)SR_SWEEP_REORDER);
@@ -95,6 +100,14 @@ int sr_ident_run(struct sr_sweep *s)
 	/* Without a map, null: as in the rows written before it. */
 	rc |= set(&s->run_v[SR_ID_NODE_MAP], sr_node_map_any(&s->node_map) ?
 		  sr_node_map_format(&s->node_map, nm, sizeof(nm)) : NULL);
+	if (s->noise == SR_SWEEP_NOISE_AUTO)
+		snprintf(num[5], sizeof(num[5]), "auto");
+	else
+		snprintf(num[5], sizeof(num[5]), "%d", s->noise);
+	snprintf(num[6], sizeof(num[6]), "%u", s->noise_jitter);
+	rc |= set(&s->run_v[SR_ID_NOISE], num[5]);
+	/* Without replicas the jitter changes nothing: null. */
+	rc |= set(&s->run_v[SR_ID_NOISE_JITTER], s->noise ? num[6] : NULL);
 	return rc;
 }
 

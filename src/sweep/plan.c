@@ -388,9 +388,12 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 		return "its baseline_spec is missing or not a string";
 	for (i = 0; i < SR_ID_COUNT; i++) {
 		run[i] = NULL;
-		/* A plan written before a field added since: null. */
-		if (sr_id_fields[i].added && !json_object_get(o, sr_id_fields[i].name))
+		/* A plan written before a field added since: what such plans
+		 * had (null, or noise "0": none). */
+		if (sr_id_fields[i].added && !json_object_get(o, sr_id_fields[i].name)) {
+			run[i] = sr_id_fields[i].absent;
 			continue;
+		}
 		if (sr_id_fields[i].scope == SR_IDS_RUN &&
 		    sr_id_from_json(json_object_get(o, sr_id_fields[i].name), sr_id_fields[i].kind,
 				    num[i], &run[i])) {
@@ -499,6 +502,19 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 				       "uncertainty_range of 1 to 400, or 0 with null";
 			p->unc = (unsigned)n;
 			p->unc_range = (unsigned)r;
+		}
+		{
+			uint64_t n = 0, j = (uint64_t)SR_NOISE_JITTER_NS;
+			const char *nv = run[SR_ID_NOISE], *jv = run[SR_ID_NOISE_JITTER];
+
+			if (!nv || (strcmp(nv, "auto") &&
+				    sr_parse_u64(nv, strlen(nv), SR_REPLAY_MAX_NOISE, &n)) ||
+			    (jv && (sr_parse_u64(jv, strlen(jv), 1000000000, &j) || !j)) ||
+			    !strcmp(nv, "0") != !jv)
+				return "its noise is not auto or 0 to 64 replicas with a noise_jitter_ns "
+				       "of 1 to 10^9, or 0 with null";
+			p->noise = strcmp(nv, "auto") ? (int)n : SR_SWEEP_NOISE_AUTO;
+			p->noise_jitter = (unsigned)j;
 		}
 	}
 	if (p->n == p->cap && sr_grow((void **)&p->u, &p->cap, p->n + 1, sizeof(*p->u), 64))
@@ -625,6 +641,8 @@ enum sr_err sr_sweep_open_plan(struct sr_sweep **out, const char *path,
 	s->ro.max_errors = s->plan.max_errors;
 	s->unc = s->plan.unc;
 	s->unc_range = s->plan.unc_range;
+	s->noise = s->plan.noise;
+	s->noise_jitter = s->plan.noise_jitter;
 	s->pname = calloc(s->plan.np, sizeof(*s->pname));
 	s->phash = calloc(s->plan.np, sizeof(*s->phash));
 	s->baseline = strdup(s->plan.baseline);

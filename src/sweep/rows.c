@@ -40,9 +40,15 @@ static const char *const figure_cols[] = {
 	/* --uncertainty (added since the first rows of /2): the delta's range
 	 * over the machine's variants and how many agree on its side. */
 	"delta_pct_min", "delta_pct_max", "agree",
+	/* --noise (generation 3): the replicas of the trace's timing, the
+	 * delta's timing noise, and whether the delta is within it. */
+	"noise_replicas", "delta_noise_pct", "delta_in_noise",
 };
 #define NFIG (sizeof(figure_cols) / sizeof(figure_cols[0]))
-#define NFIG_ADDED 3 /* the last NFIG_ADDED of them, of generation 1 */
+/* The generation that added each of them (sweep_impl.h, struct sr_id_field). */
+static const unsigned char figure_added[NFIG] = {
+	[15] = 1, [16] = 1, [17] = 1, [18] = 3, [19] = 3, [20] = 3,
+};
 #define C_ID0 1                          /* the first identity column */
 #define C_STATUS (C_ID0 + SR_ID_COUNT)
 #define C_TPUT (C_STATUS + 3)
@@ -83,7 +89,7 @@ static void make_header(void)
 		header_col(len, sr_id_fields[i].name, col_added[c]);
 	}
 	for (i = 0; i < NFIG; i++) {
-		col_added[C_STATUS + i] = i >= NFIG - NFIG_ADDED;
+		col_added[C_STATUS + i] = figure_added[i];
 		header_col(len, figure_cols[i], col_added[C_STATUS + i]);
 	}
 	for (g = 0; g < SR_ID_GENERATIONS; g++)
@@ -103,7 +109,7 @@ const char *sr_rows_csv_header(void)
  * written now (out[C_COUNT]): a record of an older generation has no
  * field for the columns added since ("" for them).  0, or -1 for a count
  * of no generation; *old says whether it is older than this one's. */
-static int csv_map(char *const *in, int n, const char **out, int *old)
+static int csv_map(char *const *in, int n, const char **out, int *old, int *gen)
 {
 	int c, k = 0, g;
 
@@ -113,6 +119,7 @@ static int csv_map(char *const *in, int n, const char **out, int *old)
 	if (g < 0)
 		return -1;
 	*old = g != GEN_NEW;
+	*gen = g;
 	for (c = 0; c < C_COUNT; c++)
 		out[c] = col_added[c] > g ? "" : in[k++];
 	return 0;
@@ -221,6 +228,10 @@ struct figs {
 	int unc;             /* ok: with --uncertainty's figures */
 	double umin, umax;   /* the delta's range over the variants */
 	uint64_t agree;      /* the variants on the delta's side */
+	int noise;           /* ok: with --noise's figures (replicas > 0) */
+	uint64_t nrep;       /* the replicas */
+	double npct;         /* the delta's timing noise, % */
+	uint64_t in_noise;   /* 1: the delta is within it (sr_delta_in_noise()) */
 };
 
 /* The row of unit with identity id and figures g, in format fmt, into b:
@@ -257,6 +268,15 @@ static void cat_row(struct buf *b, enum sr_sweep_fmt fmt, uint64_t unit,
 			if (g->unc)
 				cat(b, ", \"delta_pct_min\": %.3f, \"delta_pct_max\": %.3f, \"agree\": %"
 				    PRIu64, g->umin, g->umax, g->agree);
+			/* Always given: null without replicas, so that a reader
+			 * sees the noise was not measured. */
+			if (g->noise)
+				cat(b, ", \"noise_replicas\": %" PRIu64 ", \"delta_noise_pct\": %.3f, "
+				    "\"delta_in_noise\": %s", g->nrep, g->npct,
+				    g->in_noise ? "true" : "false");
+			else
+				cat(b, ", \"noise_replicas\": 0, \"delta_noise_pct\": null, "
+				    "\"delta_in_noise\": null");
 		} else if (g->quiet) {
 			cat(b, ", \"status\": \"%s\", \"events\": 0", SR_ROW_QUIET);
 		} else {
@@ -280,6 +300,11 @@ static void cat_row(struct buf *b, enum sr_sweep_fmt fmt, uint64_t unit,
 				cat(b, ",%.3f,%.3f,%" PRIu64, g->umin, g->umax, g->agree);
 			else
 				cat(b, ",,,");
+			if (g->noise)
+				cat(b, ",%" PRIu64 ",%.3f,%s", g->nrep, g->npct,
+				    g->in_noise ? "true" : "false");
+			else
+				cat(b, ",0,,");
 		} else if (g->quiet) {
 			/* No message, no events, no figures. */
 			cat(b, ",%s,,0", SR_ROW_QUIET);
@@ -328,6 +353,11 @@ int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 		g.umin = p->unc.min;
 		g.umax = p->unc.max;
 		g.agree = (uint64_t)p->unc.agree;
+		g.noise = p->noise.replicas > 0;
+		g.nrep = (uint64_t)(p->noise.replicas > 0 ? p->noise.replicas : 0);
+		/* As written (3 decimals): a row read back says the same. */
+		g.npct = round(p->noise.pct * 1000) / 1000;
+		g.in_noise = (uint64_t)sr_delta_in_noise(p);
 	}
 	cat_row(&b, fmt, unit, id, &g);
 	if (b.err || copy_ident(r, id)) {
@@ -343,6 +373,9 @@ int sr_row_make(struct sr_row *r, enum sr_sweep_fmt fmt, uint64_t unit,
 	r->quiet = g.quiet;
 	r->throughput = p ? p->throughput_kib_s : 0;
 	r->delta = p ? p->delta_pct : 0;
+	r->noise_on = g.noise;
+	r->noise = g.npct;
+	r->in_noise = (int)g.in_noise;
 	return 0;
 }
 
@@ -443,29 +476,35 @@ void sr_rows_free(struct sr_rows *rows)
  * JSON key (within "swapin_lat_ns" when lat), the CSV column (of
  * figure_cols[]), an unsigned integer or not, and where struct figs keeps
  * it.  unc: --uncertainty's, in a row with variants only (JSON: "agree"
- * present; CSV: its column not empty).
+ * present; CSV: its column not empty).  noise: --noise's, in a row with
+ * replicas only (noise_replicas above 0; a row written before them has
+ * none, read as 0); bool: a yes or no (JSON true/false, CSV true/false),
+ * kept as 1 or 0 in a uint64_t.
  */
 static const struct fig {
 	const char *key;
-	int lat, col, u64, unc;
+	int lat, col, u64, unc, noise, bool_;
 	size_t off;
 } figs_tab[] = {
-	{ "events", 0, 2, 1, 0, offsetof(struct figs, events) },
-	{ "throughput_kib_s", 0, 3, 0, 0, offsetof(struct figs, tput) },
-	{ "delta_pct", 0, 4, 0, 0, offsetof(struct figs, delta) },
-	{ "makespan_ns", 0, 5, 0, 0, offsetof(struct figs, makespan) },
-	{ "swapouts", 0, 6, 1, 0, offsetof(struct figs, swapouts) },
-	{ "swapins", 0, 7, 1, 0, offsetof(struct figs, swapins) },
-	{ "unmatched_swapins", 0, 8, 1, 0, offsetof(struct figs, unmatched) },
-	{ "swap_full", 0, 9, 1, 0, offsetof(struct figs, swap_full) },
-	{ "moved_out_pct", 0, 10, 0, 0, offsetof(struct figs, moved) },
-	{ "mean", 1, 11, 0, 0, offsetof(struct figs, mean) },
-	{ "p50", 1, 12, 0, 0, offsetof(struct figs, p50) },
-	{ "p90", 1, 13, 0, 0, offsetof(struct figs, p90) },
-	{ "p99", 1, 14, 0, 0, offsetof(struct figs, p99) },
-	{ "delta_pct_min", 0, 15, 0, 1, offsetof(struct figs, umin) },
-	{ "delta_pct_max", 0, 16, 0, 1, offsetof(struct figs, umax) },
-	{ "agree", 0, 17, 1, 1, offsetof(struct figs, agree) },
+	{ "events", 0, 2, 1, 0, 0, 0, offsetof(struct figs, events) },
+	{ "throughput_kib_s", 0, 3, 0, 0, 0, 0, offsetof(struct figs, tput) },
+	{ "delta_pct", 0, 4, 0, 0, 0, 0, offsetof(struct figs, delta) },
+	{ "makespan_ns", 0, 5, 0, 0, 0, 0, offsetof(struct figs, makespan) },
+	{ "swapouts", 0, 6, 1, 0, 0, 0, offsetof(struct figs, swapouts) },
+	{ "swapins", 0, 7, 1, 0, 0, 0, offsetof(struct figs, swapins) },
+	{ "unmatched_swapins", 0, 8, 1, 0, 0, 0, offsetof(struct figs, unmatched) },
+	{ "swap_full", 0, 9, 1, 0, 0, 0, offsetof(struct figs, swap_full) },
+	{ "moved_out_pct", 0, 10, 0, 0, 0, 0, offsetof(struct figs, moved) },
+	{ "mean", 1, 11, 0, 0, 0, 0, offsetof(struct figs, mean) },
+	{ "p50", 1, 12, 0, 0, 0, 0, offsetof(struct figs, p50) },
+	{ "p90", 1, 13, 0, 0, 0, 0, offsetof(struct figs, p90) },
+	{ "p99", 1, 14, 0, 0, 0, 0, offsetof(struct figs, p99) },
+	{ "delta_pct_min", 0, 15, 0, 1, 0, 0, offsetof(struct figs, umin) },
+	{ "delta_pct_max", 0, 16, 0, 1, 0, 0, offsetof(struct figs, umax) },
+	{ "agree", 0, 17, 1, 1, 0, 0, offsetof(struct figs, agree) },
+	{ "noise_replicas", 0, 18, 1, 0, 1, 0, offsetof(struct figs, nrep) },
+	{ "delta_noise_pct", 0, 19, 0, 0, 1, 0, offsetof(struct figs, npct) },
+	{ "delta_in_noise", 0, 20, 1, 0, 1, 1, offsetof(struct figs, in_noise) },
 };
 #define NFIGS (sizeof(figs_tab) / sizeof(figs_tab[0]))
 
@@ -493,13 +532,26 @@ static const struct fig *figs_json(const json_t *o, struct figs *g)
 		return NULL;
 	}
 	g->unc = json_object_get(o, "agree") != NULL;
+	{
+		const json_t *x = json_object_get(o, "noise_replicas");
+
+		g->noise = json_is_integer(x) && json_integer_value(x) > 0;
+		if (x && (!json_is_integer(x) || json_integer_value(x) < 0))
+			return &figs_tab[NFIGS - 3];
+	}
 	for (i = 0; i < NFIGS; i++) {
 		const struct fig *f = &figs_tab[i];
 		const json_t *x = json_object_get(f->lat ? json_object_get(o, "swapin_lat_ns") : o,
 						  f->key);
 
-		if (f->unc && !g->unc)
+		if ((f->unc && !g->unc) || (f->noise && !g->noise))
 			continue;
+		if (f->bool_) {
+			if (!json_is_boolean(x))
+				return f;
+			fig_set(g, f, json_is_true(x), 0);
+			continue;
+		}
 		if (f->u64 ? !json_is_integer(x) || json_integer_value(x) < 0 : !json_is_number(x))
 			return f;
 		fig_set(g, f, f->u64 ? (uint64_t)json_integer_value(x) : 0, json_number_value(x));
@@ -521,6 +573,8 @@ static const struct fig *figs_csv(const char *const *f, struct figs *g)
 		return NULL;
 	}
 	g->unc = f[C_STATUS + 17][0] != '\0';
+	/* Empty in a row written before --noise: none. */
+	g->noise = f[C_STATUS + 18][0] != '\0' && strcmp(f[C_STATUS + 18], "0");
 	for (i = 0; i < NFIGS; i++) {
 		const struct fig *fg = &figs_tab[i];
 		const char *s = f[C_STATUS + fg->col];
@@ -528,8 +582,14 @@ static const struct fig *figs_csv(const char *const *f, struct figs *g)
 		double x = 0;
 		char *end = NULL;
 
-		if (fg->unc && !g->unc)
+		if ((fg->unc && !g->unc) || (fg->noise && !g->noise))
 			continue;
+		if (fg->bool_) {
+			if (strcmp(s, "true") && strcmp(s, "false"))
+				return fg;
+			fig_set(g, fg, !strcmp(s, "true"), 0);
+			continue;
+		}
 		if (!*s)
 			return fg;
 		if (fg->u64 && sr_parse_u64(s, strlen(s), UINT64_MAX, &u))
@@ -548,6 +608,7 @@ struct fields {
 	const char *f[C_COUNT];  /* CSV: every column; JSON: the identity only */
 	int n;
 	int old;                 /* CSV: a row without the columns added since */
+	int gen;                 /* ... its generation */
 };
 
 /* A decimal number filling a uint64_t. */
@@ -582,7 +643,7 @@ static const char *no_figure(const struct fig *f, enum sr_sweep_fmt fmt, char *w
 	snprintf(why, wsz, "a row that replayed without its %s%s (%s)",
 		 f->lat && fmt == SR_SWEEP_JSONL ? "swapin_lat_ns." : "",
 		 fmt == SR_SWEEP_JSONL ? f->key : figure_cols[f->col],
-		 f->u64 ? "an integer >= 0" : "a number");
+		 f->bool_ ? "true or false" : f->u64 ? "an integer >= 0" : "a number");
 	return why;
 }
 
@@ -628,7 +689,7 @@ static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, c
 	for (i = 0; i < SR_ID_COUNT; i++) {
 		v = json_object_get(o, sr_id_fields[i].name);
 		if (!v && sr_id_fields[i].added) { /* a row written before it */
-			vals[i] = NULL;
+			vals[i] = sr_id_fields[i].absent;
 			r->old = 1;
 			continue;
 		}
@@ -655,6 +716,9 @@ static const char *parse_jsonl(const char *line, size_t len, struct sr_row *r, c
 	r->ok = g.ok || g.quiet;
 	r->throughput = g.tput;
 	r->delta = g.delta;
+	r->noise_on = g.noise;
+	r->noise = g.npct;
+	r->in_noise = (int)g.in_noise;
 	bad = take_ident(r, vals);
 	if (bad && *bad) {
 		snprintf(why, wsz, "its %s is not of its kind", bad);
@@ -683,8 +747,11 @@ static const char *parse_csv(const struct fields *f, struct sr_row *r, char *why
 		return "a result row begins with its unit";
 	r->unit = strtoull(f->f[0], NULL, 10);
 	r->old = f->old;
+	/* An empty field is null; in a row written before a field (old),
+	 * what such rows had (struct sr_id_field.absent). */
 	for (i = 0; i < SR_ID_COUNT; i++)
-		vals[i] = f->f[C_ID0 + i][0] ? f->f[C_ID0 + i] : NULL;
+		vals[i] = f->f[C_ID0 + i][0] ? f->f[C_ID0 + i]
+		       : f->old && (int)col_added[C_ID0 + i] > f->gen ? sr_id_fields[i].absent : NULL;
 	if (strcmp(f->f[C_STATUS], "ok") && strcmp(f->f[C_STATUS], "error") &&
 	    strcmp(f->f[C_STATUS], SR_ROW_QUIET))
 		return "its status is none of ok, error and " SR_ROW_QUIET;
@@ -695,6 +762,9 @@ static const char *parse_csv(const struct fields *f, struct sr_row *r, char *why
 	r->ok = g.ok || g.quiet;
 	r->throughput = g.tput;
 	r->delta = g.delta;
+	r->noise_on = g.noise;
+	r->noise = g.npct;
+	r->in_noise = (int)g.in_noise;
 	bad = take_ident(r, vals);
 	if (bad && *bad) {
 		snprintf(why, wsz, "its %s is not of its kind", bad);
@@ -982,7 +1052,8 @@ static enum sr_err csv_line(struct reader *rd, int last)
 	}
 	f.n = rd->rec.n;
 	f.old = 0;
-	if (rd->rec.n <= C_COUNT && !csv_map(rd->rec.f, rd->rec.n, f.f, &f.old))
+	f.gen = GEN_NEW;
+	if (rd->rec.n <= C_COUNT && !csv_map(rd->rec.f, rd->rec.n, f.f, &f.old, &f.gen))
 		f.n = C_COUNT;
 	else
 		for (i = 0; i < C_COUNT; i++)
@@ -1203,7 +1274,7 @@ static int again_read(const struct sr_row *r, struct again *a)
 		struct csv_parser p;
 		size_t len = strlen(r->line);
 		const char *f[C_COUNT];
-		int bad, old;
+		int bad, old, gen;
 
 		if (csv_init(&p, CSV_STRICT | CSV_APPEND_NULL | CSV_STRICT_FINI))
 			return -1;
@@ -1212,7 +1283,7 @@ static int again_read(const struct sr_row *r, struct again *a)
 		csv_free(&p);
 		if (a->rec.nomem)
 			return -1;
-		return bad || a->rec.n > C_COUNT || csv_map(a->rec.f, a->rec.n, f, &old) ||
+		return bad || a->rec.n > C_COUNT || csv_map(a->rec.f, a->rec.n, f, &old, &gen) ||
 		       figs_csv(f, &a->g) ? -2 : 0;
 	}
 }

@@ -5,7 +5,11 @@
  * one highest throughput), how many it tied (a highest shared with
  * another policy: where all do alike, none won), and its median and worst
  * delta, over the rows that stand in the output (earlier runs' included;
- * rows in error replayed again are replaced).  Also the state of
+ * rows in error replayed again are replaced).  A delta within its timing
+ * noise (--noise: the row's delta_in_noise) is no difference (within
+ * noise): it counts as the baseline's throughput for won and tied, and
+ * as a delta of 0 for the median and the worst, so that a replica of the
+ * trace's timing could not make it a win or a worst.  Also the state of
  * the output, on which the exit status stands, and what a resume found.
  */
 #include <stdlib.h>
@@ -29,12 +33,29 @@ static int cmp_unit(const void *a, const void *b)
 	return (x->unit > y->unit) - (x->unit < y->unit);
 }
 
+/* The throughput row i of by[g..j) (one unit's rows) is ranked by: its
+ * own, or within its noise the baseline's (its row's, else what its
+ * delta says the baseline's was). */
+static double ranked_tput(const struct sr_row **by, size_t g, size_t j, size_t i)
+{
+	size_t b;
+
+	if (!by[i]->in_noise)
+		return by[i]->throughput;
+	for (b = g; b < j; b++)
+		if (by[b]->ok && !by[b]->quiet &&
+		    sr_id_eq(by[b]->id.v[SR_ID_POLICY], by[b]->id.v[SR_ID_BASELINE]) &&
+		    sr_id_eq(by[b]->id.v[SR_ID_POLICY_HASH], by[b]->id.v[SR_ID_BASELINE_HASH]))
+			return by[b]->throughput;
+	return by[i]->throughput / (1 + by[i]->delta / 100);
+}
+
 /* The summary of the n rows of one machine, in unit order. */
 static void machine_summary(FILE *f, const struct sr_row **by, size_t n, int *win, double *d,
 			    const char *const *policies, const char *const *hashes, size_t np)
 {
 	size_t i, j, g, k;
-	int units = 0, failed = 0, quiet = 0;
+	int units = 0, failed = 0, quiet = 0, noise_on = 0, any_in = 0;
 
 	/* Per unit: the one best throughput wins; a best shared with
 	 * another policy is a tie, for each of them (a unit where every
@@ -48,16 +69,19 @@ static void machine_summary(FILE *f, const struct sr_row **by, size_t n, int *wi
 		for (j = g; j < n && by[j]->unit == by[g]->unit; j++) {
 			bad |= !by[j]->ok;
 			q |= by[j]->quiet;
-			if (by[j]->ok && !by[j]->quiet && by[j]->throughput > best)
-				best = by[j]->throughput;
+			noise_on |= by[j]->ok && by[j]->noise_on;
+			any_in |= by[j]->ok && by[j]->in_noise;
 		}
 		for (i = g; i < j; i++)
-			nbest += by[i]->ok && !by[i]->quiet && by[i]->throughput == best;
+			if (by[i]->ok && !by[i]->quiet && ranked_tput(by, g, j, i) > best)
+				best = ranked_tput(by, g, j, i);
+		for (i = g; i < j; i++)
+			nbest += by[i]->ok && !by[i]->quiet && ranked_tput(by, g, j, i) == best;
 		units++;
 		failed += bad;
 		quiet += q && !bad;
 		for (i = g; i < j; i++)
-			win[i] = !(by[i]->ok && !by[i]->quiet && by[i]->throughput == best) ? 0
+			win[i] = !(by[i]->ok && !by[i]->quiet && ranked_tput(by, g, j, i) == best) ? 0
 				 : nbest == 1 ? 1 : 2;
 	}
 	fprintf(f, "machine %s: %d trace%s, %d failed", by[0]->id.v[SR_ID_MACHINE], units,
@@ -65,28 +89,40 @@ static void machine_summary(FILE *f, const struct sr_row **by, size_t n, int *wi
 	if (quiet)
 		fprintf(f, ", %d with no swap activity", quiet);
 	fputc('\n', f);
-	fprintf(f, "  %-22s %5s %5s %11s %11s\n", "policy", "won", "tied", "median", "worst");
+	/* With --noise, how many of its units' deltas were within their
+	 * noise ("noise" column), and a line saying what that means. */
+	fprintf(f, "  %-22s %5s %5s", "policy", "won", "tied");
+	if (noise_on)
+		fprintf(f, " %5s", "noise");
+	fprintf(f, " %11s %11s\n", "median", "worst");
 	for (k = 0; k < np; k++) {
 		size_t nd = 0;
-		int won = 0, tied = 0;
+		int won = 0, tied = 0, in = 0;
 
 		for (i = 0; i < n; i++) {
 			if (!by[i]->ok || by[i]->quiet ||
 			    !sr_id_eq(by[i]->id.v[SR_ID_POLICY], policies[k]) ||
 			    !sr_id_eq(by[i]->id.v[SR_ID_POLICY_HASH], hashes[k]))
 				continue;
-			d[nd++] = by[i]->delta;
+			d[nd++] = by[i]->in_noise ? 0 : by[i]->delta;
 			won += win[i] == 1;
 			tied += win[i] == 2;
+			in += by[i]->in_noise;
 		}
+		fprintf(f, "  %-22s %5d %5d", policies[k], won, tied);
+		if (noise_on)
+			fprintf(f, " %5d", in);
 		if (!nd) {
-			fprintf(f, "  %-22s %5d %5d %11s %11s\n", policies[k], 0, 0, "-", "-");
+			fprintf(f, " %11s %11s\n", "-", "-");
 			continue;
 		}
 		qsort(d, nd, sizeof(*d), cmp_double);
-		fprintf(f, "  %-22s %5d %5d %+10.2f%% %+10.2f%%\n", policies[k], won, tied,
+		fprintf(f, " %+10.2f%% %+10.2f%%\n",
 			nd % 2 ? d[nd / 2] : (d[nd / 2 - 1] + d[nd / 2]) / 2, d[0]);
 	}
+	if (any_in)
+		fprintf(f, "  noise: deltas within their timing noise: %s, counted as 0\n",
+			SR_WITHIN_NOISE);
 }
 
 /* Rows ordered by machine (its name, then its description's hash), then

@@ -50,6 +50,9 @@ struct sr_sweep *sr_sweep_alloc(const struct sr_sweep_opts *opts)
 	s->fmt = opts->format;
 	s->unc = opts->uncertainty;
 	s->unc_range = opts->uncertainty_range ? opts->uncertainty_range : SR_SWEEP_UNC_RANGE;
+	s->noise = opts->noise;
+	s->noise_jitter = opts->noise_jitter_ns ? opts->noise_jitter_ns
+						: (unsigned)SR_NOISE_JITTER_NS;
 	s->out_fd = -1;
 	pthread_mutex_init(&s->mu, NULL);
 	pthread_cond_init(&s->done_cv, NULL);
@@ -192,6 +195,11 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 		return sr_diag_set(d, SR_ERR_LIMIT, "uncertainty: at most %d variants within "
 				   "400 %%, not %u within %u %%", SR_SWEEP_MAX_VARIANTS,
 				   opts->uncertainty, opts->uncertainty_range);
+	if ((opts->noise < 0 && opts->noise != SR_SWEEP_NOISE_AUTO) ||
+	    opts->noise > SR_REPLAY_MAX_NOISE || opts->noise_jitter_ns > 1000000000u)
+		return sr_diag_set(d, SR_ERR_LIMIT, "noise: auto or at most %d replicas with a "
+				   "jitter of at most 10^9 ns, not %d with %u ns", SR_REPLAY_MAX_NOISE,
+				   opts->noise, opts->noise_jitter_ns);
 	s = sr_sweep_alloc(opts);
 	if (!s)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");

@@ -75,6 +75,8 @@ enum sr_id {
 	SR_ID_MAXERR,        /* run: bad records skipped */
 	SR_ID_PLUG,          /* run: the block plug */
 	SR_ID_NODE_MAP,      /* run: --node-map (sr_node_map_format()); null without */
+	SR_ID_NOISE,         /* run: --noise, "auto" or the replicas */
+	SR_ID_NOISE_JITTER,  /* run: their jitter in ns; null without replicas */
 	SR_ID_COUNT
 };
 
@@ -95,14 +97,18 @@ struct sr_id_field {
 	enum sr_id_scope scope;
 	/* The generation of rows of schema /2 that first had it: 0, the
 	 * first rows; 1, added since (uncertainty_range, plug...); 2, added
-	 * after those (node_map).  Rows and plans of an earlier generation
-	 * are read, the fields they lack as null (the CSV header of
-	 * generation g has the columns of generations up to g). */
+	 * after those (node_map); 3, after those (noise).  Rows and plans of
+	 * an earlier generation are read, the fields they lack as `absent`
+	 * (the CSV header of generation g has the columns of generations up
+	 * to g). */
 	int added;
+	/* What a row or plan written before the field had was: NULL (null),
+	 * or a value (noise: "0", they were replayed without replicas). */
+	const char *absent;
 };
 /* Generations of rows of schema /2 (above): the newest is
  * SR_ID_GENERATIONS - 1. */
-#define SR_ID_GENERATIONS 3
+#define SR_ID_GENERATIONS 4
 
 /* Where a unit's machine came from, in that order of precedence. */
 /* (sr_machine_src_name() names them so.) */
@@ -174,6 +180,12 @@ struct sr_row {
 	int quiet;             /* status SR_ROW_QUIET: a trace without swap events */
 	double throughput;     /* KiB/s */
 	double delta;          /* % */
+	/* --noise: the delta's timing noise (delta_noise_pct) was measured,
+	 * its value, and whether the delta is within it (delta_in_noise:
+	 * sr_delta_in_noise() when the row was made). */
+	int noise_on;
+	double noise;          /* % */
+	int in_noise;
 	char *line;            /* the whole row, with its "\n" */
 	const char *file;      /* where it was read (NULL: written by this run) */
 	uint64_t lineno;       /* ... and its first line there */
@@ -314,6 +326,8 @@ struct sr_plan {
 	enum sr_format infmt;
 	uint64_t max_errors;
 	unsigned unc, unc_range;       /* variants, and their range in per cent */
+	int noise;                     /* as sr_sweep.noise */
+	unsigned noise_jitter;
 };
 
 /* Read the plan path (a line per unit, every line checked); SR_ERR_IO,
@@ -359,6 +373,8 @@ struct sr_sweep {
 	struct sr_read_opts ro;
 	enum sr_sweep_fmt fmt;
 	unsigned unc, unc_range;    /* --uncertainty variants, range in per cent */
+	int noise;                  /* --noise replicas; SR_SWEEP_NOISE_AUTO: per trace */
+	unsigned noise_jitter;      /* their jitter, ns (never 0) */
 	size_t nunits;
 	int from_plan;              /* unit u is traces[u] on machines of the plan */
 	struct sr_plan plan;        /* from_plan: what it says of its units */
@@ -464,8 +480,10 @@ void sr_sweep_free_schedule(struct sr_sweep *s);
 void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, size_t *nout,
 		 int *failed, uint64_t *nev);
 
-/* Per policy: wins (highest throughput of its unit), median and worst
- * delta, over the ok rows that stand; printed as a table (summary.c). */
+/* Per policy: wins (highest throughput of its unit; a delta within its
+ * timing noise counts as the baseline's), median and worst delta (one
+ * within its noise as 0), over the ok rows that stand; printed as a
+ * table (summary.c). */
 void sr_rows_summary(FILE *f, const struct sr_row *const *rows, size_t n,
 		     const char *const *policies, const char *const *hashes, size_t np);
 

@@ -171,6 +171,11 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	 * are, replayed in the same pass on the same decisions. */
 	ro.variants = s->unc;
 	ro.variant_range = (double)s->unc_range / 100.0;
+	/* --noise: replicas of the trace's timing on the same decisions;
+	 * auto, as replay's, from this trace's size. */
+	ro.noise = s->noise == SR_SWEEP_NOISE_AUTO ? sr_noise_auto(sr_trace_events_guess(trace))
+						   : (unsigned)s->noise;
+	ro.noise_jitter_ns = (double)s->noise_jitter;
 	if (sr_replay_new(&rp, &ro, (const char *const *)s->policies.v, (int)np, s->baseline, &d) ||
 	    check_policies(s, rp, &d))
 		goto diag;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "trace/reader_impl.h"
 #include "common/diag.h"
@@ -73,6 +74,22 @@ enum sr_format sr_format_from_name(const char *path, int *zst)
 	if (ends_with(path, n, ".swt"))
 		return SR_FMT_SWT;
 	return SR_FMT_AUTO;
+}
+
+uint64_t sr_trace_events_guess(const char *path)
+{
+	struct stat st;
+	enum sr_format f;
+	int zst;
+	uint64_t per;
+
+	if (!path || stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	f = sr_format_from_name(path, &zst);
+	/* A name without its format may be compressed: the densest. */
+	per = zst || f == SR_FMT_AUTO ? 6 : f == SR_FMT_CSV ? 30 : f == SR_FMT_SWT ? 40 :
+	      f == SR_FMT_JSONL ? 100 : 6;
+	return (uint64_t)st.st_size / per + 1;
 }
 
 void sr_reader_note_unknown(struct sr_reader *r, const char *name, size_t len)

@@ -12,18 +12,18 @@ fi
 S="$T/../traces/sample.swt.zst"
 
 # Refused before the first event: 201 machines x 4 policies.
-$SR "$S" -p all -u 200 --max-memory=30M >/dev/null 2>"$W/u.err"
+$SR "$S" -p all -u 200 --noise=0 --max-memory=30M >/dev/null 2>"$W/u.err"
 rc=$?
 if [ $rc -eq 1 ] && grep -Eq '^swapreplay: (--uncertainty=200: )?the replay.s 804 simulations .*may take up to [0-9]+ MiB \([0-9.]+ MiB each, more for each CPU two tasks share\), more than the 30 MiB it may \(--max-memory\)' "$W/u.err"; then
 	echo "ok memory: a run whose simulations cannot fit is refused with its estimate"
 else
 	echo "FAIL memory: refused: status $rc: $(cat "$W/u.err")"
 fi
-$SR "$S" -p all -u 200 --max-memory=400M >/dev/null 2>"$W/u2.err"
+$SR "$S" -p all -u 200 --noise=0 --max-memory=400M >/dev/null 2>"$W/u2.err"
 rc=$?
 if [ $rc -eq 1 ] && grep -Eq -- '--uncertainty=200: .* more than the 400 MiB it may \(--max-memory\): --uncertainty=[0-9]+ fits' "$W/u2.err"; then
 	n=$(sed -n 's/.*--uncertainty=\([0-9]*\) fits.*/\1/p' "$W/u2.err")
-	if $SR "$S" -p all -u "$n" --max-memory=400M >/dev/null 2>"$W/u3.err"; then
+	if $SR "$S" -p all -u "$n" --noise=0 --max-memory=400M >/dev/null 2>"$W/u3.err"; then
 		echo "ok memory: the number of variants said to fit runs ($n)"
 	else
 		echo "FAIL memory: -u $n said to fit: $(cat "$W/u3.err")"

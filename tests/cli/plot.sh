@@ -200,6 +200,23 @@ $SR plot "$W/sweep.jsonl" -o "$W/s.pdf" 2>"$W/err"
 has "plot's labels: title with the baseline, delta axis, machines, policies" "$W/s.pdf" \
 	"Throughput delta against reclaimer-nid, by machine" "throughput delta (%; + faster)" \
 	"2s-pmem2" "2s-nvme2" "page-nid-strict" "hybrid" "1 trace x 2 machines" "-10 %"
+# The sweep measured each delta's timing noise (--noise=auto, the
+# default): a band of +- it on each dot, and the deltas within it (on
+# 2s-nvme2 page-nid-strict and hybrid, +0.10 % within +-2.97 %) hollow,
+# the others filled, said in the footer; with --noise=0, none of it.
+$SR sweep "$SAMPLE" -m 2s-pmem2,2s-nvme2 -p $P --noise=0 -o "$W/sweep0.jsonl" >/dev/null 2>&1
+$SR plot "$W/sweep0.jsonl" -o "$W/s0.pdf" 2>>"$W/err"
+$SR plot "$W/sweep.jsonl" -o "$W/sn.svg" 2>>"$W/err"
+$SR plot "$W/sweep0.jsonl" -o "$W/s0.svg" 2>>"$W/err"
+has "plot of a sweep with --noise: its footer says what the bands and hollow dots are" "$W/s.pdf" \
+	"grey bands: +- each delta's timing noise; hollow dots: no difference (within noise) (2 of 6)"
+text "$W/s0.pdf" >"$W/text0"
+check "plot of a sweep with --noise: hollow dots within the noise, filled beyond; none of it with --noise=0" \
+	"2 4 0 6 no" \
+	"$(grep -c 'fill:rgb(100%,100%,100%);fill-opacity:1;stroke-width:1;' "$W/sn.svg") $(grep -c 'fill:rgb(15%,15%,15%);fill-opacity:1;stroke-width:1;' "$W/sn.svg") $(grep -c 'fill:rgb(15%,15%,15%);fill-opacity:1;stroke-width:1;' "$W/s0.svg") $(grep -c 'fill:rgb(100%,100%,100%);fill-opacity:1;stroke-width:1;' "$W/s0.svg") $(grep -q 'timing noise' "$W/text0" && echo yes || echo no)"
+set -- $(look "$W/s.png")
+check "plot with --noise: the PNG still renders, inked" "800 540 yes" \
+	"$1 $2 $([ "${3:-0}" -ge 20 ] && echo yes || echo "no ($3)")"
 # Rows in error (a trace that is missing) are left out and said so.
 $SR sweep "$SAMPLE" "$W/missing.csv" -m 2s-nvme2 -p hybrid -o "$W/mixed.jsonl" >/dev/null 2>&1
 $SR plot "$W/mixed.jsonl" -o "$W/m.pdf" 2>"$W/err"
@@ -278,21 +295,24 @@ $SR plot "$W/cut.jsonl" -o "$W/cut.svg" 2>"$W/err"
 check "plot and merge of a last row cut short: status 3, FILE:8: a row cut short, both" "3 yes yes" \
 	"$? $(grep -qF "$W/cut.jsonl:8: a row cut short (a sweep killed while writing it)" "$W/err" && echo yes) $(grep -qF "$W/cut.jsonl:8: a row cut short (a sweep killed while writing it)" "$W/merr" && echo yes)"
 # Rows of the generations before (JSON without machine_source,
-# machine_path, uncertainty_range and node_map; CSV under the header of
-# the first rows of /2), which merge takes, are plotted: the same chart.
-sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/,/; s/, "uncertainty_range": null//; s/, "node_map": null//' \
-	"$W/sweep.jsonl" >"$W/gen0.jsonl"
-added=' machine_source machine_path uncertainty_range node_map delta_pct_min delta_pct_max agree '
+# machine_path, uncertainty_range, node_map and the noise fields; CSV
+# under the header of the first rows of /2), which merge takes, are
+# plotted: the same chart as of rows without noise replicas (--noise=0:
+# such rows were replayed without).
+$SR sweep "$SAMPLE" -m 2s-pmem2,2s-nvme2 -p $P -f csv --noise=0 -o "$W/sweep0.csv" >/dev/null 2>&1
+sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/,/; s/, "uncertainty_range": null//; s/, "node_map": null//; s/, "noise": "0", "noise_jitter_ns": null//; s/, "noise_replicas": 0, "delta_noise_pct": null, "delta_in_noise": null//' \
+	"$W/sweep0.jsonl" >"$W/gen0.jsonl"
+added=' machine_source machine_path uncertainty_range node_map delta_pct_min delta_pct_max agree noise noise_jitter_ns noise_replicas delta_noise_pct delta_in_noise '
 awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
 	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' \
-	"$W/sweep.csv" >"$W/gen0.csv"
+	"$W/sweep0.csv" >"$W/gen0.csv"
 $SR merge "$W/gen0.jsonl" -o "$W/gen0.m.jsonl" 2>"$W/merr" &&
 	$SR merge "$W/gen0.csv" -o "$W/gen0.m.csv" 2>>"$W/merr"
 mrc=$?
 $SR plot "$W/gen0.jsonl" -o "$W/gen0.svg" 2>"$W/err" &&
 	$SR plot "$W/gen0.csv" -o "$W/gen0c.svg" 2>>"$W/err"
 check "rows of the first generation of /2 (JSON, CSV): merge takes them, plot draws them as the newest" \
-	"0 0 0 0 yes yes" "$mrc $? $(grep -c 'node_map\|machine_source' "$W/gen0.jsonl") $(head -1 "$W/gen0.csv" | grep -c 'node_map\|machine_source') $(cmp -s "$W/one.svg" "$W/gen0.svg" && echo yes) $(cmp -s "$W/one.svg" "$W/gen0c.svg" && echo yes)"
+	"0 0 0 0 yes yes" "$mrc $? $(grep -c 'node_map\|machine_source\|noise' "$W/gen0.jsonl") $(head -1 "$W/gen0.csv" | grep -c 'node_map\|machine_source\|noise') $(cmp -s "$W/s0.svg" "$W/gen0.svg" && echo yes) $(cmp -s "$W/s0.svg" "$W/gen0c.svg" && echo yes)"
 # A sweep's rows in error whose machine was never known (a trace missing,
 # no -m: "machine": null) are rows in error, left out and said (plot
 # refused the file: "a row without its 'machine'").

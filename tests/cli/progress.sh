@@ -5,10 +5,10 @@
 S="$T/../traces/sample.swt.zst"
 
 # Into a log: one line at the end for a run shorter than 10 s, naming the
-# bytes read (the sample's 23.5 KiB), the events and the machines.
+# bytes read (the sample's 23.5 KiB), the events and the replays (the machine, 2 variants, 4 noise replicas).
 $SR "$S" -p hybrid -u 2 --progress >"$W/log.txt" 2>"$W/log.err"
 if [ $? -eq 0 ] && [ "$(wc -l <"$W/log.err")" -eq 1 ] &&
-	grep -Eq '^swapreplay: .*sample\.swt\.zst: read 23\.5 KiB, 4 k events x 3 machines in [0-9.]+ s \([0-9.]+ [kM]? ?events/s\)$' "$W/log.err"; then
+	grep -Eq '^swapreplay: .*sample\.swt\.zst: read 23\.5 KiB, 4 k events x 7 replays in [0-9.]+ s \([0-9.]+ [kM]? ?events/s\)$' "$W/log.err"; then
 	echo "ok progress: --progress writes one closing line into a log"
 else
 	echo "FAIL progress: --progress: $(cat "$W/log.err")"
@@ -44,10 +44,10 @@ if command -v script >/dev/null 2>&1; then
 	# this many events are slow there.
 	TSR=$SR
 	[ -n "${VALGRIND:-}" ] && TSR=$SR_BIN
-	script -qec "$TSR $W/p.swt -u 20 -o $W/tty.txt" "$W/typescript" >/dev/null 2>&1
+	script -qec "$TSR $W/p.swt -u 20 --noise=0 -o $W/tty.txt" "$W/typescript" >/dev/null 2>&1
 	rc=$?
 	tr '\r' '\n' <"$W/typescript" >"$W/tty.lines"
-	if [ $rc -eq 0 ] && grep -Eq '^.*p\.swt: +[0-9]+ % of [0-9.]+ MiB, [0-9.]+ [kM] events x 21 machines, [0-9.]+ [kM] events/s, [0-9.]+ s left' "$W/tty.lines" &&
+	if [ $rc -eq 0 ] && grep -Eq '^.*p\.swt: +[0-9]+ % of [0-9.]+ MiB, [0-9.]+ [kM] events x 21 replays, [0-9.]+ [kM] events/s, [0-9.]+ s left' "$W/tty.lines" &&
 		grep -q "$(printf '\r\033\\[K')" "$W/typescript"; then
 		echo "ok progress: on a terminal, a line redrawn in place and erased"
 	else

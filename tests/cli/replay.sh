@@ -45,10 +45,11 @@ jnum() {
 		sed -n "s/.*\"$3\": \(-\{0,1\}[0-9][0-9.]*\).*/\1/p"
 }
 
-# same_figures NAME FILE POLICY_A POLICY_B: every figure equal.
+# same_figures NAME FILE POLICY_A POLICY_B: every figure equal (what the
+# delta says of each aside: one may be the baseline).
 same_figures() {
-	a=$(pblock "$2" "$3")
-	b=$(pblock "$2" "$4")
+	a=$(pblock "$2" "$3" | sed 's/"delta_verdict": "[^"]*", //')
+	b=$(pblock "$2" "$4" | sed 's/"delta_verdict": "[^"]*", //')
 	if [ -z "$a" ] || [ -z "$b" ]; then
 		fail "$1" "no figures for $3 or $4 in $2"
 	elif [ "$a" = "$b" ]; then
@@ -366,7 +367,8 @@ if ! $SR gen swap-w-rand --tasks=4 --size=4M --limit=8M -o mid.swt 2>gen.err; th
 	fail mid-gen "$(head -3 gen.err)"
 fi
 
-# One device: every policy must choose it, with the same figures.
+# One device: every policy must choose it, with the same figures (their
+# timing noise too: --noise's replicas of each are the baseline's).
 for sc in on off; do
 	if $SR mid.swt -m "$T/data/machines/one-nvme.json" -p all,fixed-node --slots-cache=$sc \
 		-f json >one-$sc.json 2>run.err; then
@@ -510,7 +512,8 @@ fi
 # every figure but those against the baseline.
 nobase() {
 	pblock "$1" "$2" |
-		sed 's/"delta_pct": [^,]*, //; s/"moved_out": [0-9]*, "moved_out_pct": [^,]*, //'
+		sed 's/"delta_verdict": "[^"]*", //; s/"delta_pct": [^,]*, //; s/"delta_noise_pct": [^,]*, //
+		     s/"moved_out": [0-9]*, "moved_out_pct": [^,]*, //; /^     "noise": {/d'
 }
 SAMPLE="$T/../traces/sample.swt"
 SMALL="$T/data/machines/small-pmem2.json"

@@ -297,8 +297,8 @@ rc2=$?
 $SR merge ec.csv -o ecm.csv 2>>err.txt
 rc3=$?
 [ $rc1 -eq 65 ] && [ $rc2 -eq 65 ] && [ $rc3 -eq 0 ] && cmp -s ec.csv ecm.csv &&
-	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 41 ] &&
-	echo "ok sweep: CSV rows in error have all 41 columns, resume and merge" ||
+	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 46 ] &&
+	echo "ok sweep: CSV rows in error have all 46 columns, resume and merge" ||
 	echo "FAIL sweep: CSV rows in error: $rc1 $rc2 $rc3 $(awk -F, '{ print NF }' ec.csv | sort -u | tr '\n' ' ') $(cat err.txt)"
 
 # The output is never an input; nor are an archive's other files.
@@ -414,7 +414,8 @@ cp nofig.jsonl nofig2.jsonl
 $SR sweep a.csv gone.csv -m 2s-pmem2 -o nofig2.jsonl -q --resume 2>>err.txt
 rc2=$?
 $SR merge -f csv e.jsonl -o ecsv.csv 2>>err.txt
-awk -F, 'NR == 2 { $27 = "inf" } { print }' OFS=, ecsv.csv >inf.csv
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "delta_pct") c = i }
+	NR == 2 { $c = "inf" } { print }' OFS=, ecsv.csv >inf.csv
 $SR merge inf.csv -o infm.csv 2>>err.txt
 rc3=$?
 [ $rc -eq 3 ] && [ $rc2 -eq 3 ] && [ $rc3 -eq 3 ] && [ ! -e nofigm.jsonl ] && [ ! -e infm.csv ] &&
@@ -606,12 +607,15 @@ sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/,/; s/, "uncertainty_ra
 sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/, "machine_source": null, "machine_path": null,/' keep.jsonl >old/want.jsonl
 $SR merge old/old.jsonl -o old/m.jsonl 2>err.txt && cmp -s old/want.jsonl old/m.jsonl &&
 	echo "ok merge: rows written before machine_source merge (it is null)" || echo "FAIL merge: old rows: $(cat err.txt)"
-$SR sweep bes/lab/run2.swt -m 2s-pmem2 -f csv -o old/new.csv -q
+# (Without noise replicas: rows written before --noise were replayed
+# without any, and are read so, noise "0".)
+$SR sweep bes/lab/run2.swt -m 2s-pmem2 -f csv --noise=0 -o old/new.csv -q
 # The CSV rows of before: without the columns added since (machine_source,
 # machine_path, uncertainty_range, delta_pct_min, delta_pct_max, agree;
-# and node_map, added after those).
+# node_map, added after those; the noise columns, after that).
 added=' machine_source machine_path uncertainty_range node_map delta_pct_min delta_pct_max agree '
-awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
+noisec=' noise noise_jitter_ns noise_replicas delta_noise_pct delta_in_noise '
+awk -F, -v OFS=, -v a="$added$noisec" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
 	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' old/new.csv >old/old.csv
 awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1; print; next }
 	{ for (i in x) $i = ""; print }' old/new.csv >old/want.csv
@@ -620,15 +624,34 @@ $SR merge old/old.csv -o old/m.csv 2>err.txt && cmp -s old/want.csv old/m.csv &&
 	[ "$(grep -c '"machine": "2s-pmem2", "machine_hash": "fnv1a64:[0-9a-f]*", "machine_source": null, "machine_path": null' old/m2.jsonl)" -eq 4 ] &&
 	echo "ok merge: CSV rows with the header of before machine_source merge, in either format" ||
 	echo "FAIL merge: old CSV: $(cat err.txt) $(head -2 old/m.csv)"
-# The rows of the generation between: every column but node_map.
-awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "node_map") x = i }
-	{ s = ""; for (i = 1; i <= NF; i++) if (i != x) s = s (s == "" ? "" : OFS) $i; print s }' old/new.csv >old/mid.csv
+# The rows of the generation between: every column but node_map and the
+# noise ones.
+awk -F, -v OFS=, -v a=" node_map$noisec" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
+	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' old/new.csv >old/mid.csv
 $SR merge old/mid.csv -o old/m3.csv 2>err.txt && cmp -s old/new.csv old/m3.csv &&
 	echo "ok merge: CSV rows written before node_map merge (it is null)" ||
 	echo "FAIL merge: CSV rows before node_map: $(cat err.txt) $(head -2 old/m3.csv)"
+# ... and of the generation before the noise: every column but those.
+awk -F, -v OFS=, -v a="$noisec" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
+	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' old/new.csv >old/pre-noise.csv
+$SR merge old/pre-noise.csv -o old/m4.csv 2>err.txt && cmp -s old/new.csv old/m4.csv &&
+	echo "ok merge: CSV rows written before --noise merge (noise 0, replicas 0)" ||
+	echo "FAIL merge: CSV rows before --noise: $(cat err.txt) $(head -2 old/m4.csv)"
+# JSON rows of before --noise: read as replayed without replicas (noise
+# "0"); a resume refuses them, as every row of an earlier generation.
+$SR sweep bes/lab/run2.swt -m 2s-pmem2 --noise=0 -o old/n0.jsonl -q
+sed 's/, "noise": "0", "noise_jitter_ns": null//; s/, "noise_replicas": 0, "delta_noise_pct": null, "delta_in_noise": null//' old/n0.jsonl >old/pre-noise.jsonl
+cp old/pre-noise.jsonl old/pn.jsonl
+$SR merge old/pre-noise.jsonl -o old/m5.jsonl 2>err.txt && cmp -s old/n0.jsonl old/m5.jsonl &&
+	! grep -q noise old/pre-noise.jsonl &&
+	{ $SR sweep bes/lab/run2.swt -m 2s-pmem2 --noise=0 -o old/pn.jsonl --resume -q 2>>err.txt; [ $? -eq 2 ]; } &&
+	grep -q 'old/pn.jsonl:1: a row written before the fields added since' err.txt &&
+	cmp -s old/pn.jsonl old/pre-noise.jsonl &&
+	echo "ok sweep: JSON rows written before --noise merge as noise 0; --resume refuses them" ||
+	echo "FAIL sweep: JSON rows before --noise: $(cat err.txt)"
 cp old/old.jsonl old/r.jsonl
 $SR sweep bes -p hybrid -o old/r.jsonl --resume -q 2>err.txt
-[ $? -eq 2 ] && cmp -s old/old.jsonl old/r.jsonl && grep -q 'old/r.jsonl:1: a row written before rows said where their machine came from' err.txt &&
+[ $? -eq 2 ] && cmp -s old/old.jsonl old/r.jsonl && grep -q 'old/r.jsonl:1: a row written before the fields added since (where its machine came from, node_map, noise)' err.txt &&
 	echo "ok sweep: --resume refuses rows written before machine_source, saying so" || echo "FAIL sweep: resume of old rows: $(cat err.txt)"
 
 # ---- issue 16: a trace without swap events --------------------------------
@@ -649,7 +672,7 @@ rc=$?
 cp quiet/r.jsonl qkeep.jsonl
 $SR sweep quiet -m 2s-pmem2 -o quiet/r.jsonl --resume -q 2>err.txt && cmp -s quiet/r.jsonl qkeep.jsonl &&
 	$SR sweep quiet -m 2s-pmem2 -f csv -o qr.csv -q 2>>err.txt &&
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["trace"] == "quiet/q.vmstat" { print $c["status"] "|" $c["error"] "|" $c["events"] "|" $c["throughput_kib_s"] "|" NF }' qr.csv | sort -u | grep -qx 'no swap activity||0||41' &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["trace"] == "quiet/q.vmstat" { print $c["status"] "|" $c["error"] "|" $c["events"] "|" $c["throughput_kib_s"] "|" NF }' qr.csv | sort -u | grep -qx 'no swap activity||0||46' &&
 	$SR merge qr.csv -f jsonl -o qm.jsonl 2>>err.txt && cmp -s qm.jsonl qkeep.jsonl &&
 	echo "ok sweep: rows of no swap activity stand on resume, and are the same rows in CSV and merged back" ||
 	echo "FAIL sweep: no swap activity resume/CSV: $(cat err.txt)"
@@ -716,3 +739,72 @@ $SR sweep --run-index=2 oldplan.jsonl -o unc/o2.jsonl -q 2>err.txt &&
 	cmp -s unc/o2.jsonl res/2.jsonl && grep -q '"machine_source": "-m"' unc/o2.jsonl &&
 	echo "ok sweep: a plan without machine_source and uncertainty_range runs, the same rows" ||
 	echo "FAIL sweep: plan without machine_source and uncertainty_range: $(cat err.txt)"
+
+# ---- issue 33: --noise ------------------------------------------------------
+# The bundled sample on 2s-nvme2: page-nid-strict and hybrid are +0.103 %
+# faster, within their timing noise of 2.970 % over auto's 4 replicas of
+# the trace (the default for a trace of its size); page-nid is the
+# baseline's simulation (0, no noise).  The rows carry the noise and say
+# the delta is within it, and the summary gives no win for it: every
+# policy ties (with --noise=0 page-nid-strict and hybrid tie above the
+# others).  The figures are replay's on the same trace, machine and policy.
+mkdir -p noise
+S=$T/../traces/sample.csv.zst
+$SR sweep "$S" -m 2s-nvme2 -o noise/r.jsonl >noise/sum.txt 2>err.txt
+rc=$?
+$SR "$S" -m 2s-nvme2 -p page-nid,page-nid-strict,hybrid -f json >noise/rep.json 2>>err.txt
+[ $rc -eq 0 ] &&
+	[ "$(grep -c '"noise": "auto", "noise_jitter_ns": 1000, ' noise/r.jsonl)" -eq 4 ] &&
+	[ "$(grep -c '"delta_pct": 0.103, .*"noise_replicas": 4, "delta_noise_pct": 2.970, "delta_in_noise": true, "schema"' noise/r.jsonl)" -eq 2 ] &&
+	[ "$(grep -c '"delta_pct": 0.000, .*"noise_replicas": 4, "delta_noise_pct": 0.000, "delta_in_noise": false, "schema"' noise/r.jsonl)" -eq 2 ] &&
+	grep -q '"name": "hybrid", "delta_verdict": "no difference (within noise)", .*"delta_pct": 0.103, "delta_noise_pct": 2.970,' noise/rep.json &&
+	grep -q '^  policy                   won  tied noise      median       worst$' noise/sum.txt &&
+	grep -q '^  reclaimer-nid              0     1     0      +0.00%      +0.00%$' noise/sum.txt &&
+	grep -q '^  page-nid                   0     1     0      +0.00%      +0.00%$' noise/sum.txt &&
+	grep -q '^  page-nid-strict            0     1     1      +0.00%      +0.00%$' noise/sum.txt &&
+	grep -q '^  hybrid                     0     1     1      +0.00%      +0.00%$' noise/sum.txt &&
+	grep -q '^  noise: deltas within their timing noise: no difference (within noise), counted as 0$' noise/sum.txt &&
+	echo "ok sweep: --noise=auto on the sample: delta_noise_pct in the rows, a delta within it neither won nor worst" ||
+	echo "FAIL sweep: --noise rows and summary: $rc $(cat err.txt) $(cat noise/sum.txt)"
+$SR sweep "$S" -m 2s-nvme2 --noise=0 -o noise/n0.jsonl >noise/sum0.txt 2>err.txt &&
+	[ "$(grep -c '"noise": "0", "noise_jitter_ns": null, .*"noise_replicas": 0, "delta_noise_pct": null, "delta_in_noise": null, "schema"' noise/n0.jsonl)" -eq 4 ] &&
+	grep -q '^  policy                   won  tied      median       worst$' noise/sum0.txt &&
+	grep -q '^  hybrid                     0     1      +0.10%      +0.10%$' noise/sum0.txt &&
+	! grep -q '^  noise:' noise/sum0.txt &&
+	echo "ok sweep: --noise=0: no replicas, the figures null, the summary as before" ||
+	echo "FAIL sweep: --noise=0: $(cat err.txt) $(cat noise/sum0.txt)"
+# CSV: the same figures (merged back to JSON, the same rows); --noise=R
+# and --noise-jitter are the identity's; a resume with another is refused;
+# a plan carries them and refuses them with --run-index.
+$SR sweep "$S" -m 2s-nvme2 -f csv -o noise/r.csv -q 2>err.txt &&
+	$SR merge noise/r.csv -f jsonl -o noise/m.jsonl 2>>err.txt && cmp -s noise/m.jsonl noise/r.jsonl &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["noise_replicas"] "|" $c["delta_noise_pct"] "|" $c["delta_in_noise"] }' noise/r.csv | sort | uniq -c |
+	awk '{ printf "%s %s;", $1, $2 }' | grep -qx '2 4|0.000|false;2 4|2.970|true;' &&
+	echo "ok sweep: --noise rows in CSV are the JSON rows" || echo "FAIL sweep: --noise CSV: $(cat err.txt)"
+cp noise/r.jsonl noise/keep.jsonl
+$SR sweep "$S" -m 2s-nvme2 --noise=2 -o noise/r.jsonl -q --resume 2>err.txt
+rc=$?
+$SR sweep "$S" -m 2s-nvme2 --noise-jitter=2000 -o noise/r.jsonl -q --resume 2>>err.txt
+rc2=$?
+$SR sweep "$S" -m 2s-nvme2 --noise=auto -o noise/r.jsonl -q --resume 2>>err.txt
+rc3=$?
+[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 0 ] && cmp -s noise/r.jsonl noise/keep.jsonl &&
+	grep -q 'noise auto, not 2' err.txt && grep -q 'noise_jitter_ns 1000, not 2000' err.txt &&
+	echo "ok sweep: --resume with another --noise or --noise-jitter is refused, with the same one it stands" ||
+	echo "FAIL sweep: --noise resume: $rc $rc2 $rc3 $(cat err.txt)"
+$SR sweep "$S" -m 2s-nvme2 --noise=3 --noise-jitter=500 --plan=noise/p.jsonl -q 2>err.txt &&
+	$SR sweep --shard=0/1 noise/p.jsonl -o noise/s.jsonl -q 2>>err.txt &&
+	grep -q '"noise": "3", "noise_jitter_ns": 500,' noise/p.jsonl &&
+	[ "$(grep -c '"noise": "3", "noise_jitter_ns": 500, .*"noise_replicas": 3, ' noise/s.jsonl)" -eq 4 ] &&
+	{ $SR sweep --run-index=0 noise/p.jsonl --noise=0 -o noise/x.jsonl -q 2>>err.txt; [ $? -eq 2 ]; } &&
+	grep -q -- '--noise cannot be given with --run-index' err.txt &&
+	echo "ok sweep: a plan carries --noise and --noise-jitter, and refuses them with --run-index" ||
+	echo "FAIL sweep: --noise plan: $(cat err.txt)"
+$SR sweep "$S" --noise=65 -q -o noise/y.jsonl 2>err.txt
+rc=$?
+$SR sweep "$S" --noise-jitter=0 -q -o noise/y.jsonl 2>>err.txt
+rc2=$?
+[ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -q -- "--noise takes auto or 0 to 64 replicas, not '65'" err.txt &&
+	grep -q -- "--noise-jitter takes 1 to 1000000000 ns, not '0'" err.txt &&
+	echo "ok sweep: --noise and --noise-jitter out of range are usage errors" ||
+	echo "FAIL sweep: --noise range: $(cat err.txt)"

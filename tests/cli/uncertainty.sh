@@ -22,7 +22,7 @@ awk '/"name": "page-nid-strict"/ { p = 1 } p && /"delta_pct"/ { match($0, /"delt
 # Markdown and CSV carry the range; without -u they do not.
 $SR "$S" -p page-nid-strict -u 3 -f markdown | grep -q '| delta range | agree |' &&
 	echo "ok uncertainty: markdown has the range columns" || echo "FAIL uncertainty: markdown columns"
-$SR "$S" -p page-nid-strict -u 3 -f csv | head -1 | grep -q ',variants,delta_pct_min,delta_pct_max,agree,caveats$' &&
+$SR "$S" -p page-nid-strict -u 3 --noise=0 -f csv | head -1 | grep -q ',variants,delta_pct_min,delta_pct_max,agree,caveats$' &&
 	echo "ok uncertainty: csv has the range columns" || echo "FAIL uncertainty: csv columns"
 $SR "$S" -p page-nid-strict -f csv | head -1 | grep -q 'variants' &&
 	echo "FAIL uncertainty: csv has range columns without -u" || echo "ok uncertainty: no range columns without -u"
