@@ -45,6 +45,7 @@ struct sr_blk_req {
 	uint32_t pages;
 	uint32_t bios;
 	double t_sum;
+	int node;               /* its pages' memory node (D2), -1 none */
 };
 
 struct sr_plug {
@@ -56,6 +57,10 @@ struct sr_plug {
 				 * merge attempt", d38a9c04c0d5) */
 	int multiple_queues;    /* its requests are for more than one device */
 	uint64_t merges;        /* bios that joined a request */
+	int node;               /* the memory node of the pages of the bios
+				 * added next, given to the requests they
+				 * start (a reclaim pass's pages are of one
+				 * node: shrink_node()); -1 none */
 };
 
 /* An empty plug of kernel k's generation. */

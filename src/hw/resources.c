@@ -313,8 +313,40 @@ static void req_count(struct sr_dev_result *r, uint32_t pages, int sign)
  *                                       positioning from its head (D4)
  *        fin = max(d + L, f)            (D3 for a flash read)
  */
+/*
+ * (D2) A DMA request's bytes B crossing from memory node `node` to device
+ * dv's node (a write) or back (a read), when they differ: the index of
+ * the link's calendar, or -1 (no crossing: the same node, or either
+ * unknown).
+ */
+static int dma_link(const struct sr_hw *h, int dv, int op, int node)
+{
+	const struct sr_machine *m = h->m;
+	int dn = m->dev[dv].node;
+
+	if (node < 0 || dn < 0 || node == dn || node >= m->nr_nodes || dn >= m->nr_nodes)
+		return -1;
+	return op == SR_OP_OUT ? node * m->nr_nodes + dn : dn * m->nr_nodes + node;
+}
+
+/*
+ * (D2) B bytes over link li, from s on at the earliest: its calendar's
+ * work B / link_bw, then link_lat; when the last byte is across (-1 out
+ * of memory).
+ */
+static double dma_cross(struct sr_hw *h, int li, uint64_t B, double s)
+{
+	struct cal *cal = &h->linkcal[li];
+
+	if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
+		return -1;
+	h->link_bytes[li] += B;
+	return cal_reserve(cal, s, 1e9 * (double)B / h->m->link_bw) + h->m->link_lat_ns;
+}
+
 double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_t off,
-		    uint32_t pages, uint32_t bios, int bio, double t, double *cpu_done)
+		    uint32_t pages, uint32_t bios, int bio, int node, double t,
+		    double *cpu_done)
 {
 	const struct sr_machine *m = h->m;
 	const struct sr_device *dev = &m->dev[dv];
@@ -328,6 +360,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 	double pos = 0, W, L, d, f, fin, t0 = t;
 	/* Read once: the stores below might alias them for the compiler. */
 	const int out = op == SR_OP_OUT, flash = dev->cls != SR_DEV_HDD;
+	const int li = dma_link(h, dv, op, node);
 	int seq;
 
 	/* Its bios, all but one merged in a plug when it is a plug's. */
@@ -344,10 +377,23 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 
 			sr_cost_request(dev, op, w->pages - pages, 0, &W0, &L0);
 			sr_cost_request(dev, op, w->pages, 0, &W1, &L0);
+			double nf;
+
 			if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
 				return -1;
 			cal_reserve(cal, w->dispatch, W1 - W0);
-			sr_blkq_extend(q, w, w->fin + (W1 - W0));
+			nf = w->fin + (W1 - W0);
+			if (li >= 0) {
+				/* (D2) Its bytes cross too, from the request's
+				 * dispatch on. */
+				double fl = dma_cross(h, li, B, w->dispatch);
+
+				if (fl < 0)
+					return -1;
+				if (fl > nf)
+					nf = fl;
+			}
+			sr_blkq_extend(q, w, nf);
 			/* The head ends where the latest request now does. */
 			if (w->seq + 1 == q->seq)
 				h->head[dv] = w->off + w->pages;
@@ -403,6 +449,17 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 		double we = h->wr_end[dv];
 
 		fin = d + L > f ? d + L : f;
+		if (li >= 0) {
+			/* (D2) The device takes the write's data from remote
+			 * memory from its dispatch on: done no earlier than
+			 * the last byte is across. */
+			double fl = dma_cross(h, li, B, d);
+
+			if (fl < 0)
+				return -1;
+			if (fl > fin)
+				fin = fl;
+		}
 		h->wr_end[dv] = f > we ? f : we;
 		sr_blkq_write_add(q, fin);
 		r->writes++;
@@ -422,6 +479,18 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			h->rd_last[dv] = d;
 		} else {
 			fin = d + L > f ? d + L : f;
+		}
+		if (li >= 0) {
+			/* (D2) The data read crosses into remote memory as the
+			 * device delivers it: a crossing that could end as the
+			 * read does, then the link's latency; later when the
+			 * link is busy. */
+			double lw = 1e9 * (double)B / m->link_bw, fl = dma_cross(h, li, B, fin - lw);
+
+			if (fl < 0)
+				return -1;
+			if (fl > fin)
+				fin = fl;
 		}
 		r->reads++;
 		r->read_bytes += B;

@@ -148,10 +148,12 @@ static inline int sr_hw_is_blk(const struct sr_device *d)
  * Returns when the request completes (-1 out of memory); *cpu_done is
  * when the task is through the submission and may go on: a writer that
  * found its device with its limit of write requests slept until one
- * completed first (B2).
+ * completed first (B2).  Its pages' memory is on node (-1: none): (D2)
+ * its DMA crosses the link between that node and the device's.
  */
 double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_t off,
-		    uint32_t pages, uint32_t bios, int bio, double t, double *cpu_done);
+		    uint32_t pages, uint32_t bios, int bio, int node, double t,
+		    double *cpu_done);
 /* Free h (a zeroed one too). */
 void sr_hw_free(struct sr_hw *h);
 /*
@@ -380,7 +382,9 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, con
 		h->dev[dv].busy_ns += w;
 	}
 	cpu_fin = fin;
-	for (i = 0; i < c->nlinks; i++) {
+	/* (D2) A DMA device's crossings go with its requests, when the
+	 * device moves the data (sr_hw_submit()); a copy's (P1, Z1) here. */
+	for (i = 0; i < c->nlinks && !c->dma; i++) {
 		int li = me->link[i];
 		double f;
 

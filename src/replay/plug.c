@@ -98,7 +98,7 @@ int sr_replay_plug_before(struct sim *p, long ti, const struct sr_event *e,
 }
 
 int sr_replay_plug_out_plugged(struct sim *p, long ti, int cpu, int dv, uint64_t off,
-			       uint32_t pages, double start, double t, double *resume)
+			       uint32_t pages, int node, double start, double t, double *resume)
 {
 	struct task_plug *tp;
 	struct sr_blk_req out[4 * SR_PLUG_MAX_REQUESTS];
@@ -109,6 +109,7 @@ int sr_replay_plug_out_plugged(struct sim *p, long ti, int cpu, int dv, uint64_t
 		return -1;
 	tp = p->plug[ti];
 	tp->cpu = cpu;
+	tp->plug.node = node;
 	n = sr_plug_add(&tp->plug, &p->hw.lim[dv], dv, SR_OP_OUT, off, pages, start, out);
 	if (n && sr_replay_submit_writes(p, ti, cpu, out, n, 0, t, resume))
 		return -1;
@@ -138,12 +139,14 @@ int sr_replay_read_ra(struct sim *p, long ti, int cpu, int dv, const struct sr_e
 	 * among them) under one plug, its requests then submitted; the
 	 * fault waits for the request that holds its page. */
 	sr_plug_init(&plug, p->kernel);
+	/* (Pages read ahead are taken to be on the fault's page's node.) */
+	plug.node = (int)e->page_nid;
 	for (i = 0; i < nb; i++)
 		n += sr_plug_add(&plug, &p->hw.lim[dv], dv, SR_OP_IN, bio[i], 1, t, out + n);
 	n += sr_plug_flush(&plug, out + n);
 	for (i = 0, q = out; i < n; i++, q++) {
-		fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_IN, q->off, q->pages, q->bios, 0, t,
-				   &cpu_done);
+		fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_IN, q->off, q->pages, q->bios, 0,
+				   q->node, t, &cpu_done);
 		if (fin < 0)
 			return -1;
 		t = cpu_done;

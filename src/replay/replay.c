@@ -479,13 +479,14 @@ static inline __attribute__((always_inline)) int play(struct sim *p, const struc
 			p->hw.dev[dv].readahead_pages += in->ra_n;
 		if (!rc && sr_hw_is_blk(&m->dev[dv])) {
 			/* The block layer: a swap-out's bio into the task's plug
-			 * or the queue; a swap-in's reads, waited for. */
+			 * or the queue; a swap-in's reads, waited for (their
+			 * DMA's link crossings with their requests, D2). */
 			uint64_t off = (e->flags & SR_EV_HAS_OFFSET) ? e->offset : UINT64_MAX;
 			double links = done;
 
 			if (out) {
-				rc = sr_replay_plug_out(p, ti, x->cpu, dv, off, e->nr_pages, start,
-							resume, &resume);
+				rc = sr_replay_plug_out(p, ti, x->cpu, dv, off, e->nr_pages,
+							(int)e->page_nid, start, resume, &resume);
 				done = resume > links ? resume : links;
 			} else {
 				rc = sr_replay_read(p, ti, x->cpu, dv, e, in->bio, in->nbio, resume,

@@ -531,7 +531,7 @@ static inline int sr_replay_submit_writes(struct sim *p, long ti, int cpu,
 		double cpu_done, fin;
 
 		fin = sr_hw_submit(&p->hw, req[i].dev, cpu, ti, req[i].op, req[i].off, req[i].pages,
-				   req[i].bios, bio, t, &cpu_done);
+				   req[i].bios, bio, req[i].node, t, &cpu_done);
 		if (fin < 0)
 			return -1;
 		p->did.swapout_lat_sum += (double)req[i].bios * fin - req[i].t_sum;
@@ -546,17 +546,20 @@ static inline int sr_replay_submit_writes(struct sim *p, long ti, int cpu,
 
 /* sr_replay_plug_out() with the plug on and a position to merge by. */
 int sr_replay_plug_out_plugged(struct sim *p, long ti, int cpu, int dv, uint64_t off,
-			       uint32_t pages, double start, double t, double *resume);
+			       uint32_t pages, int node, double start, double t, double *resume);
 /* Task ti's swap-out (its event began at start; its kernel path done at
- * t) writes pages at off of DMA device dv from cpu: into its plug, or to
- * the queue; *resume is when it may go on.  0, or -1 out of memory. */
+ * t) writes pages at off of DMA device dv from cpu, their memory on node
+ * (-1 unknown): into its plug, or to the queue; *resume is when it may go
+ * on.  0, or -1 out of memory. */
 static inline int sr_replay_plug_out(struct sim *p, long ti, int cpu, int dv, uint64_t off,
-				     uint32_t pages, double start, double t, double *resume)
+				     uint32_t pages, int node, double start, double t,
+				     double *resume)
 {
-	const struct sr_blk_req one = { dv, SR_OP_OUT, off, pages, 1, start };
+	const struct sr_blk_req one = { dv, SR_OP_OUT, off, pages, 1, start, node };
 
 	if (p->plugging && off != UINT64_MAX)
-		return sr_replay_plug_out_plugged(p, ti, cpu, dv, off, pages, start, t, resume);
+		return sr_replay_plug_out_plugged(p, ti, cpu, dv, off, pages, node, start, t,
+						  resume);
 	/* No plug (or no position to merge by): the bio goes to the queue
 	 * alone, its latency from the event's start. */
 	*resume = t;
@@ -583,7 +586,7 @@ static inline int sr_replay_read(struct sim *p, long ti, int cpu, int dv,
 	*done = t;
 	fin = sr_hw_submit(&p->hw, dv, cpu, ti, SR_OP_IN,
 			   (e->flags & SR_EV_HAS_OFFSET) ? e->offset : UINT64_MAX, e->nr_pages, 1, 1,
-			   t, &cpu_done);
+			   (int)e->page_nid, t, &cpu_done);
 	if (fin < 0)
 		return -1;
 	*done = fin;

@@ -119,7 +119,7 @@ static double wr(struct sr_hw *h, long task, uint64_t off, double t)
 {
 	double cpu;
 
-	return sr_hw_submit(h, 0, -1, task, SR_OP_OUT, off, 1, 1, 1, t, &cpu);
+	return sr_hw_submit(h, 0, -1, task, SR_OP_OUT, off, 1, 1, 1, -1, t, &cpu);
 }
 
 static void queue_merges(void)
@@ -188,7 +188,7 @@ static void flush_at(struct sr_hw *h, struct sr_plug *p, double t)
 	double cpu;
 
 	for (i = 0; i < n; i++)
-		sr_hw_submit(h, 0, -1, 0, out[i].op, out[i].off, out[i].pages, out[i].bios, 0, t,
+		sr_hw_submit(h, 0, -1, 0, out[i].op, out[i].off, out[i].pages, out[i].bios, 0, -1, t,
 			     &cpu);
 }
 
