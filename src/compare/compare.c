@@ -427,38 +427,34 @@ static void json_fig(FILE *f, const struct figdef *fd, const struct sr_report_nu
 	fputc('}', f);
 }
 
-/* The report's uncertainty, from its first policy that has one: 0 with
- * *variants and *range_pct (-1 when not given), or -1 when the report has
- * none (made without --uncertainty). */
-static int unc_of(const struct sr_report_doc *r, double *variants, double *range_pct)
+/* Figures a and b of the report's first policy that has a: 0 with *va
+ * and *vb (-1 when b is not given), or -1 when no policy has a. */
+static int first_pair(const struct sr_report_doc *r, enum sr_pfig a, enum sr_pfig b,
+		      double *va, double *vb)
 {
 	size_t i;
 
 	for (i = 0; i < r->npol; i++)
-		if (r->pol[i].fig[SR_PF_U_VARIANTS].has) {
-			*variants = r->pol[i].fig[SR_PF_U_VARIANTS].v;
-			*range_pct = r->pol[i].fig[SR_PF_U_RANGE].has ? r->pol[i].fig[SR_PF_U_RANGE].v
-								      : -1;
+		if (r->pol[i].fig[a].has) {
+			*va = r->pol[i].fig[a].v;
+			*vb = r->pol[i].fig[b].has ? r->pol[i].fig[b].v : -1;
 			return 0;
 		}
 	return -1;
 }
 
-/* The report's noise (--noise), from its first policy that has it: 0
- * with *replicas and *jitter_ns (-1 when not given), or -1 when the
- * report has none. */
+/* The report's uncertainty: its variants and range (-1 when not given),
+ * or -1 when the report has none (made without --uncertainty). */
+static int unc_of(const struct sr_report_doc *r, double *variants, double *range_pct)
+{
+	return first_pair(r, SR_PF_U_VARIANTS, SR_PF_U_RANGE, variants, range_pct);
+}
+
+/* The report's noise (--noise): its replicas and jitter (-1 when not
+ * given), or -1 when the report has none. */
 static int noise_of(const struct sr_report_doc *r, double *replicas, double *jitter_ns)
 {
-	size_t i;
-
-	for (i = 0; i < r->npol; i++)
-		if (r->pol[i].fig[SR_PF_N_REPLICAS].has) {
-			*replicas = r->pol[i].fig[SR_PF_N_REPLICAS].v;
-			*jitter_ns = r->pol[i].fig[SR_PF_N_JITTER].has ? r->pol[i].fig[SR_PF_N_JITTER].v
-								       : -1;
-			return 0;
-		}
-	return -1;
+	return first_pair(r, SR_PF_N_REPLICAS, SR_PF_N_JITTER, replicas, jitter_ns);
 }
 
 static void json_side(FILE *f, const char *name, const struct sr_report_doc *r)
