@@ -59,6 +59,14 @@ int cli_next(struct cli_parser *p, const char **val);
 
 /* Parse a whole decimal number in [min, max]; 0 or -1. */
 int cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+/* --noise's argument (replay, sweep): "auto" (-1) or 0 to
+ * SR_REPLAY_MAX_NOISE replicas; --noise-jitter's: 1 to CLI_JITTER_MAX ns.
+ * 0 or -1; their messages: CLI_NOISE_TAKES, CLI_JITTER_TAKES. */
+int cli_parse_noise(const char *s, int *out);
+int cli_parse_noise_jitter(const char *s, unsigned *out);
+#define CLI_JITTER_MAX 1000000000u
+#define CLI_NOISE_TAKES "auto or 0 to %d replicas"
+#define CLI_JITTER_TAKES "1 to 1000000000 ns"
 /* Parse a size in bytes with an optional K, M, G or T suffix (powers of
  * 1024; "KiB", "MiB"... also accepted; "MB" is refused as ambiguous);
  * 0 or -1. */

@@ -173,8 +173,8 @@ static int cli_replay(int argc, char **argv)
 	const char *out = "-", *val, *plot = NULL;
 	enum sr_plot_fmt plot_fmt = SR_PLOT_SVG;
 	uint64_t nvar = 0, unc_range = DEFAULT_UNC_RANGE;
-	int64_t nnoise = -1; /* --noise: -1 auto */
-	double jitter = 0;
+	int nnoise = -1; /* --noise: -1 auto */
+	unsigned jitter = 0;
 	char origin[300], *mpath = NULL;
 	uint64_t u;
 	enum sr_err err;
@@ -302,23 +302,18 @@ static int cli_replay(int argc, char **argv)
 			}
 			break;
 		case O_NOISE:
-			if (!strcmp(val, "auto")) {
-				nnoise = -1;
-			} else if (cli_parse_u64(val, SR_REPLAY_MAX_NOISE, &u)) {
-				rc = cli_usage("replay", "--noise takes auto or 0 to %d replicas, not '%s'",
+			if (cli_parse_noise(val, &nnoise)) {
+				rc = cli_usage("replay", "--noise takes " CLI_NOISE_TAKES ", not '%s'",
 					       SR_REPLAY_MAX_NOISE, val);
 				goto out;
-			} else {
-				nnoise = (int64_t)u;
 			}
 			break;
 		case O_NOISE_JITTER:
-			if (cli_parse_u64(val, 1000000000, &u) || u < 1) {
-				rc = cli_usage("replay", "--noise-jitter takes 1 to 1000000000 ns, not '%s'",
+			if (cli_parse_noise_jitter(val, &jitter)) {
+				rc = cli_usage("replay", "--noise-jitter takes " CLI_JITTER_TAKES ", not '%s'",
 					       val);
 				goto out;
 			}
-			jitter = (double)u;
 			break;
 		case O_UNC_RANGE:
 			if (cli_parse_u64(val, 400, &unc_range) || unc_range < 1) {
@@ -429,7 +424,7 @@ static int cli_replay(int argc, char **argv)
 	/* --noise's replicas of the trace's timing: auto, as many as the
 	 * trace's size allows (sr_noise_auto()). */
 	if (nnoise < 0)
-		nnoise = (int64_t)sr_noise_auto(sr_trace_events_guess(trace));
+		nnoise = (int)sr_noise_auto(sr_trace_events_guess(trace));
 	rpo.noise = (unsigned)nnoise;
 	rpo.noise_jitter_ns = jitter;
 	rpo.kernel = kern;

@@ -296,24 +296,20 @@ static int run(int argc, char **argv)
 			plan_opt = "--uncertainty-range";
 			break;
 		case O_NOISE:
-			if (!strcmp(val, "auto")) {
-				so.noise = SR_SWEEP_NOISE_AUTO;
-			} else if (cli_parse_u64(val, SR_REPLAY_MAX_NOISE, &u)) {
-				rc = cli_usage("sweep", "--noise takes auto or 0 to %d replicas, not '%s'",
+			/* (auto: SR_SWEEP_NOISE_AUTO, -1 as cli_parse_noise() says it) */
+			if (cli_parse_noise(val, &so.noise)) {
+				rc = cli_usage("sweep", "--noise takes " CLI_NOISE_TAKES ", not '%s'",
 					       SR_REPLAY_MAX_NOISE, val);
 				goto out;
-			} else {
-				so.noise = (int)u;
 			}
 			plan_opt = "--noise";
 			break;
 		case O_NOISE_JITTER:
-			if (cli_parse_u64(val, 1000000000, &u) || u < 1) {
-				rc = cli_usage("sweep", "--noise-jitter takes 1 to 1000000000 ns, not '%s'",
+			if (cli_parse_noise_jitter(val, &so.noise_jitter_ns)) {
+				rc = cli_usage("sweep", "--noise-jitter takes " CLI_JITTER_TAKES ", not '%s'",
 					       val);
 				goto out;
 			}
-			so.noise_jitter_ns = (unsigned)u;
 			plan_opt = "--noise-jitter";
 			break;
 		case O_MAXERR:

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "swapreplay/replay.h"
 
 void cli_parser_init(struct cli_parser *p, int argc, char **argv,
 		     const struct cli_opt *opts)
@@ -133,6 +134,30 @@ int cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
 	if (v > max)
 		return -1;
 	*out = v;
+	return 0;
+}
+
+int cli_parse_noise(const char *s, int *out)
+{
+	uint64_t u;
+
+	if (!strcmp(s, "auto")) {
+		*out = -1;
+		return 0;
+	}
+	if (cli_parse_u64(s, SR_REPLAY_MAX_NOISE, &u))
+		return -1;
+	*out = (int)u;
+	return 0;
+}
+
+int cli_parse_noise_jitter(const char *s, unsigned *out)
+{
+	uint64_t u;
+
+	if (cli_parse_u64(s, CLI_JITTER_MAX, &u) || u < 1)
+		return -1;
+	*out = (unsigned)u;
 	return 0;
 }
 

@@ -457,6 +457,19 @@ static int noise_of(const struct sr_report_doc *r, double *replicas, double *jit
 	return first_pair(r, SR_PF_N_REPLICAS, SR_PF_N_JITTER, replicas, jitter_ns);
 }
 
+/* {"ka": a, "kb": b}, b null when below 0 (not given: first_pair()). */
+static void json_pair(FILE *f, const char *ka, double a, const char *kb, double b)
+{
+	fprintf(f, "{\"%s\": ", ka);
+	num(f, a);
+	fprintf(f, ", \"%s\": ", kb);
+	if (b < 0)
+		fputs("null", f);
+	else
+		num(f, b);
+	fputc('}', f);
+}
+
 static void json_side(FILE *f, const char *name, const struct sr_report_doc *r)
 {
 	double var, range, rep, jit;
@@ -478,29 +491,15 @@ static void json_side(FILE *f, const char *name, const struct sr_report_doc *r)
 	fprintf(f, ", \"plug\": %s},\n    \"baseline\": ", r->plug < 0 ? "null" : r->plug ? "true" : "false");
 	json_str(f, r->baseline);
 	fputs(", \"uncertainty\": ", f);
-	if (unc_of(r, &var, &range)) {
+	if (unc_of(r, &var, &range))
 		fputs("null", f);
-	} else {
-		fputs("{\"variants\": ", f);
-		num(f, var);
-		fputs(", \"range_pct\": ", f);
-		if (range < 0)
-			fputs("null", f);
-		else
-			num(f, range);
-		fputc('}', f);
-	}
+	else
+		json_pair(f, "variants", var, "range_pct", range);
 	/* Only when a report has it, so that the comparison of reports made
 	 * before --noise is the same. */
 	if (!noise_of(r, &rep, &jit)) {
-		fputs(", \"noise\": {\"replicas\": ", f);
-		num(f, rep);
-		fputs(", \"jitter_ns\": ", f);
-		if (jit < 0)
-			fputs("null", f);
-		else
-			num(f, jit);
-		fputc('}', f);
+		fputs(", \"noise\": ", f);
+		json_pair(f, "replicas", rep, "jitter_ns", jit);
 	}
 	fputs(", \"warnings\": ", f);
 	json_str(f, r->warnings);

@@ -330,18 +330,19 @@ static int dma_link(const struct sr_hw *h, int dv, int op, int node)
 }
 
 /*
- * (D2) B bytes over link li, from s on at the earliest: its calendar's
- * work B / link_bw, then link_lat; when the last byte is across (-1 out
- * of memory).
+ * (D2) B bytes over link li: its calendar's work w = B / link_bw, from s
+ * on at the earliest (or, by_end, from s - w: a crossing that could end
+ * at s), then link_lat; when the last byte is across (-1 out of memory).
  */
-static double dma_cross(struct sr_hw *h, int li, uint64_t B, double s)
+static double dma_cross(struct sr_hw *h, int li, uint64_t B, double s, int by_end)
 {
 	struct cal *cal = &h->linkcal[li];
+	double w = 1e9 * (double)B / h->m->link_bw;
 
 	if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
 		return -1;
 	h->link_bytes[li] += B;
-	return cal_reserve(cal, s, 1e9 * (double)B / h->m->link_bw) + h->m->link_lat_ns;
+	return cal_reserve(cal, by_end ? s - w : s, w) + h->m->link_lat_ns;
 }
 
 double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_t off,
@@ -386,7 +387,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			if (li >= 0) {
 				/* (D2) Its bytes cross too, from the request's
 				 * dispatch on. */
-				double fl = dma_cross(h, li, B, w->dispatch);
+				double fl = dma_cross(h, li, B, w->dispatch, 0);
 
 				if (fl < 0)
 					return -1;
@@ -453,7 +454,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			/* (D2) The device takes the write's data from remote
 			 * memory from its dispatch on: done no earlier than
 			 * the last byte is across. */
-			double fl = dma_cross(h, li, B, d);
+			double fl = dma_cross(h, li, B, d, 0);
 
 			if (fl < 0)
 				return -1;
@@ -485,7 +486,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			 * device delivers it: a crossing that could end as the
 			 * read does, then the link's latency; later when the
 			 * link is busy. */
-			double lw = 1e9 * (double)B / m->link_bw, fl = dma_cross(h, li, B, fin - lw);
+			double fl = dma_cross(h, li, B, fin, 1);
 
 			if (fl < 0)
 				return -1;
