@@ -46,6 +46,10 @@ struct sr_kernel {
 				   * together (else they are split) */
 	int slot_orders;          /* 6.12 on: nonfull and frag cluster lists per order */
 	int hdd_clusters;         /* 6.14 on: rotational devices allocate by cluster */
+	int free_si;              /* 4.11 to 6.13: freed slots go back in batches under
+				   * si->lock (swapcache_free_entries()) */
+	int hdd_si_map;           /* 4.11 to 6.13: a rotational device's swap-map
+				   * updates take si->lock (no cluster locks) */
 };
 
 /* Swap-in readahead (docs/MODEL.md, "Readahead and the swap cache"). */

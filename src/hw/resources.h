@@ -118,8 +118,9 @@ struct sr_hw_ev {
 	int cpu;           /* the machine's CPU, or -1: the task's own, never shared */
 	long task;         /* the replay's task (>= 0) */
 	uint32_t slots;    /* slots taken under si->lock at this event; 0: not taken */
-	uint8_t si_other;  /* other si->lock holds (before 4.11) */
-	uint8_t tree;      /* swap cache tree lock holds (before 4.11) */
+	uint8_t si_other;  /* other si->lock holds (before 4.11; an hdd's to 6.13), 0-3 */
+	uint8_t tree;      /* swap cache tree lock holds (before 4.11), 0-2 */
+	uint16_t free;     /* slots freed under si->lock (L3): 4.11 to 6.13 */
 	uint32_t lru;      /* pages through the LRU lock one by one: 1 for a folio
 			    * handled whole, nr_pages for a huge page split first */
 };
@@ -332,14 +333,18 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, con
 	 * through the LRU lock of their node; (P1, Z1) the CPU's copy.
 	 */
 	s = sr_hw_cpu(h, x->cpu, x->task, start, c->cpu_ns);
-	if (SR_UNLIKELY(x->slots | x->si_other | x->tree)) {
-		/* (Most events take none of these three: one test.) */
+	if (SR_UNLIKELY(x->slots | x->si_other | x->tree | x->free)) {
+		/* (Most events take none of these: one test.) */
 		if (x->slots && s >= 0)
 			s = sr_hw_lock(h, &h->swaplock[dv], SR_WAIT_SWAP_LOCK, s,
 				       m->swap_lock_ns + (double)x->slots * m->swap_slot_ns);
 		if (x->si_other && s >= 0)
 			s = sr_hw_lock(h, &h->swaplock[dv], SR_WAIT_SWAP_LOCK, s,
 				       (double)x->si_other * m->swap_lock_other_ns);
+		/* (L3) a batch of freed slots, a swap-map update each. */
+		if (x->free && s >= 0)
+			s = sr_hw_lock(h, &h->swaplock[dv], SR_WAIT_SWAP_LOCK, s,
+				       (double)x->free * m->swap_lock_other_ns);
 		if (x->tree && s >= 0)
 			s = sr_hw_lock(h, &h->treelock[dv], SR_WAIT_SWAP_CACHE_LOCK, s,
 				       (double)x->tree * m->swap_cache_lock_ns);

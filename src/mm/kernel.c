@@ -38,7 +38,17 @@
  *         allocator base on swap cluster order").
  *   6.14  rotational devices allocate by cluster too, one current cluster
  *         per device ("mm, swap: remove old allocation path for HDD",
- *         7277433096f6); before, they scan for slots in order.
+ *         7277433096f6); before, they scan for slots in order.  The same
+ *         series (Kairui Song, "mm, swap: rework of swap allocator locks",
+ *         20250113175732.48099-1-ryncsn@gmail.com) takes si->lock off the
+ *         freeing path: from 4.11 to 6.13 the slots freed on a CPU go back
+ *         64 at a time through swapcache_free_entries(), which holds each
+ *         device's si->lock over its entries ("mm, swap: remove slot cache
+ *         for freeing path", 4f79384a25d5, frees each under its cluster
+ *         lock); and it gives a rotational device cluster locks ("mm, swap:
+ *         use cluster lock for HDD", 0b310d9cfd94), whose swap-map updates
+ *         took si->lock from 4.11 (lock_cluster_or_swap_info() without
+ *         cluster_info) to 6.13 (docs/MODEL.md, L1 and L3).
  *   6.15  the slots cache removed (Kairui Song, "mm, swap: remove swap slot
  *         cache", 0ff67f990bd4): each CPU allocates from a current cluster
  *         per order (1b7e90020eb7) and walks the list for a new one when it
@@ -124,6 +134,8 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 	k->mthp_swap = since(k, 6, 10);
 	k->slot_orders = since(k, 6, 12);
 	k->hdd_clusters = since(k, 6, 14);
+	k->free_si = since(k, 4, 11) && !since(k, 6, 14);
+	k->hdd_si_map = since(k, 4, 11) && !since(k, 6, 14);
 	return SR_OK;
 }
 

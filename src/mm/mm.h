@@ -226,6 +226,10 @@ struct sr_mm {
 				    * (its pages' slots in split_off[]) */
 	uint32_t split_off[SR_MAX_NR_PAGES];
 	int nomem;                 /* an allocation ran out of memory: stop */
+	/* swap_slots.c, the freeing side (L3): 4.11 to 6.13 */
+	int free_si;               /* freed slots go back under si->lock (kernel.h) */
+	struct sr_u64map ret;      /* CPU key << 8 | device -> slots in the CPU's
+				    * return cache (slots_ret) */
 
 	/* swap_state.c: readahead's window (sr_ra_window()) */
 	struct sr_ra {
@@ -337,6 +341,13 @@ static inline uint64_t sr_mm_cpu_key(const struct sr_event *e)
 {
 	return (e->flags & SR_EV_HAS_CPU) ? e->cpu : (1ull << 40) | e->pid;
 }
+
+/* free_swap_slot(): n slots of device d freed by e's task on e's CPU
+ * (L3).  The swap-map updates done now under d's si->lock: 0 (kept in the
+ * CPU's return cache, or a kernel whose frees take no si->lock), 64 for
+ * each time the cache was found full, n when there is no cache, 1 for a
+ * huge page's whole cluster. */
+uint32_t sr_mm_free_ret(struct sr_mm *mm, const struct sr_event *e, int d, uint32_t n);
 
 /* sr_mm_alloc_out() but for its common case. */
 int sr_mm_alloc_out_slow(struct sr_mm *mm, const struct sr_event *e);

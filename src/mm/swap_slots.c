@@ -280,6 +280,49 @@ static int cluster_alloc(struct sr_mm *mm, const struct sr_event *e)
 	return d;
 }
 
+/*
+ * (L3) free_swap_slot() and swapcache_free_entries(), v4.11 to v6.13: a
+ * slot whose last reference goes (a swap-in's, an exit's) is put in its
+ * CPU's return cache (slots_ret); the free that finds it holding
+ * SWAP_SLOTS_CACHE_SIZE entries first frees them all, holding each
+ * device's si->lock once over its own entries (the entries sorted by
+ * device).  With the cache off, each free is such a batch of one.  A
+ * huge page's cluster goes back whole, its map cleared at once: one
+ * update (swapcache_free_cluster(), 4.14 on); a smaller large folio's
+ * slots go back one by one (put_swap_folio()).  Here
+ * the return cache is kept per device (CPU key and device), so that a
+ * batch is one device's: with several devices the kernel's batch of 64
+ * holds each device's lock over its share, this one over 64 of one
+ * device's as often; the hold time per device is the same.  From v6.14
+ * the freeing path takes only the cluster locks (4f79384a25d5): nothing.
+ */
+uint32_t sr_mm_free_ret(struct sr_mm *mm, const struct sr_event *e, int d, uint32_t n)
+{
+	uint64_t *v;
+
+	uint32_t out = 0;
+
+	if (!mm->free_si)
+		return 0;
+	if (n == SR_MAX_NR_PAGES)
+		return 1;
+	if (mm->alloc != SR_ALLOC_SLOTS_CACHE || !mm->cache_active)
+		return n;
+	v = sr_u64map_put(&mm->ret, sr_mm_cpu_key(e) << 8 | (uint64_t)(uint8_t)d, NULL);
+	if (!v) {
+		mm->nomem = 1;
+		return 0;
+	}
+	while (n--) {
+		if (*v >= SR_SLOTS_CACHE_SIZE) {
+			*v = 0;
+			out += SR_SLOTS_CACHE_SIZE;
+		}
+		++*v;
+	}
+	return out;
+}
+
 int sr_mm_alloc_out_slow(struct sr_mm *mm, const struct sr_event *e)
 {
 	struct sr_alloc_req req;

@@ -244,6 +244,7 @@ enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 	mm->env.advance = env_advance;
 	mm->env.core = mm;
 	sr_u64map_init(&mm->cache);
+	sr_u64map_init(&mm->ret);
 	sr_pcpu_init(&mm->pcpu);
 	mm->cache_active = 1;
 	mm->cache_off_below = SR_SLOTS_CACHE_DEACTIVATE * (uint64_t)m->nr_cpus;
@@ -267,6 +268,7 @@ enum sr_err sr_mm_set_slots(struct sr_mm *mm, const struct sr_kernel *k, int pos
 
 	mm->thp_swap = k->thp_swap;
 	mm->mthp_swap = k->mthp_swap;
+	mm->free_si = k->free_si;
 	mm->positions = positions;
 	for (i = 0; i < m->nr_devices; i++) {
 		int hdd = m->dev[i].cls == SR_DEV_HDD;
@@ -301,6 +303,7 @@ void sr_mm_free(struct sr_mm *mm)
 	free(mm->cache_vec);
 	free(mm->cache_pool);
 	sr_u64map_free(&mm->cache);
+	sr_u64map_free(&mm->ret);
 	sr_pcpu_free(&mm->pcpu);
 }
 

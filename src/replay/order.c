@@ -366,10 +366,9 @@ static inline void rec_fill(struct ord_rec *q, const struct sr_play *in)
 	q->nbio = (uint16_t)in->nbio;
 	q->op = in->e.op;
 	q->flags = in->e.flags;
-	q->ra_hit = in->ra_hit;
-	q->si_other = in->x.si_other;
-	q->tree = in->x.tree;
-	q->fresh = (uint8_t)in->fresh;
+	q->bits = (uint8_t)(in->x.si_other | in->x.tree << 2 | (in->ra_hit != 0) << 4 |
+			    (in->fresh != 0) << 5);
+	q->free = in->x.free;
 	q->next = -1;
 	q->next_gap = 0;
 	q->seq = 0;
@@ -399,15 +398,16 @@ static inline void rec_unpack(const struct ord_rec *q, long ti, const uint64_t *
 	in->x.cpu = q->cpu;
 	in->x.task = ti;
 	in->x.slots = q->slots;
-	in->x.si_other = q->si_other;
-	in->x.tree = q->tree;
+	in->x.si_other = q->bits & 3;
+	in->x.tree = (q->bits >> 2) & 3;
+	in->x.free = q->free;
 	in->x.lru = q->lru;
 	in->gap = q->gap;
 	in->ti = ti;
 	in->child = q->child;
 	in->dv = q->dv;
-	in->fresh = q->fresh;
-	in->ra_hit = q->ra_hit;
+	in->fresh = (q->bits >> 5) & 1;
+	in->ra_hit = (q->bits >> 4) & 1;
 	in->ra_n = q->ra_n;
 	in->nbio = q->nbio;
 	in->bio = bio;

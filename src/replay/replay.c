@@ -775,6 +775,9 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		if (SR_UNLIKELY(dv == -2))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		dec[k].slots = out ? p->mm.ev_slots : 0;
+		/* (L3) A swap-in frees its page's slots (docs/MODEL.md, "Slots"). */
+		dec[k].free = (uint16_t)(out || !sc || dv < 0 ? 0 :
+					 sr_mm_free_ret(&p->mm, e, dv, e->nr_pages));
 		if (!out && r->ra.active) {
 			if (sr_replay_readahead(&r->ra, p, k, &dec[k], r->ra_bio + (size_t)k * SR_RA_BIO_MAX,
 						e, ti, sc, dv))
@@ -814,7 +817,9 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	 * swapped in is one folio. */
 	in.x.lru = out && !r->kernel.thp_swap_whole ? e->nr_pages : 1;
 	/* Before 4.11: the swap-map updates under si->lock and the swap
-	 * cache's tree lock, per page (docs/MODEL.md, L1). */
+	 * cache's tree lock, per page (docs/MODEL.md, L1); from 4.11 to
+	 * 6.13 a rotational device's swap-map updates still take si->lock
+	 * (below, per policy). */
 	in.x.si_other = r->kernel.device_locks ? 3 : 0;
 	in.x.tree = r->kernel.device_locks ? 2 : 0;
 	in.gap = gap;
@@ -834,6 +839,9 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 			in.e.flags = e->flags;
 		}
 		in.x.slots = dec[k].slots;
+		in.x.free = dec[k].free;
+		if (r->kernel.hdd_si_map)
+			in.x.si_other = dec[k].dv >= 0 && r->m->dev[dec[k].dv].cls == SR_DEV_HDD ? 3 : 0;
 		in.dv = dec[k].dv;
 		in.ra_hit = r->dec[k].ra_hit;
 		in.ra_n = r->dec[k].ra_n;

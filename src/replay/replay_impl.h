@@ -195,6 +195,8 @@ struct sr_decision {
 	uint64_t ra_lo;
 	uint32_t ra_nbio;
 	uint64_t ra_sig;
+	/* A swap-in's slots freed under si->lock now (sr_mm_free_ret(), L3). */
+	uint16_t free;
 };
 
 /* Two decisions alike, field by field. */
@@ -202,7 +204,7 @@ static inline int sr_decision_same(const struct sr_decision *a, const struct sr_
 {
 	return a->dv == b->dv && a->slots == b->slots && a->off == b->off &&
 	       a->ra_hit == b->ra_hit && a->ra_n == b->ra_n && a->ra_lo == b->ra_lo &&
-	       a->ra_sig == b->ra_sig;
+	       a->ra_sig == b->ra_sig && a->free == b->free;
 }
 
 struct sr_replay {
@@ -384,7 +386,10 @@ struct ord_rec {
 	uint32_t slots;
 	uint16_t nr_pages, lru, ra_n, nbio, cpu_nid, page_nid;
 	int16_t dv;
-	uint8_t op, flags, ra_hit, si_other, tree, fresh;
+	uint8_t op, flags;
+	uint8_t bits;                /* si_other (2 bits), tree << 2 (2 bits), ra_hit << 4,
+				      * fresh << 5 */
+	uint16_t free;               /* x.free */
 	uint32_t seq;                /* its place among the records given to
 				      * its simulation (order.c) */
 };

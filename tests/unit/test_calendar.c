@@ -286,8 +286,45 @@ static void flash_wait_monotone(void)
 	CHECK(waited == 200);
 }
 
+/* (L3) A batch of 64 freed slots holds the device's si->lock for 64
+ * swap-map updates: two swap-ins on two CPUs at the same moment, each
+ * freeing a batch, go one after the other: 64 x 280 ns = 17.92 us each. */
+static void free_batch_holds(void)
+{
+	static struct sr_machine m;
+	struct sr_hw_memo memo = { NULL };
+	struct sr_hw h;
+	struct sr_hw_ev x;
+	struct sr_event e;
+	double resume = 0, done = 0;
+
+	memset(&m, 0, sizeof(m));
+	m.nr_nodes = 1;
+	m.nr_cpus = 2;
+	m.nr_devices = 1;
+	m.dev[0].cls = SR_DEV_NVME;
+	m.swap_lock_other_ns = 280;
+	memset(&h, 0, sizeof(h));
+	CHECK(sr_hw_init(&h, &m) == 0);
+	sr_event_init(&e);
+	e.op = SR_OP_IN;
+	memset(&x, 0, sizeof(x));
+	x.free = 64;
+	x.cpu = 0;
+	x.task = 0;
+	CHECK(sr_hw_play(&h, &memo, &e, 0, &x, 0, &resume, &done) == 0);
+	CHECK(fabs(resume - 17920) < 1e-6);
+	x.cpu = 1;
+	x.task = 1;
+	CHECK(sr_hw_play(&h, &memo, &e, 0, &x, 0, &resume, &done) == 0);
+	CHECK(fabs(resume - 35840) < 1e-6);
+	CHECK(fabs(h.wait_ns[SR_WAIT_SWAP_LOCK] - 17920) < 1e-6);
+	sr_hw_free(&h);
+}
+
 void suite_calendar(void)
 {
+	TEST(free_batch_holds);
 	TEST(flash_wait_monotone);
 	TEST(flash_draws_common);
 	TEST(calendar_queues);

@@ -2,7 +2,9 @@
  * allocator by generation): cases worked out by hand. */
 #include <string.h>
 
+#include "common/diag.h"
 #include "mm/mm.h"
+#include "swapreplay/kernel.h"
 #include "test.h"
 
 static uint32_t get(struct sr_swap_dev *sd, uint64_t cpu, unsigned order)
@@ -112,8 +114,77 @@ static void scan_rotational(void)
 	sr_swapdev_free(&sd);
 }
 
+/* (L3) The freeing side of the slots cache, 4.11 to 6.13: a CPU's freed
+ * slots wait in its return cache; the free that finds 64 there frees them
+ * under the device's si->lock and starts the cache again with its own.
+ * Without the cache (or a large folio) each free is its own batch; from
+ * 6.14, and before 4.11 (L1's other holds), none. */
+static void free_return_batches(void)
+{
+	static struct sr_machine m;
+	struct sr_swap_lists lists;
+	struct sr_kernel k;
+	struct sr_diag d;
+	struct sr_event e;
+	struct sr_mm mm;
+	uint32_t i, sum0 = 0, first = 0, sum1 = 0;
+
+	memset(&m, 0, sizeof(m));
+	memset(&lists, 0, sizeof(lists));
+	m.nr_nodes = 1;
+	m.nr_cpus = 2;
+	m.nr_devices = 2;
+	m.dev[0].cls = m.dev[1].cls = SR_DEV_NVME;
+	m.dev[0].size_pages = m.dev[1].size_pages = 1 << 20;
+	sr_event_init(&e);
+	e.flags = SR_EV_HAS_CPU;
+	memset(&mm, 0, sizeof(mm));
+	CHECK(sr_mm_init(&mm, &m, &lists, SR_ALLOC_SLOTS_CACHE, &d) == SR_OK);
+	CHECK(sr_kernel_parse("6.13", &k, &d) == SR_OK);
+	CHECK(sr_mm_set_slots(&mm, &k, 0, &d) == SR_OK);
+	/* CPU 0, device 0: the 65th free flushes 64, the 129th 64 more. */
+	for (i = 1; i <= 130; i++) {
+		uint32_t n = sr_mm_free_ret(&mm, &e, 0, 1);
+
+		sum0 += n;
+		if (n && !first)
+			first = i;
+	}
+	CHECK(first == 65);
+	CHECK(sum0 == 128);
+	/* CPU 1 and device 1 have caches of their own. */
+	e.cpu = 1;
+	for (i = 1; i <= 64; i++)
+		sum1 += sr_mm_free_ret(&mm, &e, 0, 1) + sr_mm_free_ret(&mm, &e, 1, 1);
+	CHECK(sum1 == 0);
+	CHECK(sr_mm_free_ret(&mm, &e, 1, 1) == 64);
+	/* A huge page's cluster goes back whole: one update.  An mTHP's 16
+	 * slots one by one: CPU 1's cache of device 0 holds 64, so the
+	 * first of them flushes it, and 15 are left with it. */
+	CHECK(sr_mm_free_ret(&mm, &e, 0, 512) == 1);
+	CHECK(sr_mm_free_ret(&mm, &e, 0, 16) == 64);
+	for (i = 0, sum1 = 0; i < 48; i++)
+		sum1 += sr_mm_free_ret(&mm, &e, 0, 1);
+	CHECK(sum1 == 0);
+	CHECK(sr_mm_free_ret(&mm, &e, 0, 1) == 64);
+	/* The cache off: a batch of one. */
+	mm.cache_active = 0;
+	CHECK(sr_mm_free_ret(&mm, &e, 0, 1) == 1);
+	mm.cache_active = 1;
+	/* 6.14 frees under the cluster locks; 4.10 under L1's holds. */
+	CHECK(sr_kernel_parse("6.14", &k, &d) == SR_OK && !k.free_si && !k.hdd_si_map);
+	CHECK(sr_mm_set_slots(&mm, &k, 0, &d) == SR_OK);
+	for (i = 0, sum0 = 0; i < 200; i++)
+		sum0 += sr_mm_free_ret(&mm, &e, 0, 1);
+	CHECK(sum0 == 0);
+	CHECK(sr_kernel_parse("4.10", &k, &d) == SR_OK && !k.free_si && !k.hdd_si_map);
+	CHECK(sr_kernel_parse("4.11", &k, &d) == SR_OK && k.free_si && k.hdd_si_map);
+	sr_mm_free(&mm);
+}
+
 void suite_slots(void)
 {
+	TEST(free_return_batches);
 	TEST(clusters_interleaved);
 	TEST(clusters_fallback);
 	TEST(scan_rotational);
