@@ -6,8 +6,11 @@
 #
 # KIND is what the numbers are: delta_pct (a speed delta, in %, positive
 # when faster), kb_s (KB/s), s (seconds), cs (centiseconds), us
-# (microseconds), pct (a rate in %, such as a hit rate), kib (a size in
-# KiB), cv (a coefficient of variation) or ratio.  PREDICTED is "-" when
+# (microseconds), pct (a rate in %, such as a hit rate), lock_pct (a
+# lock's share of the tasks' time, against a profile's % of cycles under
+# it; lock_pct_max: a lock the profile does not list, its smallest line
+# the bound), kib (a size in KiB), cv (a coefficient of variation) or
+# ratio.  PREDICTED is "-" when
 # the model cannot predict it; MEASURED is "-" when nothing was published
 # for it (a study's prediction; a VERDICT must then say so); VERDICT (the rest of the line) is given
 # only when the case decides it (e.g. "not modelled: readahead"); otherwise
@@ -54,6 +57,17 @@ delta() {
 # 1024 bytes here, as the kernel's vmstat counts kB), no decimals.
 kbs() {
 	awk -v p="$1" -v m="$2" 'BEGIN { printf "%.0f", p * 4 / (m / 1e9) }'
+}
+
+# share FILE POLICY LOCK TASKS: POLICY's waits for LOCK (the report's
+# waits_ns: si_lock, lru_lock, swap_cache_lock) as a share of its TASKS'
+# time over the makespan, in %, 2 decimals: what a profile of busy tasks
+# counts as cycles spinning on that lock.
+share() {
+	_w=$(pnum "$1" "$2" "$3")
+	_m=$(pnum "$1" "$2" makespan_ns)
+	need "$_w" "$3 waits"
+	awk -v w="$_w" -v m="$_m" -v t="$4" 'BEGIN { printf "%.2f", 100 * w / (t * m) }'
 }
 
 # row METRIC KIND MEASURED PREDICTED [VERDICT...]

@@ -14,7 +14,11 @@
 #
 # Bands (issue 13): a delta passes when its sign is right and it is within
 # max(2 points, 25 % of the measured delta) of it; an absolute (throughput,
-# time, latency) when within 30 %; otherwise "outside band".  The sign of a
+# time, latency) when within 30 %; a lock's share of the tasks' time
+# (lock_pct, issue 34: against a published profile's % of cycles under
+# that lock) when within max(5 points, 30 % of it), and a lock the profile
+# does not list (lock_pct_max: its measured figure is the smallest line
+# the profile lists) when at most that; otherwise "outside band".  The sign of a
 # delta within +-1 % is "no difference" (the report's --uncertainty uses
 # the same 1 %), so -0.07 % measured and +0.001 % predicted agree.  Error:
 # for a delta, predicted - measured in points; for an absolute, predicted /
@@ -84,7 +88,8 @@ function isnum(s) { return s ~ /^-?[0-9]+(\.[0-9]+)?$/ }
 function unit(k) {
 	return k == "delta_pct" ? "delta %" : k == "kb_s" ? "KB/s" : k == "s" ? "s" : \
 	       k == "cs" ? "cs" : k == "us" ? "us" : k == "pct" ? "%" : k == "kib" ? "KiB" : \
-	       k == "cv" ? "CV" : k == "ratio" ? "ratio" : ""
+	       k == "cv" ? "CV" : k == "ratio" ? "ratio" : k == "lock_pct" ? "% time" : \
+	       k == "lock_pct_max" ? "% time <=" : ""
 }
 function jstr(s) { gsub(/\\/, "\\\\", s); gsub(/"/, "\\\"", s); return "\"" s "\"" }
 NF < 5 || !(isnum($4) || $4 == "-") || !(isnum($5) || $5 == "-") || unit($3) == "" ||
@@ -110,6 +115,11 @@ NF < 5 || !(isnum($4) || $4 == "-") || !(isnum($5) || $5 == "-") || unit($3) == 
 		S[n] = ok ? "true" : "false"
 		band = 0.25 * abs($4); if (band < 2) band = 2
 		VD[n] = ok && abs(e) <= band ? "pass" : "outside band"
+	} else if ($3 == "lock_pct" || $3 == "lock_pct_max") {
+		e = $5 - $4
+		E[n] = sprintf("%+.2f", e); EU[n] = "points"
+		band = 0.30 * abs($4); if (band < 5) band = 5
+		VD[n] = ($3 == "lock_pct" ? abs(e) <= band : $5 <= $4) ? "pass" : "outside band"
 	} else {
 		e = ($4 != 0) ? ($5 / $4 - 1) * 100 : 0
 		E[n] = sprintf("%+.1f", e); EU[n] = "percent"
