@@ -148,6 +148,17 @@ enum sr_gen_thp_swapin {
  */
 #define SR_GEN_DEFAULT_ACCESS_NS 100u
 
+/*
+ * (G1) The cache lines of a page swapped in that its first access misses:
+ * one, the line of the access itself (an access touches one line of its
+ * page; the page's lines are in none of the CPU's caches, the device or
+ * the reclaiming CPU having written them last).  Missed on another node
+ * than the task's CPU, each costs the machine's remote_miss_ns more than
+ * access_ns, which is a local figure (above).  docs/MODEL.md, "One event",
+ * G1.
+ */
+#define SR_GEN_TOUCH_LINES 1.0
+
 struct sr_gen_params {
 	enum sr_gen_workload workload;
 	uint32_t tasks;         /* >= 1; default 32 (kbuild: all the tasks run) */

@@ -35,6 +35,19 @@
 /* [D] submitting to a device on the other socket: the doorbell write and the
  * completion's cache line each cross the link once: 2 x DEF_LINK_LAT_NS. */
 #define DEF_REMOTE_SUBMIT_NS 120.0
+/*
+ * [V] A cache line a CPU misses in another node's memory costs this much
+ * more than one in its own node's: Intel MLC --latency_matrix (idle,
+ * prefetchers off) on the FD.io CSIT testbeds, 2-socket Cascade Lake
+ * (MLC v3.7, s32-t27-sut1): 81.2 ns local, 130.2 ns remote, 49.0 ns more;
+ * the 2-socket Skylake Xeon Platinum 8180 testbed (MLC v3.5,
+ * s5-t22-sut1) gives 81.3 and 131.1 ns, 49.8 ns more (FDio/csit,
+ * docs/report/vpp_performance_tests, "Calibration Data - Cascadelake" and
+ * "Skylake").  The presets' Ice Lake-SP was not found measured so: the
+ * Cascade Lake figure stands for it [U: the generation].  docs/MODEL.md,
+ * E2 and G1, says where it is charged.
+ */
+#define DEF_REMOTE_MISS_NS 49.0
 
 /*
  * The block layer (docs/MODEL.md, B3).  [V] a request's CPU work, whole:
