@@ -28,7 +28,9 @@
  * - Each task has a clock starting at 0.  One access happens at the task's
  *   clock and then advances it by a compute time drawn from an exponential
  *   distribution of mean access_ns (from the task's own PRNG stream), so
- *   that tasks drift apart.  Tasks run interleaved in the order of
+ *   that tasks drift apart; an access that swapped its page in adds
+ *   SR_GEN_TOUCH_LINES x the machine's remote_miss_ns when mem_node is
+ *   not cpu_node (G1, below).  Tasks run interleaved in the order of
  *   (clock, pid).
  *   In SR_GEN_SWAPIN the pusher starts when the last task has filled its
  *   region, and the tasks resume (all at once) when the pusher has exited.

@@ -38,14 +38,17 @@
 /*
  * [V] A cache line a CPU misses in another node's memory costs this much
  * more than one in its own node's: Intel MLC --latency_matrix (idle,
- * prefetchers off) on the FD.io CSIT testbeds, 2-socket Cascade Lake
- * (MLC v3.7, s32-t27-sut1): 81.2 ns local, 130.2 ns remote, 49.0 ns more;
- * the 2-socket Skylake Xeon Platinum 8180 testbed (MLC v3.5,
- * s5-t22-sut1) gives 81.3 and 131.1 ns, 49.8 ns more (FDio/csit,
- * docs/report/vpp_performance_tests, "Calibration Data - Cascadelake" and
- * "Skylake").  The presets' Ice Lake-SP was not found measured so: the
- * Cascade Lake figure stands for it [U: the generation].  docs/MODEL.md,
- * E2 and G1, says where it is charged.
+ * prefetchers off) on FD.io CSIT's 2-socket Cascade Lake SUT s32-t27-sut1
+ * (MLC v3.7): 81.2 ns local, 130.2 ns remote, 49.0 ns more (FDio/csit,
+ * docs/report/introduction/environment/sut_calib_clx.rst, "Calibration
+ * Data - Cascadelake").  The same on their 2 x Xeon Platinum 8180
+ * (Skylake-SP) SUT s5-t22-sut1, MLC v3.5: 81.3 and 131.1 ns, 49.8 more;
+ * KU Leuven's Genius Skylake nodes, MLC v3.10 random access: 90.2 and
+ * 144.3 ns, 54.1 more (hpcleuven/VscDocumentation,
+ * source/leuven/old_hardware/genius/skylake_mlc.txt).  The presets' Ice
+ * Lake-SP was not found measured so: the Cascade Lake figure stands for
+ * it [U: the generation].  docs/MODEL.md, E2 and G1, says where it is
+ * charged.
  */
 #define DEF_REMOTE_MISS_NS 49.0
 
