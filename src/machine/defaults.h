@@ -39,8 +39,8 @@
  * [V] A cache line a CPU misses in another node's memory costs this much
  * more than one in its own node's: Intel MLC --latency_matrix (idle,
  * prefetchers off) on FD.io CSIT's 2-socket Cascade Lake SUT s32-t27-sut1
- * (MLC v3.7): 81.2 ns local, 130.2 ns remote, 49.0 ns more (FDio/csit,
- * docs/report/introduction/environment/sut_calib_clx.rst, "Calibration
+ * (MLC v3.7): 81.2 ns local, 130.2 ns remote, 49.0 ns more
+ * (FDio/csit/docs/report/introduction/environment/sut_calib_clx.rst, "Calibration
  * Data - Cascadelake").  The same on their 2 x Xeon Platinum 8180
  * (Skylake-SP) SUT s5-t22-sut1, MLC v3.5: 81.3 and 131.1 ns, 49.8 more;
  * KU Leuven's Genius Skylake nodes, MLC v3.10 random access: 90.2 and
