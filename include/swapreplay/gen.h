@@ -28,7 +28,9 @@
  * - Each task has a clock starting at 0.  One access happens at the task's
  *   clock and then advances it by a compute time drawn from an exponential
  *   distribution of mean access_ns (from the task's own PRNG stream), so
- *   that tasks drift apart.  Tasks run interleaved in the order of
+ *   that tasks drift apart; an access that swapped its page in adds
+ *   SR_GEN_TOUCH_LINES x the machine's remote_miss_ns when mem_node is
+ *   not cpu_node (G1, below).  Tasks run interleaved in the order of
  *   (clock, pid).
  *   In SR_GEN_SWAPIN the pusher starts when the last task has filled its
  *   region, and the tasks resume (all at once) when the pusher has exited.
@@ -147,6 +149,17 @@ enum sr_gen_thp_swapin {
  * graphs/02-best_case_latency.csv (row Read Random, column DRAM).
  */
 #define SR_GEN_DEFAULT_ACCESS_NS 100u
+
+/*
+ * (G1) The cache lines of a page swapped in that its first access misses:
+ * one, the line of the access itself (an access touches one line of its
+ * page; the page's lines are in none of the CPU's caches, the device or
+ * the reclaiming CPU having written them last).  Missed on another node
+ * than the task's CPU, each costs the machine's remote_miss_ns more than
+ * access_ns, which is a local figure (above).  docs/MODEL.md, "One event",
+ * G1.
+ */
+#define SR_GEN_TOUCH_LINES 1.0
 
 struct sr_gen_params {
 	enum sr_gen_workload workload;

@@ -108,6 +108,9 @@ struct sr_machine {
 	double lru_refault_ns;  /* ... and by a swap-in (a refault), per page */
 	/* Extra time to submit I/O to a device on another node than the CPU. */
 	double remote_submit_ns;
+	/* How much more a cache line missed in another node's memory costs
+	 * the CPU than one in its own node's (docs/MODEL.md, E2). */
+	double remote_miss_ns;
 	/* The block layer: a request's CPU work (allocation, tag, insertion,
 	 * dispatch, completion) besides its bios', and a single-queue
 	 * device's queue lock held per insertion (docs/MODEL.md, B3). */

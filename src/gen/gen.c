@@ -98,6 +98,10 @@ struct sr_gen {
 	struct sr_event pend[2 * SR_GEN_HPAGE_PAGES + 4];
 	uint32_t hp;           /* pages of a huge page (thp_pages) */
 	unsigned npend, pend_i;
+	/* (G1) what the first touch of a page swapped in costs its task more
+	 * than access_ns: SR_GEN_TOUCH_LINES x the machine's remote_miss_ns
+	 * when the tasks' memory is on another node than their CPUs, else 0. */
+	uint64_t touch_ns;
 };
 
 static const char *const workload_names[] = {
@@ -565,8 +569,9 @@ static void read_ahead_vma(struct sr_gen *g, struct actor *a, uint32_t pg)
 	}
 }
 
-/* Task a accesses page pg at its clock. */
-static void touch(struct sr_gen *g, struct actor *a, uint32_t pg)
+/* Task a accesses page pg at its clock; 1 when that swapped the page in
+ * (a fault, or a page read ahead touched for the first time). */
+static int touch(struct sr_gen *g, struct actor *a, uint32_t pg)
 {
 	unsigned char s;
 	uint32_t need = 1;
@@ -587,7 +592,7 @@ static void touch(struct sr_gen *g, struct actor *a, uint32_t pg)
 	if (s == PG_RESIDENT) {
 		lru_del(g, pg);
 		lru_add_tail(g, pg);
-		return;
+		return 0;
 	}
 	if (s == PG_CACHED) {
 		/* Read ahead: a swap-in that finds its page in the swap cache
@@ -605,7 +610,7 @@ static void touch(struct sr_gen *g, struct actor *a, uint32_t pg)
 		g->state[pg] = PG_RESIDENT;
 		lru_del(g, pg);
 		lru_add_tail(g, pg);
-		return;
+		return 1;
 	}
 	/* pg is about to become resident: direct reclaim by a first, a
 	 * batch at a time. */
@@ -636,6 +641,7 @@ static void touch(struct sr_gen *g, struct actor *a, uint32_t pg)
 		read_ahead_vma(g, a, pg);
 	if (g->st.resident > g->st.resident_max)
 		g->st.resident_max = g->st.resident;
+	return s == PG_SWAPPED;
 }
 
 /* Free the pages of a (an exiting task): no events. */
@@ -734,7 +740,12 @@ static int step(struct sr_gen *g)
 		if (++a->cursor == a->pages)
 			a->cursor = 0;
 	}
-	touch(g, a, pg);
+	/* (G1) A page just swapped in is in none of the CPU's caches: the
+	 * access that touches it first misses its line in the page's node
+	 * (docs/MODEL.md), touch_ns more than access_ns when that is not the
+	 * task's CPU's node. */
+	if (touch(g, a, pg))
+		a->clock += g->touch_ns;
 	last = a->clock;
 	a->clock += g->p.exp_time ? think_time(a->rng, g->p.access_ns) : g->p.access_ns;
 	if (a->clock > g->tmax)
@@ -904,6 +915,8 @@ static enum sr_err setup_mm(struct sr_gen *g, const struct sr_gen_params *p, str
 	if (p->cpu_node >= (uint32_t)g->m->nr_nodes || p->mem_node >= (uint32_t)g->m->nr_nodes)
 		return sr_diag_set(d, SR_ERR_INVAL, "machine %s has %d node(s): the cpu and memory "
 				   "nodes must be below", g->m->name, g->m->nr_nodes);
+	g->touch_ns = p->cpu_node == p->mem_node ? 0 :
+		      (uint64_t)llround(SR_GEN_TOUCH_LINES * g->m->remote_miss_ns);
 	if (sr_swap_lists_build(&g->lists, g->m, g->kernel.prio))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	err = sr_mm_init(&g->mm, g->m, &g->lists, g->kernel.alloc, d);

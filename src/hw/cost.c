@@ -6,6 +6,30 @@
  *   B    bytes moved: nr_pages x 4096
  *   c, p, d   the CPU's node, the page's node, the device's node
  *             (an unknown device node counts as the CPU's)
+ *
+ * What a page on another node than the CPU costs a swap-in (E2, D2 and
+ * gen's G1), after the kernel's code:
+ * - The fault's own work on the page's node (E2): do_swap_page() in 5.10
+ *   mm/memory.c (the same steps, on folios, through 6.12): the new page
+ *   comes from alloc_page_vma() under the task's memory policy, so on
+ *   the page's node, with its struct page in that node's memory map
+ *   (flags, private, memcg_data by mem_cgroup_charge(), _mapcount,
+ *   mapping and index by do_page_add_anon_rmap(): one 64-byte line);
+ *   pte_offset_map_lock() takes the split PTE lock, which lives in the
+ *   struct page of the page-table page (ptlock_ptr(), when a spinlock
+ *   fits there: ALLOC_SPLIT_PTLOCKS off), and the PTE itself is read
+ *   (pte_same()) and written (set_pte_at()) in that page-table page,
+ *   which pte_alloc_one() allocated under the same policy, on the same
+ *   node: two more lines.  Three lines missed on the page's node:
+ *   SR_COST_FAULT_REMOTE_LINES x remote_miss_ns more than on the CPU's.
+ *   Left out: the lines of the per-CPU free list and LRU batch
+ *   neighbours (LIFO lists, recently touched by the same CPU), the
+ *   lruvec's lock (L2 holds it) and workingset_refault()'s atomic.
+ * - The DMA into remote memory (D2): the link's calendar, with the
+ *   request (hw/resources.c).  A memcpy device's copy into it: P1, Z1.
+ * - The task's first touch of the page after the fault: user time,
+ *   in the recorded gap after the swap-in event (a trace) or in gen's
+ *   closed loop (src/gen/gen.c, G1), not here.
  */
 #include <math.h>
 
@@ -138,6 +162,10 @@ void sr_cost_event(const struct sr_machine *m, const struct sr_device *dev,
 	 * swap-in fault per folio. */
 	c->cpu_ns = op == SR_OP_OUT ? m->reclaim_ns + (double)nr_pages * m->reclaim_page_ns :
 		    m->fault_ns;
+	/* (E2) a swap-in fault whose page is on another node than its CPU
+	 * misses SR_COST_FAULT_REMOTE_LINES lines of that node's memory. */
+	if (op != SR_OP_OUT && pn != cn && pn >= 0 && cn >= 0)
+		c->cpu_ns += SR_COST_FAULT_REMOTE_LINES * m->remote_miss_ns;
 
 	switch (dev->cls) {
 	case SR_DEV_PMEM:

@@ -24,6 +24,13 @@ struct sr_cost {
 };
 
 /*
+ * (E2) The cache lines of the page's node a swap-in fault misses: the new
+ * page's struct page, the PTE and the PTE lock in the page-table page's
+ * struct page (do_swap_page(), 5.10 mm/memory.c; cost.c's head comment).
+ */
+#define SR_COST_FAULT_REMOTE_LINES 3.0
+
+/*
  * Cost of moving nr_pages for op (SR_OP_OUT: memory -> device; SR_OP_IN:
  * device -> memory) on device dev, with the CPU on cpu_nid and the page's
  * memory on page_nid.  A DMA device's own work is the block layer's

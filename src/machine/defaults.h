@@ -35,6 +35,22 @@
 /* [D] submitting to a device on the other socket: the doorbell write and the
  * completion's cache line each cross the link once: 2 x DEF_LINK_LAT_NS. */
 #define DEF_REMOTE_SUBMIT_NS 120.0
+/*
+ * [V] A cache line a CPU misses in another node's memory costs this much
+ * more than one in its own node's: Intel MLC --latency_matrix (idle,
+ * prefetchers off) on FD.io CSIT's 2-socket Cascade Lake SUT s32-t27-sut1
+ * (MLC v3.7): 81.2 ns local, 130.2 ns remote, 49.0 ns more
+ * (FDio/csit/docs/report/introduction/environment/sut_calib_clx.rst, "Calibration
+ * Data - Cascadelake").  The same on their 2 x Xeon Platinum 8180
+ * (Skylake-SP) SUT s5-t22-sut1, MLC v3.5: 81.3 and 131.1 ns, 49.8 more;
+ * KU Leuven's Genius Skylake nodes, MLC v3.10 random access: 90.2 and
+ * 144.3 ns, 54.1 more (hpcleuven/VscDocumentation,
+ * source/leuven/old_hardware/genius/skylake_mlc.txt).  The presets' Ice
+ * Lake-SP was not found measured so: the Cascade Lake figure stands for
+ * it [U: the generation].  docs/MODEL.md, E2 and G1, says where it is
+ * charged.
+ */
+#define DEF_REMOTE_MISS_NS 49.0
 
 /*
  * The block layer (docs/MODEL.md, B3).  [V] a request's CPU work, whole:

@@ -115,6 +115,7 @@ static void machine_defaults(struct sr_machine *m)
 	m->lru_lock_ns = DEF_LRU_LOCK_NS;
 	m->lru_refault_ns = DEF_LRU_REFAULT_NS;
 	m->remote_submit_ns = DEF_REMOTE_SUBMIT_NS;
+	m->remote_miss_ns = DEF_REMOTE_MISS_NS;
 	m->blk_request_ns = DEF_BLK_REQUEST_NS;
 	m->queue_lock_ns = DEF_QUEUE_LOCK_NS;
 }
@@ -527,8 +528,9 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 	static const double mscale[] = { GBS, GBS, GBS, GBS };
 	static const char *const ckeys[] = { "reclaim_ns", "reclaim_page_ns", "fault_ns",
 		"swap_lock_ns", "swap_slot_ns", "lru_lock_ns", "lru_refault_ns", "swap_lock_other_ns",
-		"swap_cache_lock_ns", "remote_submit_ns", "blk_request_ns", "queue_lock_ns", NULL };
-	static const double cscale[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+		"swap_cache_lock_ns", "remote_submit_ns", "blk_request_ns", "queue_lock_ns",
+		"remote_miss_ns", NULL };
+	static const double cscale[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 	struct pctx p = { origin, diag };
 	struct sr_machine *m;
 	json_error_t jerr;
@@ -583,7 +585,8 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 		double *cdst[] = { &m->reclaim_ns, &m->reclaim_page_ns, &m->fault_ns,
 				   &m->swap_lock_ns, &m->swap_slot_ns, &m->lru_lock_ns, &m->lru_refault_ns,
 				   &m->swap_lock_other_ns, &m->swap_cache_lock_ns,
-				   &m->remote_submit_ns, &m->blk_request_ns, &m->queue_lock_ns };
+				   &m->remote_submit_ns, &m->blk_request_ns, &m->queue_lock_ns,
+				   &m->remote_miss_ns };
 
 		v = json_object_get(root, "cpu");
 		if (json_is_object(v) && json_object_get(v, "event_ns")) {
@@ -804,6 +807,8 @@ enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double
 	 * a block layer modelled. */
 	c->blk_request_ns *= factor(&x, rel);
 	c->queue_lock_ns *= factor(&x, rel);
+	/* Last again: the draws before it are those of earlier versions. */
+	c->remote_miss_ns *= factor(&x, rel);
 	*out = c;
 	return SR_OK;
 }

@@ -25,6 +25,7 @@ void suite_tasks(void);
 void suite_order(void);
 void suite_report_read(void);
 void suite_fio(void);
+void suite_numa(void);
 
 int main(void)
 {
@@ -48,5 +49,6 @@ int main(void)
 	suite_compare();
 	suite_report_read();
 	suite_fio();
+	suite_numa();
 	return test_failed ? 1 : 0;
 }

@@ -377,8 +377,8 @@ static void sweep_noise(void)
 	rows = slurp(at("noise.jsonl"), NULL);
 	CHECK(rows && strstr(rows, "\"policy\": \"hybrid\"") &&
 	      strstr(rows, "\"noise\": \"auto\", \"noise_jitter_ns\": 1000,"));
-	CHECK(rows && strstr(rows, "\"delta_pct\": 0.309, ") &&
-	      strstr(rows, "\"noise_replicas\": 4, \"delta_noise_pct\": 3.457, "
+	CHECK(rows && strstr(rows, "\"delta_pct\": -0.103, ") &&
+	      strstr(rows, "\"noise_replicas\": 4, \"delta_noise_pct\": 1.263, "
 			   "\"delta_in_noise\": true, \"schema\""));
 	free(rows);
 	CHECK(sr_sweep_write_summary(s, f, NULL) == SR_OK);
