@@ -71,12 +71,15 @@ static void show(const struct sr_machine *m)
 	       fig(m->dram_rd_local / 1e9), fig(m->dram_rd_remote / 1e9), fig(m->dram_wr_local / 1e9),
 	       fig(m->dram_wr_remote / 1e9));
 	printf("CPU:           reclaim %s ns per folio + %s ns per page, swap-in fault %s ns,\n"
-	       "               +%s ns to submit to a remote device\n",
-	       fig(m->reclaim_ns), fig(m->reclaim_page_ns), fig(m->fault_ns), fig(m->remote_submit_ns));
+	       "               +%s ns to submit to a remote device, +%s ns per line missed\n"
+	       "               on a remote node\n",
+	       fig(m->reclaim_ns), fig(m->reclaim_page_ns), fig(m->fault_ns), fig(m->remote_submit_ns),
+	       fig(m->remote_miss_ns));
 	fit = sr_machine_fitted(m);
 	printf("locks:         si->lock %s ns per allocation%s + %s ns per slot;\n"
 	       "               LRU %s ns per page reclaimed%s, %s ns per page swapped in (a refault)%s;\n"
-	       "               before 4.11: si->lock %s ns per other swap-map update, swap cache\n"
+	       "               si->lock %s ns per other swap-map update (before 4.11; an hdd's\n"
+	       "               to 6.13; a slot freed, 4.11 to 6.13); before 4.11, swap cache\n"
 	       "               tree lock %s ns per hold%s\n",
 	       fig(m->swap_lock_ns), fit & SR_FIT_SWAP_LOCK ? " (fitted)" : "", fig(m->swap_slot_ns),
 	       fig(m->lru_lock_ns), fit & SR_FIT_LRU_LOCK ? " (fitted)" : "", fig(m->lru_refault_ns),
