@@ -46,6 +46,8 @@ struct sr_kernel {
 				   * together (else they are split) */
 	int slot_orders;          /* 6.12 on: nonfull and frag cluster lists per order */
 	int hdd_clusters;         /* 6.14 on: rotational devices allocate by cluster */
+	int ssd_scan_cpu;         /* 5.8 on: a non-rotational device's scan for a free
+				   * slot starts at each CPU's own position */
 	int free_si;              /* 4.11 to 6.13: freed slots go back in batches under
 				   * si->lock (swapcache_free_entries()) */
 	int hdd_si_map;           /* 4.11 to 6.13: a rotational device's swap-map

@@ -30,6 +30,11 @@
  *         readahead for single-user pages (Minchan Kim, 0bcac06f27d7,
  *         aa8d22a11da9); the 7.0 swap table series keeps readahead off for
  *         them.
+ *   5.8   on a non-rotational device each CPU scans for a free slot (once no
+ *         free cluster is left) from a position of its own in a random 64 MB
+ *         trunk (Huang Ying, "swap: reduce lock contention on swap cache
+ *         from swap slots allocation", 490705888107); before, all CPUs
+ *         from the device's one cluster_next (swapfile.c, A2).
  *   6.10  folios between a page and a PMD (mTHP) are swapped out whole
  *         (Ryan Roberts, "mm: swap: swap-out small-sized THP without
  *         splitting"); before, they are split.
@@ -134,6 +139,7 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 	k->mthp_swap = since(k, 6, 10);
 	k->slot_orders = since(k, 6, 12);
 	k->hdd_clusters = since(k, 6, 14);
+	k->ssd_scan_cpu = since(k, 5, 8);
 	k->free_si = since(k, 4, 11) && !since(k, 6, 14);
 	k->hdd_si_map = since(k, 4, 11) && !since(k, 6, 14);
 	return SR_OK;

@@ -133,6 +133,11 @@ struct sr_swap_dev {
 	uint64_t one_pcp[SR_SLOT_ORDERS]; /* one_cluster's, per order */
 	uint32_t cluster_next, cluster_nr; /* the scan's position and countdown */
 	uint64_t inuse;            /* slots handed out */
+	/* 5.8 on, SR_SLOTS_CLUSTERS (sr_swapdev_scan_per_cpu()): each CPU
+	 * scans from its own position, CPU key -> (position + 1) | draws << 32 */
+	int scan_cpu;
+	uint64_t seed;             /* its random trunks' key */
+	struct sr_u64map next_cpu;
 };
 
 /*
@@ -143,6 +148,11 @@ static inline uint64_t sr_pcp_make(uint32_t idx, uint32_t next)
 {
 	return (uint64_t)(idx + 1) | (uint64_t)next << 32;
 }
+
+/* 5.8's per-CPU scan base (490705888107) for sd, a non-rotational
+ * device: seed keys its random trunks (the device's index: the same draws
+ * under every policy). */
+void sr_swapdev_scan_per_cpu(struct sr_swap_dev *sd, uint64_t seed);
 
 /* Set sd up for a device of size_pages slots (slot 0 is the header) with
  * clusters of csize: 0, or -1 out of memory. */

@@ -26,6 +26,7 @@
 #include "mm/mm.h"
 #include "common/diag.h"
 #include "common/grow.h"
+#include "common/hash.h"
 
 int sr_swap_lists_build(struct sr_swap_lists *lists, const struct sr_machine *m,
 			enum sr_prio_rule rule)
@@ -282,6 +283,8 @@ enum sr_err sr_mm_set_slots(struct sr_mm *mm, const struct sr_kernel *k, int pos
 		if (sr_swapdev_init(&mm->sdev[i], m->dev[i].size_pages + 1, k->thp_swap ? 512 : 256,
 				    how, hdd))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		if (how == SR_SLOTS_CLUSTERS && k->ssd_scan_cpu)
+			sr_swapdev_scan_per_cpu(&mm->sdev[i], (uint64_t)i + 1);
 	}
 	return SR_OK;
 }
@@ -324,8 +327,8 @@ void sr_mm_free(struct sr_mm *mm)
  *   (scan_swap_map_try_ssd_cluster(), Shaohua Li's "swap: make cluster
  *   allocation per-cpu", ebc2a1a69111, 3.12): each CPU has a current
  *   cluster and takes its slots in order; used up, the free list's head;
- *   no free cluster: the next free slot from cluster_next (one scan
- *   position per device here; per CPU from 5.8 in the kernel).  A huge
+ *   no free cluster: the next free slot from the scan's position, the
+ *   device's cluster_next, and from 5.8 each CPU's own (below).  A huge
  *   folio takes the free list's head whole (swap_alloc_cluster(), 4.13) or
  *   fails.
  * - SR_SLOTS_ORDERS, 6.12 on ("mm: swap: mTHP swap allocator base on swap
@@ -357,6 +360,91 @@ void sr_mm_free(struct sr_mm *mm)
 
 enum { CL_NONE, CL_NONFULL, CL_FRAG };
 #define NOREC UINT32_MAX
+
+/*
+ * (A2) 5.8's per-CPU scan base (Huang Ying, "swap: reduce lock contention
+ * on swap cache from swap slots allocation", 490705888107): on a
+ * non-rotational device the scan for a free slot (the path taken once no
+ * free cluster is left) starts at the CPU's own position,
+ * si->cluster_next_cpu, not the device's shared cluster_next, so that
+ * CPUs scanning at once do not all allocate in one 64 MB trunk of the
+ * swap cache (whose lock they would share).  A CPU's first position is a
+ * random slot (1 + prandom_u32_max(highest_bit) at swapon); after each
+ * allocation it goes on from the next slot unless that is in another
+ * trunk than its previous position, when set_cluster_next() moves it to
+ * a random trunk's start:
+ *
+ *   next = align_down(lo + r mod (hi - lo + 1), 2^14), at least lo
+ *
+ * with lo, hi the device's lowest and highest free slots (here 1 and its
+ * last slot: the kernel's bounds of free slots are not kept) and r
+ * uniform, here a hash of the device's seed, the CPU and its count of
+ * draws (the same for every policy that allocates alike).  6.12's cluster
+ * allocator no longer reads it on an SSD and 6.14 removed it
+ * (docs/research/issue34-locks.md, section 2).
+ */
+#define TRUNK_SHIFT 14
+
+void sr_swapdev_scan_per_cpu(struct sr_swap_dev *sd, uint64_t seed)
+{
+	sd->scan_cpu = 1;
+	sd->seed = seed;
+}
+
+/* A random slot of the device for CPU cpu_key's draw number n. */
+static uint32_t scan_draw(const struct sr_swap_dev *sd, uint64_t cpu_key, uint64_t n)
+{
+	uint64_t r = sr_mix64(sr_mix64(sd->seed * 0x9e3779b97f4a7c15ULL ^ cpu_key) + n);
+
+	return sd->nslots > 1 ? 1 + (uint32_t)(r % (sd->nslots - 1)) : 0;
+}
+
+/* The scan's start for cpu_key: the device's, or the CPU's own (5.8). */
+static uint32_t scan_from(struct sr_swap_dev *sd, uint64_t cpu_key, int *nomem)
+{
+	uint64_t *v;
+	int added = 0;
+
+	if (!sd->scan_cpu)
+		return sd->cluster_next;
+	v = sr_u64map_put(&sd->next_cpu, cpu_key, &added);
+	if (!v) {
+		*nomem = 1;
+		return sd->cluster_next;
+	}
+	if (added)
+		*v = ((uint64_t)scan_draw(sd, cpu_key, 0) + 1) | 1ull << 32;
+	return (uint32_t)(*v & 0xffffffffu) - 1;
+}
+
+/* set_cluster_next(): the scan goes on from next. */
+static void scan_next(struct sr_swap_dev *sd, uint64_t cpu_key, uint32_t next)
+{
+	uint64_t *v;
+	uint32_t prev, lo = 1, hi = sd->nslots - 1;
+
+	if (!sd->scan_cpu) {
+		sd->cluster_next = next;
+		return;
+	}
+	v = sr_u64map_put(&sd->next_cpu, cpu_key, NULL);
+	if (!v)
+		return;
+	prev = (uint32_t)(*v & 0xffffffffu) - 1;
+	if (prev >> TRUNK_SHIFT != next >> TRUNK_SHIFT && hi > lo) {
+		uint64_t n = *v >> 32;
+		uint32_t r = scan_draw(sd, cpu_key, n);
+
+		next = lo + (r - 1) % (hi - lo + 1);
+		next &= ~((1u << TRUNK_SHIFT) - 1);
+		if (next < lo)
+			next = lo;
+		*v = (n + 1) << 32;
+	} else {
+		*v &= ~0xffffffffull;
+	}
+	*v |= (uint64_t)next + 1;
+}
 
 static inline void bm_set(uint64_t *bm, uint32_t i)
 {
@@ -700,6 +788,7 @@ int sr_swapdev_init(struct sr_swap_dev *sd, uint64_t size_pages, uint32_t csize,
 		for (o = 0; o < SR_SLOT_ORDERS; o++)
 			sd->head[l][o] = sd->tail[l][o] = NOREC;
 	sr_pcpu_init(&sd->pcp);
+	sr_u64map_init(&sd->next_cpu);
 	words = ((size_t)sd->ncl + 63) / 64;
 	sd->ix_cols = how == SR_SLOTS_SCAN ? 1 : sd->cols;
 	sd->ix_shift = (uint32_t)__builtin_ctz(sd->ix_cols);
@@ -738,6 +827,7 @@ void sr_swapdev_free(struct sr_swap_dev *sd)
 	free(sd->rec);
 	free(sd->full);
 	sr_pcpu_free(&sd->pcp);
+	sr_u64map_free(&sd->next_cpu);
 	memset(sd, 0, sizeof(*sd));
 }
 
@@ -1059,11 +1149,11 @@ static __attribute__((noinline)) int get_slow(struct sr_swap_dev *sd, uint64_t c
 		 * free slot from the scan position. */
 		if (order)
 			return -1;
-		idx = scan_free(sd, sd->cluster_next, nomem, &h);
+		idx = scan_free(sd, scan_from(sd, cpu_key, nomem), nomem, &h);
 		if (idx == NOREC)
 			return -1;
 		*off = take(sd, h, idx, 1);
-		sd->cluster_next = *off + 1;
+		scan_next(sd, cpu_key, *off + 1);
 		goto done;
 	}
 	if (order < SR_SLOT_ORDERS - 1 && n < sd->csize && !get_lists(sd, order, pcp, off))

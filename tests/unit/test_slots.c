@@ -182,8 +182,61 @@ static void free_return_batches(void)
 	sr_mm_free(&mm);
 }
 
+/* (A2) No free cluster left: before 5.8 every CPU scans from the device's
+ * one position, so two CPUs' slots interleave; from 5.8 each CPU scans
+ * from its own, in a random 64 MB trunk (2^14 slots), goes on slot by slot
+ * and, when its next slot is in another trunk, starts a random trunk. */
+static void scan_per_cpu(void)
+{
+	struct sr_swap_dev sd;
+	uint32_t i, a[3], b[3], prev = 0, jumps = 0, bad = 0;
+	int mode;
+
+	for (mode = 0; mode < 2; mode++) {
+		/* 128 clusters of 512, 4 trunks; 127 CPUs take a slot each of
+		 * the free clusters (cluster 0 holds the header): none free. */
+		CHECK(sr_swapdev_init(&sd, 128 * 512, 512, SR_SLOTS_CLUSTERS, 0) == 0);
+		if (mode)
+			sr_swapdev_scan_per_cpu(&sd, 1);
+		for (i = 0; i < 127; i++)
+			CHECK(get(&sd, 1000 + i, 0) != UINT32_MAX);
+		for (i = 0; i < 3; i++) {
+			a[i] = get(&sd, 0, 0);
+			b[i] = get(&sd, 1, 0);
+		}
+		if (!mode) {
+			/* From cluster_next, slot 1, in turn. */
+			CHECK(a[0] == 1 && b[0] == 2 && a[1] == 3 && b[1] == 4 && a[2] == 5 &&
+			      b[2] == 6);
+		} else {
+			/* Each CPU's own run, in trunks of their own here. */
+			CHECK(a[1] == a[0] + 1 && a[2] == a[1] + 1);
+			CHECK(b[1] == b[0] + 1 && b[2] == b[1] + 1);
+			CHECK(a[0] >> 14 != b[0] >> 14);
+			/* CPU 0 goes on: at each move to another trunk it
+			 * starts at a trunk's start (its first slot is a
+			 * CPU's above, so the next: +1). */
+			prev = a[2];
+			for (i = 0; i < 20000; i++) {
+				uint32_t o = get(&sd, 0, 0);
+
+				if (o == UINT32_MAX)
+					break;
+				if (o >> 14 != prev >> 14) {
+					jumps++;
+					bad += (o & 16383) > 1;
+				}
+				prev = o;
+			}
+			CHECK(jumps > 0 && bad == 0);
+		}
+		sr_swapdev_free(&sd);
+	}
+}
+
 void suite_slots(void)
 {
+	TEST(scan_per_cpu);
 	TEST(free_return_batches);
 	TEST(clusters_interleaved);
 	TEST(clusters_fallback);
