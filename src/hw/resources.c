@@ -88,7 +88,9 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 				hd->doff = calloc(hd->cap, sizeof(*hd->doff));
 				hd->dpages = calloc(hd->cap, sizeof(*hd->dpages));
 				hd->dat = calloc(hd->cap, sizeof(*hd->dat));
-				if (!hd->doff || !hd->dpages || !hd->dat)
+				hd->byend = calloc(2u << SR_HW_RUNMAP_BITS, sizeof(*hd->byend));
+				hd->bystart = hd->byend + (1u << SR_HW_RUNMAP_BITS);
+				if (!hd->doff || !hd->dpages || !hd->dat || !hd->byend)
 					return -1;
 			}
 		}
@@ -155,7 +157,8 @@ size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, size_t *cpu_byt
 
 		if (d->cls == SR_DEV_HDD && d->write_cache)
 			n_hdd_bytes += (size_t)(d->cache_bytes / SR_PAGE_SIZE) *
-				       (sizeof(uint64_t) + sizeof(uint32_t) + sizeof(double));
+				       (sizeof(uint64_t) + sizeof(uint32_t) + sizeof(double)) +
+				       (2u << SR_HW_RUNMAP_BITS) * sizeof(uint32_t);
 	}
 	arrays = n_hdd_bytes + sizeof(struct sr_hw) +
 		 (size_t)m->nr_devices * (sizeof(struct sr_dev_result) + 5 * sizeof(struct cal) +
@@ -196,6 +199,7 @@ void sr_hw_free(struct sr_hw *h)
 		free(h->hdd[i].doff);
 		free(h->hdd[i].dpages);
 		free(h->hdd[i].dat);
+		free(h->hdd[i].byend);
 	}
 	free(h->hdd);
 	free(h->rdcal);
@@ -251,11 +255,16 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 		uint64_t *doff = a->doff;
 		uint32_t *dpages = a->dpages, k;
 		double *dat = a->dat;
+		uint32_t *byend = a->byend;
 
 		*a = *b;
 		a->doff = doff;
 		a->dpages = dpages;
 		a->dat = dat;
+		a->byend = byend;
+		a->bystart = byend ? byend + (1u << SR_HW_RUNMAP_BITS) : NULL;
+		if (byend)
+			memcpy(byend, b->byend, (2u << SR_HW_RUNMAP_BITS) * sizeof(*byend));
 		for (k = 0; k < b->n; k++) {
 			uint32_t j = (b->first + k) % b->cap;
 
@@ -437,6 +446,18 @@ static int hdd_destage(struct sr_hw *h, int dv, double t)
 	return 0;
 }
 
+/* (D4) A page's place in an hdd's maps of run ends and starts. */
+static inline uint32_t run_hash(uint64_t p)
+{
+	return (uint32_t)((p * 0x9e3779b97f4a7c15ull) >> (64 - SR_HW_RUNMAP_BITS));
+}
+
+/* Whether ring place j holds a queued run. */
+static inline int run_live(const struct sr_hw_hdd *hd, uint32_t j)
+{
+	return j < hd->cap && (j + hd->cap - hd->first) % hd->cap < hd->n;
+}
+
 /*
  * (D4) pages at off into the write-back cache, from x on: when it has
  * room for them (queued runs and the one being destaged count; when full,
@@ -473,18 +494,37 @@ static double hdd_absorb(struct sr_hw *h, int dv, uint64_t off, uint32_t pages, 
 		hd->first = (hd->first + 1) % hd->cap;
 		hd->n--;
 	}
-	last = (hd->first + hd->n + hd->cap - 1) % hd->cap;
-	if (hd->n && off != UINT64_MAX && hd->doff[last] != UINT64_MAX &&
-	    hd->doff[last] + hd->dpages[last] == off && hd->dpages[last] + (uint64_t)pages < UINT32_MAX) {
-		hd->dpages[last] += pages;
-		hd->dat[last] = x;
-	} else {
-		last = (hd->first + hd->n) % hd->cap;
-		hd->doff[last] = off;
-		hd->dpages[last] = pages;
-		hd->dat[last] = x;
-		hd->n++;
+	if (off != UINT64_MAX) {
+		uint32_t *e = &hd->byend[run_hash(off)], *b = &hd->bystart[run_hash(off + pages)];
+
+		if (*e && run_live(hd, *e - 1) && hd->doff[*e - 1] + hd->dpages[*e - 1] == off &&
+		    hd->dpages[*e - 1] + (uint64_t)pages < UINT32_MAX) {
+			/* It continues a queued run. */
+			last = *e - 1;
+			hd->dpages[last] += pages;
+			hd->byend[run_hash(off + pages)] = last + 1;
+			goto joined;
+		}
+		if (*b && run_live(hd, *b - 1) && hd->doff[*b - 1] == off + pages &&
+		    hd->dpages[*b - 1] + (uint64_t)pages < UINT32_MAX) {
+			/* It ends where a queued run begins. */
+			last = *b - 1;
+			hd->doff[last] = off;
+			hd->dpages[last] += pages;
+			hd->bystart[run_hash(off)] = last + 1;
+			goto joined;
+		}
 	}
+	last = (hd->first + hd->n) % hd->cap;
+	hd->doff[last] = off;
+	hd->dpages[last] = pages;
+	hd->n++;
+	if (off != UINT64_MAX) {
+		hd->byend[run_hash(off + pages)] = last + 1;
+		hd->bystart[run_hash(off)] = last + 1;
+	}
+joined:
+	hd->dat[last] = x;
 	hd->queued += pages;
 	return x;
 }

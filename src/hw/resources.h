@@ -64,6 +64,8 @@ struct sr_hw_seg {
 	double t0, stop, used;   /* used: its last use (the least recent goes) */
 };
 
+#define SR_HW_RUNMAP_BITS 12
+
 struct sr_hw_hdd {
 	double end;              /* the mechanism's work is done then */
 	int act;                 /* the segment reading ahead (-1: none) */
@@ -73,6 +75,10 @@ struct sr_hw_hdd {
 	uint64_t *doff;          /* the dirty runs, a ring of cap places */
 	uint32_t *dpages;
 	double *dat;             /* ... and when each came in (its last pages) */
+	/* Where a queued run ends and starts, by a hash of the page (ring
+	 * place + 1; 0 none): a write that continues a run or ends where one
+	 * begins joins it, whatever the order they came in. */
+	uint32_t *byend, *bystart;
 	uint32_t cap, first, n;
 	uint64_t queued;         /* pages in the ring */
 	uint64_t cap_pages;      /* the cache's pages (0: no write-back) */
