@@ -22,6 +22,10 @@
  */
 #define SR_MACHINE_NUM_MIN 1e-6
 #define SR_MACHINE_NUM_MAX 1e18
+/* An hdd's cache: its read segments and its size at most (the model keeps
+ * a write-back cache's runs in an array of its pages). */
+#define SR_HDD_SEGMENTS_MAX 16
+#define SR_HDD_CACHE_MAX 1.073741824e9
 #define SR_MACHINE_MAX_DEVICES 256 /* swap devices: MAX_SWAPFILES is 32 minus a few */
 
 enum sr_dev_class {
@@ -61,6 +65,17 @@ struct sr_device {
 	double seek_track_ns;   /* hdd: a seek to the next track */
 	double seek_full_ns;    /* hdd: a seek across the whole stroke */
 	double rpm;             /* hdd: spindle speed (rotational latency) */
+	/* hdd: the drive's cache (docs/MODEL.md, D4): its size (the write-back
+	 * cache's room), write-back on (1) or off (0), the read look-ahead's
+	 * segments (0: none) and each one's size, the interface's rate (cache
+	 * to host) and the command overheads: a read that goes to the media,
+	 * a read served from the cache, a write. */
+	double cache_bytes;
+	double write_cache;
+	double read_segments;
+	double segment_bytes;
+	double iface_bw;
+	double ovh_miss_ns, ovh_hit_ns, ovh_write_ns;
 	/* The block layer's request limits and the tags (DMA devices):
 	 * queue/max_sectors_kb, queue/max_segments, the device's queue depth. */
 	double max_sectors_kb, max_segments, queue_depth;

@@ -104,10 +104,16 @@ static void show(const struct sr_machine *m)
 		else if (d->cls == SR_DEV_ZRAM)
 			printf("               compress %s GB/s, decompress %s GB/s, ratio %s\n",
 			       fig(d->compress_bw / 1e9), fig(d->decompress_bw / 1e9), fig(d->compress_ratio));
-		else if (d->cls == SR_DEV_HDD)
+		else if (d->cls == SR_DEV_HDD) {
 			printf("               seek %s ms (one track), %s ms (average), %s ms "
 			       "(full stroke), %s rpm; %s GB/s\n", fig(d->seek_track_ns / 1e6),
 			       fig(d->seek_ns / 1e6), fig(d->seek_full_ns / 1e6), fig(d->rpm), fig(d->read_bw / 1e9));
+			printf("               cache %s MB, write-back %s, %s read segments of %s KiB; "
+			       "interface %s GB/s; overheads %s us (miss), %s us (hit), %s us (write)\n",
+			       fig(d->cache_bytes / 1e6), d->write_cache ? "on" : "off",
+			       fig(d->read_segments), fig(d->segment_bytes / 1024), fig(d->iface_bw / 1e9),
+			       fig(d->ovh_miss_ns / 1e3), fig(d->ovh_hit_ns / 1e3), fig(d->ovh_write_ns / 1e3));
+		}
 		else
 			printf("               read %s us, %s IOPS, %s GB/s; write %s us, "
 			       "%s IOPS, %s GB/s\n", fig(d->read_lat_ns / 1e3), fig(d->read_iops),

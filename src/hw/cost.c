@@ -98,19 +98,62 @@ double sr_cost_seek(const struct sr_device *dev, double x)
 	return v0 + (tf - v0) * (x - x0) / (1 - x0);
 }
 
-double sr_cost_hdd_position(const struct sr_device *dev, uint64_t head, uint64_t off)
+/*
+ * (D4) Rotation in time.  The platter turns at rpm from a fixed phase at
+ * t = 0, the same in every simulation (a common random number: every
+ * policy's requests meet the same platter), so that its angle, in
+ * revolutions, is
+ *
+ *   a(t) = frac(t x rpm / 60e9)
+ *
+ * and a page's sector passes under the head at the angle of its offset
+ * within its track, a track being one revolution at the media rate
+ * (track = bw x 60 / rpm bytes, the sustained rate with its track and
+ * head switches, so that a sequential transfer keeps the angle: no track
+ * skew of its own is modelled):
+ *
+ *   a(p) = frac(p x 4096 / track)
+ *
+ * The wait from t until page off comes under the head:
+ *
+ *   rot(off, t) = frac(a(off) - a(t)) x 60e9 / rpm
+ *
+ * (a wait within 1e-7 of a revolution of a whole one is none: the page
+ * that a transfer just ended before is under the head, up to rounding).
+ */
+double sr_cost_hdd_rot(const struct sr_device *dev, uint64_t off, double t)
 {
-	/* A track holds one revolution at the media rate. */
-	double track = dev->read_bw * 60.0 / dev->rpm, x;
+	double rev = 60e9 / dev->rpm, track = dev->read_bw * 60.0 / dev->rpm, a, w;
 
-	if (off == head)
-		return 0;
-	if (off > head && (double)(off - head) * SR_PAGE_SIZE < track)
-		return 1e9 * (double)(off - head) * SR_PAGE_SIZE / dev->read_bw;
-	x = (off > head ? (double)(off - head) : (double)(head - off)) / (double)dev->size_pages;
-	if (x > 1)
-		x = 1;
-	return sr_cost_seek(dev, x) + 30e9 / dev->rpm;
+	a = (double)off * SR_PAGE_SIZE / track;
+	a -= floor(a);
+	w = a - t / rev;
+	w -= floor(w);
+	if (w > 1 - 1e-7)
+		w = 0;
+	return w * rev;
+}
+
+/*
+ * (D4) Positioning from the head at head to page off, starting at t: no
+ * seek when off is on the head's track or less than a track's worth of
+ * pages ahead of it, else the seek over the distance x (a share of the
+ * device's pages); then the rotational wait from the end of the seek.
+ */
+double sr_cost_hdd_position(const struct sr_device *dev, uint64_t head, uint64_t off, double t)
+{
+	double track = dev->read_bw * 60.0 / dev->rpm, x, seek = 0;
+
+	if (off == UINT64_MAX)
+		return sr_cost_seek(dev, 1.0 / 3) + 30e9 / dev->rpm;
+	if (!(off >= head && (double)(off - head) * SR_PAGE_SIZE < track) &&
+	    floor((double)off * SR_PAGE_SIZE / track) != floor((double)head * SR_PAGE_SIZE / track)) {
+		x = (off > head ? (double)(off - head) : (double)(head - off)) / (double)dev->size_pages;
+		if (x > 1)
+			x = 1;
+		seek = sr_cost_seek(dev, x);
+	}
+	return seek + sr_cost_hdd_rot(dev, off, t + seek);
 }
 
 void sr_cost_request(const struct sr_device *dev, int op, uint32_t pages, double pos_ns,

@@ -57,10 +57,16 @@ void sr_cost_request_stream(const struct sr_device *dev, uint32_t pages, double 
 /* (D4) An hdd's seek over x of its stroke (0 < x <= 1). */
 double sr_cost_seek(const struct sr_device *dev, double x);
 
-/* (D4) An hdd bringing its head from head (where the last request ended)
- * to off: none when it continues there; the platter's turn over a short
- * forward gap on the same track; else a seek and half a revolution. */
-double sr_cost_hdd_position(const struct sr_device *dev, uint64_t head, uint64_t off);
+/* (D4) The wait from t until page off's sector is under an hdd's head:
+ * the platter's angle is a function of time, from a fixed phase at 0. */
+double sr_cost_hdd_rot(const struct sr_device *dev, uint64_t off, double t);
+
+/* (D4) An hdd bringing its head from head (where its last work ended) to
+ * off, starting at t: a seek unless off is on the head's track or less
+ * than a track ahead, then the rotational wait (sr_cost_hdd_rot()) from
+ * the seek's end.  off UINT64_MAX (unknown): the mean, the average seek
+ * and half a revolution. */
+double sr_cost_hdd_position(const struct sr_device *dev, uint64_t head, uint64_t off, double t);
 
 /*
  * (P3) How much slower PMem media serve a request when the DIMMs' recent

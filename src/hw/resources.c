@@ -58,6 +58,9 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->lrulock = calloc((size_t)m->nr_nodes, sizeof(*h->lrulock));
 	h->mix = calloc(2 * (size_t)m->nr_devices, sizeof(*h->mix));
 	h->flash = calloc((size_t)m->nr_devices, sizeof(*h->flash));
+	h->hdd = calloc((size_t)m->nr_devices, sizeof(*h->hdd));
+	if (!h->hdd)
+		return -1;
 	if (!h->head || !h->q || !h->lim || !h->qlock || !h->wstream || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev ||
 	    !h->rdcal || !h->wr_end || !h->rd_last || !h->cpucal || !h->cpu_owner ||
 	    !h->swaplock || !h->treelock ||
@@ -69,8 +72,28 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 		snprintf(h->dev[i].name, sizeof(h->dev[i].name), "%s", d->name);
 		h->wr_end[i] = -INFINITY;
 		h->rd_last[i] = -INFINITY;
-		if (d->cls == SR_DEV_HDD)
+		if (d->cls == SR_DEV_HDD) {
+			struct sr_hw_hdd *hd = &h->hdd[i];
+
 			cal_set_bucket(&h->devcal[i], CAL_HDD_BUCKET_NS);
+			hd->act = -1;
+			hd->last_end = -INFINITY;
+			hd->nseg = (int)d->read_segments;
+			hd->seg_pages = (uint64_t)(d->segment_bytes / SR_PAGE_SIZE);
+			if (hd->seg_pages < 1)
+				hd->nseg = 0;
+			if (d->write_cache && d->cache_bytes >= SR_PAGE_SIZE) {
+				hd->cap_pages = (uint64_t)(d->cache_bytes / SR_PAGE_SIZE);
+				hd->cap = (uint32_t)hd->cap_pages;
+				hd->doff = calloc(hd->cap, sizeof(*hd->doff));
+				hd->dpages = calloc(hd->cap, sizeof(*hd->dpages));
+				hd->dat = calloc(hd->cap, sizeof(*hd->dat));
+				hd->byend = calloc(2u << SR_HW_RUNMAP_BITS, sizeof(*hd->byend));
+				hd->bystart = hd->byend + (1u << SR_HW_RUNMAP_BITS);
+				if (!hd->doff || !hd->dpages || !hd->dat || !hd->byend)
+					return -1;
+			}
+		}
 		/* (B1) A SATA device's one queue has an elevator; NVMe's queue
 		 * per CPU has none. */
 		if (sr_hw_is_blk(d) &&
@@ -120,6 +143,7 @@ size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, size_t *cpu_byt
 {
 	const size_t cal = CAL_BUCKETS * (sizeof(double) + sizeof(uint32_t));
 	size_t n = (size_t)m->nr_nodes * (size_t)m->nr_nodes + (size_t)m->nr_nodes, arrays;
+	size_t n_hdd_bytes = 0;
 	int i;
 
 	for (i = 0; i < m->nr_devices; i++) {
@@ -128,8 +152,17 @@ size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, size_t *cpu_byt
 		n += 2 + (c == SR_DEV_NVME || c == SR_DEV_SSD) + (c == SR_DEV_SSD || c == SR_DEV_HDD) +
 		     (device_locks != 0);
 	}
-	arrays = sizeof(struct sr_hw) +
+	for (i = 0; i < m->nr_devices; i++) {
+		const struct sr_device *d = &m->dev[i];
+
+		if (d->cls == SR_DEV_HDD && d->write_cache)
+			n_hdd_bytes += (size_t)(d->cache_bytes / SR_PAGE_SIZE) *
+				       (sizeof(uint64_t) + sizeof(uint32_t) + sizeof(double)) +
+				       (2u << SR_HW_RUNMAP_BITS) * sizeof(uint32_t);
+	}
+	arrays = n_hdd_bytes + sizeof(struct sr_hw) +
 		 (size_t)m->nr_devices * (sizeof(struct sr_dev_result) + 5 * sizeof(struct cal) +
+					  sizeof(struct sr_hw_hdd) +
 					  SR_HW_STREAMS * sizeof(uint64_t) + 64) +
 		 (size_t)(m->nr_nodes * m->nr_nodes + m->nr_nodes + m->nr_cpus) *
 			 (sizeof(struct cal) + sizeof(uint64_t));
@@ -162,6 +195,13 @@ void sr_hw_free(struct sr_hw *h)
 		for (i = 0; h->cpucal && i < h->m->nr_cpus; i++)
 			cal_free(&h->cpucal[i]);
 	}
+	for (i = 0; h->m && h->hdd && i < h->m->nr_devices; i++) {
+		free(h->hdd[i].doff);
+		free(h->hdd[i].dpages);
+		free(h->hdd[i].dat);
+		free(h->hdd[i].byend);
+	}
+	free(h->hdd);
 	free(h->rdcal);
 	free(h->wr_end);
 	free(h->rd_last);
@@ -207,6 +247,32 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 		sr_blkq_copy(&dst->q[i], &src->q[i]);
 	memcpy(dst->wr_end, src->wr_end, (size_t)m->nr_devices * sizeof(*dst->wr_end));
 	memcpy(dst->rd_last, src->rd_last, (size_t)m->nr_devices * sizeof(*dst->rd_last));
+	for (i = 0; i < m->nr_devices; i++) {
+		/* An hdd's state, and the live part of its ring of dirty runs
+		 * (dst's ring, of the same size, is its own). */
+		struct sr_hw_hdd *a = &dst->hdd[i];
+		const struct sr_hw_hdd *b = &src->hdd[i];
+		uint64_t *doff = a->doff;
+		uint32_t *dpages = a->dpages, k;
+		double *dat = a->dat;
+		uint32_t *byend = a->byend;
+
+		*a = *b;
+		a->doff = doff;
+		a->dpages = dpages;
+		a->dat = dat;
+		a->byend = byend;
+		a->bystart = byend ? byend + (1u << SR_HW_RUNMAP_BITS) : NULL;
+		if (byend)
+			memcpy(byend, b->byend, (2u << SR_HW_RUNMAP_BITS) * sizeof(*byend));
+		for (k = 0; k < b->n; k++) {
+			uint32_t j = (b->first + k) % b->cap;
+
+			a->doff[j] = b->doff[j];
+			a->dpages[j] = b->dpages[j];
+			a->dat[j] = b->dat[j];
+		}
+	}
 	dst->wbt = src->wbt;
 	dst->now = src->now;
 	memcpy(dst->cpu_owner, src->cpu_owner, (size_t)m->nr_cpus * sizeof(*dst->cpu_owner));
@@ -266,27 +332,292 @@ static int stream(struct sr_hw *h, int dv, uint64_t off, uint64_t end)
 }
 
 /*
- * (D4) An hdd's positioning for a request at off reaching its queue at t:
- * from where its head is, or, when requests are still queued or on the
- * drive, from the end of whichever of them is nearest: the drive's command
- * queuing (NCQ) and the elevator's sector order (mq-deadline, the
- * single-queue elevators) serve a request that continues a queued one
- * right after it, and the nearest otherwise.
+ * (D4) An hdd's positioning for a request at off that reached its queue
+ * at t and whose mechanism work starts at s: from where its head is, or,
+ * when requests are still queued or on the drive (ncq), from the end of
+ * whichever of them is quickest to reach: the drive's command queuing
+ * (NCQ) and the elevator's sector order (mq-deadline, the single-queue
+ * elevators) serve a request that continues a queued one right after
+ * it, and the one with the shortest positioning otherwise.
  */
-static double hdd_position(struct sr_hw *h, int dv, uint64_t off, double t)
+static double hdd_position(struct sr_hw *h, int dv, uint64_t off, double t, double s, int ncq)
 {
 	const struct sr_device *dev = &h->m->dev[dv];
 	uint64_t ends[SR_BLK_DEPTH_MAX];
-	unsigned n = sr_blkq_pending_ends(&h->q[dv], t, ends), i;
-	double best = sr_cost_hdd_position(dev, h->head[dv], off);
+	unsigned n, i;
+	double best = sr_cost_hdd_position(dev, h->head[dv], off, s);
 
+	if (!ncq || off == UINT64_MAX)
+		return best;
+	n = sr_blkq_pending_ends(&h->q[dv], t, ends);
 	for (i = 0; i < n && best > 0; i++) {
-		double p = sr_cost_hdd_position(dev, ends[i], off);
+		double p = ends[i] == off ? 0 : sr_cost_hdd_position(dev, ends[i], off, s);
 
 		if (p < best)
 			best = p;
 	}
 	return best;
+}
+
+/* (D4) The pages segment g holds at t: hi(t) (resources.h). */
+static uint64_t seg_hi(const struct sr_device *dev, const struct sr_hw_seg *g, double t)
+{
+	double u = t < g->stop ? t : g->stop, k;
+
+	if (u <= g->t0)
+		return g->base;
+	k = floor((u - g->t0) * dev->read_bw / (1e9 * SR_PAGE_SIZE));
+	return k >= (double)(g->lim - g->base) ? g->lim : g->base + (uint64_t)k;
+}
+
+/* (D4) When segment g's read-ahead is done: stopped, or the segment full. */
+static double seg_done(const struct sr_device *dev, const struct sr_hw_seg *g)
+{
+	double full = g->t0 + 1e9 * (double)(g->lim - g->base) * SR_PAGE_SIZE / dev->read_bw;
+
+	return full < g->stop ? full : g->stop;
+}
+
+/*
+ * (D4) A job of the mechanism: pages at off for op, from s0 on at the
+ * earliest (when the mechanism is free): a read-ahead under way stops
+ * (the head is where it got to), then W = positioning + B / bw on the
+ * device's calendar.  Returns when the job is done; *work is W.
+ */
+static double hdd_job(struct sr_hw *h, int dv, int op, uint64_t off, uint32_t pages, double t,
+		      double s0, int ncq, double *work)
+{
+	const struct sr_device *dev = &h->m->dev[dv];
+	struct sr_hw_hdd *hd = &h->hdd[dv];
+	double s = s0 > hd->end ? s0 : hd->end, W;
+
+	if (hd->act >= 0) {
+		struct sr_hw_seg *g = &hd->seg[hd->act];
+
+		if (g->stop > s)
+			g->stop = s < g->t0 ? g->t0 : s;
+		h->head[dv] = seg_hi(dev, g, s);
+		hd->act = -1;
+	}
+	W = hdd_position(h, dv, off, t, s, ncq) +
+	    1e9 * (double)pages * SR_PAGE_SIZE / (op == SR_OP_OUT ? dev->write_bw : dev->read_bw);
+	if (SR_UNLIKELY(!h->devcal[dv].used) && !cal_need(&h->devcal[dv]))
+		return -1;
+	cal_reserve(&h->devcal[dv], s, W);
+	h->dev[dv].busy_ns += W;
+	hd->end = s + W;
+	if (off != UINT64_MAX)
+		h->head[dv] = off + pages;
+	*work = W;
+	return hd->end;
+}
+
+/*
+ * (D4) The write-back cache destages while the mechanism has nothing
+ * else to do (a read-ahead runs first, to its segment's end): the oldest
+ * dirty run, whenever the mechanism is free before t.  0, or -1 out of
+ * memory.
+ */
+static int hdd_destage(struct sr_hw *h, int dv, double t)
+{
+	const struct sr_device *dev = &h->m->dev[dv];
+	struct sr_hw_hdd *hd = &h->hdd[dv];
+
+	while (hd->n) {
+		double free_at = hd->end > hd->dat[hd->first] ? hd->end : hd->dat[hd->first], W;
+		uint32_t p = hd->dpages[hd->first];
+
+		if (hd->act >= 0) {
+			double e = seg_done(dev, &hd->seg[hd->act]);
+
+			if (e > free_at)
+				free_at = e;
+		}
+		if (free_at >= t)
+			break;
+		if (hdd_job(h, dv, SR_OP_OUT, hd->doff[hd->first], p, free_at, free_at, 0, &W) < 0)
+			return -1;
+		hd->first = (hd->first + 1) % hd->cap;
+		hd->n--;
+		hd->queued -= p;
+		hd->last_end = hd->end;
+		hd->last_pages = p;
+	}
+	return 0;
+}
+
+/* (D4) A page's place in an hdd's maps of run ends and starts. */
+static inline uint32_t run_hash(uint64_t p)
+{
+	return (uint32_t)((p * 0x9e3779b97f4a7c15ull) >> (64 - SR_HW_RUNMAP_BITS));
+}
+
+/* Whether ring place j holds a queued run. */
+static inline int run_live(const struct sr_hw_hdd *hd, uint32_t j)
+{
+	return j < hd->cap && (j + hd->cap - hd->first) % hd->cap < hd->n;
+}
+
+/*
+ * (D4) pages at off into the write-back cache, from x on: when it has
+ * room for them (queued runs and the one being destaged count; when full,
+ * the mechanism destages the oldest now and the write waits until a run
+ * is done), then queued as a run.  Returns when the write is in
+ * (-1 out of memory).
+ */
+static double hdd_absorb(struct sr_hw *h, int dv, uint64_t off, uint32_t pages, double x)
+{
+	struct sr_hw_hdd *hd = &h->hdd[dv];
+	uint64_t need = pages < hd->cap_pages ? pages : hd->cap_pages;
+	uint32_t last;
+
+	for (;;) {
+		uint64_t busy;
+		double W;
+
+		if (hdd_destage(h, dv, x))
+			return -1;
+		busy = hd->last_end > x ? hd->last_pages : 0;
+		if (hd->queued + busy + need <= hd->cap_pages)
+			break;
+		if (busy && (hd->queued + need <= hd->cap_pages || !hd->n)) {
+			x = hd->last_end;
+			continue;
+		}
+		/* Full: the oldest run goes to the media now. */
+		if (hdd_job(h, dv, SR_OP_OUT, hd->doff[hd->first], hd->dpages[hd->first], x, x, 0,
+			    &W) < 0)
+			return -1;
+		hd->queued -= hd->dpages[hd->first];
+		hd->last_end = hd->end;
+		hd->last_pages = hd->dpages[hd->first];
+		hd->first = (hd->first + 1) % hd->cap;
+		hd->n--;
+	}
+	if (off != UINT64_MAX) {
+		uint32_t *e = &hd->byend[run_hash(off)], *b = &hd->bystart[run_hash(off + pages)];
+
+		if (*e && run_live(hd, *e - 1) && hd->doff[*e - 1] + hd->dpages[*e - 1] == off &&
+		    hd->dpages[*e - 1] + (uint64_t)pages < UINT32_MAX) {
+			/* It continues a queued run. */
+			last = *e - 1;
+			hd->dpages[last] += pages;
+			hd->byend[run_hash(off + pages)] = last + 1;
+			goto joined;
+		}
+		if (*b && run_live(hd, *b - 1) && hd->doff[*b - 1] == off + pages &&
+		    hd->dpages[*b - 1] + (uint64_t)pages < UINT32_MAX) {
+			/* It ends where a queued run begins. */
+			last = *b - 1;
+			hd->doff[last] = off;
+			hd->dpages[last] += pages;
+			hd->bystart[run_hash(off)] = last + 1;
+			goto joined;
+		}
+	}
+	last = (hd->first + hd->n) % hd->cap;
+	hd->doff[last] = off;
+	hd->dpages[last] = pages;
+	hd->n++;
+	if (off != UINT64_MAX) {
+		hd->byend[run_hash(off + pages)] = last + 1;
+		hd->bystart[run_hash(off)] = last + 1;
+	}
+joined:
+	hd->dat[last] = x;
+	hd->queued += pages;
+	return x;
+}
+
+/*
+ * (D4) An hdd serves a request of pages at off for op that reached its
+ * queue at t and got its tag at d: *lat is its time on the drive (from
+ * when the drive began it), the mechanism's work booked on the device's
+ * calendar as it is done.  Returns when it is done (-1 out of memory).
+ *   a write, write-back on:    done = room(d + O_w) + B / iface
+ *   a read in a segment:       done = d + O_h + B / iface
+ *     (a segment still reading ahead: no earlier than its read-ahead
+ *      reaches the request's end)
+ *   else (the media):          s = max(d + O, free), done = s + position(s) + B / bw
+ */
+static double hdd_serve(struct sr_hw *h, int dv, int op, uint64_t off, uint32_t pages, double t,
+			double d, double *lat)
+{
+	const struct sr_device *dev = &h->m->dev[dv];
+	struct sr_hw_hdd *hd = &h->hdd[dv];
+	const double B = (double)pages * SR_PAGE_SIZE;
+	double fin, W, ovh;
+	uint64_t o = off, n = pages;
+	int i;
+
+	if (hd->n && hdd_destage(h, dv, d))
+		return -1;
+	if (op == SR_OP_OUT) {
+		if (hd->cap_pages) {
+			double x = hdd_absorb(h, dv, off, pages, d + dev->ovh_write_ns);
+
+			if (x < 0)
+				return -1;
+			fin = x + 1e9 * B / dev->iface_bw;
+			*lat = dev->ovh_write_ns + 1e9 * B / dev->iface_bw;
+			return fin;
+		}
+		ovh = dev->ovh_write_ns;
+	} else {
+		ovh = dev->ovh_miss_ns;
+		for (i = 0; i < hd->nseg && off != UINT64_MAX; i++) {
+			struct sr_hw_seg *g = &hd->seg[i];
+			uint64_t hi;
+
+			if (!g->lim || off < g->lo || off > g->lim)
+				continue;
+			hi = seg_hi(dev, g, d);
+			if (off + pages <= hi || (i == hd->act && off <= hi && off + pages <= g->lim &&
+						  g->stop == INFINITY)) {
+				/* In the segment, or read ahead into it before
+				 * long: from the cache. */
+				fin = d + dev->ovh_hit_ns + 1e9 * B / dev->iface_bw;
+				if (off + pages > hi) {
+					double r = g->t0 + 1e9 * (double)(off + pages - g->base) *
+							   SR_PAGE_SIZE / dev->read_bw;
+
+					if (r > fin)
+						fin = r;
+				}
+				g->used = d;
+				*lat = fin - d;
+				return fin;
+			}
+			if (off < hi) {
+				/* Its first pages are: the rest from the media. */
+				n = off + pages - hi;
+				o = hi;
+			}
+		}
+	}
+	fin = hdd_job(h, dv, op, o, (uint32_t)n, t, d + ovh, 1, &W);
+	if (fin < 0)
+		return -1;
+	*lat = ovh + W;
+	if (op == SR_OP_IN && hd->nseg && off != UINT64_MAX) {
+		/* The read's segment (the least recently used), reading ahead
+		 * from its end. */
+		struct sr_hw_seg *g = &hd->seg[0];
+
+		for (i = 1; i < hd->nseg; i++)
+			if (hd->seg[i].used < g->used)
+				g = &hd->seg[i];
+		g->base = off + pages;
+		g->lo = pages >= hd->seg_pages ? g->base - hd->seg_pages : off;
+		g->lim = g->lo + hd->seg_pages;
+		if (g->lim < g->base)
+			g->lim = g->base;
+		g->t0 = fin;
+		g->stop = INFINITY;
+		g->used = fin;
+		hd->act = (int)(g - hd->seg);
+	}
+	return fin;
 }
 
 /* (B4) Request sizes: a request of pages counted in (+1) or out (-1). */
@@ -358,7 +689,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 	/* The request's bytes, in integers: exact as (uint64_t)((double)pages x
 	 * SR_PAGE_SIZE) would be (far below 2^53), without the conversions. */
 	const uint64_t B = (uint64_t)pages * SR_PAGE_SIZE;
-	double pos = 0, W, L, d, f, fin, t0 = t;
+	double W, L, d, f, fin, t0 = t;
 	/* Read once: the stores below might alias them for the compiler. */
 	const int out = op == SR_OP_OUT, flash = dev->cls != SR_DEV_HDD;
 	const int li = dma_link(h, dv, op, node);
@@ -380,10 +711,37 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			sr_cost_request(dev, op, w->pages, 0, &W1, &L0);
 			double nf;
 
-			if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
-				return -1;
-			cal_reserve(cal, w->dispatch, W1 - W0);
-			nf = w->fin + (W1 - W0);
+			if (!flash && out && h->hdd[dv].cap_pages) {
+				/* (D4) Into an hdd's write-back cache after
+				 * the request's own pages: the mechanism's work
+				 * comes with the destage. */
+				nf = hdd_absorb(h, dv, off, pages, w->fin);
+				if (nf < 0)
+					return -1;
+				nf += 1e9 * (double)B / dev->iface_bw;
+				W1 = W0;
+			} else {
+				if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
+					return -1;
+				cal_reserve(cal, w->dispatch, W1 - W0);
+				nf = w->fin + (W1 - W0);
+				if (!flash) {
+					/* (D4) The mechanism's work grows, and a
+					 * read's read-ahead starts after it. */
+					struct sr_hw_hdd *hd = &h->hdd[dv];
+
+					hd->end += W1 - W0;
+					if (hd->act >= 0 && hd->seg[hd->act].base == off &&
+					    hd->seg[hd->act].stop == INFINITY) {
+						struct sr_hw_seg *g = &hd->seg[hd->act];
+
+						g->base += pages;
+						g->t0 += W1 - W0;
+						if (g->lim < g->base)
+							g->lim = g->base;
+					}
+				}
+			}
 			if (li >= 0) {
 				/* (D2) Its bytes cross too, from the request's
 				 * dispatch on. */
@@ -396,7 +754,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 			}
 			sr_blkq_extend(q, w, nf);
 			/* The head ends where the latest request now does. */
-			if (w->seq + 1 == q->seq)
+			if (w->seq + 1 == q->seq && W1 > W0)
 				h->head[dv] = w->off + w->pages;
 			r->busy_ns += W1 - W0;
 			r->queue_merges++;
@@ -425,13 +783,13 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 		return -1;
 	h->blk_cpu_ns += t - t0;
 	*cpu_done = t;
-	if (!flash)
-		pos = off == UINT64_MAX ? sr_cost_seek(dev, 1.0 / 3) + 30e9 / dev->rpm :
-		      hdd_position(h, dv, off, t);
-	if (off != UINT64_MAX)
+	if (off != UINT64_MAX && flash)
 		h->head[dv] = off + pages;
 	seq = out && flash && off != UINT64_MAX && stream(h, dv, off, off + pages);
-	if (pages == 1 && flash) {
+	if (!flash) {
+		/* (D4) The drive's mechanism and cache book their own work. */
+		W = 0;
+	} else if (pages == 1) {
 		/* The common request, its figures computed once. */
 		const struct sr_hw_flash *fl = &h->flash[dv];
 
@@ -440,12 +798,19 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 	} else if (seq) {
 		sr_cost_request_stream(dev, pages, &W, &L);
 	} else {
-		sr_cost_request(dev, op, pages, pos, &W, &L);
+		sr_cost_request(dev, op, pages, 0, &W, &L);
 	}
 	d = sr_blkq_dispatch_time(q, t);
-	if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
-		return -1;
-	f = cal_reserve(cal, d, W);
+	if (!flash) {
+		f = hdd_serve(h, dv, op, off, pages, t, d, &L);
+		if (f < 0)
+			return -1;
+		/* Done at f, begun at f - L: no earlier than its tag. */
+	} else {
+		if (SR_UNLIKELY(!cal->used) && !cal_need(cal))
+			return -1;
+		f = cal_reserve(cal, d, W);
+	}
 	if (out) {
 		double we = h->wr_end[dv];
 

@@ -50,8 +50,45 @@ struct sr_hw_flash {
 	double cw, P;             /* 1e9 / IOPS_w; IOPS_r x L_r / 1e9 */
 };
 
+/*
+ * (D4) An hdd's mechanism and cache.  A read segment holds pages [lo,
+ * hi(t)): the read that filled it ended at t0 with page base, and the
+ * drive read ahead from there at the media rate until stop (INFINITY
+ * while it still does) or lim, the segment full:
+ *   hi(t) = min(lim, base + floor((min(t, stop) - t0) x bw / 4096))
+ * The write-back cache holds runs of dirty pages in arrival order (a run
+ * that continues the last one joins it), destaged one at a time.
+ */
+struct sr_hw_seg {
+	uint64_t lo, base, lim;
+	double t0, stop, used;   /* used: its last use (the least recent goes) */
+};
+
+#define SR_HW_RUNMAP_BITS 12
+
+struct sr_hw_hdd {
+	double end;              /* the mechanism's work is done then */
+	int act;                 /* the segment reading ahead (-1: none) */
+	int nseg;
+	uint64_t seg_pages;
+	struct sr_hw_seg seg[SR_HDD_SEGMENTS_MAX];
+	uint64_t *doff;          /* the dirty runs, a ring of cap places */
+	uint32_t *dpages;
+	double *dat;             /* ... and when each came in (its last pages) */
+	/* Where a queued run ends and starts, by a hash of the page (ring
+	 * place + 1; 0 none): a write that continues a run or ends where one
+	 * begins joins it, whatever the order they came in. */
+	uint32_t *byend, *bystart;
+	uint32_t cap, first, n;
+	uint64_t queued;         /* pages in the ring */
+	uint64_t cap_pages;      /* the cache's pages (0: no write-back) */
+	double last_end;         /* the run destaged last is done then */
+	uint32_t last_pages;     /* ... and had so many pages */
+};
+
 struct sr_hw {
 	const struct sr_machine *m;
+	struct sr_hw_hdd *hdd;     /* per device: an hdd's mechanism and cache (D4) */
 	struct cal *devcal;        /* per device */
 	struct cal *linkcal;       /* [from * nr_nodes + to] */
 	struct cal *cpucal;        /* per CPU of the machine, once two tasks use it */

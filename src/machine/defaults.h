@@ -184,6 +184,33 @@
  * drives; Seagate's 1 TB-platter Barracuda of 2011: "up to 210MB/s"). */
 #define HDD_BW (0.2 * GBS)
 #define HDD_SIZE_PAGES (4000000000000ull / 4096) /* 4 TB */
+/*
+ * The drive's cache (docs/MODEL.md, D4).  [U] 256 MB of cache and a SATA
+ * 6 Gb/s interface, the WD Ultrastar DC HC310's data sheet as issue 34
+ * gives it (not read here in a stored copy); [D] 6 Gb/s with SATA's
+ * 8b/10b line code carries 600 MB/s.  Write-back on: [V] HC310 OEM
+ * specification 9.8, "Write Cache Function" (the drive reports a write
+ * complete once the data is in its buffer and writes it to the disk
+ * afterwards), [U] on by default on ATA drives; the kernel's swap writes
+ * ask for no flush nor FUA (6.12 mm/page_io.c, swap_writepage_bdev_async():
+ * REQ_OP_WRITE | REQ_SWAP).  Read look-ahead: [V] DiskSim 4.0's validated
+ * 7200 rpm disk, the Seagate ST32171W (Barracuda), barracuda.diskspecs:
+ * "Number of buffer segments = 3", "Segment size (in blks) = 281",
+ * "Maximum read-ahead (blks) = 281" (512-byte blocks: 140.5 KiB); no
+ * segment figures of a current drive were found.  Command overheads:
+ * [V] Hitachi Deskstar 7K3000 (7200 rpm, SATA 6 Gb/s, the HC310's
+ * predecessor line) OEM specification, 4.5.1, Table 5, typical for an
+ * NCQ command: read not in the cache 0.5 ms, read in the cache 0.2 ms,
+ * write 0.2 ms (the HC310's own table was not found).
+ */
+#define HDD_CACHE_BYTES 256e6
+#define HDD_WRITE_CACHE 1.0
+#define HDD_READ_SEGMENTS 3.0
+#define HDD_SEGMENT_BYTES (281.0 * 512)
+#define HDD_IFACE_BW (0.6 * GBS)
+#define HDD_OVH_MISS_NS 500000.0
+#define HDD_OVH_HIT_NS 200000.0
+#define HDD_OVH_WRITE_NS 200000.0
 
 /* ---- the block layer's request limits (docs/research/
  * swapin-allocator-block.md, 5.4) ----------------------------------- */

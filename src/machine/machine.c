@@ -76,6 +76,14 @@ static void device_defaults(struct sr_device *d, enum sr_dev_class c)
 		d->read_iops = 1e9 / HDD_SEEK_NS;
 		d->write_iops = 1e9 / HDD_SEEK_NS;
 		d->size_pages = HDD_SIZE_PAGES;
+		d->cache_bytes = HDD_CACHE_BYTES;
+		d->write_cache = HDD_WRITE_CACHE;
+		d->read_segments = HDD_READ_SEGMENTS;
+		d->segment_bytes = HDD_SEGMENT_BYTES;
+		d->iface_bw = HDD_IFACE_BW;
+		d->ovh_miss_ns = HDD_OVH_MISS_NS;
+		d->ovh_hit_ns = HDD_OVH_HIT_NS;
+		d->ovh_write_ns = HDD_OVH_WRITE_NS;
 		break;
 	case SR_DEV_PMEM:
 		d->rd_local = PMEM_RD_LOCAL;
@@ -297,6 +305,14 @@ static const struct numfield dma_fields[] = {
 	DF("max_sectors_kb", max_sectors_kb, 1), DF("max_segments", max_segments, 1),
 	DF("queue_depth", queue_depth, 1), { NULL, 0, 0 },
 };
+/* An hdd's cache (D4): zero allowed (none, off, no overhead). */
+static const struct numfield hdd_cache_fields[] = {
+	DF("cache_mb", cache_bytes, 1e6), DF("write_cache", write_cache, 1),
+	DF("read_segments", read_segments, 1), DF("segment_kb", segment_bytes, 1024),
+	DF("interface_gb_s", iface_bw, GBS), DF("overhead_miss_us", ovh_miss_ns, 1e3),
+	DF("overhead_hit_us", ovh_hit_ns, 1e3), DF("overhead_write_us", ovh_write_ns, 1e3),
+	{ NULL, 0, 0 },
+};
 static const struct numfield pmem_fields[] = {
 	DF("read_local_gb_s", rd_local, GBS), DF("read_remote_gb_s", rd_remote, GBS),
 	DF("write_local_gb_s", wr_local, GBS), DF("write_remote_gb_s", wr_remote, GBS),
@@ -359,6 +375,9 @@ static int parse_device(struct pctx *p, struct sr_machine *m, json_t *o, int idx
 			;
 		for (f = nf; f->key && strcmp(f->key, key); f++)
 			;
+		if (!f->key && d->cls == SR_DEV_HDD)
+			for (f = hdd_cache_fields; f->key && strcmp(f->key, key); f++)
+				;
 		if (!*a && !f->key)
 			return bad(p, "%s: unknown key \"%s\" for a %s device", where, key,
 				   class_names[d->cls]), -1;
@@ -415,6 +434,22 @@ static int parse_device(struct pctx *p, struct sr_machine *m, json_t *o, int idx
 				   d->seek_full_ns / 1e6), -1;
 		if (d->rpm < 1000 || d->rpm > 30000)
 			return bad(p, "%s.rpm: 1000 to 30000, not %g", where, d->rpm), -1;
+		for (nf = hdd_cache_fields; nf->key; nf++)
+			if (get_num(p, o, where, nf->key, nf->scale, 1,
+				    (double *)((char *)d + nf->off)) < 0)
+				return -1;
+		if (d->write_cache != 0 && d->write_cache != 1)
+			return bad(p, "%s.write_cache: 1 (on) or 0 (off), not %g", where,
+				   d->write_cache), -1;
+		if (d->read_segments != floor(d->read_segments) || d->read_segments > SR_HDD_SEGMENTS_MAX)
+			return bad(p, "%s.read_segments: a whole number, 0 to %d", where,
+				   SR_HDD_SEGMENTS_MAX), -1;
+		if (d->cache_bytes > SR_HDD_CACHE_MAX)
+			return bad(p, "%s.cache_mb: up to %g", where, SR_HDD_CACHE_MAX / 1e6), -1;
+		if (d->read_segments && d->segment_bytes < SR_PAGE_SIZE)
+			return bad(p, "%s.segment_kb: at least 4 with read segments", where), -1;
+		if ((d->read_segments || (d->write_cache && d->cache_bytes)) && d->iface_bw < 1e6)
+			return bad(p, "%s.interface_gb_s: at least 0.001 with a cache", where), -1;
 		/* A random request: the average seek and half a revolution. */
 		d->read_lat_ns = d->write_lat_ns = d->seek_ns + 30e9 / d->rpm;
 		d->read_iops = d->write_iops = 1e9 / d->read_lat_ns;
@@ -809,6 +844,20 @@ enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double
 	c->queue_lock_ns *= factor(&x, rel);
 	/* Last again: the draws before it are those of earlier versions. */
 	c->remote_miss_ns *= factor(&x, rel);
+	/* And after them an hdd's command overheads and interface (D4), one
+	 * factor each for every hdd. */
+	{
+		double ovh = factor(&x, rel), bw = factor(&x, rel);
+
+		for (i = 0; i < c->nr_devices; i++) {
+			struct sr_device *d = &c->dev[i];
+
+			d->ovh_miss_ns *= ovh;
+			d->ovh_hit_ns *= ovh;
+			d->ovh_write_ns *= ovh;
+			d->iface_bw *= bw;
+		}
+	}
 	*out = c;
 	return SR_OK;
 }

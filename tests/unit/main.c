@@ -19,6 +19,7 @@ void suite_calendar(void);
 void suite_readahead(void);
 void suite_slots(void);
 void suite_plug(void);
+void suite_disk(void);
 void suite_revmap(void);
 void suite_compare(void);
 void suite_tasks(void);
@@ -45,6 +46,7 @@ int main(void)
 	suite_readahead();
 	suite_slots();
 	suite_plug();
+	suite_disk();
 	suite_revmap();
 	suite_compare();
 	suite_report_read();

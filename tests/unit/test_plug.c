@@ -149,8 +149,10 @@ static void queue_merges(void)
 	CHECK(d->req_hist[0] == 1 && d->req_hist[2] == 1); /* 4 KiB and 28 KiB */
 	CHECK(d->write_bytes == 8 * 4096);
 	/* A write after the tag came (80 us) finds nothing to join: A
-	 * continues at 8, sequential. */
-	CHECK(fabs(wr(&h, 0, 8, 90e3) - 100e3) < 1e-6);
+	 * continues at 8, sequential, but 10 us after page 8 passed under
+	 * the head (at 80 us, as [1, 8) ended): the platter's turn, a
+	 * revolution less 10 us, then 10 us (D4; this disk has no cache). */
+	CHECK(fabs(wr(&h, 0, 8, 90e3) - (90e3 + 60e9 / 7200)) < 1e-3);
 	CHECK(d->writes == 3 && d->queue_merges == 6);
 	sr_hw_free(&h);
 
@@ -247,7 +249,7 @@ static void plugged_reclaimers(void)
 static void seek_curve(void)
 {
 	struct sr_device d;
-	double x0 = 383.0 / 1962.0, sum = 0, pos;
+	double x0 = 383.0 / 1962.0, sum = 0, pos, t;
 	int i, n = 100000;
 
 	memset(&d, 0, sizeof(d));
@@ -271,15 +273,20 @@ static void seek_curve(void)
 	CHECK(fabs(sum - 7.8e6) < 0.002 * 7.8e6);
 	/* Continuous where the square root meets the line. */
 	CHECK(fabs(sr_cost_seek(&d, x0 - 1e-9) - sr_cost_seek(&d, x0 + 1e-9)) < 10);
-	/* Positioning: none where the last request ended; the platter's turn
-	 * over a gap within a track (10 pages at 200 MB/s: 204.8 us); a seek
-	 * and half a revolution (4.17 ms) beyond a track (200e6 x 60 / 7200
-	 * B = 2034 pages). */
-	CHECK(sr_cost_hdd_position(&d, 500, 500) == 0);
-	CHECK(fabs(sr_cost_hdd_position(&d, 500, 510) - 204800) < 1e-6);
-	pos = sr_cost_hdd_position(&d, 500, 500 + 250000);
-	CHECK(fabs(pos - (sr_cost_seek(&d, 0.25) + 30e9 / 7200)) < 1e-6);
-	CHECK(sr_cost_hdd_position(&d, 510, 500) > 4.4e6); /* backwards: a seek */
+	/* Positioning from t = 10.24 ms, when page 500's sector is under
+	 * the head (500 pages at 200 MB/s from the platter's phase 0): none
+	 * there; the platter's turn over a gap within a track (10 pages:
+	 * 204.8 us); beyond a track (200e6 x 60 / 7200 B = 407 pages) a
+	 * seek, and the rotational wait from its end (D4, test_disk.c). */
+	t = 500 * 4096 / 200e6 * 1e9;
+	CHECK(sr_cost_hdd_position(&d, 500, 500, t) == 0);
+	CHECK(fabs(sr_cost_hdd_position(&d, 500, 510, t) - 204800) < 1e-3);
+	pos = sr_cost_hdd_position(&d, 500, 500 + 250000, t);
+	CHECK(fabs(pos - (sr_cost_seek(&d, 0.25) +
+			  sr_cost_hdd_rot(&d, 500 + 250000, t + sr_cost_seek(&d, 0.25)))) < 1e-6);
+	/* Backwards on the same track, from the head at 510 as it got
+	 * there: no seek, a revolution less 10 pages. */
+	CHECK(fabs(sr_cost_hdd_position(&d, 510, 500, t + 204800) - (60e9 / 7200 - 204800)) < 1e-3);
 }
 
 void suite_plug(void)
