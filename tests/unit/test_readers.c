@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "trace/fields.h"
+#include "swapreplay/capture.h"
 #include "swapreplay/stat.h"
 #include "swapreplay/trace.h"
 #include "test.h"
@@ -966,6 +967,55 @@ static void stat_ctx(void)
 	sr_stat_free(s);
 }
 
+/*
+ * The kprobe capture's raw lines (swapreplay-capture.bt) with reclaim and
+ * fault: a swap-out's line ends after reclaim, a swap-in's after fault,
+ * either may be empty, a line of an older capture (10 to 12 fields) reads
+ * as before; a reclaim on a swap-in, a fault on a swap-out, a value the
+ * capture does not write and a fifteenth field are errors.
+ */
+static void capture_line_ctx(void)
+{
+	static const struct { const char *line; int ok; uint8_t flags; const char *msg; } cases[] = {
+		{ "1,out,2,1,0,5,0,7,1,500,4096,,kswapd", 1, SR_EV_HAS_RECLAIM | SR_EV_KSWAPD, "" },
+		{ "1,out,2,1,0,5,0,7,1,500,4096,,direct", 1, SR_EV_HAS_RECLAIM, "" },
+		{ "1,out,2,1,0,5,0,7,1,500,4096,,", 1, 0, "" },
+		{ "1,out,2,1,0,5,0,7,1,500,4096", 1, 0, "" },
+		{ "1,out,2,1,0,5,0,7,1,500", 1, 0, "" },
+		{ "1,in,2,1,0,5,0,7,1,500,4096,,,write", 1, SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT, "" },
+		{ "1,in,2,1,0,,0,7,1,500,4096,,,read", 1, SR_EV_HAS_FAULT, "" },
+		{ "1,in,2,1,0,,0,7,1,500,4096,,,", 1, 0, "" },
+		{ "1,fork,2,1,0,,-1,,1,0,,3", 1, SR_EV_HAS_CHILD, "" },
+		{ "1,in,2,1,0,5,0,7,1,500,4096,,direct", 0, 0,
+		  "in has no reclaim: only a swap-out (out) has one (reclaim, direct)" },
+		{ "1,out,2,1,0,5,0,7,1,500,4096,,,read", 0, 0,
+		  "out has no fault: only a swap-in (in) has one (fault, read)" },
+		{ "1,out,2,1,0,5,0,7,1,500,4096,,1", 0, 0,
+		  "unknown reclaim, expected kswapd or direct (reclaim, \"1\")" },
+		{ "1,in,2,1,0,5,0,7,1,500,4096,,,write,", 0, 0,
+		  "more than 14 fields (" SR_CAPTURE_HEADER_CTX ")" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sr_event e;
+		uint64_t pfn;
+		int has_pfn, rc;
+		char msg[400] = "";
+
+		rc = sr_capture_parse_line(cases[i].line, strlen(cases[i].line), &e, &pfn, &has_pfn,
+					   msg, sizeof(msg));
+		test_name = cases[i].line;
+		CHECK((rc == 0) == cases[i].ok);
+		if (cases[i].ok)
+			CHECK((e.flags & (SR_EV_HAS_CHILD | SR_EV_OUT_FLAGS | SR_EV_IN_FLAGS) &
+			       ~SR_EV_SWAP_FLAGS) == cases[i].flags);
+		else
+			CHECK(!strcmp(msg, cases[i].msg));
+	}
+	test_name = "capture_line_ctx";
+}
+
 void suite_readers(void)
 {
 	TEST(all_formats);
@@ -984,4 +1034,5 @@ void suite_readers(void)
 	TEST(ctx_late);
 	TEST(swt_ctx_needs_v4);
 	TEST(stat_ctx);
+	TEST(capture_line_ctx);
 }
