@@ -108,6 +108,28 @@ static int bad_number(int rc, enum sr_field f, const char *v, size_t len, char *
 	return bad(msg, msz, "not a number", f, v, len);
 }
 
+/* reclaim (kswapd, direct) or fault (write, read) from its word. */
+static int set_word(struct sr_event *e, enum sr_field f, const char *v, size_t len,
+		    char *msg, size_t msz)
+{
+	if (f == SR_F_RECLAIM) {
+		if (len == 6 && memcmp(v, "kswapd", 6) == 0)
+			e->flags |= SR_EV_HAS_RECLAIM | SR_EV_KSWAPD;
+		else if (len == 6 && memcmp(v, "direct", 6) == 0)
+			e->flags = (uint8_t)((e->flags | SR_EV_HAS_RECLAIM) & ~SR_EV_KSWAPD);
+		else
+			return bad(msg, msz, "unknown reclaim, expected kswapd or direct", f, v, len);
+		return 0;
+	}
+	if (len == 5 && memcmp(v, "write", 5) == 0)
+		e->flags |= SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT;
+	else if (len == 4 && memcmp(v, "read", 4) == 0)
+		e->flags = (uint8_t)((e->flags | SR_EV_HAS_FAULT) & ~SR_EV_WRITE_FAULT);
+	else
+		return bad(msg, msz, "unknown fault, expected write or read", f, v, len);
+	return 0;
+}
+
 /* One parse per value: the hot path of the text readers. */
 int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		      size_t len, char *msg, size_t msz)
@@ -131,24 +153,6 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 				   f, v, len);
 		return 0;
 	}
-	if (f == SR_F_RECLAIM) {
-		if (len == 6 && memcmp(v, "kswapd", 6) == 0)
-			e->flags |= SR_EV_HAS_RECLAIM | SR_EV_KSWAPD;
-		else if (len == 6 && memcmp(v, "direct", 6) == 0)
-			e->flags = (uint8_t)((e->flags | SR_EV_HAS_RECLAIM) & ~SR_EV_KSWAPD);
-		else
-			return bad(msg, msz, "unknown reclaim, expected kswapd or direct", f, v, len);
-		return 0;
-	}
-	if (f == SR_F_FAULT) {
-		if (len == 5 && memcmp(v, "write", 5) == 0)
-			e->flags |= SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT;
-		else if (len == 4 && memcmp(v, "read", 4) == 0)
-			e->flags = (uint8_t)((e->flags | SR_EV_HAS_FAULT) & ~SR_EV_WRITE_FAULT);
-		else
-			return bad(msg, msz, "unknown fault, expected write or read", f, v, len);
-		return 0;
-	}
 	if (f == SR_F_DEV && len && v[0] == '-') {
 		if (len == 2 && v[1] == '1') {
 			e->dev = -1;
@@ -157,8 +161,13 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		return bad(msg, msz, "device index below -1", f, v, len);
 	}
 	rc = sr_parse_u64(v, len, UINT64_MAX, &x);
-	if (SR_UNLIKELY(rc))
+	if (SR_UNLIKELY(rc)) {
+		/* reclaim and fault are words: tested here, where a number
+		 * did not parse, so that the numbers cost nothing more. */
+		if (f == SR_F_RECLAIM || f == SR_F_FAULT)
+			return set_word(e, f, v, len, msg, msz);
 		return bad_number(rc, f, v, len, msg, msz);
+	}
 	switch (f) {
 	case SR_F_TS_NS:
 		e->ts_ns = x;
@@ -213,6 +222,9 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		e->vaddr = x;
 		e->flags |= SR_EV_HAS_VADDR;
 		return 0;
+	case SR_F_RECLAIM:
+	case SR_F_FAULT:
+		return set_word(e, f, v, len, msg, msz); /* a number: refused */
 	default:
 		break;
 	}
