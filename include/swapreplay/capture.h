@@ -26,6 +26,10 @@
 /* With the task ops' child (fork, exit and wait lines; a line without the
  * last column has none): this build's capture. */
 #define SR_CAPTURE_HEADER_TASKS SR_CAPTURE_HEADER ",child"
+/* With a swap-out's reclaim and a swap-in's fault (a swap-out's line ends
+ * after reclaim, leaving child empty; a swap-in's after fault): this
+ * build's capture. */
+#define SR_CAPTURE_HEADER_CTX SR_CAPTURE_HEADER_TASKS ",reclaim,fault"
 /* The tracepoint capture (swapreplay-capture-tp.bt): block requests and
  * reclaim's writes, joined here into events; before its header, the swap
  * areas' extents, one a line: swap type, the device its bios are queued on
@@ -50,8 +54,8 @@ void sr_pfn_map_free(struct sr_pfn_map *m);
 
 /*
  * One data line of the raw capture into *ev (page_nid left 0) and *pfn
- * (*has_pfn 0 when the field is empty): 10 fields, or 11 with vaddr (which
- * may be empty).  0, or -1 with msg.
+ * (*has_pfn 0 when the field is empty): 10 fields, or 11 to 14 with vaddr,
+ * child, reclaim and fault (each may be empty).  0, or -1 with msg.
  */
 int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
 			  int *has_pfn, char *msg, size_t msz);
@@ -67,9 +71,13 @@ struct sr_capture_stats {
 				 * or out of disk), dropped: 0 or 1 */
 	int vaddr_column;       /* its header has vaddr: events may carry one */
 	int child_column;       /* its header has child: events may be task ops */
+	int ctx_columns;        /* its header has reclaim and fault: swap-outs may
+				 * say their reclaim, swap-ins their fault */
 	int task_lines;         /* a tracepoint capture of version 3 on (its comment
 				 * "# swapreplay-capture/3"): its F, X and W lines
 				 * may be task ops */
+	int reclaim_lines;      /* a tracepoint capture of version 4 on: its P
+				 * lines say who reclaimed (rw k or d) */
 	uint64_t skipped;       /* bad data lines skipped under sr_capture_max_errors() */
 	char first_skip[512];   /* the first of them: "FILE:LINE: why" ("" if none) */
 	/* The tracepoint capture only (tracepoint set): */
@@ -83,6 +91,8 @@ struct sr_capture_stats {
 				    * have none: which is its own is not known) */
 	uint64_t unpaired_pfn;  /* reclaim's writes with no bio of their own (zswap,
 				 * zero-filled folios) */
+	uint64_t writes_kswapd; /* swap-outs paired with kswapd's write (P, rw k) */
+	uint64_t writes_direct; /* ... with another task's (P, rw d) */
 	uint64_t task_ops[3];   /* forks, exits and waits written (F, X, W lines) */
 	uint64_t task_ops_bad;  /* F and W lines naming no task or the task itself,
 				 * left out */

@@ -36,6 +36,16 @@ static inline int sr_op_is_task(unsigned op)
 #define SR_EV_HAS_OFFSET 0x02u
 #define SR_EV_HAS_VADDR  0x04u
 #define SR_EV_HAS_CHILD  0x08u /* fork and wait: child is given (and they need it) */
+/* A swap-out's reclaim (traces/FORMAT.md): given, and if so whether it was
+ * kswapd's (the node's kswapd thread) rather than direct (a task's, or its
+ * memory cgroup's at its limit).  SR_EV_KSWAPD only with SR_EV_HAS_RECLAIM. */
+#define SR_EV_HAS_RECLAIM 0x10u
+#define SR_EV_KSWAPD      0x20u
+/* A swap-in's fault: given, and if so whether it was a write fault
+ * (FAULT_FLAG_WRITE) rather than a read fault.  SR_EV_WRITE_FAULT only
+ * with SR_EV_HAS_FAULT.  Each value bit is its given bit << 1. */
+#define SR_EV_HAS_FAULT   0x40u
+#define SR_EV_WRITE_FAULT 0x80u
 
 struct sr_event {
 	uint64_t ts_ns;    /* event time, ns, any epoch */

@@ -48,7 +48,16 @@
  * - Every event: ts_ns the task's clock, cpu (SR_EV_HAS_CPU), cpu_nid =
  *   cpu_node, page_nid = mem_node, dev and offset the kernel's slot
  *   (SR_EV_HAS_OFFSET, below), vaddr the page's address (SR_EV_HAS_VADDR),
- *   nr_pages 1 (thp_pages for a huge page, below), lat_ns 0.  I/O time is not
+ *   nr_pages 1 (thp_pages for a huge page, below), lat_ns 0; a swap-out's
+ *   reclaim direct (SR_EV_HAS_RECLAIM: the task that needs a page reclaims
+ *   one, under the limit as a memory cgroup's; there is no kswapd), a
+ *   swap-in's fault a write fault (SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT)
+ *   where the tasks' accesses are stores (SWAP_W_*, the fill of SWAPIN and
+ *   KBUILD's jobs, whose accesses dirty the pages they touch: each is
+ *   written out again when reclaimed, as only a dirty page is), a read
+ *   fault (SR_EV_HAS_FAULT) in SWAPIN's read-back.  The model frees a
+ *   swap-in's slot either way: what the kernel's swap cache keeps after a
+ *   read fault is not modelled.  I/O time is not
  *   modelled: the clocks count compute time only (so lat_ns is 0,
  *   "unknown"), and a replay treats the gaps between a task's events as its
  *   compute time.

@@ -39,6 +39,12 @@ struct sr_stat_summary {
 	uint64_t lat_known;      /* swap events with lat_ns > 0 */
 	uint64_t lat_sum_ns;     /* sum of those latencies (saturating) */
 	uint64_t task_ops[SR_OP_COUNT - SR_OP_FORK]; /* by op - SR_OP_FORK: fork, exit, wait */
+	/* Swap-outs that say who reclaimed them: [0] kswapd, [1] direct
+	 * reclaim (events[SR_OP_OUT] less both: unknown). */
+	uint64_t out_reclaim[2];
+	/* Swap-ins that say what fault read them: [0] a write fault, [1] a
+	 * read fault (events[SR_OP_IN] less both: unknown). */
+	uint64_t in_fault[2];
 };
 
 void sr_stat_summary(const struct sr_stat *s, struct sr_stat_summary *out);

@@ -135,6 +135,15 @@ int sr_reader_may_vaddr(const struct sr_reader *r);
 int sr_reader_may_tasks(const struct sr_reader *r);
 
 /*
+ * Whether swap-outs of this trace may say who reclaimed them (reclaim), or
+ * swap-ins what fault read them (fault), as its format says from the
+ * start: a CSV header with the column, .swt version 4.  Not whether any
+ * does.  Not JSON lines, as for the task ops.
+ */
+int sr_reader_may_reclaim(const struct sr_reader *r);
+int sr_reader_may_fault(const struct sr_reader *r);
+
+/*
  * How far the reading of the file has gone: *read bytes of the file as
  * stored (compressed bytes for zstd) out of *size (0 when the size is not
  * known: standard input, a pipe).  The bytes read run ahead of the events
@@ -219,6 +228,20 @@ struct sr_write_opts {
 	int tasks;
 	/* Events may be task ops (sr_reader_may_tasks()): as may_vaddr. */
 	int may_tasks;
+	/*
+	 * The same for a swap-out's reclaim and a swap-in's fault
+	 * (traces/FORMAT.md): the events include some: CSV gets the reclaim
+	 * (fault) column and SWT is written as version 4.  Else they are
+	 * written without until an event has one, and the file written so
+	 * far is written again then, as for vaddr.  JSONL has the "reclaim"
+	 * and "fault" keys on the lines that have them anyway.
+	 */
+	int reclaim;
+	int fault;
+	/* Events may have them (sr_reader_may_reclaim(), _fault()): as
+	 * may_vaddr. */
+	int may_reclaim;
+	int may_fault;
 };
 
 struct sr_writer;

@@ -153,12 +153,15 @@ void sr_pfn_map_free(struct sr_pfn_map *m)
 
 /* ---- the raw capture -------------------------------------------------- */
 
-/* The raw columns, in order; pfn takes page_nid's place; vaddr and child,
- * the last, are not in captures made before them (and a line may end
- * before child: a swap event has none). */
-static const int raw_field[12] = {
+/* The raw columns, in order; pfn takes page_nid's place; vaddr, child,
+ * reclaim and fault, the last, are not in captures made before them (and
+ * a line may end before any of them: an exit before child, a task op
+ * after it, a swap-out after reclaim). */
+#define RAW_COLS 14
+static const int raw_field[RAW_COLS] = {
 	SR_F_TS_NS, SR_F_OP, SR_F_PID, SR_F_CPU, SR_F_CPU_NID, -1 /* pfn */,
 	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS, SR_F_VADDR, SR_F_CHILD,
+	SR_F_RECLAIM, SR_F_FAULT,
 };
 
 int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
@@ -170,20 +173,20 @@ int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64
 	sr_event_init(ev);
 	*has_pfn = 0;
 	*pfn = 0;
-	for (col = 0; col < 12; col++) {
+	for (col = 0; col < RAW_COLS; col++) {
 		const char *v = s + pos, *c = pos <= len ? memchr(v, ',', len - pos) : NULL;
 		size_t vl = c ? (size_t)(c - v) : len - pos;
 		int f = raw_field[col];
 
 		if (col >= 10 && pos > len)
-			break; /* no vaddr (or child) column */
+			break; /* no vaddr (child, reclaim, fault) column */
 		if (!c && col < 9) {
-			snprintf(msg, msz, "%d fields, the capture has 10 to 12 (%s)", col + 1,
-				 SR_CAPTURE_HEADER_TASKS);
+			snprintf(msg, msz, "%d fields, the capture has 10 to %d (%s)", col + 1,
+				 RAW_COLS, SR_CAPTURE_HEADER_CTX);
 			return -1;
 		}
-		if (c && col == 11) {
-			snprintf(msg, msz, "more than 12 fields (%s)", SR_CAPTURE_HEADER_TASKS);
+		if (c && col == RAW_COLS - 1) {
+			snprintf(msg, msz, "more than %d fields (%s)", RAW_COLS, SR_CAPTURE_HEADER_CTX);
 			return -1;
 		}
 		pos += vl + 1;
@@ -534,11 +537,14 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 		if (!len || line[0] == '#' || line[0] == '@' ||
 		    (len >= 10 && !memcmp(line, "Attaching ", 10))) {
 			/* The tracepoint program's version comment: from 3 on,
-			 * its F, X and W lines are task ops. */
+			 * its F, X and W lines are task ops; from 4 on, its P
+			 * lines say who reclaimed. */
 			if (!c->header_done && len > 22 &&
 			    !memcmp(line, "# swapreplay-capture/", 21) && line[21] >= '3' &&
-			    line[21] <= '9')
+			    line[21] <= '9') {
 				c->st.task_lines = 1;
+				c->st.reclaim_lines = line[21] >= '4';
+			}
 			c->st.skipped_lines++;
 			continue;
 		}
@@ -568,13 +574,16 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 			    (len != strlen(SR_CAPTURE_HEADER_NOVADDR) ||
 			     memcmp(line, SR_CAPTURE_HEADER_NOVADDR, len)) &&
 			    (len != strlen(SR_CAPTURE_HEADER_TASKS) ||
-			     memcmp(line, SR_CAPTURE_HEADER_TASKS, len)))
+			     memcmp(line, SR_CAPTURE_HEADER_TASKS, len)) &&
+			    (len != strlen(SR_CAPTURE_HEADER_CTX) ||
+			     memcmp(line, SR_CAPTURE_HEADER_CTX, len)))
 				return cap_fail(c, d, SR_ERR_FORMAT,
-						"not the capture header (expected " SR_CAPTURE_HEADER_TASKS
+						"not the capture header (expected " SR_CAPTURE_HEADER_CTX
 						"): not the output of swapreplay-capture.bt");
 			c->header_done = 1;
 			c->st.vaddr_column = len >= strlen(SR_CAPTURE_HEADER);
-			c->st.child_column = len == strlen(SR_CAPTURE_HEADER_TASKS);
+			c->st.child_column = len >= strlen(SR_CAPTURE_HEADER_TASKS);
+			c->st.ctx_columns = len == strlen(SR_CAPTURE_HEADER_CTX);
 			continue;
 		}
 		if (sr_capture_parse_line(line, len, &evs[*n], &pfn, &has_pfn, msg, sizeof(msg))) {

@@ -476,7 +476,10 @@ static int completed(struct sr_tpjoin *j, const uint64_t *v)
 	return 0;
 }
 
-static void reclaimed(struct sr_tpjoin *j, const uint64_t *v)
+/* Reclaim's write of a folio (P) by the task of v, who (rw: k kswapd, d
+ * direct, - not said: a capture before version 4) paired with that task's
+ * last write queued: its pfn and its reclaim. */
+static void reclaimed(struct sr_tpjoin *j, const uint64_t *v, char who)
 {
 	uint64_t *seq = sr_u64map_get(&j->last_write, v[2]);
 	struct pend *p = seq ? pend_of(j, *seq) : NULL;
@@ -484,6 +487,13 @@ static void reclaimed(struct sr_tpjoin *j, const uint64_t *v)
 	if (p && !p->has_pfn) {
 		p->pfn = v[9];
 		p->has_pfn = 1;
+		if (who == 'k') {
+			p->ev.flags |= SR_EV_HAS_RECLAIM | SR_EV_KSWAPD;
+			j->st->writes_kswapd++;
+		} else if (who == 'd') {
+			p->ev.flags |= SR_EV_HAS_RECLAIM;
+			j->st->writes_direct++;
+		}
 	} else {
 		/* A folio written with no bio of its own: zswap's, a zero-filled
 		 * one (6.12 on), or a bio lost by bpftrace. */
@@ -703,7 +713,12 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
 		}
 		break;
 	default:
-		reclaimed(j, v);
+		if (fl[8] != 1 || !strchr("kd-", f[8][0]) || !f[8][0]) {
+			snprintf(msg, msz, "a P line's rw is k (kswapd), d (direct) or -, not \"%.*s\"",
+				 (int)(fl[8] > 16 ? 16 : fl[8]), f[8]);
+			return -1;
+		}
+		reclaimed(j, v, f[8][0]);
 		break;
 	}
 	return 0;

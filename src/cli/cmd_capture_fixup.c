@@ -114,6 +114,17 @@ static int run(int argc, char **argv)
 			 * (F, X and W lines) are the trace's task ops. */
 			wo.may_tasks = sr_capture_stats(c)->task_lines ||
 				       sr_capture_stats(c)->child_column;
+			/* Swap-outs' reclaims: the kprobe capture's column, the
+			 * tracepoint capture's P lines from version 4; swap-ins'
+			 * faults: the kprobe capture's column only.  Each from
+			 * the start if the first events have one. */
+			for (i = 0; i < n; i++) {
+				wo.reclaim |= (evs[i].flags & SR_EV_HAS_RECLAIM) != 0;
+				wo.fault |= (evs[i].flags & SR_EV_HAS_FAULT) != 0;
+			}
+			wo.may_reclaim = sr_capture_stats(c)->ctx_columns ||
+					 sr_capture_stats(c)->reclaim_lines;
+			wo.may_fault = sr_capture_stats(c)->ctx_columns;
 			err = sr_writer_open(&w, out, &wo, &d);
 		}
 		if (err || !n)
@@ -153,6 +164,10 @@ static int run(int argc, char **argv)
 			if (st->no_pfn > st->reads)
 				cli_warn("%s: %" PRIu64 " swap-out(s) without reclaim's write of their folio (mm_vmscan_write_folio): page node taken as the CPU's",
 					 in, st->no_pfn - st->reads);
+			if (st->reclaim_lines)
+				cli_warn("%s: swap-outs' reclaim from the name of the task that wrote them: kswapd %" PRIu64
+					 ", direct %" PRIu64 ", the rest unknown; swap-ins' fault unknown (no tracepoint gives it)",
+					 in, st->writes_kswapd, st->writes_direct);
 			if (st->no_completion)
 				cli_warn("%s: %" PRIu64 " event(s) whose request's completion was not seen (lost, or a stacked device): no latency",
 					 in, st->no_completion);

@@ -122,17 +122,21 @@ static int run(int argc, char **argv)
 		if (!w) {
 			struct sr_diag od;
 
-			/* The output carries addresses (and task ops) if the
-			 * first events do; else from the first event that
+			/* The output carries addresses (task ops, reclaims,
+			 * faults) if the first events do; else from the first event that
 			 * does (the writer writes the output again then), or
 			 * from the start if the input may have some and OUT
 			 * cannot be written again (standard output). */
 			for (i = 0; i < n; i++) {
 				wo.vaddr |= (evs[i].flags & SR_EV_HAS_VADDR) != 0;
 				wo.tasks |= sr_op_is_task(evs[i].op);
+				wo.reclaim |= (evs[i].flags & SR_EV_HAS_RECLAIM) != 0;
+				wo.fault |= (evs[i].flags & SR_EV_HAS_FAULT) != 0;
 			}
 			wo.may_vaddr = sr_reader_may_vaddr(r);
 			wo.may_tasks = sr_reader_may_tasks(r);
+			wo.may_reclaim = sr_reader_may_reclaim(r);
+			wo.may_fault = sr_reader_may_fault(r);
 			werr = sr_writer_open(&w, out, &wo, &od);
 			if (werr) {
 				rc = cli_diag(&od);
@@ -191,6 +195,10 @@ const struct cli_cmd cmd_convert = {
 	"child column if a fork or a wait names a child, .swt version 3 if there\n"
 	"is any task op; on standard output, if the input can have them (a CSV\n"
 	"with the child column, .swt version 3) or its first 4096 events have one.\n"
+	"A swap-out's reclaim (kswapd or direct) and a swap-in's fault (write or\n"
+	"read) likewise: a CSV reclaim (fault) column if an event has one, .swt\n"
+	"version 4 if any has either; on standard output, if the input can have\n"
+	"them (a CSV with the column, .swt version 4) or its first 4096 events do.\n"
 	"A file OUT appears only when it is complete; on an error the old OUT, if\n"
 	"any, is left as it was.\n"
 	"\n"

@@ -251,6 +251,9 @@ static int run(int argc, char **argv)
 		return EXIT_USAGE;
 	wo.vaddr = 1; /* every event has its page's address */
 	wo.tasks = gp.workload == SR_GEN_KBUILD; /* make's forks, exits and waits */
+	/* Every swap-out says its reclaim (direct), every swap-in its fault. */
+	wo.reclaim = 1;
+	wo.fault = 1;
 	cli_ra_warn_unused(&gp.ra, (gp.ra.mode == SR_RA_CLUSTER || gp.ra.mode == SR_RA_VMA) &&
 			   gp.ra.page_cluster ? gp.ra.mode : SR_RA_OFF,
 			   "gen's default: --readahead=cluster or vma turns it on");
@@ -433,7 +436,10 @@ const struct cli_cmd cmd_gen = {
 	"generation stops with an error if the machine's swap fills up.  Events\n"
 	"have nr_pages 1 (a huge page's pages for one) and lat_ns 0:\n"
 	"I/O time is not modelled, the clocks count compute time only, and a replay\n"
-	"takes the gaps between a task's events as its compute time.  In swapin the\n"
+	"takes the gaps between a task's events as its compute time.  Every\n"
+	"swap-out's reclaim is direct (there is no kswapd); a swap-in's fault is a\n"
+	"write fault (the accesses are stores: swap-w-*, kbuild's jobs, swapin's\n"
+	"fill), a read fault in swapin's read-back.  In swapin the\n"
 	"pusher starts when the last task has filled its region and the tasks resume\n"
 	"when it exits; if tasks x size is over --limit, the fill itself swaps out\n"
 	"(by the tasks) and so does the read-back.  The generator needs about 17\n"

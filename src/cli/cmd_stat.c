@@ -123,10 +123,12 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 	uint64_t counts[64];
 	size_t ndev, i, shown;
 	double span;
-	uint64_t task_ops;
+	uint64_t task_ops, reclaims, faults;
 
 	sr_stat_summary(s, &m);
 	task_ops = m.task_ops[0] + m.task_ops[1] + m.task_ops[2];
+	reclaims = m.out_reclaim[0] + m.out_reclaim[1];
+	faults = m.in_fault[0] + m.in_fault[1];
 	ndev = sr_stat_devices(s, devs, counts, 64);
 	shown = ndev < 64 ? ndev : 64;
 	span = (double)(m.ts_max - m.ts_min) / 1e9;
@@ -145,6 +147,14 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 			m.pages[0] * SR_PAGE_SIZE, m.pages[1] * SR_PAGE_SIZE);
 		fprintf(f, ",\"huge_events\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "}",
 			m.huge_events[0], m.huge_events[1]);
+		if (reclaims)
+			fprintf(f, ",\"reclaim\":{\"kswapd\":%" PRIu64 ",\"direct\":%" PRIu64
+				",\"unknown\":%" PRIu64 "}", m.out_reclaim[0], m.out_reclaim[1],
+				m.events[0] - reclaims);
+		if (faults)
+			fprintf(f, ",\"fault\":{\"write\":%" PRIu64 ",\"read\":%" PRIu64
+				",\"unknown\":%" PRIu64 "}", m.in_fault[0], m.in_fault[1],
+				m.events[1] - faults);
 		fprintf(f, ",\"ts_first_ns\":%" PRIu64 ",\"ts_last_ns\":%" PRIu64
 			",\"span_ns\":%" PRIu64, m.ts_min, m.ts_max, m.ts_max - m.ts_min);
 		fprintf(f, ",\"tasks\":%" PRIu64 ",\"cpus\":%" PRIu64, m.tasks, m.cpus);
@@ -186,6 +196,13 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 		m.pages[1] * SR_PAGE_SIZE, (double)m.pages[1] * SR_PAGE_SIZE / 1048576.0);
 	fprintf(f, "huge-page events: out %" PRIu64 ", in %" PRIu64 "\n",
 		m.huge_events[0], m.huge_events[1]);
+	/* Only for a trace that has them: the others' output as before. */
+	if (reclaims)
+		fprintf(f, "swap-out reclaim: kswapd %" PRIu64 ", direct %" PRIu64 ", unknown %" PRIu64
+			"\n", m.out_reclaim[0], m.out_reclaim[1], m.events[0] - reclaims);
+	if (faults)
+		fprintf(f, "swap-in faults:   write %" PRIu64 ", read %" PRIu64 ", unknown %" PRIu64
+			"\n", m.in_fault[0], m.in_fault[1], m.events[1] - faults);
 	fprintf(f, "time span:        %.6f s (first %" PRIu64 " ns, last %" PRIu64 " ns)\n",
 		span, m.ts_min, m.ts_max);
 	fprintf(f, "tasks:            %" PRIu64 "\n", m.tasks);
@@ -382,6 +399,10 @@ const struct cli_cmd cmd_stat = {
 	"per CPU node and per page node, the events per recorded device, and the\n"
 	"recorded latency: all of the swap events.  The task ops (fork, exit,\n"
 	"wait), if any, are counted apart, on a line of their own (\"task ops\").\n"
+	"A trace whose swap-outs say who reclaimed them (reclaim: kswapd or\n"
+	"direct) or whose swap-ins say what fault read them (fault: write or read)\n"
+	"gets a line for each (\"swap-out reclaim\", \"swap-in faults\"), with the\n"
+	"events that do not say (unknown).\n"
 	"A trace without swap events (a vmstat log of a quiet machine) is valid\n"
 	"and says \"no swap activity\".  Stops at the first trace that cannot be\n"
 	"read.\n"

@@ -324,6 +324,14 @@ static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op, int dev
 	e->lat_ns = 0;
 	e->vaddr = page_va(g, pg);
 	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR;
+	/* Every swap-out is a's direct reclaim (under the limit, the task
+	 * that needs a page reclaims one: there is no kswapd); a swap-in is
+	 * a write fault where the accesses write (swap-w-*, kbuild, swapin's
+	 * fill), a read fault in swapin's read-back. */
+	if (op == SR_OP_OUT)
+		e->flags |= SR_EV_HAS_RECLAIM;
+	else
+		e->flags |= SR_EV_HAS_FAULT | (g->phase == PH_READ ? 0 : SR_EV_WRITE_FAULT);
 }
 
 /* kbuild: make's (or a job's) task op at time ts (SR_GEN_MAKE_PID's

@@ -30,6 +30,8 @@ const char *const sr_field_names[SR_F_COUNT] = {
 	[SR_F_LAT_NS] = "lat_ns",
 	[SR_F_VADDR] = "vaddr",
 	[SR_F_CHILD] = "child",
+	[SR_F_RECLAIM] = "reclaim",
+	[SR_F_FAULT] = "fault",
 };
 
 void sr_event_init(struct sr_event *e)
@@ -106,6 +108,28 @@ static int bad_number(int rc, enum sr_field f, const char *v, size_t len, char *
 	return bad(msg, msz, "not a number", f, v, len);
 }
 
+/* reclaim (kswapd, direct) or fault (write, read) from its word. */
+static int set_word(struct sr_event *e, enum sr_field f, const char *v, size_t len,
+		    char *msg, size_t msz)
+{
+	if (f == SR_F_RECLAIM) {
+		if (len == 6 && memcmp(v, "kswapd", 6) == 0)
+			e->flags |= SR_EV_HAS_RECLAIM | SR_EV_KSWAPD;
+		else if (len == 6 && memcmp(v, "direct", 6) == 0)
+			e->flags = (uint8_t)((e->flags | SR_EV_HAS_RECLAIM) & ~SR_EV_KSWAPD);
+		else
+			return bad(msg, msz, "unknown reclaim, expected kswapd or direct", f, v, len);
+		return 0;
+	}
+	if (len == 5 && memcmp(v, "write", 5) == 0)
+		e->flags |= SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT;
+	else if (len == 4 && memcmp(v, "read", 4) == 0)
+		e->flags = (uint8_t)((e->flags | SR_EV_HAS_FAULT) & ~SR_EV_WRITE_FAULT);
+	else
+		return bad(msg, msz, "unknown fault, expected write or read", f, v, len);
+	return 0;
+}
+
 /* One parse per value: the hot path of the text readers. */
 int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		      size_t len, char *msg, size_t msz)
@@ -137,8 +161,13 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		return bad(msg, msz, "device index below -1", f, v, len);
 	}
 	rc = sr_parse_u64(v, len, UINT64_MAX, &x);
-	if (SR_UNLIKELY(rc))
+	if (SR_UNLIKELY(rc)) {
+		/* reclaim and fault are words: tested here, where a number
+		 * did not parse, so that the numbers cost nothing more. */
+		if (f == SR_F_RECLAIM || f == SR_F_FAULT)
+			return set_word(e, f, v, len, msg, msz);
 		return bad_number(rc, f, v, len, msg, msz);
+	}
 	switch (f) {
 	case SR_F_TS_NS:
 		e->ts_ns = x;
@@ -193,6 +222,9 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		e->vaddr = x;
 		e->flags |= SR_EV_HAS_VADDR;
 		return 0;
+	case SR_F_RECLAIM:
+	case SR_F_FAULT:
+		return set_word(e, f, v, len, msg, msz); /* a number: refused */
 	default:
 		break;
 	}
@@ -210,6 +242,34 @@ static const char *shared_value(char *buf, size_t bsz, const struct sr_event *e,
 	return buf;
 }
 
+/* The value of an event's reclaim or fault (given), for a message. */
+static const char *reclaim_value(const struct sr_event *e)
+{
+	return (e->flags & SR_EV_KSWAPD) ? "kswapd" : "direct";
+}
+
+static const char *fault_value(const struct sr_event *e)
+{
+	return (e->flags & SR_EV_WRITE_FAULT) ? "write" : "read";
+}
+
+/* A reclaim on an event other than a swap-out, or a fault on an event
+ * other than a swap-in (named op): 0, or -1 with msg. */
+static int check_ctx(const struct sr_event *e, const char *op, char *msg, size_t msz)
+{
+	if (e->op != SR_OP_OUT && (e->flags & SR_EV_HAS_RECLAIM)) {
+		snprintf(msg, msz, "%s has no reclaim: only a swap-out (out) has one (reclaim, %s)",
+			 op, reclaim_value(e));
+		return -1;
+	}
+	if (e->op != SR_OP_IN && (e->flags & SR_EV_HAS_FAULT)) {
+		snprintf(msg, msz, "%s has no fault: only a swap-in (in) has one (fault, %s)", op,
+			 fault_value(e));
+		return -1;
+	}
+	return 0;
+}
+
 /* What a task op (named op) asks of an event that passed the common checks. */
 static int check_task(const struct sr_event *e, const char *op, char *msg, size_t msz)
 {
@@ -225,6 +285,8 @@ static int check_task(const struct sr_event *e, const char *op, char *msg, size_
 			 op, e->vaddr);
 		return -1;
 	}
+	if (check_ctx(e, op, msg, msz))
+		return -1;
 	if (e->nr_pages != 1) {
 		snprintf(msg, msz,
 			 "%s has nr_pages 1 or none: a task op has no page (nr_pages, %" PRIu32 ")",
@@ -290,8 +352,16 @@ int sr_event_check(const struct sr_event *e, char *msg, size_t msz)
 		snprintf(msg, msz, "device index below -1 (dev, %" PRId32 ")", e->dev);
 		return -1;
 	}
-	if (e->flags & ~(SR_EV_SWAP_FLAGS | SR_EV_TASK_FLAGS)) {
+	if (e->flags & ~(SR_EV_OUT_FLAGS | SR_EV_IN_FLAGS | SR_EV_TASK_FLAGS)) {
 		snprintf(msg, msz, "unknown flag bits (flags, 0x%02x)", e->flags);
+		return -1;
+	}
+	/* Only the binary format can give a value without its field. */
+	if ((e->flags & SR_EV_VALUE_FLAGS) >> 1 & ~e->flags) {
+		snprintf(msg, msz, "%s (flags, 0x%02x)",
+			 (e->flags & SR_EV_KSWAPD) && !(e->flags & SR_EV_HAS_RECLAIM) ?
+			 "flag bit 5 (kswapd) without bit 4 (reclaim)" :
+			 "flag bit 7 (write fault) without bit 6 (fault)", e->flags);
 		return -1;
 	}
 	if (sr_op_is_task(e->op))
@@ -303,5 +373,5 @@ int sr_event_check(const struct sr_event *e, char *msg, size_t msz)
 			 sr_op_name((enum sr_op)e->op), shared_value(v, sizeof(v), e, 1));
 		return -1;
 	}
-	return 0;
+	return check_ctx(e, sr_op_name((enum sr_op)e->op), msg, msz);
 }

@@ -340,6 +340,16 @@ int sr_reader_may_tasks(const struct sr_reader *r)
 	return r->may_tasks;
 }
 
+int sr_reader_may_reclaim(const struct sr_reader *r)
+{
+	return r->may_reclaim;
+}
+
+int sr_reader_may_fault(const struct sr_reader *r)
+{
+	return r->may_fault;
+}
+
 void sr_reader_file_progress(const struct sr_reader *r, uint64_t *read, uint64_t *size)
 {
 	sr_src_file_progress(r->src, read, size);

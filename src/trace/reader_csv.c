@@ -217,6 +217,8 @@ static enum sr_err csv_open(struct sr_reader *r, struct sr_diag *d)
 	st->header_done = 1;
 	r->may_vaddr = have[SR_F_VADDR];
 	r->may_tasks = have[SR_F_CHILD];
+	r->may_reclaim = have[SR_F_RECLAIM];
+	r->may_fault = have[SR_F_FAULT];
 	return SR_OK;
 }
 

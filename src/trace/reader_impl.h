@@ -49,6 +49,8 @@ struct sr_reader {
 	int may_vaddr;          /* set by ops->open: the format can give vaddr */
 	int may_tasks;          /* set by ops->open: the format can give task
 				 * ops with a child */
+	int may_reclaim;        /* set by ops->open: ... swap-outs with a reclaim */
+	int may_fault;          /* set by ops->open: ... swap-ins with a fault */
 	uint64_t line;          /* text formats: current 1-based line */
 	uint64_t last_ts;
 	int done;               /* end reached */

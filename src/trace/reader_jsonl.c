@@ -32,6 +32,9 @@ static enum sr_err jsonl_open(struct sr_reader *r, struct sr_diag *d)
 	 * standard output gets no child column for that: as it always did,
 	 * unless the first events have task ops (cmd_convert.c). */
 	r->may_tasks = 0;
+	/* Nor a reclaim or fault column, for the same reason. */
+	r->may_reclaim = 0;
+	r->may_fault = 0;
 	return SR_OK;
 }
 
@@ -75,10 +78,10 @@ static int set_field(struct sr_event *ev, enum sr_field f, json_t *v, char *msg,
 		}
 		return 0;
 	}
-	if (f == SR_F_OP) {
+	if (f == SR_F_OP || f == SR_F_RECLAIM || f == SR_F_FAULT) {
 		if (!json_is_string(v)) {
-			snprintf(msg, msz, "wrong type, expected a string (op, %s)",
-				 type_name(v));
+			snprintf(msg, msz, "wrong type, expected a string (%s, %s)",
+				 sr_field_names[f], type_name(v));
 			return -1;
 		}
 		return sr_field_set_text(ev, f, json_string_value(v),

@@ -76,7 +76,7 @@ static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
 	if (swt_get32(p + SWT_H_FLAGS)) {
 		hdr_error(r, d, SWT_H_FLAGS);
 		return sr_diag_set(d, SR_ERR_FORMAT,
-				   "unknown header flags (flags, 0x%08x; versions 1 to 3 have none)",
+				   "unknown header flags (flags, 0x%08x; versions 1 to 4 have none)",
 				   swt_get32(p + SWT_H_FLAGS));
 	}
 	if (mlen > SWT_MAX_MACHINE) {
@@ -125,6 +125,8 @@ static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
 	r->priv = st;
 	r->may_vaddr = version >= 2;
 	r->may_tasks = version >= 3;
+	r->may_reclaim = version >= 4;
+	r->may_fault = version >= 4;
 	return SR_OK;
 }
 
@@ -182,6 +184,13 @@ static enum sr_err swt_next(struct sr_reader *r, struct sr_event *ev, int *eof,
 		return sr_diag_set(d, SR_ERR_FORMAT,
 				   "unknown flag bits (flags, 0x%02x; child is version 3's)", ev->flags);
 	}
+	if (SR_UNLIKELY(st->version < 4 && (ev->flags & SWT_V4_FLAGS))) {
+		rec_error(r, st, d);
+		sr_src_skip(r->src, st->recsize);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "unknown flag bits (flags, 0x%02x; reclaim and fault are version 4's)",
+				   ev->flags);
+	}
 	if (SR_UNLIKELY(sr_event_check(ev, msg, sizeof(msg)))) {
 		rec_error(r, st, d);
 		sr_src_skip(r->src, st->recsize);
@@ -203,9 +212,11 @@ static enum sr_err swt_next_batch(struct sr_reader *r, struct sr_event *evs, siz
 	 * in the cache (a fill of a 1 MiB window at a time was slower). */
 	size_t avail, want = (32768 + recsize - 1) / recsize, i;
 	/* Flag bits this version may not have: vaddr is version 2's, child
-	 * version 3's; and the highest op it has (task ops: version 3). */
+	 * version 3's, reclaim and fault version 4's; and the highest op it
+	 * has (task ops: version 3). */
 	const unsigned bad_flags = (version < 2 ? SR_EV_HAS_VADDR : 0) |
-				   (version < 3 ? SR_EV_HAS_CHILD : 0);
+				   (version < 3 ? SR_EV_HAS_CHILD : 0) |
+				   (version < 4 ? SWT_V4_FLAGS : 0);
 	const unsigned max_op = version < 3 ? SR_OP_IN : SR_OP_COUNT - 1;
 	uint64_t last_ts = r->last_ts, backwards = 0;
 	enum sr_err err;

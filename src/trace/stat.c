@@ -56,6 +56,13 @@ enum sr_err sr_stat_add(struct sr_stat *s, const struct sr_event *evs, size_t n)
 		m->pages[e->op] += e->nr_pages;
 		if (e->nr_pages > 1)
 			m->huge_events[e->op]++;
+		if (SR_UNLIKELY(e->flags & (SR_EV_HAS_RECLAIM | SR_EV_HAS_FAULT))) {
+			/* Only a swap-out has a reclaim, a swap-in a fault. */
+			if (e->flags & SR_EV_HAS_RECLAIM)
+				m->out_reclaim[!(e->flags & SR_EV_KSWAPD)]++;
+			else
+				m->in_fault[!(e->flags & SR_EV_WRITE_FAULT)]++;
+		}
 		if (!s->any || e->ts_ns < m->ts_min)
 			m->ts_min = e->ts_ns;
 		if (!s->any || e->ts_ns > m->ts_max)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The native binary trace format, versions 1 to 3 (traces/FORMAT.md
+ * The native binary trace format, versions 1 to 4 (traces/FORMAT.md
  * documents every byte; keep the two in step).  All integers are little
  * endian.  Version 2 adds vaddr to the record, version 3 the task ops (op
- * 2 to 4) and their child; the writer writes the lowest version that
- * holds the events: 1 without addresses or task ops.
+ * 2 to 4) and their child, version 4 a swap-out's reclaim and a swap-in's
+ * fault (flag bits 4 to 7, in version 3's record); the writer writes the
+ * lowest version that holds the events: 1 without addresses, task ops,
+ * reclaims or faults.
  */
 #ifndef SR_SWT_H
 #define SR_SWT_H
@@ -19,11 +21,12 @@
  * mangled as text, as PNG's signature does. */
 #define SWT_MAGIC "\x89SWT\r\n\x1a\n"
 #define SWT_MAGIC_LEN 8
-#define SWT_VERSION 3          /* the latest; 1 and 2 are read too */
+#define SWT_VERSION 4          /* the latest; 1 to 3 are read too */
 #define SWT_HEADER_SIZE 32     /* fixed header, before the machine JSON */
 #define SWT_RECORD_SIZE 48     /* version-1 record; larger sizes are allowed */
 #define SWT_RECORD_SIZE_V2 56  /* version 2: vaddr after the version-1 fields */
-#define SWT_RECORD_SIZE_V3 64  /* version 3: child and 4 reserved bytes after */
+#define SWT_RECORD_SIZE_V3 64  /* version 3: child and 4 reserved bytes after;
+				* version 4's too */
 #define SWT_MAX_RECORD 4096    /* refuse absurd record sizes */
 #define SWT_MAX_MACHINE (1u << 20) /* embedded machine JSON: 1 MiB at most */
 
@@ -32,7 +35,7 @@
 #define SWT_H_HDRSIZE 10       /* u16: bytes before the machine JSON */
 #define SWT_H_RECSIZE 12       /* u32 */
 #define SWT_H_MACHLEN 16       /* u32: machine JSON bytes, 0 = none */
-#define SWT_H_FLAGS 20         /* u32: 0 in versions 1 to 3 */
+#define SWT_H_FLAGS 20         /* u32: 0 in versions 1 to 4 */
 /* 24..31: reserved, 0 */
 
 /* Record field offsets */
@@ -46,13 +49,16 @@
 #define SWT_R_CPUNID 40        /* u16 */
 #define SWT_R_PAGENID 42       /* u16 */
 #define SWT_R_OP 44            /* u8 */
-#define SWT_R_FLAGS 45         /* u8 */
+#define SWT_R_FLAGS 45         /* u8: bits 4 to 7 (reclaim, fault) version 4's */
 /* 46..47: reserved, 0 */
 #define SWT_R_VADDR 48         /* u64, version 2 */
 #define SWT_R_CHILD 56         /* u32, version 3 */
 /* 60..63: reserved, 0 (version 3) */
 
-/* The smallest record of version v (1 to 3). */
+/* The flag bits of version 4: a swap-out's reclaim, a swap-in's fault. */
+#define SWT_V4_FLAGS (SR_EV_HAS_RECLAIM | SR_EV_KSWAPD | SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT)
+
+/* The smallest record of version v (1 to 4). */
 static inline uint32_t swt_record_size(unsigned v)
 {
 	return v >= 3 ? SWT_RECORD_SIZE_V3 : v == 2 ? SWT_RECORD_SIZE_V2 : SWT_RECORD_SIZE;
@@ -94,9 +100,10 @@ static inline void swt_put64(unsigned char *p, uint64_t v)
 	swt_put32(p + 4, (uint32_t)(v >> 32));
 }
 
-/* e as a record of version v (1 to 3) at p, swt_record_size(v) bytes.
+/* e as a record of version v (1 to 4) at p, swt_record_size(v) bytes.
  * Version 1 has no vaddr (its flag bit is cleared), versions 1 and 2 no
- * child; a child goes at SWT_R_CHILD, never in offset's bytes. */
+ * child, versions 1 to 3 no reclaim or fault (their bits are cleared); a
+ * child goes at SWT_R_CHILD, never in offset's bytes. */
 static inline void swt_encode(unsigned char *p, const struct sr_event *e, unsigned v)
 {
 	int child = (e->flags & SR_EV_HAS_CHILD) != 0;
@@ -111,7 +118,7 @@ static inline void swt_encode(unsigned char *p, const struct sr_event *e, unsign
 	swt_put16(p + SWT_R_CPUNID, e->cpu_nid);
 	swt_put16(p + SWT_R_PAGENID, e->page_nid);
 	p[SWT_R_OP] = e->op;
-	p[SWT_R_FLAGS] = e->flags;
+	p[SWT_R_FLAGS] = v < 4 ? (unsigned char)(e->flags & ~SWT_V4_FLAGS) : e->flags;
 	p[46] = p[47] = 0;
 	if (v < 2) {
 		p[SWT_R_FLAGS] &= (unsigned char)~SR_EV_HAS_VADDR;
@@ -124,7 +131,7 @@ static inline void swt_encode(unsigned char *p, const struct sr_event *e, unsign
 	swt_put32(p + SWT_R_CHILD + 4, 0);
 }
 
-/* A record of version v (1 to 3); a version-1 record has no vaddr, and
+/* A record of version v (1 to 4); a version-1 record has no vaddr, and
  * only a version-3 record a child (when its flag is set: it replaces the
  * offset, which an event with a child does not have). */
 static inline void swt_decode(const unsigned char *p, struct sr_event *e, unsigned v)

@@ -4,8 +4,9 @@
  * compressed with zstd as one stream (readable by `zstd -d`).  Output goes
  * through an sr_outfile, so a file appears only when it is complete.  An
  * output begun without what an event needs (vaddr: a CSV column, .swt
- * version 2; a task op: the child column, .swt version 3) is written again
- * with it when such an event comes (upgrade()).
+ * version 2; a task op: the child column, .swt version 3; a reclaim or a
+ * fault: its CSV column, .swt version 4) is written again with it when
+ * such an event comes (upgrade()).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -28,11 +29,16 @@
  * What an output may be begun without and have to be written again for
  * (struct sr_writer.has): the vaddr column (CSV) or .swt version 2; the
  * child column (CSV, for fork and wait) or .swt version 3 (any task op,
- * and vaddr with it).  JSON lines have every key anyway.
+ * and vaddr with it); the reclaim column (CSV) or the fault column, either
+ * .swt version 4 (and all the above with it).  JSON lines have every key
+ * anyway.
  */
 #define W_VADDR 0x1u
 #define W_TASKS 0x2u
-#define W_ALL (W_VADDR | W_TASKS)
+#define W_RECLAIM 0x4u
+#define W_FAULT 0x8u
+#define W_CTX (W_RECLAIM | W_FAULT)
+#define W_ALL (W_VADDR | W_TASKS | W_CTX)
 
 struct sr_writer {
 	struct sr_outfile *of;
@@ -127,8 +133,9 @@ static char *put_op(char *p, unsigned op)
 	return p;
 }
 
-/* Checklist: the column order is sr_field_names[] (event.c); vaddr and
- * child, the last, only when the writer carries them (has). */
+/* Checklist: the column order is sr_field_names[] (event.c); vaddr,
+ * child, reclaim and fault, the last, only when the writer carries them
+ * (has). */
 static char *fmt_csv(char *p, const struct sr_event *e, unsigned has)
 {
 	p = put_u64(p, e->ts_ns);
@@ -159,6 +166,16 @@ static char *fmt_csv(char *p, const struct sr_event *e, unsigned has)
 		*p++ = ',';
 		if (e->flags & SR_EV_HAS_CHILD)
 			p = put_u64(p, e->child);
+	}
+	if (has & W_RECLAIM) {
+		*p++ = ',';
+		if (e->flags & SR_EV_HAS_RECLAIM)
+			p = put_str(p, (e->flags & SR_EV_KSWAPD) ? "kswapd" : "direct");
+	}
+	if (has & W_FAULT) {
+		*p++ = ',';
+		if (e->flags & SR_EV_HAS_FAULT)
+			p = put_str(p, (e->flags & SR_EV_WRITE_FAULT) ? "write" : "read");
 	}
 	*p++ = '\n';
 	return p;
@@ -198,15 +215,21 @@ static char *fmt_jsonl(char *p, const struct sr_event *e)
 		p = put_str(p, ",\"child\":");
 		p = put_u64(p, e->child);
 	}
+	if (e->flags & SR_EV_HAS_RECLAIM)
+		p = put_str(p, (e->flags & SR_EV_KSWAPD) ? ",\"reclaim\":\"kswapd\"" :
+							    ",\"reclaim\":\"direct\"");
+	if (e->flags & SR_EV_HAS_FAULT)
+		p = put_str(p, (e->flags & SR_EV_WRITE_FAULT) ? ",\"fault\":\"write\"" :
+								 ",\"fault\":\"read\"");
 	p = put_str(p, "}\n");
 	return p;
 }
 
 /* What an output of format fmt that carries has carries in all: JSON
- * lines every key, .swt version 3 vaddr too. */
+ * lines every key, .swt version 3 vaddr too, version 4 everything. */
 static unsigned carried(enum sr_format fmt, unsigned has)
 {
-	if (fmt == SR_FMT_JSONL)
+	if (fmt == SR_FMT_JSONL || (fmt == SR_FMT_SWT && (has & W_CTX)))
 		return W_ALL;
 	return fmt == SR_FMT_SWT && (has & W_TASKS) ? has | W_VADDR : has;
 }
@@ -214,7 +237,7 @@ static unsigned carried(enum sr_format fmt, unsigned has)
 /* The .swt version of an output that carries has: the lowest that holds it. */
 static unsigned swt_version(unsigned has)
 {
-	return (has & W_TASKS) ? 3 : (has & W_VADDR) ? 2 : 1;
+	return (has & W_CTX) ? 4 : (has & W_TASKS) ? 3 : (has & W_VADDR) ? 2 : 1;
 }
 
 /* The header of w's format (with the columns or version of w->has) into
@@ -228,7 +251,9 @@ static enum sr_err write_header(struct sr_writer *w, struct sr_diag *d)
 
 		for (i = 0; i < SR_F_COUNT; i++) {
 			if ((i == SR_F_VADDR && !(w->has & W_VADDR)) ||
-			    (i == SR_F_CHILD && !(w->has & W_TASKS)))
+			    (i == SR_F_CHILD && !(w->has & W_TASKS)) ||
+			    (i == SR_F_RECLAIM && !(w->has & W_RECLAIM)) ||
+			    (i == SR_F_FAULT && !(w->has & W_FAULT)))
 				continue;
 			w->len += (size_t)sprintf(w->buf + w->len, "%s%s", i ? "," : "",
 						  sr_field_names[i]);
@@ -239,8 +264,9 @@ static enum sr_err write_header(struct sr_writer *w, struct sr_diag *d)
 		size_t off = 0;
 
 		memcpy(h, SWT_MAGIC, SWT_MAGIC_LEN);
-		/* Version 1 unless the events carry addresses (2) or task
-		 * ops (3): what older builds read stays theirs to read. */
+		/* Version 1 unless the events carry addresses (2), task ops
+		 * (3) or reclaims or faults (4): what older builds read stays
+		 * theirs to read. */
 		swt_put16(h + SWT_H_VERSION, (uint16_t)swt_version(w->has));
 		swt_put16(h + SWT_H_HDRSIZE, SWT_HEADER_SIZE);
 		swt_put32(h + SWT_H_RECSIZE, swt_record_size(swt_version(w->has)));
@@ -316,14 +342,17 @@ enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 	if (err)
 		goto out_free;
 	w->fp = sr_outfile_stream(w->of);
-	/* Where the output cannot be written again, vaddr and the task ops
-	 * from the start if the events may bring them. */
+	/* Where the output cannot be written again, vaddr, the task ops, the
+	 * reclaims and the faults from the start if the events may bring
+	 * them. */
 	{
 		int again = sr_outfile_temp_name(w->of) != NULL;
 
 		w->has = carried(w->fmt,
 				 (opts->vaddr || (opts->may_vaddr && !again) ? W_VADDR : 0) |
-				 (opts->tasks || (opts->may_tasks && !again) ? W_TASKS : 0));
+				 (opts->tasks || (opts->may_tasks && !again) ? W_TASKS : 0) |
+				 (opts->reclaim || (opts->may_reclaim && !again) ? W_RECLAIM : 0) |
+				 (opts->fault || (opts->may_fault && !again) ? W_FAULT : 0));
 	}
 	err = write_header(w, d);
 	if (err)
@@ -346,7 +375,7 @@ out_free:
 /*
  * What event e needs that an output may be begun without (W_*): vaddr; for
  * CSV the child column (a fork or a wait: an exit has no child), for .swt
- * version 3 (any task op).
+ * version 3 (any task op); a reclaim, a fault.
  */
 static unsigned needs(const struct sr_writer *w, const struct sr_event *e)
 {
@@ -354,27 +383,35 @@ static unsigned needs(const struct sr_writer *w, const struct sr_event *e)
 
 	if ((e->flags & SR_EV_HAS_CHILD) || (w->fmt == SR_FMT_SWT && sr_op_is_task(e->op)))
 		n |= W_TASKS;
+	if (SR_UNLIKELY(e->flags & (SR_EV_HAS_RECLAIM | SR_EV_HAS_FAULT)))
+		n |= ((e->flags & SR_EV_HAS_RECLAIM) ? W_RECLAIM : 0) |
+		     ((e->flags & SR_EV_HAS_FAULT) ? W_FAULT : 0);
 	return n;
 }
 
 /* What an output without `missing` (W_*) lacks, for a message. */
 static const char *lacking(const struct sr_writer *w, unsigned missing)
 {
+	static const char *const swt[] = { ".swt version 1", ".swt version 2", ".swt version 3" };
+
 	if (w->fmt == SR_FMT_CSV)
-		return (missing & W_VADDR) ? "no vaddr column" : "no child column";
-	return swt_version(w->has) == 1 ? ".swt version 1" : ".swt version 2";
+		return (missing & W_VADDR) ? "no vaddr column" :
+		       (missing & W_TASKS) ? "no child column" :
+		       (missing & W_RECLAIM) ? "no reclaim column" : "no fault column";
+	return swt[swt_version(w->has) - 1];
 }
 
 /*
  * The first event e that needs what the output was begun without (`more`,
  * W_*: a vaddr in a CSV without the column or .swt version 1; a task op in
- * a CSV without the child column or .swt before version 3): what was
+ * a CSV without the child column or .swt before version 3; a reclaim or a
+ * fault in a CSV without its column or .swt before version 4): what was
  * written is read back from the temporary file and written again with it,
  * in the same format, to a new temporary file that takes the old one's
  * place (which goes).  At most once per kind of need and output, and only
  * what came before that event is read again.  An output that cannot be
  * read back (standard output, a pipe, a device) is an error: better than
- * addresses or tasks silently lost.
+ * addresses, tasks, reclaims or faults silently lost.
  */
 static enum sr_err upgrade(struct sr_writer *w, unsigned more, const struct sr_event *e,
 			   struct sr_diag *d)
@@ -393,6 +430,11 @@ static enum sr_err upgrade(struct sr_writer *w, unsigned more, const struct sr_e
 			return sr_diag_set(d, SR_ERR_INVAL,
 					   "an event has a virtual address (vaddr), but this output was begun without them (%s) and cannot be written again (standard output, a pipe or a device): write to a file",
 					   lacking(w, more));
+		if (!(more & W_TASKS))
+			return sr_diag_set(d, SR_ERR_INVAL,
+					   "an event has a %s (%s), but this output was begun without them (%s) and cannot be written again (standard output, a pipe or a device): write to a file",
+					   (more & W_RECLAIM) ? "swap-out's reclaim" : "swap-in's fault",
+					   (more & W_RECLAIM) ? "reclaim" : "fault", lacking(w, more));
 		return sr_diag_set(d, SR_ERR_INVAL,
 				   "an event is a task op (%s), but this output was begun without them (%s) and cannot be written again (standard output, a pipe or a device): write to a file",
 				   sr_op_name((enum sr_op)e->op), lacking(w, more));

@@ -56,6 +56,22 @@ SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" sh "$REC" --print-script --vmemmap=0xf
 grep -q '(\$f - 0xffd4000000000000) / 64' "$W/bt" && ok "--vmemmap" || fail "--vmemmap: $(cat "$W/err")"
 sh "$REC" --print-script --vmemmap=12345 >"$W/out" 2>&1
 [ $? = 2 ] && grep -q "vmemmap takes an address" "$W/out" && ok "bad --vmemmap: status 2" || fail "bad --vmemmap: $(cat "$W/out")"
+# The swap-out's reclaim (PF_KSWAPD) and the swap-in's fault
+# (FAULT_FLAG_WRITE, kept per thread): the header capture-fixup takes, each
+# swap-out line ending after reclaim (13 fields), each swap-in line after
+# fault (14), and braces that balance (bpftrace cannot run here).
+SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_KALLSYMS=/dev/null sh "$REC" --print-script >"$W/bt" 2>"$W/err"
+nf() { grep -o "printf(\"%llu,$1,[^\"]*\"" "$W/bt" | sed 's/^printf("//; s/\\n"$//' | awk -F, '{ print NF }' | sort -u | tr '\n' ' '; }
+if grep -q '^	printf("ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns,vaddr,child,reclaim,fault\\n");$' "$W/bt" &&
+   grep -q '@out_ksw\[$f\] = curtask->flags & 0x00020000;' "$W/bt" &&
+   grep -q '@in_wr\[tid\] = ((struct vm_fault \*)arg0)->flags & 0x01;' "$W/bt" &&
+   grep -q 'delete(@in_wr\[tid\]);' "$W/bt" && grep -q 'clear(@in_wr);' "$W/bt" && grep -q 'clear(@out_ksw);' "$W/bt" &&
+   [ "$(nf out)" = "13 " ] && [ "$(nf in)" = "14 " ] &&
+   [ "$(tr -cd '{' <"$W/bt" | wc -c)" = "$(tr -cd '}' <"$W/bt" | wc -c)" ]; then
+	ok "kprobe program: reclaim (PF_KSWAPD) on swap-outs, fault (FAULT_FLAG_WRITE) on swap-ins"
+else
+	fail "kprobe program: reclaim and fault: out lines of $(nf out)fields, in lines of $(nf in)fields"
+fi
 if command -v bpftrace >/dev/null 2>&1 && [ -r /sys/kernel/btf/vmlinux ] && [ -d /sys/kernel/tracing/events/sched ]; then
 	# Where bpftrace, the kernel's BTF and tracefs (its tracepoints for the
 	# tasks' forks, exits and waits) are at hand, the program must at
@@ -224,6 +240,14 @@ sh "$REC" --probes=uprobe --print-script >"$W/out" 2>&1
 # The tracepoint program: the swap devices of the extents in its filters;
 # where bpftrace and tracefs are at hand, it compiles (-d, a dry run).
 SWAPREPLAY_RECORD_SWAPEXT="$D/capture/tp-swapext.txt" sh "$REC" --probes=tracepoint --print-script >"$W/tp.bt" 2>"$W/err"
+# Version 4: a P line's rw says who wrote the folio, by the task's name.
+if grep -q 'swapreplay-capture/4 ' "$W/tp.bt" && grep -q 'if (strncmp(comm, "kswapd", 6) == 0) {' "$W/tp.bt" &&
+   grep -q 'P,%d,%d,%d,0,0,0,k,%llu' "$W/tp.bt" && grep -q 'P,%d,%d,%d,0,0,0,d,%llu' "$W/tp.bt" &&
+   [ "$(tr -cd '{' <"$W/tp.bt" | wc -c)" = "$(tr -cd '}' <"$W/tp.bt" | wc -c)" ]; then
+	ok "tracepoint program: reclaim's writes say kswapd (k) or direct (d)"
+else
+	fail "tracepoint program: P lines: $(grep -n ',P,' "$W/tp.bt")"
+fi
 if [ $? = 0 ] && [ "$(grep -c '^/args->dev == 266338304/$' "$W/tp.bt")" = 3 ] && ! grep -q '@@' "$W/tp.bt"; then
 	ok "tracepoint program: the swap device in its three filters (queue, request and bio completions)"
 else

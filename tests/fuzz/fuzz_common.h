@@ -130,6 +130,12 @@ FUZZ_HELPER void fuzz_check_event(const struct sr_event *e)
 	FUZZ_CHECK(e->nr_pages >= 1 && e->nr_pages <= SR_MAX_NR_PAGES &&
 		   (e->nr_pages & (e->nr_pages - 1)) == 0);
 	FUZZ_CHECK(e->dev >= -1);
+	/* A value of reclaim or fault only with its field's bit. */
+	FUZZ_CHECK(!(e->flags & SR_EV_KSWAPD) || (e->flags & SR_EV_HAS_RECLAIM));
+	FUZZ_CHECK(!(e->flags & SR_EV_WRITE_FAULT) || (e->flags & SR_EV_HAS_FAULT));
+	/* A reclaim only on a swap-out, a fault only on a swap-in. */
+	FUZZ_CHECK(!(e->flags & SR_EV_HAS_RECLAIM) || e->op == SR_OP_OUT);
+	FUZZ_CHECK(!(e->flags & SR_EV_HAS_FAULT) || e->op == SR_OP_IN);
 	if (e->op == SR_OP_OUT || e->op == SR_OP_IN) {
 		FUZZ_CHECK(!(e->flags & SR_EV_HAS_CHILD));
 		return;

@@ -69,7 +69,15 @@ put swt seed-three.swt "$S/three.swt"
 put csv seed-tasks.csv "$S/tasks.csv"
 put jsonl seed-tasks.jsonl "$S/tasks.jsonl"
 put swt seed-tasks.swt "$S/tasks.swt"
-for f in sample20.csv three.jsonl sample20.jsonl sample6.swt three.swt tasks.swt; do
+# a swap-out's reclaim and a swap-in's fault, each value and unknown,
+# among a task op and addresses: every field of .swt version 4
+printf 'ts_ns,op,pid,cpu,cpu_nid,page_nid,dev,offset,nr_pages,lat_ns,vaddr,child,reclaim,fault\n0,fork,1,2,0,0,,,,,,2,,\n5,out,2,2,0,1,0,7,1,0,4096,,kswapd,\n6,out,2,2,0,1,0,8,1,0,8192,,direct,\n7,out,2,2,0,1,0,9,1,0,,,,\n9,in,2,,1,1,0,7,1,40,4096,,,write\n10,in,2,,1,1,0,8,1,40,8192,,,read\n11,in,2,,1,1,0,9,1,40,,,,\n' > "$S/ctx.csv"
+"$SRB" convert "$S/ctx.csv" "$S/ctx.jsonl"
+"$SRB" convert "$S/ctx.csv" "$S/ctx.swt"
+put csv seed-ctx.csv "$S/ctx.csv"
+put jsonl seed-ctx.jsonl "$S/ctx.jsonl"
+put swt seed-ctx.swt "$S/ctx.swt"
+for f in sample20.csv three.jsonl sample20.jsonl sample6.swt three.swt tasks.swt ctx.swt; do
 	zstd -q -19 -c "$S/$f" > "$S/$f.zst"
 	put zstd "seed-$f.zst" "$S/$f.zst"
 done

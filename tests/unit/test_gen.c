@@ -221,7 +221,13 @@ static long check_stream(const struct sr_gen_params *p, const struct sr_event *e
 		bad += e[i].cpu != p->cpu_node * p->cpus_per_node + k % p->cpus_per_node;
 		bad += e[i].cpu_nid != p->cpu_node || e[i].page_nid != p->mem_node;
 		bad += e[i].dev != 0 || e[i].nr_pages != 1 || e[i].lat_ns != 0;
-		bad += e[i].flags != (SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR);
+		/* Every swap-out is direct reclaim; a swap-in a write fault
+		 * but in swapin, whose only swap-ins are its read-back's
+		 * (its fill and its pusher touch each page once). */
+		bad += e[i].flags != (SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR |
+				      (e[i].op == SR_OP_OUT ? SR_EV_HAS_RECLAIM :
+				       p->workload == SR_GEN_SWAPIN ? SR_EV_HAS_FAULT :
+				       SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT));
 		/* Task k's page j is at its region's address, 2 MiB aligned
 		 * from 2^40, plus j pages. */
 		bad += e[i].vaddr < (1ull << 40) || e[i].vaddr % PG != 0;
@@ -627,6 +633,7 @@ struct ref {
 	size_t nfree, next_slot, resident, limit, stamp;
 	struct sr_event *ev;
 	size_t nev;
+	int reading;          /* swapin's read-back: its swap-ins are read faults */
 };
 
 /* Page pg's address: the regions of the tasks (all of ppt pages) and then
@@ -657,6 +664,10 @@ static void ref_emit(struct ref *r, uint32_t k, uint64_t ts, int op, uint64_t of
 	e->offset = off;
 	e->vaddr = ref_va(p, pg);
 	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR;
+	if (op == SR_OP_OUT)
+		e->flags |= SR_EV_HAS_RECLAIM;
+	else
+		e->flags |= SR_EV_HAS_FAULT | (r->reading ? 0 : SR_EV_WRITE_FAULT);
 }
 
 static void ref_touch(struct ref *r, uint32_t k, uint64_t ts, size_t pg, size_t npages)
@@ -771,6 +782,7 @@ static struct sr_event *ref_run(const struct sr_gen_params *p, size_t *n)
 				r.freel[r.nfree++] = r.slot[pg];
 			r.state[pg] = 0;
 		}
+		r.reading = 1;
 		for (k = 0; k < ppt; k++)
 			for (i = 0; i < t; i++)
 				ref_touch(&r, (uint32_t)i, (ppt + lim + k) * a, i * ppt + k, np);

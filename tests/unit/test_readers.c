@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "trace/fields.h"
+#include "swapreplay/capture.h"
 #include "swapreplay/stat.h"
 #include "swapreplay/trace.h"
 #include "test.h"
@@ -240,7 +241,13 @@ static void event_valid_matches_check(void)
 					 SR_EV_HAS_CPU | SR_EV_HAS_OFFSET, 4, 0x80, 0xff,
 					 SR_EV_HAS_CHILD, SR_EV_HAS_CHILD | SR_EV_HAS_CPU,
 					 SR_EV_HAS_CHILD | SR_EV_HAS_OFFSET,
-					 SR_EV_HAS_CHILD | SR_EV_HAS_VADDR, SR_EV_HAS_CHILD | 0x80 };
+					 SR_EV_HAS_CHILD | SR_EV_HAS_VADDR, SR_EV_HAS_CHILD | 0x80,
+					 SR_EV_HAS_RECLAIM, SR_EV_HAS_RECLAIM | SR_EV_KSWAPD,
+					 SR_EV_KSWAPD, SR_EV_HAS_FAULT, SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT,
+					 SR_EV_HAS_FAULT | SR_EV_HAS_RECLAIM | SR_EV_HAS_OFFSET,
+					 SR_EV_HAS_RECLAIM | SR_EV_WRITE_FAULT | SR_EV_HAS_CPU,
+					 SR_EV_HAS_FAULT | SR_EV_KSWAPD,
+					 SR_EV_HAS_CHILD | SR_EV_HAS_RECLAIM };
 	/* (pid, child): unknown pid; a child of 0; the task itself; another. */
 	static const uint32_t pc[][2] = { { 0, 9 }, { 7, 0 }, { 7, 7 }, { 7, 9 } };
 	char msg[300];
@@ -675,6 +682,340 @@ out:
 	sr_stat_free(s);
 }
 
+/* Give the swap events of e[0..n) a reclaim (swap-outs) or a fault
+ * (swap-ins) in turn: kswapd or write, direct or read, none. */
+static void make_ctx(struct sr_event *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (sr_op_is_task(e[i].op) || i % 3 == 2)
+			continue;
+		if (e[i].op == SR_OP_OUT)
+			e[i].flags |= SR_EV_HAS_RECLAIM | (i % 3 ? 0 : SR_EV_KSWAPD);
+		else
+			e[i].flags |= SR_EV_HAS_FAULT | (i % 3 ? 0 : SR_EV_WRITE_FAULT);
+	}
+}
+
+/* The version and record size in the header of .swt file path, or 0. */
+static unsigned swt_header(const char *path, unsigned *recsize)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char h[16] = { 0 };
+	size_t got = f ? fread(h, 1, 16, f) : 0;
+
+	if (f)
+		fclose(f);
+	*recsize = got == 16 ? (unsigned)(h[12] | h[13] << 8) : 0;
+	return got == 16 ? (unsigned)(h[8] | h[9] << 8) : 0;
+}
+
+/*
+ * Each rule of reclaim and fault, with its message naming the field: only
+ * a swap-out has a reclaim, only a swap-in a fault; a value bit (kswapd,
+ * write fault) only with its field's.
+ */
+static void ctx_checks(void)
+{
+	struct sr_event e;
+
+	sr_event_init(&e);
+	e.op = SR_OP_OUT;
+	e.flags = SR_EV_HAS_RECLAIM | SR_EV_KSWAPD;
+	CHECK(!strcmp(check_msg(&e), ""));
+	e.flags = SR_EV_HAS_RECLAIM;
+	CHECK(!strcmp(check_msg(&e), ""));
+	e.flags = SR_EV_KSWAPD;
+	CHECK(!strcmp(check_msg(&e), "flag bit 5 (kswapd) without bit 4 (reclaim) (flags, 0x20)"));
+	e.flags = SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT;
+	CHECK(!strcmp(check_msg(&e), "out has no fault: only a swap-in (in) has one (fault, write)"));
+	e.op = SR_OP_IN;
+	CHECK(!strcmp(check_msg(&e), ""));
+	e.flags = SR_EV_HAS_FAULT;
+	CHECK(!strcmp(check_msg(&e), ""));
+	e.flags = SR_EV_WRITE_FAULT;
+	CHECK(!strcmp(check_msg(&e), "flag bit 7 (write fault) without bit 6 (fault) (flags, 0x80)"));
+	e.flags = SR_EV_HAS_RECLAIM;
+	CHECK(!strcmp(check_msg(&e), "in has no reclaim: only a swap-out (out) has one (reclaim, direct)"));
+	make_task_op(&e, SR_OP_FORK, 7, 9);
+	e.flags |= SR_EV_HAS_RECLAIM | SR_EV_KSWAPD;
+	CHECK(!strcmp(check_msg(&e), "fork has no reclaim: only a swap-out (out) has one (reclaim, kswapd)"));
+	make_task_op(&e, SR_OP_EXIT, 7, 0);
+	e.flags |= SR_EV_HAS_FAULT;
+	CHECK(!strcmp(check_msg(&e), "exit has no fault: only a swap-in (in) has one (fault, read)"));
+}
+
+/*
+ * Reclaims and faults through every writer and reader, plain and zstd,
+ * among task ops and addresses: every event comes back with its own; CSV
+ * has the two columns, .swt is version 4 (version 3's 64-byte records)
+ * and says it may have them.  The same events without them are written as
+ * before: .swt version 3 (task ops), a CSV without the columns.
+ */
+static void ctx_all_formats(void)
+{
+	static struct sr_event ev[NEV];
+	static const struct { enum sr_format f; int level; const char *name; } cases[] = {
+		{ SR_FMT_CSV, 0, "c.csv" },
+		{ SR_FMT_CSV, 3, "c.csv.zst" },
+		{ SR_FMT_JSONL, 0, "c.jsonl" },
+		{ SR_FMT_JSONL, 1, "c.jsonl.zst" },
+		{ SR_FMT_SWT, 0, "c.swt" },
+		{ SR_FMT_SWT, 5, "c.swt.zst" },
+	};
+	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
+	size_t c, i;
+	unsigned rs;
+
+	make_events(ev, NEV);
+	for (i = 0; i < NEV; i += 101)
+		make_task_op(&ev[i], (enum sr_op)(SR_OP_FORK + (i / 101) % 3), 5, 6);
+	for (i = 1; i < NEV; i += 13) {
+		if (sr_op_is_task(ev[i].op))
+			continue;
+		ev[i].vaddr = (uint64_t)i << 12;
+		ev[i].flags |= SR_EV_HAS_VADDR;
+	}
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/none.swt", dir);
+	test_name = "ctx_all_formats none.swt";
+	CHECK(write_file(path, SR_FMT_SWT, 0, ev, NEV, NULL) == 0);
+	CHECK(swt_header(path, &rs) == 3 && rs == 64);
+	unlink(path);
+	make_ctx(ev, NEV);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct sr_reader *r;
+		struct sr_diag d;
+		struct sr_event one;
+		size_t got;
+		int may = cases[c].f != SR_FMT_JSONL;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[c].name);
+		test_name = cases[c].name;
+		CHECK(write_file(path, cases[c].f, cases[c].level, ev, NEV, NULL) == 0);
+		CHECK(read_compare(path, ev, NEV, cases[c].f, NULL) == NEV);
+		CHECK(sr_reader_open(&r, path, NULL, &d) == SR_OK);
+		CHECK(sr_reader_read(r, &one, 1, &got, &d) == SR_OK && got == 1);
+		CHECK(sr_reader_may_reclaim(r) == may && sr_reader_may_fault(r) == may);
+		sr_reader_close(r);
+		if (cases[c].f == SR_FMT_SWT && !cases[c].level)
+			CHECK(swt_header(path, &rs) == 4 && rs == 64);
+		unlink(path);
+	}
+	rmdir(dir);
+}
+
+/*
+ * A first reclaim, then a first fault, after thousands of events, as the
+ * commands write them in batches, after a first vaddr: the output is
+ * written again for each (CSV: the vaddr column, the reclaim column, the
+ * fault column; .swt: version 2, then 4), every event comes back with its
+ * own.  An output that cannot be written again refuses the first that it
+ * lacks, unless told the events may have them.
+ */
+static void ctx_late(void)
+{
+	static struct sr_event ev[NEV];
+	static const struct { enum sr_format f; int level; const char *name; } cases[] = {
+		{ SR_FMT_CSV, 0, "l.csv" },
+		{ SR_FMT_CSV, 3, "l.csv.zst" },
+		{ SR_FMT_SWT, 0, "l.swt" },
+		{ SR_FMT_SWT, 5, "l.swt.zst" },
+	};
+	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
+	struct sr_writer *w;
+	struct sr_diag d;
+	size_t c, out = 0, in = 0, i;
+	unsigned rs;
+
+	make_events(ev, NEV);
+	ev[NEV - 900].vaddr = 0x7fffdeadb000ull;
+	ev[NEV - 900].flags |= SR_EV_HAS_VADDR;
+	/* A swap-out 500 events from the end, the first swap-in after it. */
+	for (i = NEV - 500; i < NEV && !in; i++) {
+		if (ev[i].op == SR_OP_OUT && !out++)
+			ev[i].flags |= SR_EV_HAS_RECLAIM | SR_EV_KSWAPD;
+		if (out && ev[i].op == SR_OP_IN && !in++)
+			ev[i].flags |= SR_EV_HAS_FAULT;
+	}
+	CHECK(out >= 1 && in == 1);
+	CHECK(mkdtemp(dir) != NULL);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct sr_write_opts o = { .format = cases[c].f, .zstd_level = cases[c].level };
+
+		snprintf(path, sizeof(path), "%s/%s", dir, cases[c].name);
+		test_name = cases[c].name;
+		CHECK(write_chunked(path, &o, ev, NEV, 4096) == 0);
+		CHECK(read_compare(path, ev, NEV, cases[c].f, NULL) == NEV);
+		if (!cases[c].level && cases[c].f == SR_FMT_SWT)
+			CHECK(swt_header(path, &rs) == 4 && rs == 64);
+		if (!cases[c].level && cases[c].f == SR_FMT_CSV) {
+			FILE *f = fopen(path, "r");
+			char line[256] = "";
+
+			CHECK(f && fgets(line, sizeof(line), f));
+			if (f)
+				fclose(f);
+			CHECK(!strcmp(line, "ts_ns,op,pid,cpu,cpu_nid,page_nid,dev,offset,nr_pages,lat_ns,vaddr,reclaim,fault\n"));
+		}
+		unlink(path);
+	}
+	rmdir(dir);
+	test_name = "ctx_late";
+	/* /dev/null is written directly: not to be written again. */
+	for (c = 0; c < 2; c++) {
+		struct sr_write_opts o = { .format = c ? SR_FMT_SWT : SR_FMT_CSV, .may_vaddr = 1 };
+
+		CHECK(sr_writer_open(&w, "/dev/null", &o, &d) == SR_OK);
+		CHECK(sr_writer_write(w, ev, NEV, &d) == SR_ERR_INVAL);
+		CHECK(strstr(d.msg, "swap-out's reclaim (reclaim)") && strstr(d.msg, "cannot be written again"));
+		CHECK(strstr(d.msg, c ? ".swt version 2" : "no reclaim column") != NULL);
+		sr_writer_abort(w);
+		o.may_reclaim = 1;
+		CHECK(sr_writer_open(&w, "/dev/null", &o, &d) == SR_OK);
+		if (!c) {
+			/* CSV: the fault's column is still missing. */
+			CHECK(sr_writer_write(w, ev, NEV, &d) == SR_ERR_INVAL);
+			CHECK(strstr(d.msg, "swap-in's fault (fault)") && strstr(d.msg, "no fault column"));
+			sr_writer_abort(w);
+			o.may_fault = 1;
+			CHECK(sr_writer_open(&w, "/dev/null", &o, &d) == SR_OK);
+		}
+		CHECK(sr_writer_write(w, ev, NEV, &d) == SR_OK);
+		CHECK(sr_writer_finish(w, &d) == SR_OK);
+	}
+}
+
+/*
+ * A .swt file of version 1 to 3 cannot hold a reclaim or a fault: flag
+ * bits 4 to 7 are refused there (batch and one by one), and read in
+ * version 4.
+ */
+static void swt_ctx_needs_v4(void)
+{
+	struct sr_event e[3];
+	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
+	struct sr_reader *r;
+	struct sr_diag d;
+	struct sr_event got[3];
+	size_t n;
+	FILE *f;
+	unsigned v, rs;
+
+	sr_event_init(&e[0]);
+	e[0].op = SR_OP_OUT;
+	sr_event_init(&e[1]);
+	e[1].op = SR_OP_OUT;
+	e[1].flags = SR_EV_HAS_RECLAIM;
+	sr_event_init(&e[2]);
+	e[2].op = SR_OP_IN;
+	e[2].flags = SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT;
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/v.swt", dir);
+	for (v = 1; v <= 4; v++) {
+		CHECK(write_file(path, SR_FMT_SWT, 0, e, 3, NULL) == 0);
+		CHECK(swt_header(path, &rs) == 4 && rs == 64);
+		f = fopen(path, "r+b");
+		CHECK(f != NULL);
+		if (!f)
+			break;
+		CHECK(fseek(f, 8, SEEK_SET) == 0 && fputc((int)v, f) == (int)v);
+		fclose(f);
+		CHECK(sr_reader_open(&r, path, NULL, &d) == SR_OK);
+		if (v < 4) {
+			CHECK(sr_reader_read(r, got, 3, &n, &d) == SR_ERR_FORMAT && n == 1);
+			CHECK(d.record == 2 &&
+			      !strcmp(d.msg, "unknown flag bits (flags, 0x10; reclaim and fault are version 4's)"));
+		} else {
+			CHECK(sr_reader_read(r, got, 3, &n, &d) == SR_OK && n == 3);
+			CHECK(got[1].flags == SR_EV_HAS_RECLAIM &&
+			      got[2].flags == (SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT));
+		}
+		sr_reader_close(r);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
+/* stat's counts of reclaims and faults: by value, the rest unknown. */
+static void stat_ctx(void)
+{
+	struct sr_event e[7];
+	struct sr_stat *s = sr_stat_new();
+	struct sr_stat_summary m;
+	size_t i;
+
+	CHECK(s != NULL);
+	if (!s)
+		return;
+	for (i = 0; i < 7; i++) {
+		sr_event_init(&e[i]);
+		e[i].ts_ns = i;
+		e[i].op = i < 4 ? SR_OP_OUT : SR_OP_IN;
+	}
+	e[0].flags = SR_EV_HAS_RECLAIM | SR_EV_KSWAPD;
+	e[1].flags = SR_EV_HAS_RECLAIM;
+	e[2].flags = SR_EV_HAS_RECLAIM;
+	e[4].flags = SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT;
+	e[5].flags = SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT;
+	CHECK(sr_stat_add(s, e, 7) == SR_OK);
+	sr_stat_summary(s, &m);
+	CHECK(m.out_reclaim[0] == 1 && m.out_reclaim[1] == 2);
+	CHECK(m.in_fault[0] == 2 && m.in_fault[1] == 0);
+	CHECK(m.events[0] == 4 && m.events[1] == 3);
+	sr_stat_free(s);
+}
+
+/*
+ * The kprobe capture's raw lines (swapreplay-capture.bt) with reclaim and
+ * fault: a swap-out's line ends after reclaim, a swap-in's after fault,
+ * either may be empty, a line of an older capture (10 to 12 fields) reads
+ * as before; a reclaim on a swap-in, a fault on a swap-out, a value the
+ * capture does not write and a fifteenth field are errors.
+ */
+static void capture_line_ctx(void)
+{
+	static const struct { const char *line; int ok; uint8_t flags; const char *msg; } cases[] = {
+		{ "1,out,2,1,0,5,0,7,1,500,4096,,kswapd", 1, SR_EV_HAS_RECLAIM | SR_EV_KSWAPD, "" },
+		{ "1,out,2,1,0,5,0,7,1,500,4096,,direct", 1, SR_EV_HAS_RECLAIM, "" },
+		{ "1,out,2,1,0,5,0,7,1,500,4096,,", 1, 0, "" },
+		{ "1,out,2,1,0,5,0,7,1,500,4096", 1, 0, "" },
+		{ "1,out,2,1,0,5,0,7,1,500", 1, 0, "" },
+		{ "1,in,2,1,0,5,0,7,1,500,4096,,,write", 1, SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT, "" },
+		{ "1,in,2,1,0,,0,7,1,500,4096,,,read", 1, SR_EV_HAS_FAULT, "" },
+		{ "1,in,2,1,0,,0,7,1,500,4096,,,", 1, 0, "" },
+		{ "1,fork,2,1,0,,-1,,1,0,,3", 1, SR_EV_HAS_CHILD, "" },
+		{ "1,in,2,1,0,5,0,7,1,500,4096,,direct", 0, 0,
+		  "in has no reclaim: only a swap-out (out) has one (reclaim, direct)" },
+		{ "1,out,2,1,0,5,0,7,1,500,4096,,,read", 0, 0,
+		  "out has no fault: only a swap-in (in) has one (fault, read)" },
+		{ "1,out,2,1,0,5,0,7,1,500,4096,,1", 0, 0,
+		  "unknown reclaim, expected kswapd or direct (reclaim, \"1\")" },
+		{ "1,in,2,1,0,5,0,7,1,500,4096,,,write,", 0, 0,
+		  "more than 14 fields (" SR_CAPTURE_HEADER_CTX ")" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sr_event e;
+		uint64_t pfn;
+		int has_pfn, rc;
+		char msg[400] = "";
+
+		rc = sr_capture_parse_line(cases[i].line, strlen(cases[i].line), &e, &pfn, &has_pfn,
+					   msg, sizeof(msg));
+		test_name = cases[i].line;
+		CHECK((rc == 0) == cases[i].ok);
+		if (cases[i].ok)
+			CHECK((e.flags & (SR_EV_HAS_CHILD | SR_EV_OUT_FLAGS | SR_EV_IN_FLAGS) &
+			       ~SR_EV_SWAP_FLAGS) == cases[i].flags);
+		else
+			CHECK(!strcmp(msg, cases[i].msg));
+	}
+	test_name = "capture_line_ctx";
+}
+
 void suite_readers(void)
 {
 	TEST(all_formats);
@@ -688,4 +1029,10 @@ void suite_readers(void)
 	TEST(tasks_late);
 	TEST(swt_task_ops_need_v3);
 	TEST(stat_task_ops);
+	TEST(ctx_checks);
+	TEST(ctx_all_formats);
+	TEST(ctx_late);
+	TEST(swt_ctx_needs_v4);
+	TEST(stat_ctx);
+	TEST(capture_line_ctx);
 }
