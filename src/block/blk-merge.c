@@ -25,6 +25,7 @@ void sr_plug_init(struct sr_plug *p, const struct sr_kernel *k)
 	p->multiple_queues = 0;
 	p->merges = 0;
 	p->node = -1;
+	p->kswapd = 0;
 	p->last_only = k->major > 5 || (k->major == 5 && k->minor >= 16);
 	p->max_requests = p->last_only ? 32 : 16;
 }
@@ -81,6 +82,6 @@ unsigned sr_plug_add(struct sr_plug *p, const struct sr_blk_limits *lim, int dev
 		flushed = sr_plug_flush(p, out);
 	if (p->n && p->req[p->n - 1].dev != dev)
 		p->multiple_queues = 1;
-	p->req[p->n++] = (struct sr_blk_req){ dev, op, off, pages, 1, t, p->node };
+	p->req[p->n++] = (struct sr_blk_req){ dev, op, off, pages, 1, t, p->node, p->kswapd };
 	return flushed;
 }

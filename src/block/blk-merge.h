@@ -46,6 +46,7 @@ struct sr_blk_req {
 	uint32_t bios;
 	double t_sum;
 	int node;               /* its pages' memory node (D2), -1 none */
+	int kswapd;             /* kswapd's writes (blk-wbt.c) */
 };
 
 struct sr_plug {
@@ -61,6 +62,7 @@ struct sr_plug {
 				 * added next, given to the requests they
 				 * start (a reclaim pass's pages are of one
 				 * node: shrink_node()); -1 none */
+	int kswapd;             /* the plug is kswapd's (its requests too) */
 };
 
 /* An empty plug of kernel k's generation. */

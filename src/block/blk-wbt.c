@@ -17,8 +17,9 @@
  *   throttling mechanism", e34cbd307477); before it a device's request
  *   queue bounds the writes in flight (nr_requests, BLKDEV_MAX_RQ = 128).
  *
- * Every swap-out is charged to the task that caused it (direct reclaim:
- * docs/MODEL.md, "What is not modelled"), so kswapd's 16 is not used.
+ * A trace's swap-outs whose `reclaim` is kswapd (traces/FORMAT.md) are
+ * kswapd's writes: the full 16 (get_limit(): current_is_kswapd()); every
+ * other swap-out is a direct reclaimer's.
  * The latency-driven scaling of the depth (scale_step, when reads exceed
  * min_lat_nsec, 2 ms on an SSD) is not modelled.
  */
@@ -32,11 +33,12 @@ int sr_wbt_enabled(const struct sr_kernel *k)
 void sr_wbt_limits(const struct sr_kernel *k, struct sr_wbt_limits *l)
 {
 	if (!sr_wbt_enabled(k)) {
-		l->read_recent = l->idle = SR_BLKDEV_MAX_RQ;
+		l->read_recent = l->idle = l->kswapd = SR_BLKDEV_MAX_RQ;
 	} else if (k->major < 6 || (k->major == 6 && k->minor < 11)) {
 		l->read_recent = 4;
 		l->idle = 8;
+		l->kswapd = 16;
 	} else {
-		l->read_recent = l->idle = 16;
+		l->read_recent = l->idle = l->kswapd = 16;
 	}
 }

@@ -13,6 +13,7 @@
 struct sr_wbt_limits {
 	unsigned read_recent; /* a read was issued in the last 100 ms */
 	unsigned idle;        /* no read for 100 ms */
+	unsigned kswapd;      /* kswapd's writes: the full depth */
 };
 
 /* Without writeback throttling, what bounds the writes in flight: the

@@ -125,7 +125,7 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	for (i = 0; i < m->nr_nodes; i++)
 		h->lrulock[i].now = &h->now;
 	/* Until sr_hw_set_write_limits(): no bound but the request queue's. */
-	h->wbt.read_recent = h->wbt.idle = SR_BLKDEV_MAX_RQ;
+	h->wbt.read_recent = h->wbt.idle = h->wbt.kswapd = SR_BLKDEV_MAX_RQ;
 	sr_hw_set_key(h, 0);
 	return 0;
 }
@@ -677,9 +677,10 @@ static double dma_cross(struct sr_hw *h, int li, uint64_t B, double s, int by_en
 }
 
 double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_t off,
-		    uint32_t pages, uint32_t bios, int bio, int node, double t,
+		    uint32_t pages, uint32_t bios, int how, int node, double t,
 		    double *cpu_done)
 {
+	const int bio = how & SR_SUBMIT_ALONE;
 	const struct sr_machine *m = h->m;
 	const struct sr_device *dev = &m->dev[dv];
 	struct sr_dev_result *r = &h->dev[dv];
@@ -772,6 +773,7 @@ double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_
 		/* (B2) A write becomes a request when the device has room for
 		 * one: its writer sleeps until then. */
 		unsigned lim = !q->wbt ? SR_BLKDEV_MAX_RQ :
+			       (how & SR_SUBMIT_KSWAPD) ? h->wbt.kswapd :
 			       t - h->rd_last[dv] < SR_WBT_CLOSE_IO_NS ? h->wbt.read_recent :
 			       h->wbt.idle;
 

@@ -187,10 +187,15 @@ static inline int sr_hw_is_blk(const struct sr_device *d)
  * when the task is through the submission and may go on: a writer that
  * found its device with its limit of write requests slept until one
  * completed first (B2).  Its pages' memory is on node (-1: none): (D2)
- * its DMA crosses the link between that node and the device's.
+ * its DMA crosses the link between that node and the device's.  how:
+ * SR_SUBMIT_ALONE, one bio alone (else a plug's request);
+ * SR_SUBMIT_KSWAPD, a write of kswapd's (writeback throttling's limit
+ * for it).
  */
+#define SR_SUBMIT_ALONE 1
+#define SR_SUBMIT_KSWAPD 2
 double sr_hw_submit(struct sr_hw *h, int dv, int cpu, long task, int op, uint64_t off,
-		    uint32_t pages, uint32_t bios, int bio, int node, double t,
+		    uint32_t pages, uint32_t bios, int how, int node, double t,
 		    double *cpu_done);
 /* Free h (a zeroed one too). */
 void sr_hw_free(struct sr_hw *h);

@@ -98,7 +98,8 @@ int sr_replay_plug_before(struct sim *p, long ti, const struct sr_event *e,
 }
 
 int sr_replay_plug_out_plugged(struct sim *p, long ti, int cpu, int dv, uint64_t off,
-			       uint32_t pages, int node, double start, double t, double *resume)
+			       uint32_t pages, int node, int kswapd, double start, double t,
+			       double *resume)
 {
 	struct task_plug *tp;
 	struct sr_blk_req out[4 * SR_PLUG_MAX_REQUESTS];
@@ -110,6 +111,7 @@ int sr_replay_plug_out_plugged(struct sim *p, long ti, int cpu, int dv, uint64_t
 	tp = p->plug[ti];
 	tp->cpu = cpu;
 	tp->plug.node = node;
+	tp->plug.kswapd = kswapd;
 	n = sr_plug_add(&tp->plug, &p->hw.lim[dv], dv, SR_OP_OUT, off, pages, start, out);
 	if (n && sr_replay_submit_writes(p, ti, cpu, out, n, 0, t, resume))
 		return -1;

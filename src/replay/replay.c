@@ -485,8 +485,14 @@ static inline __attribute__((always_inline)) int play(struct sim *p, const struc
 			double links = done;
 
 			if (out) {
+				/* (B2) kswapd's writes, by the trace's reclaim
+				 * field, under writeback throttling's limit for it. */
+				int kswapd = (e->flags & (SR_EV_HAS_RECLAIM | SR_EV_KSWAPD)) ==
+					     (SR_EV_HAS_RECLAIM | SR_EV_KSWAPD);
+
 				rc = sr_replay_plug_out(p, ti, x->cpu, dv, off, e->nr_pages,
-							(int)e->page_nid, start, resume, &resume);
+							(int)e->page_nid, kswapd, start, resume,
+							&resume);
 				done = resume > links ? resume : links;
 			} else {
 				rc = sr_replay_read(p, ti, x->cpu, dv, e, in->bio, in->nbio, resume,

@@ -536,7 +536,8 @@ static inline int sr_replay_submit_writes(struct sim *p, long ti, int cpu,
 		double cpu_done, fin;
 
 		fin = sr_hw_submit(&p->hw, req[i].dev, cpu, ti, req[i].op, req[i].off, req[i].pages,
-				   req[i].bios, bio, req[i].node, t, &cpu_done);
+				   req[i].bios, (bio ? SR_SUBMIT_ALONE : 0) |
+				   (req[i].kswapd ? SR_SUBMIT_KSWAPD : 0), req[i].node, t, &cpu_done);
 		if (fin < 0)
 			return -1;
 		p->did.swapout_lat_sum += (double)req[i].bios * fin - req[i].t_sum;
@@ -551,20 +552,21 @@ static inline int sr_replay_submit_writes(struct sim *p, long ti, int cpu,
 
 /* sr_replay_plug_out() with the plug on and a position to merge by. */
 int sr_replay_plug_out_plugged(struct sim *p, long ti, int cpu, int dv, uint64_t off,
-			       uint32_t pages, int node, double start, double t, double *resume);
+			       uint32_t pages, int node, int kswapd, double start, double t,
+			       double *resume);
 /* Task ti's swap-out (its event began at start; its kernel path done at
  * t) writes pages at off of DMA device dv from cpu, their memory on node
- * (-1 unknown): into its plug, or to the queue; *resume is when it may go
- * on.  0, or -1 out of memory. */
+ * (-1 unknown), kswapd's or not: into its plug, or to the queue; *resume
+ * is when it may go on.  0, or -1 out of memory. */
 static inline int sr_replay_plug_out(struct sim *p, long ti, int cpu, int dv, uint64_t off,
-				     uint32_t pages, int node, double start, double t,
+				     uint32_t pages, int node, int kswapd, double start, double t,
 				     double *resume)
 {
-	const struct sr_blk_req one = { dv, SR_OP_OUT, off, pages, 1, start, node };
+	const struct sr_blk_req one = { dv, SR_OP_OUT, off, pages, 1, start, node, kswapd };
 
 	if (p->plugging && off != UINT64_MAX)
-		return sr_replay_plug_out_plugged(p, ti, cpu, dv, off, pages, node, start, t,
-						  resume);
+		return sr_replay_plug_out_plugged(p, ti, cpu, dv, off, pages, node, kswapd, start,
+						  t, resume);
 	/* No plug (or no position to merge by): the bio goes to the queue
 	 * alone, its latency from the event's start. */
 	*resume = t;

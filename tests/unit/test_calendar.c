@@ -116,7 +116,7 @@ static double mean_wait(const struct sr_device *dev, double backlog, unsigned re
 {
 	struct sr_machine m;
 	struct sr_hw h;
-	struct sr_wbt_limits l = { recent, idle };
+	struct sr_wbt_limits l = { recent, idle, 16 };
 	double sum = 0, cw = 1e9 / dev->write_iops;
 	int i, busy = 0, n = 200000;
 
@@ -237,7 +237,7 @@ static void flash_wait_monotone(void)
 {
 	struct sr_machine m;
 	struct sr_hw h;
-	struct sr_wbt_limits l = { 1000, 1000 };
+	struct sr_wbt_limits l = { 1000, 1000, 1000 };
 	double P, tw, cw, prev = 0, s = 1e9, dk = 1.5 / 2000;
 	int key, j, falls = 0, waited = 0, jumps = 0;
 

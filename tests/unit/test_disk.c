@@ -20,7 +20,7 @@
 static int disk(struct sr_machine *m, struct sr_hw *h, int segs, double seg_pages,
 		double cache_pages, double ovh_miss, double ovh_hit, double ovh_write)
 {
-	struct sr_wbt_limits l = { 128, 128 };
+	struct sr_wbt_limits l = { 128, 128, 128 };
 	struct sr_device *d = &m->dev[0];
 
 	memset(m, 0, sizeof(*m));

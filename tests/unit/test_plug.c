@@ -107,7 +107,7 @@ static int disk(struct sr_machine *m, struct sr_hw *h, double depth, double max_
 	if (sr_hw_init(h, m))
 		return -1;
 	{
-		struct sr_wbt_limits l = { 128, 128 };
+		struct sr_wbt_limits l = { 128, 128, 128 };
 
 		sr_hw_set_write_limits(h, &l, 0);
 	}
@@ -171,7 +171,7 @@ static void queue_merges(void)
 	 * submitters, not as requests: nothing merges. */
 	CHECK(disk(&m, &h, 1, 1280) == 0);
 	{
-		struct sr_wbt_limits l = { 4, 8 };
+		struct sr_wbt_limits l = { 4, 8, 16 };
 
 		sr_hw_set_write_limits(&h, &l, 1);
 	}
@@ -180,6 +180,46 @@ static void queue_merges(void)
 		wr(&h, i & 1, (uint64_t)i, 500.0 * i);
 	CHECK(d->writes == 8 && d->queue_merges == 0);
 	sr_hw_free(&h);
+}
+
+/* (B2) Writeback throttling on 4.10 - 6.10: a direct reclaimer's swap
+ * writes may have 8 in flight with no read for 100 ms, kswapd's 16.  20
+ * one-page writes at t = 0, far apart, on a drive that writes one per ms
+ * (write IOPS 1000) with room for all in its queue: a direct reclaimer's
+ * 9th submitter sleeps until the 1st write is done, at 1 ms; kswapd's 9th
+ * goes at once and its 17th sleeps until then. */
+static void wbt_kswapd(void)
+{
+	static struct sr_machine m;
+	struct sr_wbt_limits l = { 4, 8, 16 };
+	struct sr_hw h;
+	double cpu[2][20];
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		memset(&m, 0, sizeof(m));
+		m.nr_nodes = 1;
+		m.nr_devices = 1;
+		snprintf(m.dev[0].name, sizeof(m.dev[0].name), "n");
+		m.dev[0].cls = SR_DEV_NVME;
+		m.dev[0].read_iops = 1e6;
+		m.dev[0].write_iops = 1000;
+		m.dev[0].read_bw = m.dev[0].write_bw = 1e12;
+		m.dev[0].read_lat_ns = m.dev[0].write_lat_ns = 1000;
+		m.dev[0].size_pages = 1 << 24;
+		m.dev[0].max_sectors_kb = 128;
+		m.dev[0].max_segments = 128;
+		m.dev[0].queue_depth = 1024;
+		memset(&h, 0, sizeof(h));
+		CHECK(sr_hw_init(&h, &m) == 0);
+		sr_hw_set_write_limits(&h, &l, 1);
+		for (i = 0; i < 20; i++)
+			sr_hw_submit(&h, 0, -1, 0, SR_OP_OUT, (uint64_t)i * 100000, 1, 1,
+				     SR_SUBMIT_ALONE | (k ? SR_SUBMIT_KSWAPD : 0), -1, 0, &cpu[k][i]);
+		sr_hw_free(&h);
+	}
+	CHECK(cpu[0][7] == 0 && cpu[0][8] > 0.9e6);
+	CHECK(cpu[1][15] == 0 && cpu[1][16] > 0.9e6);
 }
 
 /* The plug's requests of one task submitted at t, in order. */
@@ -291,6 +331,7 @@ static void seek_curve(void)
 
 void suite_plug(void)
 {
+	TEST(wbt_kswapd);
 	TEST(plug_merges);
 	TEST(queue_merges);
 	TEST(plugged_reclaimers);
