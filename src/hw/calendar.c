@@ -9,8 +9,10 @@ int cal_init(struct cal *c)
 {
 	if (!c->bucket_ns)
 		cal_set_bucket(c, CAL_BUCKET_NS);
-	c->used = calloc(CAL_BUCKETS, sizeof(*c->used));
-	c->skip = calloc(CAL_BUCKETS, sizeof(*c->skip));
+	if (!c->nb)
+		c->nb = CAL_BUCKETS;
+	c->used = calloc((size_t)c->nb, sizeof(*c->used));
+	c->skip = calloc((size_t)c->nb, sizeof(*c->skip));
 	c->lo = 0;
 	c->lo_ns = 0;
 	c->work_ns = 0;
@@ -45,10 +47,11 @@ int cal_copy(struct cal *dst, const struct cal *src)
 {
 	if (src->used) {
 		cal_set_bucket(dst, src->bucket_ns);
+		dst->nb = src->nb;
 		if (cal_init(dst))
 			return -1;
-		memcpy(dst->used, src->used, CAL_BUCKETS * sizeof(*dst->used));
-		memcpy(dst->skip, src->skip, CAL_BUCKETS * sizeof(*dst->skip));
+		memcpy(dst->used, src->used, (size_t)src->nb * sizeof(*dst->used));
+		memcpy(dst->skip, src->skip, (size_t)src->nb * sizeof(*dst->skip));
 	}
 	dst->lo = src->lo;
 	dst->lo_ns = src->lo_ns;
@@ -70,14 +73,15 @@ int cal_copy(struct cal *dst, const struct cal *src)
 	dst->nfar = src->nfar;
 	dst->bucket_ns = src->bucket_ns;
 	dst->inv_bucket = src->inv_bucket;
+	dst->nb = src->nb;
 	return 0;
 }
 
 /*
- * Empty the ring's places [i, j) (i <= j <= CAL_BUCKETS).  Plain loops
+ * Empty the ring's places [i, j) (i <= j <= c->nb).  Plain loops
  * over contiguous places, which the compiler vectorises; it is told not
  * to turn them into memset calls: a slide clears half the window or more
- * (CAL_BUCKETS / 2 buckets), and the loops' wide stores, unrolled, do it
+ * (c->nb / 2 buckets), and the loops' wide stores, unrolled, do it
  * in fewer instructions than memset's rep stos (which cachegrind counts
  * per byte).  The attribute is gcc's (clang has none: it builds the
  * loops as it sees fit; make clang-test builds with it).
@@ -106,26 +110,26 @@ static void cal_clear(struct cal *c, size_t i, size_t j)
  */
 static void cal_slide(struct cal *c, int64_t b)
 {
-	int64_t nlo = b - CAL_BUCKETS / 2, top = c->lo + CAL_BUCKETS, d = nlo - c->lo, j, nf;
+	int64_t nlo = b - c->nb / 2, top = c->lo + c->nb, d = nlo - c->lo, j, nf;
 
-	if (d >= CAL_BUCKETS) {
-		memset(c->used, 0, CAL_BUCKETS * sizeof(*c->used));
-		memset(c->skip, 0, CAL_BUCKETS * sizeof(*c->skip));
+	if (d >= c->nb) {
+		memset(c->used, 0, (size_t)c->nb * sizeof(*c->used));
+		memset(c->skip, 0, (size_t)c->nb * sizeof(*c->skip));
 	} else if (d > 0) {
 		/* Buckets lo .. nlo - 1 leave the window: their places in the
 		 * ring, in one piece or two where it wraps. */
-		size_t i = (size_t)(c->lo & (CAL_BUCKETS - 1)), k = (size_t)(nlo & (CAL_BUCKETS - 1));
+		size_t i = (size_t)(c->lo & (c->nb - 1)), k = (size_t)(nlo & (c->nb - 1));
 
 		if (i < k) {
 			cal_clear(c, i, k);
 		} else {
-			cal_clear(c, i, CAL_BUCKETS);
+			cal_clear(c, i, (size_t)c->nb);
 			cal_clear(c, 0, k);
 		}
 	}
 	if (d > 0 && c->over_ns > 0) {
 		/* Buckets top + j, j < nf, hold the work beyond; those that
-		 * come into the window [nlo, nlo + CAL_BUCKETS) take theirs
+		 * come into the window [nlo, nlo + c->nb) take theirs
 		 * (each a whole number of ns: exact). */
 		nf = (int64_t)(c->over_ns * c->inv_bucket);
 		while ((double)nf * c->bucket_ns < c->over_ns)
@@ -135,7 +139,7 @@ static void cal_slide(struct cal *c, int64_t b)
 		for (j = nlo > top ? nlo - top : 0; j < nf; j++) {
 			double w = c->over_ns - (double)j * c->bucket_ns;
 
-			c->used[(top + j) & (CAL_BUCKETS - 1)] = w < c->bucket_ns ? w : c->bucket_ns;
+			c->used[(top + j) & (c->nb - 1)] = w < c->bucket_ns ? w : c->bucket_ns;
 		}
 		c->over_ns -= (double)d * c->bucket_ns;
 		if (c->over_ns < 0)
@@ -159,16 +163,16 @@ static int64_t cal_first_free(struct cal *c, int64_t b)
 {
 	int64_t r = b, k;
 
-	while (r < c->lo + CAL_BUCKETS && c->used[r & (CAL_BUCKETS - 1)] >= c->bucket_ns) {
-		uint32_t s = c->skip[r & (CAL_BUCKETS - 1)];
+	while (r < c->lo + c->nb && c->used[r & (c->nb - 1)] >= c->bucket_ns) {
+		uint32_t s = c->skip[r & (c->nb - 1)];
 
 		r += s ? s : 1;
 	}
 	/* Compress: every full bucket on the way now points at r. */
-	for (k = b; k < r && k < c->lo + CAL_BUCKETS; ) {
-		uint32_t s = c->skip[k & (CAL_BUCKETS - 1)];
+	for (k = b; k < r && k < c->lo + c->nb; ) {
+		uint32_t s = c->skip[k & (c->nb - 1)];
 
-		c->skip[k & (CAL_BUCKETS - 1)] = (uint32_t)(r - k);
+		c->skip[k & (c->nb - 1)] = (uint32_t)(r - k);
 		k += s ? s : 1;
 	}
 	return r;
@@ -226,7 +230,7 @@ static double cal_far_add(struct cal *c, double s, double w)
  * take their work in the buckets, earliest first. */
 static void cal_far_in(struct cal *c)
 {
-	double top = (double)(c->lo + CAL_BUCKETS) * c->bucket_ns;
+	double top = (double)(c->lo + c->nb) * c->bucket_ns;
 	uint32_t n = 0, i;
 
 	while (n < c->nfar && c->far[n].s < top)
@@ -251,8 +255,8 @@ __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, doub
 
 	/* A request that starts beyond the window moves it there (the
 	 * window follows the requests' starts, never their ends). */
-	if (b >= c->lo + CAL_BUCKETS) {
-		if (c->now && s > *c->now + (double)(CAL_BUCKETS / 2) * c->bucket_ns &&
+	if (b >= c->lo + c->nb) {
+		if (c->now && s > *c->now + (double)(c->nb / 2) * c->bucket_ns &&
 		    (done = cal_far_add(c, s, w)) >= 0)
 			return done;
 		cal_slide(c, b);
@@ -265,12 +269,12 @@ __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, doub
 		double *u, room;
 
 		b = cal_first_free(c, b);
-		if (b >= c->lo + CAL_BUCKETS) {
+		if (b >= c->lo + c->nb) {
 			/* Full to the top: the rest queues behind the work held
 			 * beyond it, packed (a backlog longer than the window
 			 * costs one step, and leaves the window where the
 			 * requests start). */
-			int64_t top = c->lo + CAL_BUCKETS;
+			int64_t top = c->lo + c->nb;
 
 			c->over_ns += left;
 			if (b0 >= c->lo)
@@ -278,7 +282,7 @@ __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, doub
 			done = (double)top * c->bucket_ns + c->over_ns;
 			return done > s + w ? done : s + w;
 		}
-		u = &c->used[b & (CAL_BUCKETS - 1)];
+		u = &c->used[b & (c->nb - 1)];
 		room = c->bucket_ns - *u;
 		if (room >= left) {
 			*u += left;
@@ -295,8 +299,8 @@ __attribute__((noinline)) double cal_reserve_slow(struct cal *c, int64_t b, doub
 	 * start anywhere in a backlog, as many tasks' do, then all find its
 	 * end at once, instead of only those after the latest start. */
 	if (b0 >= c->lo)
-		cal_run(c, b0, c->used[b & (CAL_BUCKETS - 1)] >= c->bucket_ns ? b + 1 : b);
-	done = (double)b * c->bucket_ns + c->used[b & (CAL_BUCKETS - 1)];
+		cal_run(c, b0, c->used[b & (c->nb - 1)] >= c->bucket_ns ? b + 1 : b);
+	done = (double)b * c->bucket_ns + c->used[b & (c->nb - 1)];
 	return done > s + w ? done : s + w;
 }
 
@@ -309,11 +313,11 @@ double cal_end(const struct cal *c)
 	if (!c->used)
 		return 0;
 	if (c->over_ns > 0)
-		end = (double)(c->lo + CAL_BUCKETS) * c->bucket_ns + c->over_ns;
+		end = (double)(c->lo + c->nb) * c->bucket_ns + c->over_ns;
 	else
-		for (b = c->lo + CAL_BUCKETS - 1; b >= c->lo; b--)
-			if (c->used[b & (CAL_BUCKETS - 1)] > 0) {
-				end = (double)b * c->bucket_ns + c->used[b & (CAL_BUCKETS - 1)];
+		for (b = c->lo + c->nb - 1; b >= c->lo; b--)
+			if (c->used[b & (c->nb - 1)] > 0) {
+				end = (double)b * c->bucket_ns + c->used[b & (c->nb - 1)];
 				break;
 			}
 	for (i = 0; i < c->nfar; i++)

@@ -29,7 +29,8 @@
 #include "common/compiler.h"
 
 #define CAL_BUCKET_NS 10000.0 /* 10 us: finer than one NVMe request */
-#define CAL_BUCKETS 16384     /* 164 ms of window */
+#define CAL_BUCKETS 16384     /* 164 ms of window (unless cal_set_size() says
+			       * otherwise) */
 /* An hdd's calendar: 1 ms buckets, a window of 16.4 s, longer than the
  * backlog of a disk that many writers keep busy (its requests take
  * milliseconds: 32 writers' 128 KiB requests are 0.3 s of it). */
@@ -49,8 +50,8 @@ struct cal {
 	 * resource costs the same whatever its backlog (tests/bench/calbench.c
 	 * measures it). */
 	int64_t run_lo, run_hi;
-	/* Work held beyond the window's top (from bucket lo + CAL_BUCKETS
-	 * on, packed): a backlog longer than the window.  The buckets that
+	/* Work held beyond the window's top (from bucket lo + nb on,
+	 * packed): a backlog longer than the window.  The buckets that
 	 * come into the window as it slides take it. */
 	double over_ns;
 	/* A resource held for a moment (a CPU, a lock) that is told the
@@ -70,6 +71,9 @@ struct cal {
 	/* The bucket's width (CAL_BUCKET_NS unless cal_set_bucket() said
 	 * otherwise before the first use) and its inverse. */
 	double bucket_ns, inv_bucket;
+	/* The window's buckets, a power of two (CAL_BUCKETS unless
+	 * cal_set_size() said otherwise before the first use). */
+	int64_t nb;
 };
 
 /* Buckets of ns for c, before its first use. */
@@ -78,6 +82,13 @@ static inline void cal_set_bucket(struct cal *c, double ns)
 	c->bucket_ns = ns;
 	c->inv_bucket = 1.0 / ns;
 	c->lo_ns = (double)c->lo * ns;
+}
+
+/* A window of nb buckets (a power of two) for c, before its first use: a
+ * lock whose backlog is short needs less than CAL_BUCKETS. */
+static inline void cal_set_size(struct cal *c, int64_t nb)
+{
+	c->nb = nb;
 }
 
 /* Allocate the buckets: 0, or -1 out of memory (c left empty). */
@@ -115,8 +126,8 @@ static inline double cal_reserve(struct cal *c, double s, double w)
 		return s + w;
 	}
 	b = (int64_t)(s * c->inv_bucket);
-	if (SR_LIKELY(b < c->lo + CAL_BUCKETS)) {
-		double *u = &c->used[b & (CAL_BUCKETS - 1)];
+	if (SR_LIKELY(b < c->lo + c->nb)) {
+		double *u = &c->used[b & (c->nb - 1)];
 
 		if (SR_LIKELY(*u + w <= c->bucket_ns)) {
 			*u += w;
