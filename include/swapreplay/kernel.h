@@ -54,6 +54,10 @@ struct sr_kernel {
 				   * updates take si->lock (no cluster locks) */
 };
 
+/* A trunk of the swap cache: 2^14 slots, 64 MB of swap (the kernel's
+ * SWAP_ADDRESS_SPACE_SHIFT, 4.11 to 6.17): slot offset >> 14. */
+#define SR_SWAP_TRUNK_SHIFT 14
+
 /* Swap-in readahead (docs/MODEL.md, "Readahead and the swap cache"). */
 enum sr_ra_mode {
 	SR_RA_AUTO = 0, /* the kernel's choice: by offset (cluster) before 4.14 or with

@@ -66,6 +66,7 @@ enum sr_caveat_kind {
 	SR_CAV_STALE,           /* requests served without contention */
 	SR_CAV_LATE,            /* events later than the reorder window allowed */
 	SR_CAV_ORDER,           /* a simulation played events out of time order */
+	SR_CAV_TRUNKS,          /* swap cache trunks that shared a lock's calendar */
 	SR_CAV_TASKS,           /* the trace's task ops: how tasks were started */
 	SR_CAV_DERIVED,         /* the trace was derived (a vmstat log) */
 	SR_CAV_NODES,           /* --node-map */

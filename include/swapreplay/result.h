@@ -108,11 +108,17 @@ struct sr_policy_result {
 	uint64_t swap_full;            /* swap-outs that found no device with room */
 	uint64_t moved_out;            /* swap-outs placed on another device than the baseline's */
 	uint64_t cache_refills, direct_allocs;
-	/* Requests that started more than half a calendar window (82 ms)
-	 * before the latest one on their resource: their task's clock had
-	 * fallen that far behind the others' (tasks run on their own clocks,
-	 * docs/MODEL.md); served without contention. */
+	/* Requests that started more than half a calendar window (82 ms;
+	 * 5 ms on a swap cache trunk's lock) before the latest one on their
+	 * resource: their task's clock had fallen that far behind the
+	 * others' (tasks run on their own clocks, docs/MODEL.md); served
+	 * without contention. */
 	uint64_t stale_requests;
+	/* (L4) Times a swap cache trunk found every calendar of the trunks'
+	 * pool busy and shared one with another trunk (src/hw/trunks.h): its
+	 * holds then contend with that trunk's too.  0 when every trunk had
+	 * a lock of its own. */
+	uint64_t trunk_shared;
 	/* The core plays each simulation's events in simulated time
 	 * (docs/MODEL.md, "The core"): records it played before every task
 	 * was known not to act earlier, its queue full (order_queue records,

@@ -85,7 +85,8 @@ static inline void cal_set_bucket(struct cal *c, double ns)
 }
 
 /* A window of nb buckets (a power of two) for c, before its first use: a
- * lock whose backlog is short needs less than CAL_BUCKETS. */
+ * lock whose backlog is short needs less than CAL_BUCKETS (hw/trunks.h,
+ * the swap cache's trunk locks). */
 static inline void cal_set_size(struct cal *c, int64_t nb)
 {
 	c->nb = nb;

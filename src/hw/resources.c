@@ -59,7 +59,7 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->mix = calloc(2 * (size_t)m->nr_devices, sizeof(*h->mix));
 	h->flash = calloc((size_t)m->nr_devices, sizeof(*h->flash));
 	h->hdd = calloc((size_t)m->nr_devices, sizeof(*h->hdd));
-	if (!h->hdd)
+	if (!h->hdd || sr_hw_trunks_init(&h->trunks, m, &h->now))
 		return -1;
 	if (!h->head || !h->q || !h->lim || !h->qlock || !h->wstream || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev ||
 	    !h->rdcal || !h->wr_end || !h->rd_last || !h->cpucal || !h->cpu_owner ||
@@ -194,6 +194,7 @@ void sr_hw_free(struct sr_hw *h)
 			cal_free(&h->lrulock[i]);
 		for (i = 0; h->cpucal && i < h->m->nr_cpus; i++)
 			cal_free(&h->cpucal[i]);
+		sr_hw_trunks_free(&h->trunks, h->m->nr_devices);
 	}
 	for (i = 0; h->m && h->hdd && i < h->m->nr_devices; i++) {
 		free(h->hdd[i].doff);
@@ -294,6 +295,8 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 	for (i = 0; i < m->nr_nodes; i++)
 		if (cal_copy(&dst->lrulock[i], &src->lrulock[i]))
 			return -1;
+	if (sr_hw_trunks_copy(&dst->trunks, &src->trunks, m->nr_devices))
+		return -1;
 	for (i = 0; i < m->nr_cpus; i++)
 		if (cal_copy(&dst->cpucal[i], &src->cpucal[i]))
 			return -1;
@@ -315,7 +318,7 @@ uint64_t sr_hw_stale(const struct sr_hw *h)
 		n += h->lrulock[i].stale;
 	for (i = 0; i < m->nr_cpus; i++)
 		n += h->cpucal[i].stale;
-	return n;
+	return n + sr_hw_trunks_stale(&h->trunks);
 }
 
 /* (D5) Whether a write at off continues one of flash device dv's streams:

@@ -21,6 +21,7 @@
 #include "common/hash.h"
 #include "hw/calendar.h"
 #include "hw/cost.h"
+#include "hw/trunks.h"
 #include "swapreplay/event.h"
 #include "swapreplay/kernel.h"
 #include "swapreplay/machine.h"
@@ -95,6 +96,8 @@ struct sr_hw {
 	long *cpu_owner;           /* per CPU: the one task that used it, -1 none, -2 several */
 	struct cal *swaplock;      /* per device: its si->lock */
 	struct cal *treelock;      /* per device: its swap cache's tree lock (before 4.11) */
+	struct sr_hw_trunks trunks; /* per trunk of a device: its swap cache's lock (4.11
+				     * to 6.17; hw/trunks.h) */
 	struct cal *lrulock;       /* per node: the LRU lock of its memory */
 	double *mix;               /* per device: recent read and write bytes (P3) */
 	double wait_ns[5];         /* time tasks waited: SR_WAIT_CPU, _SWAP_LOCK, _LRU_LOCK,
@@ -156,7 +159,10 @@ struct sr_hw_ev {
 	long task;         /* the replay's task (>= 0) */
 	uint32_t slots;    /* slots taken under si->lock at this event; 0: not taken */
 	uint8_t si_other;  /* other si->lock holds (before 4.11; an hdd's to 6.13), 0-3 */
-	uint8_t tree;      /* swap cache tree lock holds (before 4.11), 0-2 */
+	uint16_t tree;     /* swap cache tree lock holds (before 4.11) */
+	uint16_t trunk_holds; /* swap cache trunk lock holds (4.11 to 6.17) */
+	uint32_t trunk;    /* ... the trunk's: its slot's offset >> 14 on the device
+			    * (SR_HW_TRUNK_NONE: not known) */
 	uint16_t free;     /* slots freed under si->lock (L3): 4.11 to 6.13 */
 	uint32_t lru;      /* pages through the LRU lock one by one: 1 for a folio
 			    * handled whole, nr_pages for a huge page split first */
@@ -319,6 +325,27 @@ static inline double sr_hw_lock(struct sr_hw *h, struct cal *l, int kind, double
 	return f;
 }
 
+/* (L4) Device dv's trunk's swap cache lock held for w from s on (hw/
+ * trunks.h): when it is released.  A trunk not known (SR_HW_TRUNK_NONE)
+ * holds a lock of its own: w, no wait. */
+static inline double sr_hw_trunk_lock(struct sr_hw *h, int dv, uint32_t trunk, double s,
+				      double w)
+{
+	struct sr_hw_trunks *t = &h->trunks;
+	uint32_t i;
+	double f;
+
+	if (SR_UNLIKELY(trunk == SR_HW_TRUNK_NONE))
+		return s + w;
+	i = sr_hw_trunk_cal(t, dv, trunk, h->now);
+	if (SR_UNLIKELY(!i))
+		return -1;
+	f = sr_hw_lock(h, &t->cal[i - 1], SR_WAIT_SWAP_CACHE_LOCK, s, w);
+	if (f > t->end[i - 1])
+		t->end[i - 1] = f;
+	return f;
+}
+
 /* Event e's cost for nr_pages on dev (sr_cost_event()), and what its
  * links' calendars take of it. */
 static inline void sr_hw_cost(const struct sr_machine *m, const struct sr_device *dev,
@@ -371,8 +398,11 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, con
 	c = &me->c;
 	/*
 	 * (E1) the kernel's path on the task's CPU, then (L1) the device's
-	 * si->lock if slots were allocated under it, (L2) a swap-out's pages
-	 * through the LRU lock of their node; (P1, Z1) the CPU's copy.
+	 * si->lock if slots were allocated under it (and before 4.11 its
+	 * other holds and the swap cache's tree lock), (L3) its frees, (L4)
+	 * from 4.11 to 6.17 the lock of the slot's swap cache trunk, (L2) a
+	 * swap-out's pages through the LRU lock of their node; (P1, Z1) the
+	 * CPU's copy.
 	 */
 	s = sr_hw_cpu(h, x->cpu, x->task, start, c->cpu_ns);
 	if (SR_UNLIKELY(x->slots | x->si_other | x->tree | x->free)) {
@@ -391,6 +421,9 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, con
 			s = sr_hw_lock(h, &h->treelock[dv], SR_WAIT_SWAP_CACHE_LOCK, s,
 				       (double)x->tree * m->swap_cache_lock_ns);
 	}
+	/* (L4) 4.11 to 6.17: the swap cache's lock of the slot's trunk. */
+	if (x->trunk_holds && s >= 0)
+		s = sr_hw_trunk_lock(h, dv, x->trunk, s, (double)x->trunk_holds * m->swap_cache_lock_ns);
 	if (s >= 0) {
 		/* A select, not a branch: swap-outs and swap-ins interleave
 		 * unpredictably. */

@@ -400,6 +400,8 @@ static inline void rec_unpack(const struct ord_rec *q, long ti, const uint64_t *
 	in->x.slots = q->slots;
 	in->x.si_other = q->bits & 3;
 	in->x.tree = (q->bits >> 2) & 3;
+	in->x.trunk_holds = 0;
+	in->x.trunk = SR_HW_TRUNK_NONE;
 	in->x.free = q->free;
 	in->x.lru = q->lru;
 	in->gap = q->gap;

@@ -828,6 +828,8 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	 * (below, per policy). */
 	in.x.si_other = r->kernel.device_locks ? 3 : 0;
 	in.x.tree = r->kernel.device_locks ? 2 : 0;
+	in.x.trunk_holds = 0;
+	in.x.trunk = SR_HW_TRUNK_NONE;
 	in.gap = gap;
 	in.ti = ti;
 	in.child = -1;

@@ -176,6 +176,7 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	o->cache_refills = p->mm.cache_refills;
 	o->direct_allocs = p->mm.direct_allocs;
 	o->stale_requests = sr_hw_stale(&s->hw);
+	o->trunk_shared = s->hw.trunks.shared;
 	o->order_forced = s->ord.forced;
 	o->order_late = s->ord.late;
 	o->order_behind = s->ord.behind;

@@ -322,8 +322,80 @@ static void free_batch_holds(void)
 	sr_hw_free(&h);
 }
 
+/* A swap-out of one page by task (on a CPU of its own) at t that holds the
+ * swap cache's lock of its slot's trunk, off >> 14 on device 0, twice (a
+ * page added and deleted: docs/MODEL.md, L4); when the task may go on. */
+static double trunk_locked(struct sr_hw *h, long task, uint64_t off, double t)
+{
+	struct sr_hw_memo memo = { NULL };
+	struct sr_hw_ev x;
+	struct sr_event e;
+	double resume = -1, done = -1;
+
+	sr_event_init(&e);
+	e.op = SR_OP_OUT;
+	e.offset = off;
+	e.flags |= SR_EV_HAS_OFFSET;
+	memset(&x, 0, sizeof(x));
+	x.cpu = -1;
+	x.task = task;
+	x.trunk_holds = 2;
+	x.trunk = (uint32_t)(off >> SR_SWAP_TRUNK_SHIFT);
+	if (sr_hw_play(h, &memo, &e, 0, &x, t, &resume, &done))
+		return -1;
+	return resume;
+}
+
+/*
+ * (L4) The trunks' calendars (hw/trunks.h), by hand: nothing costs time
+ * but the trunk lock's holds, 2 of 1400 ns a page.  As many trunks busy
+ * at once at time 0 as the pool has calendars (SR_HW_TRUNK_CALS) take one
+ * each and wait for nothing (each done at 2800); one more finds every one
+ * busy and shares the one done first, trunk 0's: it packs behind trunk
+ * 0's holds in the same 10 us bucket, done at 5600, 2800 ns of false
+ * contention (counted: shared).  Once the simulation's time is in a later
+ * bucket (20 us), a new trunk takes an idle calendar (no more are made)
+ * and waits for nothing (22800), and a copy of the simulation (shared.c)
+ * then plays the same as the original: a second page in that trunk at
+ * 20 us waits for the first, done at 25600 on both.
+ */
+static void trunk_lock_pool(void)
+{
+	static struct sr_machine m;
+	struct sr_hw h, h2;
+	long i;
+
+	memset(&m, 0, sizeof(m));
+	m.nr_nodes = 1;
+	m.nr_cpus = 2;
+	m.nr_devices = 1;
+	m.dev[0].cls = SR_DEV_NVME;
+	m.dev[0].size_pages = (SR_HW_TRUNK_CALS + 64) << 14;
+	m.swap_cache_lock_ns = 1400;
+	memset(&h, 0, sizeof(h));
+	memset(&h2, 0, sizeof(h2));
+	CHECK(sr_hw_init(&h, &m) == 0 && sr_hw_init(&h2, &m) == 0);
+	for (i = 0; i < (long)SR_HW_TRUNK_CALS; i++)
+		CHECK(fabs(trunk_locked(&h, i, (uint64_t)i << 14, 0) - 2800) < 1e-6);
+	CHECK(h.trunks.n == SR_HW_TRUNK_CALS && h.trunks.shared == 0);
+	CHECK(h.wait_ns[SR_WAIT_SWAP_CACHE_LOCK] == 0);
+	CHECK(fabs(trunk_locked(&h, i, (uint64_t)i << 14, 0) - 5600) < 1e-6);
+	CHECK(h.trunks.shared == 1 && fabs(h.wait_ns[SR_WAIT_SWAP_CACHE_LOCK] - 2800) < 1e-6);
+	h.now = 20000;
+	CHECK(fabs(trunk_locked(&h, i + 1, (uint64_t)(i + 6) << 14, 20000) - 22800) < 1e-6);
+	CHECK(h.trunks.n == SR_HW_TRUNK_CALS && h.trunks.shared == 1);
+	CHECK(fabs(h.wait_ns[SR_WAIT_SWAP_CACHE_LOCK] - 2800) < 1e-6);
+	CHECK(sr_hw_copy(&h2, &h) == 0);
+	CHECK(fabs(trunk_locked(&h, i + 2, ((uint64_t)(i + 6) << 14) + 1, 20000) - 25600) < 1e-6);
+	CHECK(fabs(trunk_locked(&h2, i + 2, ((uint64_t)(i + 6) << 14) + 1, 20000) - 25600) < 1e-6);
+	CHECK(fabs(h2.wait_ns[SR_WAIT_SWAP_CACHE_LOCK] - 5600) < 1e-6);
+	sr_hw_free(&h);
+	sr_hw_free(&h2);
+}
+
 void suite_calendar(void)
 {
+	TEST(trunk_lock_pool);
 	TEST(free_batch_holds);
 	TEST(flash_wait_monotone);
 	TEST(flash_draws_common);
