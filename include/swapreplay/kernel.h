@@ -52,6 +52,10 @@ struct sr_kernel {
 				   * si->lock (swapcache_free_entries()) */
 	int hdd_si_map;           /* 4.11 to 6.13: a rotational device's swap-map
 				   * updates take si->lock (no cluster locks) */
+	int trunk_locks;          /* 4.11 to 6.17: the swap cache is one tree per 64 MB
+				   * trunk of a device, each with its lock (before:
+				   * device_locks; from 6.18 the swap table, under the
+				   * cluster locks) */
 };
 
 /* A trunk of the swap cache: 2^14 slots, 64 MB of swap (the kernel's

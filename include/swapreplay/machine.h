@@ -117,7 +117,8 @@ struct sr_machine {
 	double fault_ns;        /* a swap-in fault, per folio */
 	double swap_lock_ns;    /* a device's si->lock held to allocate slots, per acquisition */
 	double swap_lock_other_ns; /* ... by the other swap-map updates, per hold (before 4.11) */
-	double swap_cache_lock_ns; /* a device's swap cache tree lock, per hold (before 4.11) */
+	double swap_cache_lock_ns; /* the swap cache's tree lock, per hold: a device's
+				    * (before 4.11), a 64 MB trunk's (4.11 to 6.17) */
 	double swap_slot_ns;    /* ... and per slot taken under it */
 	double lru_lock_ns;     /* a node's LRU lock held by reclaim, per page reclaimed */
 	double lru_refault_ns;  /* ... and by a swap-in (a refault), per page */

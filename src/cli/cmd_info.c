@@ -79,8 +79,9 @@ static void show(const struct sr_machine *m)
 	printf("locks:         si->lock %s ns per allocation%s + %s ns per slot;\n"
 	       "               LRU %s ns per page reclaimed%s, %s ns per page swapped in (a refault)%s;\n"
 	       "               si->lock %s ns per other swap-map update (before 4.11; an hdd's\n"
-	       "               to 6.13; a slot freed, 4.11 to 6.13); before 4.11, swap cache\n"
-	       "               tree lock %s ns per hold%s\n",
+	       "               to 6.13; a slot freed, 4.11 to 6.13); swap cache\n"
+	       "               tree lock %s ns per hold%s, a device's before 4.11,\n"
+	       "               a 64 MB trunk's to 6.17\n",
 	       fig(m->swap_lock_ns), fit & SR_FIT_SWAP_LOCK ? " (fitted)" : "", fig(m->swap_slot_ns),
 	       fig(m->lru_lock_ns), fit & SR_FIT_LRU_LOCK ? " (fitted)" : "", fig(m->lru_refault_ns),
 	       fit & SR_FIT_LRU_REFAULT ? " (fitted)" : "", fig(m->swap_lock_other_ns),

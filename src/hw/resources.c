@@ -139,7 +139,8 @@ void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l, int 
 		h->q[i].wbt = wbt;
 }
 
-size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, size_t *cpu_bytes)
+size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, int trunk_locks,
+		   size_t *cpu_bytes)
 {
 	const size_t cal = CAL_BUCKETS * (sizeof(double) + sizeof(uint32_t));
 	size_t n = (size_t)m->nr_nodes * (size_t)m->nr_nodes + (size_t)m->nr_nodes, arrays;
@@ -167,7 +168,7 @@ size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, size_t *cpu_byt
 		 (size_t)(m->nr_nodes * m->nr_nodes + m->nr_nodes + m->nr_cpus) *
 			 (sizeof(struct cal) + sizeof(uint64_t));
 	*cpu_bytes = cal;
-	return n * cal + arrays;
+	return n * cal + arrays + (trunk_locks ? sr_hw_trunks_bytes(m) : 0);
 }
 
 void sr_hw_free(struct sr_hw *h)

@@ -211,10 +211,13 @@ void sr_hw_free(struct sr_hw *h);
  * use (CAL_BUCKETS buckets): a device's own, its reads' (flash), its
  * si->lock, its queue lock (a single queue: ssd, hdd) and before 4.11
  * (device_locks) its swap cache's tree lock; a link's per pair of nodes;
- * a node's LRU lock; and the arrays beside them.  Without the CPUs'
- * calendars, made only for a CPU that two tasks share: *cpu_bytes each.
+ * a node's LRU lock; from 4.11 to 6.17 (trunk_locks) the pool of the
+ * swap cache's trunk locks, full (hw/trunks.h); and the arrays beside
+ * them.  Without the CPUs' calendars, made only for a CPU that two tasks
+ * share: *cpu_bytes each.
  */
-size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, size_t *cpu_bytes);
+size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, int trunk_locks,
+		   size_t *cpu_bytes);
 /* The counters of src (devices, links) into dst. */
 void sr_hw_copy_counters(struct sr_hw *dst, const struct sr_hw *src);
 /* dst (whose calendars were never used) becomes a copy of src; 0 or -1. */

@@ -8,9 +8,14 @@
  *         optimizations", commit 67afa38e012e): order-0 slots come 64 at a
  *         time (swap_slots.c); before it, every allocation walks the list.
  *         The same series added the per-cluster locks and split the swap
- *         cache into 64 MB trunks: before 4.11 the swap-map updates take
- *         the device's si->lock and the swap cache one tree lock per
- *         device (docs/MODEL.md, L1).
+ *         cache into 64 MB trunks (Huang Ying, "mm, swap: split swap cache
+ *         into 64MB trunks", 4b3ef9daa4fc): before 4.11 the swap-map
+ *         updates take the device's si->lock and the swap cache one tree
+ *         lock per device (docs/MODEL.md, L1); from 4.11 the swap cache is
+ *         an address_space per 2^14 slots (SWAP_ADDRESS_SPACE_SHIFT,
+ *         swap_address_space(entry) = &swapper_spaces[type][offset >> 14]),
+ *         each with its own lock, taken by add_to_swap_cache() and
+ *         __delete_from_swap_cache()'s callers (docs/MODEL.md, L4).
  *   4.13  THP swap (Huang Ying, "mm, THP, swap: support to reclaim swap
  *         space for THP swapped out" and its series, CONFIG_THP_SWAP):
  *         SWAPFILE_CLUSTER becomes HPAGE_PMD_NR (512 slots, 256 before) and
@@ -30,6 +35,9 @@
  *         readahead for single-user pages (Minchan Kim, 0bcac06f27d7,
  *         aa8d22a11da9); the 7.0 swap table series keeps readahead off for
  *         them.
+ *   4.17  the trunks' tree_lock becomes their i_pages XArray's xa_lock
+ *         (Matthew Wilcox, "page cache: use xa_lock", b93b016313b3): the
+ *         same lock, taken at the same places (L4).
  *   5.8   on a non-rotational device each CPU scans for a free slot (once no
  *         free cluster is left) from a position of its own in a random 64 MB
  *         trunk (Huang Ying, "swap: reduce lock contention on swap cache
@@ -58,6 +66,11 @@
  *         cache", 0ff67f990bd4): each CPU allocates from a current cluster
  *         per order (1b7e90020eb7) and walks the list for a new one when it
  *         is used up; devices of equal priority take turns per cluster.
+ *   6.18  the swap table, phase I (Kairui Song, series 20250916160100.31545-*-
+ *         ryncsn@gmail.com): the swap cache lives in each cluster's table,
+ *         added to and deleted from under the cluster lock
+ *         (swap_cache_add_folio(), swap_cache_del_folio()); no trunk lock
+ *         (L4 ends).  The cluster lock is not modelled.
  *   6.19  per-node lists removed (Baoquan He, "mm/swap: do not choose swap
  *         device according to numa node", 8e689f8ea45f) and every device
  *         swapped on without a priority gets -1, taking turns ("mm/swap:
@@ -142,6 +155,7 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 	k->ssd_scan_cpu = since(k, 5, 8);
 	k->free_si = since(k, 4, 11) && !since(k, 6, 14);
 	k->hdd_si_map = since(k, 4, 11) && !since(k, 6, 14);
+	k->trunk_locks = since(k, 4, 11) && !since(k, 6, 18);
 	return SR_OK;
 }
 

@@ -383,7 +383,7 @@ enum { CL_NONE, CL_NONFULL, CL_FRAG };
  * allocator no longer reads it on an SSD and 6.14 removed it
  * (docs/research/issue34-locks.md, section 2).
  */
-#define TRUNK_SHIFT 14
+#define TRUNK_SHIFT SR_SWAP_TRUNK_SHIFT
 
 void sr_swapdev_scan_per_cpu(struct sr_swap_dev *sd, uint64_t seed)
 {
@@ -780,7 +780,7 @@ int sr_swapdev_init(struct sr_swap_dev *sd, uint64_t size_pages, uint32_t csize,
 	sd->ncl = (uint32_t)(((uint64_t)sd->nslots + csize - 1) / csize);
 	/* SWAP_CLUSTER_COLS: SWAP_ADDRESS_SPACE_PAGES (2^14) / SWAPFILE_CLUSTER,
 	 * larger than the cluster infos in a cache line. */
-	sd->cols = (1u << 14) / csize;
+	sd->cols = (1u << SR_SWAP_TRUNK_SHIFT) / csize;
 	sd->how = how;
 	sd->one_cluster = one_cluster;
 	sd->free_rec = NOREC;

@@ -366,8 +366,10 @@ static inline void rec_fill(struct ord_rec *q, const struct sr_play *in)
 	q->nbio = (uint16_t)in->nbio;
 	q->op = in->e.op;
 	q->flags = in->e.flags;
-	q->bits = (uint8_t)(in->x.si_other | in->x.tree << 2 | (in->ra_hit != 0) << 4 |
-			    (in->fresh != 0) << 5);
+	q->bits = (uint8_t)(in->x.si_other |
+			    sr_play_holds_code(in->x.tree, in->e.nr_pages) << 2 |
+			    (in->ra_hit != 0) << 4 | (in->fresh != 0) << 5 |
+			    sr_play_holds_code(in->x.trunk_holds, in->e.nr_pages) << 6);
 	q->free = in->x.free;
 	q->next = -1;
 	q->next_gap = 0;
@@ -399,9 +401,10 @@ static inline void rec_unpack(const struct ord_rec *q, long ti, const uint64_t *
 	in->x.task = ti;
 	in->x.slots = q->slots;
 	in->x.si_other = q->bits & 3;
-	in->x.tree = (q->bits >> 2) & 3;
-	in->x.trunk_holds = 0;
-	in->x.trunk = SR_HW_TRUNK_NONE;
+	in->x.tree = sr_play_holds_of((q->bits >> 2) & 3, q->nr_pages);
+	in->x.trunk_holds = sr_play_holds_of(q->bits >> 6, q->nr_pages);
+	/* (Its trunk is its offset's: the policy's slot where laid out.) */
+	in->x.trunk = sr_play_trunk(q->offset, q->flags);
 	in->x.free = q->free;
 	in->x.lru = q->lru;
 	in->gap = q->gap;

@@ -824,10 +824,11 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	in.x.lru = out && !r->kernel.thp_swap_whole ? e->nr_pages : 1;
 	/* Before 4.11: the swap-map updates under si->lock and the swap
 	 * cache's tree lock, per page (docs/MODEL.md, L1); from 4.11 to
-	 * 6.13 a rotational device's swap-map updates still take si->lock
-	 * (below, per policy). */
+	 * 6.13 a rotational device's swap-map updates still take si->lock,
+	 * and from 4.11 to 6.17 the swap cache's lock is its trunk's (L4;
+	 * below, per policy). */
 	in.x.si_other = r->kernel.device_locks ? 3 : 0;
-	in.x.tree = r->kernel.device_locks ? 2 : 0;
+	in.x.tree = 0;
 	in.x.trunk_holds = 0;
 	in.x.trunk = SR_HW_TRUNK_NONE;
 	in.gap = gap;
@@ -850,6 +851,9 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		in.x.free = dec[k].free;
 		if (r->kernel.hdd_si_map)
 			in.x.si_other = dec[k].dv >= 0 && r->m->dev[dec[k].dv].cls == SR_DEV_HDD ? 3 : 0;
+		if (dec[k].dv >= 0)
+			sr_play_cache_locks(&r->kernel, r->m->dev[dec[k].dv].cls, out, e->nr_pages,
+					    in.e.offset, in.e.flags, &in.x);
 		in.dv = dec[k].dv;
 		in.ra_hit = r->dec[k].ra_hit;
 		in.ra_n = r->dec[k].ra_n;

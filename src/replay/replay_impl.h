@@ -354,6 +354,75 @@ static inline struct sim *sr_replay_sim(struct sr_replay *r, int s)
 	return s < r->np ? &r->pol[s].sim : &r->vsim[s - r->np];
 }
 
+/* (L4) The swap cache trunk of an event at offset (the policy's slot where
+ * the replay lays slots out, else the recorded one) with flags: its
+ * offset >> 14, or SR_HW_TRUNK_NONE without one.  A record carries its
+ * offset, not its trunk (order.c). */
+static inline uint32_t sr_play_trunk(uint64_t offset, uint8_t flags)
+{
+	uint64_t t = offset >> SR_SWAP_TRUNK_SHIFT;
+
+	return !(flags & SR_EV_HAS_OFFSET) || t >= SR_HW_TRUNK_NONE ? SR_HW_TRUNK_NONE :
+								       (uint32_t)t;
+}
+
+/*
+ * How often a swap event of n pages holds the swap cache's lock under
+ * kernel k (docs/MODEL.md, L1 and L4): a folio is added to the swap cache
+ * once (add_to_swap_cache(), one hold for all its entries) and deleted
+ * once (__remove_mapping() after its write; a swap-in's at the fault), 2;
+ * but a large folio swapped out by a kernel that splits it first (a PMD
+ * folio before 4.13, a smaller one before 6.10) is n pages each added
+ * and deleted, 2n; and 4.13 adds a PMD folio whole, then splits it, and
+ * its pages are written and deleted one by one, 1 + n (38d8b4e6bdc8;
+ * whole from 4.14, bd4c82c22c36).  A swap-in is one folio.  Read in
+ * 4.9, 4.14, 5.8 and 6.17 (docs/research/issue34-locks.md, 1a-1f), and
+ * in mm/swap_state.c of torvalds/linux at 014bb1de4fc1, a 5.x tree
+ * (add_to_swap_cache() under xas_lock_irq(), delete_from_swap_cache()
+ * under xa_lock_irq() of the entry's swap_address_space()); the
+ * swap-in's bypass is do_swap_page()'s SWP_SYNCHRONOUS_IO branch (4.15
+ * to 6.19, read in 5.8 and 6.11).
+ */
+static inline uint32_t sr_play_cache_holds(const struct sr_kernel *k, int out, uint32_t n)
+{
+	if (!out || n == 1)
+		return 2;
+	if (!(n == SR_MAX_NR_PAGES ? k->thp_swap : k->mthp_swap))
+		return 2 * n;
+	return n == SR_MAX_NR_PAGES && !k->thp_swap_whole ? 1 + n : 2;
+}
+
+/*
+ * The swap cache's lock holds of a swap event of n pages (docs/MODEL.md,
+ * L1 and L4) under kernel k, on a device of class cls, a swap-out (out)
+ * or a swap-in, its slot at offset with flags (the policy's where laid
+ * out): before 4.11 the device's tree lock; 4.11 to 6.17 the lock of the
+ * slot's trunk, but for a swap-in that skips the swap cache (a
+ * synchronous device, 4.15 on); from 6.18 none (the swap table: the
+ * cluster lock).  sr_play_cache_holds() says how many.
+ */
+static inline void sr_play_cache_locks(const struct sr_kernel *k, enum sr_dev_class cls, int out,
+				       uint32_t n, uint64_t offset, uint8_t flags, struct sr_hw_ev *x)
+{
+	uint32_t holds = sr_play_cache_holds(k, out, n);
+
+	x->tree = (uint16_t)(k->device_locks ? holds : 0);
+	x->trunk_holds = (uint16_t)(k->trunk_locks && (out || !sr_swapin_bypass(k, cls)) ? holds : 0);
+	x->trunk = x->trunk_holds ? sr_play_trunk(offset, flags) : SR_HW_TRUNK_NONE;
+}
+
+/* A record's code of a count of holds from sr_play_cache_holds() for n
+ * pages (2 bits: order.c), and back. */
+static inline uint8_t sr_play_holds_code(uint32_t holds, uint32_t n)
+{
+	return !holds ? 0 : holds == 2 ? 1 : holds == 1 + n ? 2 : 3;
+}
+
+static inline uint16_t sr_play_holds_of(uint8_t code, uint32_t n)
+{
+	return (uint16_t)(code == 0 ? 0 : code == 1 ? 2 : code == 2 ? 1 + n : 2 * n);
+}
+
 /* What simulation k is told of an event: the decisions its policy made
  * (replay_one()), all a simulation reads of them. */
 struct sr_play {
@@ -387,8 +456,9 @@ struct ord_rec {
 	uint16_t nr_pages, lru, ra_n, nbio, cpu_nid, page_nid;
 	int16_t dv;
 	uint8_t op, flags;
-	uint8_t bits;                /* si_other (2 bits), tree << 2 (2 bits), ra_hit << 4,
-				      * fresh << 5 */
+	uint8_t bits;                /* si_other (2 bits), tree << 2 (2 bits: its code,
+				      * sr_play_holds_code()), ra_hit << 4, fresh << 5,
+				      * trunk_holds << 6 (2 bits: its code) */
 	uint16_t free;               /* x.free */
 	uint32_t seq;                /* its place among the records given to
 				      * its simulation (order.c) */

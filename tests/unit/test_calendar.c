@@ -5,6 +5,7 @@
 
 #include "hw/calendar.h"
 #include "hw/resources.h"
+#include "replay/replay_impl.h"
 #include "swapreplay/machine.h"
 #include "test.h"
 
@@ -346,6 +347,102 @@ static double trunk_locked(struct sr_hw *h, long task, uint64_t off, double t)
 	return resume;
 }
 
+/* A one-page swap event of task (on a CPU of its own) at t, its slot at
+ * off on device 0 of class cls, with kernel k's swap cache locks (the
+ * replay's rule, replay_impl.h); when the task may go on. */
+static double cache_locked(struct sr_hw *h, const struct sr_kernel *k, enum sr_dev_class cls,
+			   int op, long task, uint64_t off, double t)
+{
+	struct sr_hw_memo memo = { NULL };
+	struct sr_hw_ev x;
+	struct sr_event e;
+	double resume = -1, done = -1;
+
+	sr_event_init(&e);
+	e.op = (uint8_t)op;
+	e.offset = off;
+	e.flags |= SR_EV_HAS_OFFSET;
+	memset(&x, 0, sizeof(x));
+	x.cpu = -1;
+	x.task = task;
+	sr_play_cache_locks(k, cls, op == SR_OP_OUT, 1, e.offset, e.flags, &x);
+	if (sr_hw_play(h, &memo, &e, 0, &x, t, &resume, &done))
+		return -1;
+	return resume;
+}
+
+/*
+ * (L1, L4) The swap cache's lock, by hand.  Two tasks swap out a page
+ * each at time 0; nothing costs time but the swap cache lock's holds, 2
+ * per folio of swap_cache_lock_ns = 1400 ns (added and deleted).  On
+ * 4.10 it is one tree lock per device: the first task holds it 0-2800,
+ * the second packs behind it in the same 10 us bucket and is done at
+ * 5600, 2800 ns waited, wherever the two slots are.  On 4.11 it is the
+ * lock of the slot's 64 MB trunk (offset >> 14): slots 100 and 200 are
+ * both in trunk 0 and the second waits 2800 as on 4.10; slots 100 and
+ * 16484 are in trunks 0 and 1 and neither waits.  On 6.18 the swap table
+ * takes the cluster lock instead: no hold, both done at 0.  A swap-in
+ * from pmem skips the swap cache from 4.15 (no hold), a swap-out there
+ * does not.
+ */
+static void trunk_lock_holds(void)
+{
+	static struct sr_machine m;
+	static const char *kv[3] = { "4.10", "4.11", "6.18" };
+	/* [kernel][same trunk]: the second task's end and the wait. */
+	static const double want[3][2][2] = {
+		{ { 5600, 2800 }, { 5600, 2800 } },
+		{ { 2800, 0 }, { 5600, 2800 } },
+		{ { 0, 0 }, { 0, 0 } },
+	};
+	struct sr_kernel k;
+	struct sr_diag d;
+	struct sr_hw h;
+	int i, same;
+
+	memset(&m, 0, sizeof(m));
+	m.nr_nodes = 1;
+	m.nr_cpus = 2;
+	m.nr_devices = 1;
+	m.dev[0].cls = SR_DEV_NVME;
+	m.dev[0].size_pages = 1u << 20;
+	m.swap_cache_lock_ns = 1400;
+	for (i = 0; i < 3; i++) {
+		CHECK(sr_kernel_parse(kv[i], &k, &d) == SR_OK);
+		CHECK(k.device_locks == (i == 0) && k.trunk_locks == (i == 1));
+		for (same = 0; same < 2; same++) {
+			double first, second;
+
+			memset(&h, 0, sizeof(h));
+			CHECK(sr_hw_init(&h, &m) == 0);
+			first = cache_locked(&h, &k, SR_DEV_NVME, SR_OP_OUT, 0, 100, 0);
+			second = cache_locked(&h, &k, SR_DEV_NVME, SR_OP_OUT, 1, same ? 200 : 16484, 0);
+			CHECK(fabs(first - (i == 2 ? 0 : 2800)) < 1e-6);
+			CHECK(fabs(second - want[i][same][0]) < 1e-6);
+			CHECK(fabs(h.wait_ns[SR_WAIT_SWAP_CACHE_LOCK] - want[i][same][1]) < 1e-6);
+			sr_hw_free(&h);
+		}
+	}
+	/* A huge page (512 pages) swapped out: 4.12 splits it first, each page
+	 * added and deleted (1024 holds); 4.13 adds it whole and deletes its
+	 * pages after the split (513); from 4.14 it is one folio (2); a
+	 * swap-in is one folio.  16 pages (mTHP): split before 6.10 (32). */
+	CHECK(sr_kernel_parse("4.12", &k, &d) == SR_OK && sr_play_cache_holds(&k, 1, 512) == 1024);
+	CHECK(sr_kernel_parse("4.13", &k, &d) == SR_OK && sr_play_cache_holds(&k, 1, 512) == 513 &&
+	      sr_play_cache_holds(&k, 0, 512) == 2);
+	CHECK(sr_kernel_parse("4.14", &k, &d) == SR_OK && sr_play_cache_holds(&k, 1, 512) == 2 &&
+	      sr_play_cache_holds(&k, 1, 16) == 32);
+	CHECK(sr_kernel_parse("6.10", &k, &d) == SR_OK && sr_play_cache_holds(&k, 1, 16) == 2);
+	/* 5.8 on pmem: a swap-out holds its trunk's lock, a swap-in skips it. */
+	CHECK(sr_kernel_parse("5.8", &k, &d) == SR_OK);
+	memset(&h, 0, sizeof(h));
+	CHECK(sr_hw_init(&h, &m) == 0);
+	CHECK(fabs(cache_locked(&h, &k, SR_DEV_PMEM, SR_OP_IN, 0, 100, 0) - 0) < 1e-6);
+	CHECK(fabs(cache_locked(&h, &k, SR_DEV_PMEM, SR_OP_OUT, 1, 200, 0) - 2800) < 1e-6);
+	CHECK(h.wait_ns[SR_WAIT_SWAP_CACHE_LOCK] == 0);
+	sr_hw_free(&h);
+}
+
 /*
  * (L4) The trunks' calendars (hw/trunks.h), by hand: nothing costs time
  * but the trunk lock's holds, 2 of 1400 ns a page.  As many trunks busy
@@ -395,6 +492,7 @@ static void trunk_lock_pool(void)
 
 void suite_calendar(void)
 {
+	TEST(trunk_lock_holds);
 	TEST(trunk_lock_pool);
 	TEST(free_batch_holds);
 	TEST(flash_wait_monotone);

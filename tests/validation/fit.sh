@@ -19,7 +19,10 @@
 #                   -17.29 %;
 #   swap_cache_lock_ns  before 4.11, a device's swap cache tree lock per
 #                   hold: C2's vanilla kernel, 1,428,002 kB/s (with the
-#                   other si->lock holds at their derived bound, 280 ns).
+#                   other si->lock holds at their derived bound, 280 ns);
+#                   the model uses it for the 64 MB trunks' lock of 4.11
+#                   to 6.17 too (docs/MODEL.md, L4), which C2's rows 1-3
+#                   and 1-9 and C3 book, uncontended.
 #
 # Each by bisection (the predictions are monotone in each), to 0.1 %;
 # the values are then written, rounded, into src/machine/defaults.h by
