@@ -44,7 +44,7 @@
 /* The calendars the trunks of one simulation's devices share, at most:
  * [E] 128, twice the most trunks busy at once that the validation suite
  * and make bench's traces need (the busy ones are about the tasks then in
- * the kernel: 36 for C2's 32 tasks, 67 for tests/bench/writer.c's 64). */
+ * the kernel: 32 for C2's 32 tasks, 67 for tests/bench/writer.c's 64). */
 #define SR_HW_TRUNK_CALS 128u
 /* A trunk calendar's buckets: 1024 of 10 us, a window of 10 ms (5 ms
  * behind the latest request); none of those traces' requests came before
