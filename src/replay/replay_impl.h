@@ -286,7 +286,7 @@ struct sr_replay {
 	struct sr_u64map partial;
 	/* slots.c (K1): the recorded slots some policy keeps for a page a
 	 * read fault swapped in (a cell with no page left to read, kept
-	 * live), by the page (sr_kept_page(): pid and virtual page) -> its
+	 * live), by the page (kept_page(): its virtual page) -> its
 	 * cell key, and -> the cell's gen when kept; and the kept cells
 	 * oldest first ({key, gen}), for the allocator's reclaim.  in_kept:
 	 * the swap-in being replayed is a read fault's, with its address
@@ -498,7 +498,7 @@ void sr_replay_slots_prefetch(struct sr_replay *r, const struct sr_event *e);
 int sr_replay_slot_kept(struct sr_replay *r, const struct sr_event *e, struct slot_cell *sc,
 			uint64_t key);
 /* (K1) Swap-out e of a page whose slot is kept from its last swap-in
- * (found by its pid and virtual address): the page was written since,
+ * (found by its virtual address): the page was written since,
  * and its slot freed then, under every policy that kept it. */
 void sr_replay_kept_release(struct sr_replay *r, const struct sr_event *e);
 /* Kept slots the allocator reclaims before a failed allocation is tried

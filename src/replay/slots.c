@@ -256,12 +256,14 @@ int sr_replay_slot_in(struct sr_replay *r, const struct sr_event *e, struct slot
 
 /* ---- (K1) the slots read faults keep ------------------------------------ */
 
-/* The page of event e, for the index of kept slots: its pid and virtual
- * page (pids above 2^28 share it with another's: a page's next swap-out
- * is then found by its address with a 2^-36 chance of another's). */
+/* The page of event e, for the index of kept slots: its virtual page.  Not
+ * its pid: a swap-out's is the reclaiming task's (kswapd's, or another
+ * task's direct reclaim), not the page's owner's (traces/FORMAT.md).  Two
+ * processes' pages at one address are then one page here: the swap-out
+ * of either frees what the other's read fault kept, a slot freed early. */
 static inline uint64_t kept_page(const struct sr_event *e)
 {
-	uint64_t id = (uint64_t)e->pid << 36 | ((e->vaddr >> 12) & ((1ull << 36) - 1));
+	uint64_t id = e->vaddr >> 12;
 
 	return id == SR_U64MAP_EMPTY ? id - 1 : id;
 }
