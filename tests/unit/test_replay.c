@@ -77,13 +77,14 @@ static void outs(struct evs *v, uint64_t *ts, int n, uint32_t pid, int cpu, int 
 		add(v, (*ts)++, SR_OP_OUT, pid, cpu, cn, pn, 0, off0 + i, 1);
 }
 
-/* Replay v through the policies (the first is the baseline).  Returns the
- * results, valid until *rp is freed; NULL (and a failed check) on error.
- * The block plug is off: a device's writes count its swap-outs, one
- * request each (the tests here are of the devices chosen). */
-static const struct sr_result *run(struct sr_replay **rp, const struct sr_machine *m,
-				   int slots_cache, const char *const *specs, int n,
-				   const struct evs *v)
+/* Replay v through the policies (the first is the baseline) under kernel
+ * ver (NULL: the default).  Returns the results, valid until *rp is freed;
+ * NULL (and a failed check) on error.  The block plug is off: a device's
+ * writes count its swap-outs, one request each (the tests here are of the
+ * devices chosen). */
+static const struct sr_result *run_on(struct sr_replay **rp, const struct sr_machine *m,
+				      int slots_cache, const char *ver, const char *const *specs,
+				      int n, const struct evs *v)
 {
 	struct sr_replay_opts o;
 	const struct sr_result *res = NULL;
@@ -96,7 +97,8 @@ static const struct sr_result *run(struct sr_replay **rp, const struct sr_machin
 	o.machine = m;
 	o.slots_cache = slots_cache;
 	o.plug = 0;
-	if (sr_replay_new(rp, &o, specs, n, specs[0], &d) != SR_OK ||
+	if ((ver && sr_kernel_parse(ver, &o.kernel, &d) != SR_OK) ||
+	    sr_replay_new(rp, &o, specs, n, specs[0], &d) != SR_OK ||
 	    sr_replay_feed(*rp, v->e, v->n, &d) != SR_OK ||
 	    sr_replay_finish(*rp, &res, &d) != SR_OK) {
 		printf("FAIL %s: replay: %s\n", test_name, d.msg);
@@ -104,6 +106,13 @@ static const struct sr_result *run(struct sr_replay **rp, const struct sr_machin
 		return NULL;
 	}
 	return res;
+}
+
+static const struct sr_result *run(struct sr_replay **rp, const struct sr_machine *m,
+				   int slots_cache, const char *const *specs, int n,
+				   const struct evs *v)
+{
+	return run_on(rp, m, slots_cache, NULL, specs, n, v);
 }
 
 /* The result of device `name` under policy k; NULL if there is none. */
@@ -407,26 +416,7 @@ static void page_of(struct evs *v, uint32_t pid, uint64_t i, int read)
 static const struct sr_result *run_kernel(struct sr_replay **rp, const struct sr_machine *m,
 					  const char *ver, const struct evs *v)
 {
-	struct sr_replay_opts o;
-	const struct sr_result *res = NULL;
-	struct sr_diag d;
-
-	*rp = NULL;
-	if (!m)
-		return NULL;
-	sr_replay_opts_init(&o);
-	o.machine = m;
-	o.slots_cache = 0;
-	o.plug = 0;
-	if (sr_kernel_parse(ver, &o.kernel, &d) != SR_OK ||
-	    sr_replay_new(rp, &o, RECLAIMER, 1, RECLAIMER[0], &d) != SR_OK ||
-	    sr_replay_feed(*rp, v->e, v->n, &d) != SR_OK ||
-	    sr_replay_finish(*rp, &res, &d) != SR_OK) {
-		printf("FAIL %s: replay: %s\n", test_name, d.msg);
-		test_failed++;
-		return NULL;
-	}
-	return res;
+	return run_on(rp, m, 0, ver, RECLAIMER, 1, v);
 }
 
 /*
