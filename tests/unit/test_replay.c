@@ -412,6 +412,21 @@ static void page_of(struct evs *v, uint32_t pid, uint64_t i, int read)
 		e->flags |= SR_EV_HAS_FAULT | (read ? 0 : SR_EV_WRITE_FAULT);
 }
 
+/* n order-0 events op of pid's pages first .. first + n - 1 at offsets
+ * off0 on, each at its own address; a swap-in a read fault (read) or a
+ * write fault, or with neither fault nor address (read < 0). */
+static void page_run(struct evs *v, uint64_t *ts, int op, uint32_t pid, long long off0,
+		     uint64_t first, int n, int read)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		add(v, (*ts)++, op, pid, 0, 0, 0, 0, off0 + i, 1);
+		if (read >= 0 || op == SR_OP_OUT)
+			page_of(v, pid, first + (uint64_t)i, read > 0);
+	}
+}
+
 /* The replay of v on m under kernel ver, the slots cache off. */
 static const struct sr_result *run_kernel(struct sr_replay **rp, const struct sr_machine *m,
 					  const char *ver, const struct evs *v)
@@ -445,29 +460,16 @@ static void kept_slot_read_fault(void)
 	const struct sr_result *res;
 	struct evs *v = calloc(1, sizeof(*v));
 	uint64_t ts = 1000;
-	int i, pass;
+	int pass;
 
 	for (pass = 0; pass < 3; pass++) {
 		v->n = 0;
 		ts = 1000;
-		for (i = 0; i < 600; i++) {
-			add(v, ts++, SR_OP_OUT, 1, 0, 0, 0, 0, i, 1);
-			page_of(v, 1, (uint64_t)i, 1);
-		}
-		for (i = 0; i < 600; i++) {
-			add(v, ts++, SR_OP_IN, 1, 0, 0, 0, 0, i, 1);
-			if (pass < 2)
-				page_of(v, 1, (uint64_t)i, pass == 0);
-		}
-		add(v, ts++, SR_OP_IN, 1, 0, 0, 0, 0, 599, 1);
-		if (pass < 2)
-			page_of(v, 1, 599, pass == 0);
-		for (i = 0; i < 600; i++) {
-			add(v, ts++, SR_OP_OUT, 2, 0, 0, 0, 0, 1000 + i, 1);
-			page_of(v, 2, (uint64_t)i, 1);
-		}
-		add(v, ts++, SR_OP_OUT, 1, 0, 0, 0, 0, 2000, 1);
-		page_of(v, 1, 0, 1);
+		page_run(v, &ts, SR_OP_OUT, 1, 0, 0, 600, 1);
+		page_run(v, &ts, SR_OP_IN, 1, 0, 0, 600, pass < 2 ? pass == 0 : -1);
+		page_run(v, &ts, SR_OP_IN, 1, 599, 599, 1, pass < 2 ? pass == 0 : -1);
+		page_run(v, &ts, SR_OP_OUT, 2, 1000, 0, 600, 1);
+		page_run(v, &ts, SR_OP_OUT, 1, 2000, 0, 1, 1);
 		res = run_kernel(&r, m, "6.6", v);
 		if (res && pass == 0) {
 			CHECK(res->policy[0].slots_kept == 513);
@@ -487,14 +489,8 @@ static void kept_slot_read_fault(void)
 	pm = mach("{\"nodes\": [{\"cpus\": 1}], \"devices\": ["
 		  " {\"name\": \"s\", \"class\": \"pmem\", \"node\": 0, \"size_pages\": 1024}]}");
 	v->n = 0;
-	for (i = 0; i < 600; i++) {
-		add(v, ts++, SR_OP_OUT, 1, 0, 0, 0, 0, i, 1);
-		page_of(v, 1, (uint64_t)i, 1);
-	}
-	for (i = 0; i < 600; i++) {
-		add(v, ts++, SR_OP_IN, 1, 0, 0, 0, 0, i, 1);
-		page_of(v, 1, (uint64_t)i, 1);
-	}
+	page_run(v, &ts, SR_OP_OUT, 1, 0, 0, 600, 1);
+	page_run(v, &ts, SR_OP_IN, 1, 0, 0, 600, 1);
 	res = run_kernel(&r, pm, "6.6", v);
 	if (res)
 		CHECK(res->policy[0].slots_kept == 0);
@@ -527,20 +523,10 @@ static void kept_slot_rewritten(void)
 	const struct sr_result *res;
 	struct evs *v = calloc(1, sizeof(*v));
 	uint64_t ts = 1000;
-	int i;
 
-	for (i = 0; i < 10; i++) {
-		add(v, ts++, SR_OP_OUT, 1, 0, 0, 0, 0, i, 1);
-		page_of(v, 1, (uint64_t)i, 1);
-	}
-	for (i = 0; i < 10; i++) {
-		add(v, ts++, SR_OP_IN, 1, 0, 0, 0, 0, i, 1);
-		page_of(v, 1, (uint64_t)i, 1);
-	}
-	for (i = 0; i < 10; i++) {
-		add(v, ts++, SR_OP_IN, 1, 0, 0, 0, 0, i, 1);
-		page_of(v, 1, (uint64_t)i, 1);
-	}
+	page_run(v, &ts, SR_OP_OUT, 1, 0, 0, 10, 1);
+	page_run(v, &ts, SR_OP_IN, 1, 0, 0, 10, 1);
+	page_run(v, &ts, SR_OP_IN, 1, 0, 0, 10, 1);
 	res = run_kernel(&r, m, "6.6", v);
 	if (res) {
 		/* Every swap-out went to the pmem device (priority 9). */
