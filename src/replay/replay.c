@@ -578,8 +578,8 @@ static inline double jitter_of(const struct sr_replay *r, uint64_t seq, int j)
  * (N1) Record u as noise replica j has it: the event's time (and its
  * recorded end, end) moved later by its jitter, and the task's compute
  * time before it by the difference of its jitter and its previous
- * event's (at least 0).  in is the record as the machine has it (u was
- * packed from it).
+ * event's (at least 0; kswapd's stays 0: task_gap()).  in is the record
+ * as the machine has it (u was packed from it).
  */
 static void jitter(const struct sr_replay *r, int j, const struct sr_play *in, double end,
 		   struct sr_sub *u)
@@ -588,7 +588,8 @@ static void jitter(const struct sr_replay *r, int j, const struct sr_play *in, d
 
 	u->ts_ns = in->e.ts_ns + (uint64_t)dj;
 	u->end = end + dj;
-	if (!r->ev_fresh) {
+	if (!r->ev_fresh && !((in->e.flags & SR_EV_KSWAPD) && in->e.op == SR_OP_OUT &&
+			      (in->e.flags & SR_EV_HAS_RECLAIM))) {
 		gap += dj - jitter_of(r, r->ev_prev, j);
 		if (gap < 0)
 			gap = 0;
@@ -647,7 +648,10 @@ static __attribute__((noinline)) enum sr_err sim_failed(struct sr_diag *d, int r
  * Task t's compute time before event e (fresh: its first), and t's and the
  * trace's times moved on: the recorded gap since its previous event less
  * that event's recorded wait (a swap-in's latency; swap-out writeback is
- * asynchronous; the caller sets prev_busy for e).
+ * asynchronous; the caller sets prev_busy for e).  A record of kswapd (a
+ * swap-out whose reclaim is kswapd) has none: kswapd slept until others'
+ * allocations woke it, and its work is the replay's to charge; it starts
+ * at max(its clock, the simulation's time) instead (order.c, "kswapd").
  */
 static inline double task_gap(struct sr_replay *r, struct task *t, const struct sr_event *e,
 			      int fresh)
@@ -663,6 +667,9 @@ static inline double task_gap(struct sr_replay *r, struct task *t, const struct 
 				    t->prev_ts + t->prev_busy;
 
 		gap = e->ts_ns > busy_end ? (double)(e->ts_ns - busy_end) : 0;
+		if (SR_UNLIKELY(e->flags & SR_EV_KSWAPD) && e->op == SR_OP_OUT &&
+		    (e->flags & SR_EV_HAS_RECLAIM))
+			gap = 0;
 	}
 	if (!r->any || e->ts_ns < r->first_ts)
 		r->first_ts = e->ts_ns;

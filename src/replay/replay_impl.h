@@ -71,10 +71,11 @@ struct sim_order {
 	 * in the idle heap (the ready heap is only ever left from its top),
 	 * the parent waiting for its exit (-1 none), the
 	 * recorded end of the last record it was given, its state
-	 * (order.c). */
+	 * (order.c), and 1 once it is known to be more than kswapd (a
+	 * record not kswapd's: it never sleeps as kswapd, order.c). */
 	int32_t *qhead, *qtail, *hpos, *waiter;
 	double *rec_end;
-	uint8_t *st;
+	uint8_t *st, *mixed;
 	/* The heaps: ready tasks by their next start, idle ones by their
 	 * clock less their recorded end (k), each entry with its task. */
 	struct ord_ent {
