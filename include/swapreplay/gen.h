@@ -102,8 +102,22 @@
  *   the batch's swap-outs have the reclaiming task's time.  Default 1: one
  *   page per page made resident.
  *
+ * - Global reclaim (reclaim = SR_GEN_RECLAIM_GLOBAL; the default is a
+ *   memory cgroup's limit, above): the limit is the node's memory, with
+ *   the page allocator's watermarks min, low and high (__setup_per_zone_
+ *   wmarks()); a page made resident with the free pages below low + its
+ *   pages wakes kswapd (pid SR_GEN_KSWAPD_PID, on a CPU of cpu_node), which
+ *   reclaims passes of SWAP_CLUSTER_MAX (32) pages at its own pace until
+ *   high; below min + its pages the task reclaims passes of 32 itself
+ *   (direct reclaim).  The swap-outs say which (the trace's `reclaim`).
+ *   Whether kswapd keeps up is a race of paces, so in this mode the tasks'
+ *   clocks count their faults' waits too: a swap-in's estimated read and
+ *   the CPU work of the direct reclaim done in its fault, written as its
+ *   lat_ns (the replay takes that wait out of the next gap: the trace's
+ *   gaps stay compute).  docs/MODEL.md, "gen: reclaim by kswapd" (G2).
+ *
  * Not modelled: active/inactive
- * lists and their approximations of LRU, kswapd, the fault and clearing of
+ * lists and their approximations of LRU, the fault and clearing of
  * a huge page (its first touch costs one access like any other), and
  * khugepaged (a split huge page is never collapsed again).
  */
@@ -143,6 +157,17 @@ enum sr_err sr_gen_workload_parse(const char *s, enum sr_gen_workload *out);
 /* Pages of a transparent huge page, and of a swap cluster (HPAGE_PMD_NR on
  * x86-64 with 4 KiB pages; SWAPFILE_CLUSTER with CONFIG_THP_SWAP). */
 #define SR_GEN_HPAGE_PAGES 512u
+
+/* kswapd's pid in a trace of global reclaim. */
+#define SR_GEN_KSWAPD_PID 997u
+/* A reclaim pass: SWAP_CLUSTER_MAX (include/linux/swap.h). */
+#define SR_GEN_RECLAIM_PASS 32u
+
+/* Who reclaims (see above). */
+enum sr_gen_reclaim {
+	SR_GEN_RECLAIM_MEMCG = 0,   /* a memory cgroup's limit: the task (default) */
+	SR_GEN_RECLAIM_GLOBAL = 1,  /* the node's watermarks: kswapd, else the task */
+};
 
 /* How a huge page comes back from swap (see above). */
 enum sr_gen_thp_swapin {
@@ -192,7 +217,8 @@ struct sr_gen_params {
 				 * access takes access_ns exactly */
 	uint64_t seed;          /* PRNG seed (swap-w-rand); default 1 */
 	uint32_t reclaim_batch; /* pages a direct reclaim frees at once, 1 (default)
-				 * to 512 */
+				 * to 512 (SR_GEN_RECLAIM_MEMCG only) */
+	enum sr_gen_reclaim reclaim; /* default SR_GEN_RECLAIM_MEMCG */
 	uint32_t thp_pages;     /* pages of a huge page: a power of two, 2 to 512
 				 * (SR_GEN_HPAGE_PAGES, the default) */
 	double thp;             /* share of each task's aligned units
@@ -248,6 +274,10 @@ struct sr_gen_stats {
 	uint64_t ra_pages;      /* pages read ahead (with readahead) */
 	uint64_t ra_hits;       /* swap-ins that found their page read ahead */
 	uint64_t ra_dropped;    /* pages read ahead and reclaimed unused */
+	/* Global reclaim: the watermarks (free pages), kswapd's wake-ups and
+	 * the pages it swapped out, and the tasks' direct reclaim passes. */
+	uint64_t wmark_min, wmark_low, wmark_high;
+	uint64_t kswapd_wakeups, kswapd_pages_out, direct_passes;
 };
 
 struct sr_gen;

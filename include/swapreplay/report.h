@@ -63,6 +63,7 @@ enum sr_caveat_kind {
 	SR_CAV_MOST_NOT_REPLAYED = 0, /* most events had no device, or no swap-out */
 	SR_CAV_SWAP_FULL,       /* swap-outs that found no device with room */
 	SR_CAV_UNMATCHED,       /* swap-ins whose swap-out is not in the trace */
+	SR_CAV_KEPT,            /* slots kept by the swap cache after read faults (K1) */
 	SR_CAV_STALE,           /* requests served without contention */
 	SR_CAV_LATE,            /* events later than the reorder window allowed */
 	SR_CAV_ORDER,           /* a simulation played events out of time order */

@@ -106,6 +106,13 @@ struct sr_policy_result {
 	uint64_t unmatched_nodev;      /* ... of them found no device with room
 					* (not replayed: no I/O, no latency) */
 	uint64_t swap_full;            /* swap-outs that found no device with room */
+	/* (K1, docs/MODEL.md "The slot a read fault keeps") swap-ins whose
+	 * slot the swap cache kept (a read fault); of the swap-ins that read
+	 * a slot the recording kept, those whose slot this policy's kernel
+	 * had freed (it wrote the page again when reclaiming it: a write the
+	 * trace does not have, not played); kept slots the allocator took
+	 * back, swap being full. */
+	uint64_t slots_kept, kept_rewritten, kept_reclaimed;
 	uint64_t moved_out;            /* swap-outs placed on another device than the baseline's */
 	uint64_t cache_refills, direct_allocs;
 	/* Requests that started more than half a calendar window (82 ms;

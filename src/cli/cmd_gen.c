@@ -16,7 +16,7 @@
 enum {
 	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_JOBS, O_RTASKS, O_RSIZE, O_SIZE, O_LIMIT, O_ACCESSES,
 	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED, O_MACHINE,
-	O_KERNEL, O_THP, O_THP_SIZE, O_THP_SWAPIN, O_RECLAIM_BATCH, O_QUIET,
+	O_KERNEL, O_THP, O_THP_SIZE, O_THP_SWAPIN, O_RECLAIM_BATCH, O_RECLAIM, O_QUIET,
 };
 
 static const struct cli_opt opts[] = {
@@ -41,6 +41,7 @@ static const struct cli_opt opts[] = {
 	{ "thp", 0, CLI_ARG, O_THP },
 	{ "thp-size", 0, CLI_ARG, O_THP_SIZE },
 	{ "reclaim-batch", 0, CLI_ARG, O_RECLAIM_BATCH },
+	{ "reclaim", 0, CLI_ARG, O_RECLAIM },
 	{ "thp-swapin", 0, CLI_ARG, O_THP_SWAPIN },
 	{ "quiet", 'q', CLI_NOARG, O_QUIET },
 	CLI_RA_OPTS,
@@ -223,6 +224,14 @@ static int run(int argc, char **argv)
 			gp.reclaim_batch = (uint32_t)v;
 			break;
 		}
+		case O_RECLAIM:
+			if (!strcmp(val, "memcg"))
+				gp.reclaim = SR_GEN_RECLAIM_MEMCG;
+			else if (!strcmp(val, "global"))
+				gp.reclaim = SR_GEN_RECLAIM_GLOBAL;
+			else
+				return cli_usage("gen", "--reclaim takes memcg or global, not '%s'", val);
+			break;
 		case O_THP_SWAPIN:
 			if (sr_gen_thp_swapin_parse(val, &gp.thp_swapin))
 				return cli_usage("gen", "--thp-swapin takes whole or split, not '%s'", val);
@@ -406,6 +415,14 @@ const struct cli_cmd cmd_gen = {
 	"  --reclaim-batch=N     pages a task's direct reclaim frees at once (default\n"
 	"                        1; the kernel asks for 32, SWAP_CLUSTER_MAX): the\n"
 	"                        batch's swap-outs come together, one reclaim pass\n"
+	"  --reclaim=MODE        who reclaims: memcg (the default: the limit is a\n"
+	"                        memory cgroup's, the task that needs a page reclaims)\n"
+	"                        or global (the limit is the node's memory with the\n"
+	"                        kernel's watermarks: below low kswapd, pid 997, is\n"
+	"                        woken and reclaims passes of 32 pages at its own pace\n"
+	"                        to high; below min the task reclaims passes itself;\n"
+	"                        the swap-outs say which, and a swap-in's lat_ns is\n"
+	"                        its fault's estimated wait, in its task's clock)\n"
 	"  --thp-size=BYTES      a huge page's size: 2M (the default: a PMD) or a\n"
 	"                        smaller power of two down to 8K (mTHP folios)\n"
 	"  --thp-swapin=MODE     how a swapped-out huge page comes back: whole (the\n"

@@ -27,6 +27,7 @@
 #include "common/hash.h"
 #include "common/diag.h"
 #include "common/u64map.h"
+#include "hw/cost.h"
 #include "mm/mm.h"
 #include "swapreplay/gen.h"
 
@@ -59,6 +60,7 @@ struct actor {
 	uint32_t pid;
 	uint32_t cpu;
 	int random;       /* uniform random pages, else sequential */
+	uint64_t wait;    /* global reclaim: the fault's wait so far, ns */
 };
 
 struct sr_gen {
@@ -95,13 +97,26 @@ struct sr_gen {
 	 * to make room for a huge page (511 pages, then a huge page split into
 	 * its 512), and its swap-in; then, kbuild, a job's exit, make's wait
 	 * for it, make's fork of the next job and make's own exit. */
-	struct sr_event pend[2 * SR_GEN_HPAGE_PAGES + 4];
+	struct sr_event pend[4 * SR_GEN_HPAGE_PAGES + 8];
 	uint32_t hp;           /* pages of a huge page (thp_pages) */
 	unsigned npend, pend_i;
 	/* (G1) what the first touch of a page swapped in costs its task more
 	 * than access_ns: SR_GEN_TOUCH_LINES x the machine's remote_miss_ns
 	 * when the tasks' memory is on another node than their CPUs, else 0. */
 	uint64_t touch_ns;
+	/* (G2) Global reclaim: the watermarks (free pages), kswapd (the
+	 * actor after the others, in the heap while awake) and the estimated
+	 * costs per device of a page's swap-in (in_ns: its read waited for),
+	 * of a swap-out's CPU work (out_cpu_ns) and of its write on a DMA
+	 * device (out_dev_ns: the device's time per page of a pass's
+	 * request, kswapd's bound under writeback throttling). */
+	int global;
+	uint32_t wmin, wlow, whigh;
+	uint32_t kswapd;       /* its index in actors[] */
+	int kswapd_awake;      /* in the heap */
+	int kswapd_wake;       /* to be woken at the end of this step, at: */
+	uint64_t kswapd_wake_t;
+	double *in_ns, *out_cpu_ns, *out_dev_ns;
 };
 
 static const char *const workload_names[] = {
@@ -324,12 +339,14 @@ static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op, int dev
 	e->lat_ns = 0;
 	e->vaddr = page_va(g, pg);
 	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR;
-	/* Every swap-out is a's direct reclaim (under the limit, the task
-	 * that needs a page reclaims one: there is no kswapd); a swap-in is
+	/* Every swap-out is a's direct reclaim (under a cgroup's limit, the
+	 * task that needs a page reclaims one: there is no kswapd), but
+	 * kswapd's under global reclaim; a swap-in is
 	 * a write fault where the accesses write (swap-w-*, kbuild, swapin's
 	 * fill), a read fault in swapin's read-back. */
 	if (op == SR_OP_OUT)
-		e->flags |= SR_EV_HAS_RECLAIM;
+		e->flags |= SR_EV_HAS_RECLAIM |
+			    (g->global && a == &g->actors[g->kswapd] ? SR_EV_KSWAPD : 0);
 	else
 		e->flags |= SR_EV_HAS_FAULT | (g->phase == PH_READ ? 0 : SR_EV_WRITE_FAULT);
 }
@@ -577,6 +594,112 @@ static void read_ahead_vma(struct sr_gen *g, struct actor *a, uint32_t pg)
 	}
 }
 
+/* ---- (G2) global reclaim: the watermarks, kswapd and direct reclaim ---- */
+
+static inline uint32_t free_now(const struct sr_gen *g)
+{
+	return g->st.resident >= g->limit ? 0 : (uint32_t)(g->limit - g->st.resident);
+}
+
+/*
+ * One reclaim pass by a: SWAP_CLUSTER_MAX pages (shrink_inactive_list()'s
+ * isolation batch; a huge page counts its pages), least recently used
+ * first.  Returns the CPU work of its swap-outs, ns, and in *dev_ns the
+ * time their writes take their DMA devices.
+ */
+static double reclaim_pass(struct sr_gen *g, struct actor *a, double *dev_ns)
+{
+	uint64_t res0 = g->st.resident;
+	unsigned i, n0 = g->npend;
+	double cpu = 0;
+
+	*dev_ns = 0;
+	while (res0 - g->st.resident < SR_GEN_RECLAIM_PASS && g->lru_head != NIL && !g->err &&
+	       g->npend + 2 * g->hp < sizeof(g->pend) / sizeof(g->pend[0]))
+		evict(g, a);
+	for (i = n0; i < g->npend; i++) {
+		const struct sr_event *e = &g->pend[i];
+
+		if (e->op != SR_OP_OUT)
+			continue;
+		cpu += e->nr_pages * g->out_cpu_ns[e->dev];
+		*dev_ns += e->nr_pages * g->out_dev_ns[e->dev];
+		if (a == &g->actors[g->kswapd])
+			g->st.kswapd_pages_out += e->nr_pages;
+	}
+	return cpu;
+}
+
+/*
+ * Room for need pages under global reclaim (mm/page_alloc.c: the fast
+ * path's low watermark, then the slow path's min): below low + need,
+ * kswapd is woken (wakeup_kswapd()); below min + need, a reclaims passes
+ * itself (__alloc_pages_direct_reclaim(), try_to_free_pages() asking
+ * SWAP_CLUSTER_MAX), their CPU work its fault's wait.  The limit itself
+ * is never passed (the pages in the reserve below min are not the tasks').
+ */
+static void reclaim_global(struct sr_gen *g, struct actor *a, uint32_t need)
+{
+	double dev_ns;
+
+	if (free_now(g) < g->wlow + need && !g->kswapd_awake && !g->kswapd_wake) {
+		g->kswapd_wake = 1;
+		g->kswapd_wake_t = a->clock;
+	}
+	while (free_now(g) < g->wmin + need && g->lru_head != NIL && !g->err) {
+		unsigned n0 = g->npend;
+
+		a->wait += (uint64_t)llround(reclaim_pass(g, a, &dev_ns));
+		g->st.direct_passes++;
+		if (g->npend == n0 && free_now(g) < g->wmin + need)
+			break; /* nothing reclaimable: the limit below */
+	}
+	while (g->st.resident + need > g->limit && g->lru_head != NIL && !g->err)
+		evict(g, a);
+}
+
+/*
+ * kswapd's step (balance_pgdat(): passes of SWAP_CLUSTER_MAX until the
+ * high watermark, kswapd_shrink_node()): one pass at its clock, which
+ * then moves by the pass's CPU work or, when longer, by the time its
+ * writes take their devices (writeback throttling lets kswapd keep 16 in
+ * flight, so that its pace is the device's); asleep at high (it leaves
+ * the heap), or when nothing is left to reclaim.
+ */
+static void kswapd_step(struct sr_gen *g)
+{
+	struct actor *k = &g->actors[g->kswapd];
+	double cpu, dev_ns;
+
+	if (free_now(g) >= g->whigh || g->lru_head == NIL || g->err) {
+		g->heap[0] = g->heap[--g->nheap];
+		heap_down(g, 0);
+		g->kswapd_awake = 0;
+		return;
+	}
+	cpu = reclaim_pass(g, k, &dev_ns);
+	k->clock += (uint64_t)llround(cpu > dev_ns ? cpu : dev_ns) + 1;
+	if (k->clock > g->tmax)
+		g->tmax = k->clock;
+	heap_down(g, 0);
+}
+
+/* Wake kswapd at time t (after the step that found low crossed: the heap's
+ * top is that step's task until then). */
+static void kswapd_wake(struct sr_gen *g, uint64_t t)
+{
+	struct actor *k = &g->actors[g->kswapd];
+
+	g->kswapd_wake = 0;
+	if (g->kswapd_awake)
+		return;
+	g->kswapd_awake = 1;
+	g->st.kswapd_wakeups++;
+	if (k->clock < t)
+		k->clock = t;
+	heap_push(g, g->kswapd);
+}
+
 /* Task a accesses page pg at its clock; 1 when that swapped the page in
  * (a fault, or a page read ahead touched for the first time). */
 static int touch(struct sr_gen *g, struct actor *a, uint32_t pg)
@@ -621,8 +744,10 @@ static int touch(struct sr_gen *g, struct actor *a, uint32_t pg)
 		return 1;
 	}
 	/* pg is about to become resident: direct reclaim by a first, a
-	 * batch at a time. */
-	if (g->st.resident + need > g->limit) {
+	 * batch at a time; under global reclaim, by kswapd or a (G2). */
+	if (g->global) {
+		reclaim_global(g, a, need);
+	} else if (g->st.resident + need > g->limit) {
 		uint64_t room = need + g->p.reclaim_batch - 1;
 
 		while (g->st.resident + room > g->limit && g->lru_head != NIL && !g->err)
@@ -632,6 +757,13 @@ static int touch(struct sr_gen *g, struct actor *a, uint32_t pg)
 	}
 	if (s == PG_SWAPPED) {
 		emit(g, a, SR_OP_IN, g->dev[pg], g->slot[pg], need, pg);
+		if (g->global) {
+			/* (G2) The fault waited for its direct reclaim and its
+			 * read: the swap-in's lat_ns, and its task's clock. */
+			a->wait += (uint64_t)llround(g->in_ns[g->dev[pg]] * need);
+			g->pend[g->npend - 1].lat_ns = a->wait;
+			a->clock += a->wait;
+		}
 		set_owner(g, g->dev[pg], g->slot[pg], NIL);
 		free_slots(g, pg, need);
 		g->st.swapped -= need;
@@ -640,6 +772,7 @@ static int touch(struct sr_gen *g, struct actor *a, uint32_t pg)
 	} else {
 		g->st.first_touches += need;
 	}
+	a->wait = 0;
 	g->state[pg] = (unsigned char)((g->state[pg] & ~PG_MASK) | PG_RESIDENT);
 	lru_add_tail(g, pg);
 	g->st.resident += need;
@@ -740,6 +873,10 @@ static int step(struct sr_gen *g)
 	while (!g->nheap)
 		if (!next_phase(g))
 			return 0;
+	if (g->global && g->heap[0] == g->kswapd) {
+		kswapd_step(g);
+		return 1;
+	}
 	a = &g->actors[g->heap[0]];
 	if (a->random) {
 		pg = a->base + rand_below(a->rng, a->pages);
@@ -775,13 +912,15 @@ static int step(struct sr_gen *g)
 				task_op(g, last, SR_OP_FORK, SR_GEN_MAKE_PID,
 					g->actors[g->next_task].pid);
 				start(g, g->next_task++, a->clock, g->p.accesses);
-			} else if (!g->nheap) {
+			} else if (g->nheap == (uint32_t)g->kswapd_awake) {
 				task_op(g, last, SR_OP_EXIT, SR_GEN_MAKE_PID, 0);
 			}
 		}
-		return 1;
+	} else {
+		heap_down(g, 0);
 	}
-	heap_down(g, 0);
+	if (g->kswapd_wake)
+		kswapd_wake(g, g->kswapd_wake_t);
 	return 1;
 }
 
@@ -867,6 +1006,12 @@ static enum sr_err check_params(const struct sr_gen_params *p, struct sr_diag *d
 	if ((unsigned)p->thp_swapin > SR_GEN_THP_IN_SPLIT)
 		return sr_diag_set(d, SR_ERR_INVAL, "unknown huge page swap-in mode %d",
 				   (int)p->thp_swapin);
+	if ((unsigned)p->reclaim > SR_GEN_RECLAIM_GLOBAL)
+		return sr_diag_set(d, SR_ERR_INVAL, "unknown reclaim mode %d", (int)p->reclaim);
+	if (p->reclaim == SR_GEN_RECLAIM_GLOBAL && p->reclaim_batch != 1)
+		return sr_diag_set(d, SR_ERR_INVAL, "a reclaim batch is a memory cgroup's: global "
+				   "reclaim takes passes of %u pages, by kswapd or the task",
+				   SR_GEN_RECLAIM_PASS);
 	if (p->reclaim_batch < 1 || p->reclaim_batch > 512)
 		return sr_diag_set(d, SR_ERR_INVAL, "reclaim batch %u: 1 to 512 pages",
 				   p->reclaim_batch);
@@ -933,6 +1078,77 @@ static enum sr_err setup_mm(struct sr_gen *g, const struct sr_gen_params *p, str
 	if (!err)
 		err = sr_mm_load_policy(&g->mm, "reclaimer-nid", d);
 	return err;
+}
+
+/* Integer square root (int_sqrt()). */
+static uint64_t isqrt(uint64_t x)
+{
+	uint64_t r = (uint64_t)sqrt((double)x);
+
+	while (r * r > x)
+		r--;
+	while ((r + 1) * (r + 1) <= x)
+		r++;
+	return r;
+}
+
+/*
+ * (G2) Global reclaim's set-up: the watermarks of a node whose memory is
+ * the limit, and each device's estimated costs.  The watermarks
+ * (mm/page_alloc.c, read in 4.9 and 6.6): min_free_kbytes =
+ * int_sqrt(16 x memory in kB) clamped to 128 kB .. 64 MB
+ * (init_per_zone_wmark_min(); later kernels allow 256 MB, reached only
+ * above 256 GiB); min its pages; the gap max(min / 4, memory x
+ * watermark_scale_factor / 10000) with the factor's default 10 from 4.6
+ * (795ae7a0de6b), min / 4 before; low = min + gap, high = min + 2 gap
+ * (__setup_per_zone_wmarks()).  Watermark boosting (5.0) is not modelled.
+ */
+static enum sr_err setup_global(struct sr_gen *g, struct sr_diag *d)
+{
+	const struct sr_machine *m = g->m;
+	uint64_t kb = (uint64_t)g->limit * (SR_PAGE_SIZE / 1024), min_kb, gap;
+	struct actor *k = &g->actors[g->kswapd];
+	int i;
+
+	min_kb = isqrt(kb * 16);
+	min_kb = min_kb < 128 ? 128 : min_kb > 65536 ? 65536 : min_kb;
+	g->wmin = (uint32_t)(min_kb / (SR_PAGE_SIZE / 1024));
+	gap = g->wmin / 4;
+	if ((g->kernel.major > 4 || (g->kernel.major == 4 && g->kernel.minor >= 6)) &&
+	    (uint64_t)g->limit * 10 / 10000 > gap)
+		gap = (uint64_t)g->limit * 10 / 10000;
+	g->wlow = (uint32_t)(g->wmin + gap);
+	g->whigh = (uint32_t)(g->wmin + 2 * gap);
+	if ((uint64_t)g->whigh + (g->p.thp > 0 ? g->hp : 1) >= g->limit)
+		return sr_diag_set(d, SR_ERR_INVAL, "global reclaim: a limit of %u pages leaves "
+				   "nothing above the high watermark (%u pages)", g->limit, g->whigh);
+	g->st.wmark_min = g->wmin;
+	g->st.wmark_low = g->wlow;
+	g->st.wmark_high = g->whigh;
+	g->in_ns = calloc((size_t)m->nr_devices, sizeof(*g->in_ns));
+	g->out_cpu_ns = calloc((size_t)m->nr_devices, sizeof(*g->out_cpu_ns));
+	g->out_dev_ns = calloc((size_t)m->nr_devices, sizeof(*g->out_dev_ns));
+	if (!g->in_ns || !g->out_cpu_ns || !g->out_dev_ns)
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	for (i = 0; i < m->nr_devices; i++) {
+		struct sr_cost c;
+		double work, lat;
+
+		sr_cost_event(m, &m->dev[i], SR_OP_IN, (int)g->p.cpu_node, (int)g->p.mem_node, 1, &c);
+		g->in_ns[i] = c.cpu_ns + c.copy_ns + (c.dma ? c.dev_lat_ns : 0);
+		sr_cost_event(m, &m->dev[i], SR_OP_OUT, (int)g->p.cpu_node, (int)g->p.mem_node, 1, &c);
+		g->out_cpu_ns[i] = c.cpu_ns + c.copy_ns;
+		if (c.dma) {
+			sr_cost_request(&m->dev[i], SR_OP_OUT, SR_GEN_RECLAIM_PASS, 0, &work, &lat);
+			g->out_dev_ns[i] = work / SR_GEN_RECLAIM_PASS;
+		}
+	}
+	/* kswapd: its node's, on the CPU after the tasks' and the pusher's. */
+	k->pid = SR_GEN_KSWAPD_PID;
+	k->cpu = g->p.cpu_node * g->p.cpus_per_node +
+		 (g->p.tasks + g->p.random_tasks + 1) % g->p.cpus_per_node;
+	k->left = UINT64_MAX;
+	return SR_OK;
 }
 
 static const char *u64_text(uint64_t v, char *buf, size_t size)
@@ -1019,8 +1235,9 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 	g->next = malloc(npages * sizeof(*g->next));
 	g->slot = malloc(npages * sizeof(*g->slot));
 	g->dev = malloc(npages * sizeof(*g->dev));
-	g->actors = calloc(g->nactors, sizeof(*g->actors));
-	g->heap = malloc(g->nactors * sizeof(*g->heap));
+	/* kswapd after them (global reclaim): not one of nactors. */
+	g->actors = calloc(g->nactors + 1, sizeof(*g->actors));
+	g->heap = malloc((g->nactors + 1) * sizeof(*g->heap));
 	sr_u64map_init(&g->owner);
 	if ((p->ra.mode == SR_RA_CLUSTER || p->ra.mode == SR_RA_VMA) && p->ra.page_cluster > 0) {
 		g->readahead = p->ra.mode;
@@ -1033,6 +1250,10 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 				   npages, (npages * 19) >> 20);
 	}
 	err = setup_mm(g, p, d);
+	g->global = p->reclaim == SR_GEN_RECLAIM_GLOBAL;
+	g->kswapd = g->nactors;
+	if (!err && g->global)
+		err = setup_global(g, d);
 	if (err) {
 		sr_gen_free(g);
 		return err;
@@ -1106,6 +1327,9 @@ void sr_gen_free(struct sr_gen *g)
 	free(g->slot);
 	free(g->dev);
 	sr_u64map_free(&g->owner);
+	free(g->in_ns);
+	free(g->out_cpu_ns);
+	free(g->out_dev_ns);
 	free(g->actors);
 	free(g->heap);
 	free(g);

@@ -55,6 +55,7 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->cpu_owner = malloc((size_t)m->nr_cpus * sizeof(*h->cpu_owner));
 	h->swaplock = calloc((size_t)m->nr_devices, sizeof(*h->swaplock));
 	h->treelock = calloc((size_t)m->nr_devices, sizeof(*h->treelock));
+	h->tree_last = calloc((size_t)m->nr_devices, sizeof(*h->tree_last));
 	h->lrulock = calloc((size_t)m->nr_nodes, sizeof(*h->lrulock));
 	h->mix = calloc(2 * (size_t)m->nr_devices, sizeof(*h->mix));
 	h->flash = calloc((size_t)m->nr_devices, sizeof(*h->flash));
@@ -63,7 +64,7 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 		return -1;
 	if (!h->head || !h->q || !h->lim || !h->qlock || !h->wstream || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev ||
 	    !h->rdcal || !h->wr_end || !h->rd_last || !h->cpucal || !h->cpu_owner ||
-	    !h->swaplock || !h->treelock ||
+	    !h->swaplock || !h->treelock || !h->tree_last ||
 	    !h->lrulock || !h->mix || !h->flash)
 		return -1;
 	for (i = 0; i < m->nr_devices; i++) {
@@ -211,6 +212,7 @@ void sr_hw_free(struct sr_hw *h)
 	free(h->cpu_owner);
 	free(h->swaplock);
 	free(h->treelock);
+	free(h->tree_last);
 	free(h->lrulock);
 	free(h->mix);
 	free(h->flash);
@@ -281,6 +283,7 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 	dst->draw_key = src->draw_key;
 	dst->draw_n = src->draw_n;
 	memcpy(dst->mix, src->mix, 2 * (size_t)m->nr_devices * sizeof(*dst->mix));
+	memcpy(dst->tree_last, src->tree_last, (size_t)m->nr_devices * sizeof(*dst->tree_last));
 	for (i = 0; i < m->nr_devices; i++)
 		if (cal_copy(&dst->devcal[i], &src->devcal[i]) ||
 		    cal_copy(&dst->rdcal[i], &src->rdcal[i]))

@@ -96,6 +96,7 @@ struct sr_hw {
 	long *cpu_owner;           /* per CPU: the one task that used it, -1 none, -2 several */
 	struct cal *swaplock;      /* per device: its si->lock */
 	struct cal *treelock;      /* per device: its swap cache's tree lock (before 4.11) */
+	int32_t *tree_last;        /* ... who held it last (sr_hw_holder(); 0 nobody) */
 	struct sr_hw_trunks trunks; /* per trunk of a device: its swap cache's lock (4.11
 				     * to 6.17; hw/trunks.h) */
 	struct cal *lrulock;       /* per node: the LRU lock of its memory */
@@ -328,18 +329,51 @@ static inline double sr_hw_lock(struct sr_hw *h, struct cal *l, int kind, double
 	return f;
 }
 
-/* (L4) Device dv's trunk's swap cache lock held for w from s on (hw/
- * trunks.h): when it is released.  A trunk not known (SR_HW_TRUNK_NONE)
- * holds a lock of its own: w, no wait. */
+/* Who takes a lock, for (L5) below: the machine's CPU + 1, or for a task
+ * whose CPU is its own (cpu < 0) a negative number of the task's. */
+static inline int32_t sr_hw_holder(int cpu, long task)
+{
+	return cpu >= 0 ? (int32_t)cpu + 1 : -(int32_t)(task & 0x3fffffff) - 1;
+}
+
+/*
+ * (L5) How long `holds` holds of a swap cache lock (the tree lock, L1;
+ * a trunk's, L4) take when who takes it and *last took it before (0:
+ * nobody): `holds x swap_cache_lock_ns` when the lock's lines, and the
+ * tree's nodes it changes, were last written on another CPU and move
+ * here; 0 when they are this CPU's own or new, as E1's per-page cost,
+ * measured on one task, already has an uncontended insertion and
+ * deletion in it (docs/MODEL.md, L5).  *last becomes who.
+ */
+static inline double sr_hw_cache_hold(int32_t *last, int32_t who, uint32_t holds, double ns)
+{
+	int32_t prev = *last;
+
+	*last = who;
+	return prev && prev != who ? (double)holds * ns : 0.0;
+}
+
+/* (L4) Device dv's trunk's swap cache lock taken from s on for holds
+ * (L5: their time by who held it last): when it is released.  A trunk not
+ * known (SR_HW_TRUNK_NONE) is a lock of its own: no other CPU's lines, no
+ * wait. */
 static inline double sr_hw_trunk_lock(struct sr_hw *h, int dv, uint32_t trunk, double s,
-				      double w)
+				      int32_t who, uint32_t holds)
 {
 	struct sr_hw_trunks *t = &h->trunks;
 	uint32_t i;
-	double f;
+	double f, w;
 
 	if (SR_UNLIKELY(trunk == SR_HW_TRUNK_NONE))
-		return s + w;
+		return s;
+	if (SR_UNLIKELY(trunk >= t->ntrunks[dv]))
+		trunk %= t->ntrunks[dv];
+	if (SR_UNLIKELY(!t->last[dv]) && sr_hw_trunks_dev(t, dv))
+		return -1;
+	/* A hold of no time (L5) neither waits nor needs a calendar. */
+	w = sr_hw_cache_hold(&t->last[dv][trunk], who, holds, h->m->swap_cache_lock_ns);
+	if (w <= 0)
+		return s;
 	i = sr_hw_trunk_cal(t, dv, trunk, h->now);
 	if (SR_UNLIKELY(!i))
 		return -1;
@@ -420,13 +454,18 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, con
 		if (x->free && s >= 0)
 			s = sr_hw_lock(h, &h->swaplock[dv], SR_WAIT_SWAP_LOCK, s,
 				       (double)x->free * m->swap_lock_other_ns);
-		if (x->tree && s >= 0)
-			s = sr_hw_lock(h, &h->treelock[dv], SR_WAIT_SWAP_CACHE_LOCK, s,
-				       (double)x->tree * m->swap_cache_lock_ns);
+		if (x->tree && s >= 0) {
+			/* (L5) its time by who held it last. */
+			double w = sr_hw_cache_hold(&h->tree_last[dv], sr_hw_holder(x->cpu, x->task),
+						    x->tree, m->swap_cache_lock_ns);
+
+			if (w > 0)
+				s = sr_hw_lock(h, &h->treelock[dv], SR_WAIT_SWAP_CACHE_LOCK, s, w);
+		}
 	}
 	/* (L4) 4.11 to 6.17: the swap cache's lock of the slot's trunk. */
 	if (x->trunk_holds && s >= 0)
-		s = sr_hw_trunk_lock(h, dv, x->trunk, s, (double)x->trunk_holds * m->swap_cache_lock_ns);
+		s = sr_hw_trunk_lock(h, dv, x->trunk, s, sr_hw_holder(x->cpu, x->task), x->trunk_holds);
 	if (s >= 0) {
 		/* A select, not a branch: swap-outs and swap-ins interleave
 		 * unpredictably. */

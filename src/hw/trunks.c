@@ -26,8 +26,9 @@ int sr_hw_trunks_init(struct sr_hw_trunks *t, const struct sr_machine *m, const 
 	t->dv = calloc(SR_HW_TRUNK_CALS, sizeof(*t->dv));
 	t->trunk = calloc(SR_HW_TRUNK_CALS, sizeof(*t->trunk));
 	t->ix = calloc((size_t)m->nr_devices, sizeof(*t->ix));
+	t->last = calloc((size_t)m->nr_devices, sizeof(*t->last));
 	t->ntrunks = calloc((size_t)m->nr_devices, sizeof(*t->ntrunks));
-	if (!t->cal || !t->end || !t->dv || !t->trunk || !t->ix || !t->ntrunks)
+	if (!t->cal || !t->end || !t->dv || !t->trunk || !t->ix || !t->last || !t->ntrunks)
 		return -1;
 	for (i = 0; i < SR_HW_TRUNK_CALS; i++) {
 		cal_set_size(&t->cal[i], SR_HW_TRUNK_BUCKETS);
@@ -48,6 +49,9 @@ void sr_hw_trunks_free(struct sr_hw_trunks *t, int ndev)
 		cal_free(&t->cal[i]);
 	for (d = 0; t->ix && d < ndev; d++)
 		free(t->ix[d]);
+	for (d = 0; t->last && d < ndev; d++)
+		free(t->last[d]);
+	free(t->last);
 	free(t->cal);
 	free(t->end);
 	free(t->dv);
@@ -63,6 +67,11 @@ int sr_hw_trunks_copy(struct sr_hw_trunks *dst, const struct sr_hw_trunks *src, 
 	int d;
 
 	for (d = 0; d < ndev; d++) {
+		if (src->last[d]) {
+			if (!dst->last[d] && !(dst->last[d] = malloc(src->ntrunks[d] * sizeof(**dst->last))))
+				return -1;
+			memcpy(dst->last[d], src->last[d], src->ntrunks[d] * sizeof(**dst->last));
+		}
 		if (!src->ix[d])
 			continue;
 		if (!dst->ix[d] && !(dst->ix[d] = malloc(src->ntrunks[d] * sizeof(**dst->ix))))
@@ -90,6 +99,13 @@ uint64_t sr_hw_trunks_stale(const struct sr_hw_trunks *t)
 	for (i = 0; i < t->n; i++)
 		n += t->cal[i].stale;
 	return n;
+}
+
+int sr_hw_trunks_dev(struct sr_hw_trunks *t, int dv)
+{
+	if (!t->last[dv] && !(t->last[dv] = calloc(t->ntrunks[dv], sizeof(**t->last))))
+		return -1;
+	return 0;
 }
 
 uint32_t sr_hw_trunk_take(struct sr_hw_trunks *t, int dv, uint32_t trunk, double now)
@@ -135,7 +151,7 @@ size_t sr_hw_trunks_bytes(const struct sr_machine *m)
 	int d;
 
 	for (d = 0; d < m->nr_devices; d++)
-		n += (size_t)dev_trunks(&m->dev[d]) * sizeof(uint16_t) + sizeof(uint16_t *) +
-		     sizeof(uint32_t);
+		n += (size_t)dev_trunks(&m->dev[d]) * (sizeof(uint16_t) + sizeof(int32_t)) +
+		     sizeof(uint16_t *) + sizeof(int32_t *) + sizeof(uint32_t);
 	return n;
 }

@@ -61,6 +61,8 @@ struct sr_hw_trunks {
 	uint32_t *trunk;
 	uint16_t **ix;       /* per device: a trunk's calendar + 1 (0: none), NULL
 			      * until the device's first trunk lock */
+	int32_t **last;      /* per device: who held a trunk's lock last (sr_hw_holder();
+			      * 0 nobody), NULL until sr_hw_trunks_dev() */
 	uint32_t *ntrunks;   /* per device: its trunks */
 	uint32_t n, hand;    /* calendars made; where the search for an idle one starts */
 	uint64_t shared;     /* trunks that took a calendar still busy with another's */
@@ -75,6 +77,9 @@ void sr_hw_trunks_free(struct sr_hw_trunks *t, int ndev);
 /* dst (made by sr_hw_trunks_init() for the same machine, never used)
  * becomes a copy of src; 0 or -1 out of memory. */
 int sr_hw_trunks_copy(struct sr_hw_trunks *dst, const struct sr_hw_trunks *src, int ndev);
+/* Make device dv's record of who held each trunk's lock last (t->last[dv]);
+ * 0, or -1 out of memory. */
+int sr_hw_trunks_dev(struct sr_hw_trunks *t, int dv);
 /* Requests the trunks' calendars served before their window. */
 uint64_t sr_hw_trunks_stale(const struct sr_hw_trunks *t);
 /* The calendar of device dv's trunk (< t->ntrunks[dv]) when it has none:

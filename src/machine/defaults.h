@@ -136,8 +136,9 @@
  * [F] the tree lock, fitted on C2's vanilla row (1,428,002 kB/s) with it
  * (tests/validation/fit.sh): 1,400 ns, as the profile's arithmetic gives
  * (2 holds per page at 357k pages/s: 1.40 us).  From 4.11 to 6.17 the same
- * hold on the lock of the slot's 64 MB trunk (docs/MODEL.md, L4): no
- * figure of its own is published (an uncontended one is shorter: L4).
+ * hold on the lock of the slot's 64 MB trunk (docs/MODEL.md, L4).  Both
+ * take it only when the lock was last held by another CPU (L5): the
+ * uncontended hold is in E1's per-page cost.
  */
 #define DEF_SWAP_LOCK_OTHER_NS 280.0
 #define DEF_SWAP_CACHE_LOCK_NS 1400.0

@@ -208,6 +208,7 @@ struct sr_mm {
 	int *rr;                   /* [node * nr_devices + group start]: next turn */
 	uint64_t *used;            /* slots in use per device */
 	uint64_t free_total;
+	uint64_t total_pages;      /* every device's slots (total_swap_pages) */
 	int taking;                /* sr_mm_choose() will take slots: turns may move */
 
 	/* swapfile.c: where the slots are, per device */
@@ -400,6 +401,23 @@ static inline int sr_swapin_bypass(const struct sr_kernel *k, enum sr_dev_class 
 {
 	return sr_dev_class_memlike(cls) && k->sync_bypass;
 }
+
+/* vm_swap_full() (include/linux/swap.h, the same from 4.0 to 7.x): more
+ * than half of all swap in use, nr_swap_pages * 2 < total_swap_pages. */
+static inline int sr_vm_swap_full(const struct sr_mm *mm)
+{
+	return mm->free_total * 2 < mm->total_pages;
+}
+
+/*
+ * swap_state.c (K1): whether the swap cache keeps the slot of a page
+ * swapped in from device dv by an event with flags ev_flags (its fault:
+ * SR_EV_HAS_FAULT, SR_EV_WRITE_FAULT), under kernel k: 1 for a read fault
+ * on a device not synchronous (or a kernel before 4.15), while swap is
+ * not half full.  docs/MODEL.md, "The slot a read fault keeps".
+ */
+int sr_swapin_keeps_slot(const struct sr_mm *mm, const struct sr_kernel *k, int dv,
+			 uint32_t ev_flags);
 
 /* swap_state.c: a VMA's readahead state (swap_readahead_info). */
 struct sr_vma_ra {

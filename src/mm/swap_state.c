@@ -223,3 +223,40 @@ enum sr_err sr_readahead_parse(const char *s, struct sr_readahead_opts *o, struc
 	o->memory_pages = mem;
 	return SR_OK;
 }
+
+/*
+ * (K1) The slot a read fault keeps.  do_swap_page() (mm/memory.c, read in
+ * 4.9, 5.8, 6.11 and the 7.0 swap table) maps the page it read and drops
+ * the PTE's reference to the swap entry; whether the page then leaves the
+ * swap cache, and its slot is freed, is decided at once:
+ *
+ * - a synchronous device from 4.15 bypasses the swap cache for a page of
+ *   one user (0bcac06f27d7), and frees the slot; from the 7.0 swap table,
+ *   which ended the bypass, should_try_to_free_swap() frees the cache of
+ *   such a device always ("swap cache pinning the slot ... fragmentation
+ *   is a more critical issue"): the same for the model;
+ * - else it is freed when mem_cgroup_swap_full(): vm_swap_full(), more
+ *   than half of all swap in use (a cgroup v2's swap.high or swap.max half
+ *   reached as well: not in a trace), or the VMA is mlocked (not in a
+ *   trace);
+ * - or for a write fault: reuse_swap_page() to 5.18, from 5.19 the
+ *   refcount test of should_try_to_free_swap() (c145e0b47c77): a page of
+ *   one user is freed from the cache, its PTE made writable.
+ *
+ * A read fault's page so keeps its slot (the swap map's SWAP_HAS_CACHE,
+ * its count 0) until it is written (do_wp_page(): reuse_swap_page() to
+ * 5.18, wp_can_reuse_anon_folio()'s folio_free_swap() from 5.19), or
+ * swap fills (the allocator's reclaim of such slots, and
+ * free_swap_and_cache()), or the task exits and reclaim takes the page.
+ * Reclaimed clean, it is not written again: its next swap-in reads the
+ * same slot.
+ */
+int sr_swapin_keeps_slot(const struct sr_mm *mm, const struct sr_kernel *k, int dv,
+			 uint32_t ev_flags)
+{
+	if ((ev_flags & (SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT)) != SR_EV_HAS_FAULT)
+		return 0;
+	if (dv < 0 || dv >= mm->m->nr_devices || sr_swapin_bypass(k, mm->m->dev[dv].cls))
+		return 0;
+	return !sr_vm_swap_full(mm);
+}

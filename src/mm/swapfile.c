@@ -256,6 +256,7 @@ enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	for (i = 0; i < m->nr_devices; i++)
 		mm->free_total += m->dev[i].size_pages;
+	mm->total_pages = mm->free_total;
 	if (sr_kernel_parse(SR_KERNEL_DEFAULT, &k, d))
 		return SR_ERR_INVAL;
 	return sr_mm_set_slots(mm, &k, 0, d);

@@ -30,9 +30,68 @@
  *    simulation runs behind the recording);
  *  - a forked child: at its parent's fork, which is in its parent's
  *    queue; a parent waiting for a child: at the child's exit, or later;
- *    an exited task: never.
+ *    an exited task: never;
+ *  - kswapd asleep (its last record played was kswapd's, below): never
+ *    before anything played until its next record comes, so it bounds
+ *    nothing.
  * The ready task with the earliest start s plays its record when s <= B.
  * At the end of the trace every record is played, earliest first.
+ *
+ * kswapd.  A record of kswapd is a swap-out whose reclaim is kswapd
+ * (SR_EV_KSWAPD, traces/FORMAT.md); a task whose swap-outs carry it is
+ * kswapd.  Its recorded gaps are not compute time of its own.  kswapd()
+ * (mm/vmscan.c, read in 6.18.2) sleeps in kswapd_try_to_sleep() until
+ * wakeup_kswapd() wakes it, which an allocation does once a zone is below
+ * its low watermark (mm/page_alloc.c, read in a 6.3-or-later tree: the
+ * first attempt is at the low watermark, ALLOC_WMARK_LOW; then
+ * __alloc_pages_slowpath() calls wake_all_kswapds()).  Awake, it runs
+ * balance_pgdat() until the node is balanced at the high watermark
+ * (kswapd_shrink_node(): nr_to_reclaim = max(high_wmark_pages,
+ * SWAP_CLUSTER_MAX)): kernel work, which the replay charges itself (E1;
+ * its writes, B2).  Balanced, it naps HZ/10 first, and reclaims again
+ * without a wakeup if the node is no longer balanced by then: others'
+ * allocations again.  So its writes follow the simulation's demand, not
+ * the recorded clock: a record of kswapd has a gap of 0 (replay.c,
+ * task_gap()) and starts at
+ *        s = max(c_i, N),  N the simulation's time (now, the latest
+ *                          start played) when the record reaches it:
+ * once the allocations recorded before it that could be played have
+ * been, and never before kswapd is free.  It is the rule of a task that
+ * has not appeared (above), with c_i for the recorded time.  A record
+ * that reaches a task with records queued (or waiting for a child, or
+ * not yet born) needs no more than its gap of 0: c_i >= N already, as
+ * those records start no earlier than N in time order and its clock is
+ * their end (a record played late past a full queue makes its followers
+ * late too).  Else the task is idle, asleep or exited, its clock final,
+ * and the record's gap becomes max(0, N - c_i) as it is given.
+ *
+ * The bound B and kswapd.  When kswapd's queue empties after a record of
+ * its own, it sleeps (ST_KSWAPD): out of the idle heap.  Its next record
+ * starts at max(c_i, N') with N' the time when it comes; N' is at least
+ * every start played before then (now only moves forward), so nothing the
+ * others play meanwhile can be a record it should have preceded: it needs
+ * no place in B.  Neither of the two other keys is right.  c_i - E_i, an
+ * idle task's, holds the others at T + c_i - E_i, a bound made of
+ * kswapd's recorded end, which the rule drops; where it is the least,
+ * the records it holds back are then played after kswapd's, though
+ * recorded before it.  "It can start at N" (a key of N - T) would hold
+ * every record after N until kswapd's next record comes, which in a
+ * trace is often seconds later (it sleeps): the queue fills, and its
+ * records are forced.
+ *
+ * A task with records of both kinds (a trace that says kswapd of a task
+ * that faults; kswapd is a kernel thread and faults in no user page) is
+ * known as such (mixed) from its first record if that is not kswapd's
+ * (or from its fork), else from the first that is not and comes while
+ * it sleeps: that one starts at max(c_i + g, N), as it was bounded by
+ * nothing and would otherwise start in the simulation's past (late).  A
+ * mixed task never sleeps: it rests in the idle heap as any task, so
+ * that its other records keep their gaps and their exact order (its
+ * kswapd records still start at max(c_i, N)).  Every other record (every
+ * record of a trace without reclaim) is played as before, at the cost of
+ * a test of its flags and its task's state (tests/unit/test_order.c,
+ * kswapd_starts_at_demand and kswapd_bounds_nothing: the rule and the
+ * bound, worked by hand).
  *
  * A task idle for long (one that ended, in a trace without its exit), or
  * tasks whose simulated paces drift apart, hold B back while the others
@@ -55,7 +114,16 @@
 #include "common/bigmem.h"
 #include "replay/replay_impl.h"
 
-enum { ST_NEW = 0, ST_UNBORN, ST_READY, ST_IDLE, ST_BLOCKED, ST_EXITED };
+/* A task's state; ST_KSWAPD is kswapd asleep (above): idle, out of the
+ * idle heap.  (sim_order.mixed: the task is more than kswapd.) */
+enum { ST_NEW = 0, ST_IDLE, ST_KSWAPD, ST_EXITED, ST_UNBORN, ST_READY, ST_BLOCKED };
+
+/* A record of kswapd: a swap-out whose reclaim is kswapd (as B2 tests it,
+ * replay.c's play()); one test of the flags for every other record. */
+static inline int rec_kswapd(uint8_t op, uint8_t flags)
+{
+	return SR_UNLIKELY(flags & SR_EV_KSWAPD) && op == SR_OP_OUT && (flags & SR_EV_HAS_RECLAIM);
+}
 
 /* ---- the heaps: tasks by key (ready: next start; idle: c_i - E_i) ----
  *
@@ -418,10 +486,10 @@ static inline void rec_unpack(const struct ord_rec *q, long ti, const uint64_t *
 	in->bio = bio;
 }
 
-/* Record u, with its bios, at the tail of its task's queue; 0, or -1 out
- * of memory. */
+/* Record u, with its bios, at the tail of its task's queue, its gap gap
+ * (u's, or kswapd's: sr_sim_submit()); 0, or -1 out of memory. */
 static int rec_push(struct sim_order *o, const struct sr_sub *u, const uint64_t *bio,
-		    uint32_t seq)
+		    uint32_t seq, double gap)
 {
 	int32_t i = rec_alloc(o), ti = u->ti;
 
@@ -441,9 +509,10 @@ static int rec_push(struct sim_order *o, const struct sr_sub *u, const uint64_t 
 	}
 	o->rec[i] = u->r;
 	o->rec[i].seq = seq;
+	o->rec[i].gap = gap;
 	if (o->qtail[ti] >= 0) {
 		o->rec[o->qtail[ti]].next = i;
-		o->rec[o->qtail[ti]].next_gap = u->r.gap;
+		o->rec[o->qtail[ti]].next_gap = gap;
 	} else
 		o->qhead[ti] = i;
 	o->qtail[ti] = i;
@@ -632,7 +701,10 @@ static int play_swap(struct sim *s, long ti)
 		return 0;
 	}
 	ready_pop(o);
-	task_place(s, ti);
+	if (rec_kswapd(in.e.op, in.e.flags) && !o->mixed[ti])
+		o->st[ti] = ST_KSWAPD; /* asleep: it bounds nothing */
+	else
+		task_place(s, ti);
 	return 0;
 }
 
@@ -676,35 +748,72 @@ static int advance(struct sim *s, int end)
 	return 0;
 }
 
+/* Task ti, idle (st: ST_IDLE or ST_KSWAPD), has played a record at once
+ * (sr_sim_submit()), kswapd's or not (ksw): it sleeps after kswapd's if
+ * it is kswapd alone (bounding nothing), else rests by its clock. */
+static void rest_kswapd(struct sim *s, long ti, int st, int ksw)
+{
+	struct sim_order *o = &s->ord;
+	double k = s->clock[ti] - o->rec_end[ti];
+
+	if (ksw && !o->mixed[ti]) {
+		if (st == ST_IDLE)
+			idle_del(o, (int32_t)ti);
+		o->st[ti] = ST_KSWAPD;
+	} else if (st == ST_IDLE) {
+		heap_fix(o, o->idle, o->nidle, (uint32_t)o->hpos[ti], (struct ord_ent){ k, (int32_t)ti });
+	} else {
+		o->st[ti] = ST_IDLE;
+		idle_push(o, (int32_t)ti, k);
+	}
+}
+
 int sr_sim_submit(struct sim *s, const struct sr_sub *u, const uint64_t *bio)
 {
 	struct sim_order *o = &s->ord;
 	long ti = u->ti, child = u->r.child;
-	double ts = (double)u->ts_ns;
-	int st = o->st[ti];
+	double ts = (double)u->ts_ns, gap = u->r.gap;
+	int st = o->st[ti], ksw = 0;
 	uint32_t seq = ++o->given;
 
 	if (ts > o->last_ts)
 		o->last_ts = ts;
 	if (u->r.op == SR_OP_FORK && child >= 0) {
-		/* The child waits for its fork to be played. */
+		/* The child waits for its fork to be played (a traced fork
+		 * is never kswapd's: kswapd_run() creates it as a kernel
+		 * thread, kthread_create_on_node()). */
 		o->st[child] = ST_UNBORN;
 		o->rec_end[child] = ts;
+		o->mixed[child] = 1;
 	}
 	if (st == ST_NEW) {
 		/* A task without a recorded fork: at its recorded time, or
 		 * when the simulation has got there. */
 		s->clock[ti] = ts > o->now ? ts : o->now;
 		s->t_start[ti] = s->clock[ti];
+		o->mixed[ti] = !rec_kswapd(u->r.op, u->r.flags);
 	}
 	o->rec_end[ti] = u->end;
-	if (st == ST_IDLE && !sr_op_is_task(u->r.op) && !s->plug[ti] && !o->no_shortcut) {
+	if (SR_UNLIKELY((u->r.flags & SR_EV_KSWAPD) || st == ST_KSWAPD) &&
+	    ((ksw = rec_kswapd(u->r.op, u->r.flags)) || st == ST_KSWAPD)) {
+		/* kswapd's record, or any after kswapd slept: not before the
+		 * simulation's time where its clock is final (above). */
+		if ((st == ST_IDLE || st == ST_KSWAPD || st == ST_EXITED) &&
+		    gap < o->now - s->clock[ti])
+			gap = o->now - s->clock[ti];
+		if (!ksw)
+			o->mixed[ti] = 1;
+	}
+	if ((st == ST_IDLE || st == ST_KSWAPD) && !sr_op_is_task(u->r.op) && !s->plug[ti] &&
+	    !o->no_shortcut) {
 		/* The common case: an idle task's swap event that starts
 		 * before every ready task's and every other idle task's
 		 * bound is played at once, without a queue. */
-		double start = s->clock[ti] + u->r.gap, other;
+		double start = s->clock[ti] + gap, other;
 
-		if (o->idle[0].t != ti)
+		if (SR_UNLIKELY(st == ST_KSWAPD))
+			other = o->nidle ? o->idle[0].k : INFINITY; /* (not in the heap) */
+		else if (o->idle[0].t != ti)
 			other = o->idle[0].k;
 		else if (o->nidle == 1)
 			other = INFINITY;
@@ -728,21 +837,25 @@ int sr_sim_submit(struct sim *s, const struct sr_sub *u, const uint64_t *bio)
 			if (SR_UNLIKELY(o->played != NULL))
 				o->played(o->played_arg, ti);
 			rec_unpack(&u->r, ti, bio, &in);
+			in.gap = gap;
 			if (sr_sim_play(s, &in))
 				return -1;
-			/* Its key moves with its clock. */
-			heap_fix(o, o->idle, o->nidle, (uint32_t)o->hpos[ti],
-				 (struct ord_ent){ s->clock[ti] - o->rec_end[ti], (int32_t)ti });
+			if (SR_LIKELY(st == ST_IDLE && !ksw))
+				/* Its key moves with its clock. */
+				heap_fix(o, o->idle, o->nidle, (uint32_t)o->hpos[ti],
+					 (struct ord_ent){ s->clock[ti] - o->rec_end[ti], (int32_t)ti });
+			else
+				rest_kswapd(s, ti, st, ksw);
 			return o->nready ? advance(s, 0) : 0;
 		}
 	}
-	if (rec_push(o, u, bio, seq))
+	if (rec_push(o, u, bio, seq, gap))
 		return -1;
-	if (st == ST_NEW || st == ST_IDLE || st == ST_EXITED) {
+	if (st == ST_NEW || st == ST_IDLE || st == ST_KSWAPD || st == ST_EXITED) {
 		if (st == ST_IDLE)
 			idle_del(o, (int32_t)ti);
 		o->st[ti] = ST_READY;
-		ready_push(o, (int32_t)ti, s->clock[ti] + u->r.gap);
+		ready_push(o, (int32_t)ti, s->clock[ti] + gap);
 	}
 	return advance(s, 0);
 }
@@ -793,10 +906,12 @@ int sr_sim_order_grow(struct sim *s, size_t old_cap, size_t cap)
 	GROW(idle);
 	GROW(rec_end);
 	GROW(st);
+	GROW(mixed);
 #undef GROW
 	for (i = old_cap; i < cap; i++) {
 		o->qhead[i] = o->qtail[i] = o->hpos[i] = o->waiter[i] = -1;
 		o->st[i] = ST_NEW;
+		o->mixed[i] = 0;
 		o->rec_end[i] = 0;
 	}
 	return 0;
@@ -834,6 +949,7 @@ int sr_sim_order_copy(struct sim *dst, const struct sim *src, size_t ntasks)
 		memcpy(d->idle, o->idle, ntasks * sizeof(*d->idle));
 		memcpy(d->rec_end, o->rec_end, ntasks * sizeof(*d->rec_end));
 		memcpy(d->st, o->st, ntasks * sizeof(*d->st));
+		memcpy(d->mixed, o->mixed, ntasks * sizeof(*d->mixed));
 	}
 	d->nready = o->nready;
 	d->nidle = o->nidle;
@@ -871,5 +987,6 @@ void sr_sim_order_free(struct sim *s)
 	free(o->idle);
 	free(o->rec_end);
 	free(o->st);
+	free(o->mixed);
 	memset(o, 0, sizeof(*o));
 }

@@ -220,6 +220,8 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	sr_u64map_init(&r->task_ix);
 	sr_slotmap_init(&r->slots, n, 0, 0); /* laid out by sr_replay_slots_setup() */
 	sr_u64map_init(&r->partial);
+	sr_u64map_init(&r->kept_key);
+	sr_u64map_init(&r->kept_gen);
 	sr_u64map_init(&r->ra.pte);
 	sr_hw_memo_init(&r->memo, r->m);
 	r->pol = calloc((size_t)n, sizeof(*r->pol));
@@ -319,6 +321,9 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->dec);
 	free(r->ra_bio);
 	sr_u64map_free_ptrs(&r->partial);
+	sr_u64map_free(&r->kept_key);
+	sr_u64map_free(&r->kept_gen);
+	free(r->kq);
 	sr_u64map_free_ptrs(&r->ra.pte);
 	free(r->ra.pte_cache);
 	free(r->nmap);
@@ -381,6 +386,12 @@ static inline __attribute__((always_inline)) int place(struct sr_replay *r, stru
 		p->mm.ops->on_event(p->mm.priv, e);
 	if (out) {
 		dv = sr_mm_alloc_out(&p->mm, e);
+		/* (K1) Swap full: the allocator takes back the slots the
+		 * swap cache keeps (vm_swap_full() holds: no device has
+		 * room). */
+		while (SR_UNLIKELY(dv < 0) && p->kept_n && !p->mm.nomem &&
+		       sr_replay_kept_reclaim(r, p, k))
+			dv = sr_mm_alloc_out(&p->mm, e);
 		if (SR_LIKELY(sc && dv >= 0 && !r->slots.off_at && !p->mm.nomem)) {
 			/* The common case: counted, not laid out. */
 			sc->dev[k] = (int16_t)dv;
@@ -394,15 +405,21 @@ static inline __attribute__((always_inline)) int place(struct sr_replay *r, stru
 		return dv;
 	}
 	dv = sc ? sc->dev[k] : -1;
-	if (!sc) {
+	if (!sc || SR_UNLIKELY(dv < 0 && r->in_again)) {
 		/* No swap-out in the trace: read it from where this policy
-		 * would put it now. */
+		 * would put it now.  Or (K1) the recording kept the slot and
+		 * this policy's kernel did not: it wrote the page again when
+		 * reclaiming it, which the trace does not have. */
 		sr_mm_alloc_req(e, 0, &req);
 		dv = sr_mm_choose(&p->mm, &req, e->nr_pages, 0);
 		if (dv < 0)
 			dv = sr_mm_walk(&p->mm, e->cpu_nid, SR_CLASS_ALL, 0, 0);
-		p->res.unmatched_in++;
-		p->res.unmatched_nodev += dv < 0;
+		if (sc) {
+			p->res.kept_rewritten++;
+		} else {
+			p->res.unmatched_in++;
+			p->res.unmatched_nodev += dv < 0;
+		}
 		r->dec[k].off = UINT64_MAX;
 	}
 	return dv;
@@ -561,8 +578,8 @@ static inline double jitter_of(const struct sr_replay *r, uint64_t seq, int j)
  * (N1) Record u as noise replica j has it: the event's time (and its
  * recorded end, end) moved later by its jitter, and the task's compute
  * time before it by the difference of its jitter and its previous
- * event's (at least 0).  in is the record as the machine has it (u was
- * packed from it).
+ * event's (at least 0; kswapd's stays 0: task_gap()).  in is the record
+ * as the machine has it (u was packed from it).
  */
 static void jitter(const struct sr_replay *r, int j, const struct sr_play *in, double end,
 		   struct sr_sub *u)
@@ -571,7 +588,8 @@ static void jitter(const struct sr_replay *r, int j, const struct sr_play *in, d
 
 	u->ts_ns = in->e.ts_ns + (uint64_t)dj;
 	u->end = end + dj;
-	if (!r->ev_fresh) {
+	if (!r->ev_fresh && !((in->e.flags & SR_EV_KSWAPD) && in->e.op == SR_OP_OUT &&
+			      (in->e.flags & SR_EV_HAS_RECLAIM))) {
 		gap += dj - jitter_of(r, r->ev_prev, j);
 		if (gap < 0)
 			gap = 0;
@@ -630,7 +648,10 @@ static __attribute__((noinline)) enum sr_err sim_failed(struct sr_diag *d, int r
  * Task t's compute time before event e (fresh: its first), and t's and the
  * trace's times moved on: the recorded gap since its previous event less
  * that event's recorded wait (a swap-in's latency; swap-out writeback is
- * asynchronous; the caller sets prev_busy for e).
+ * asynchronous; the caller sets prev_busy for e).  A record of kswapd (a
+ * swap-out whose reclaim is kswapd) has none: kswapd slept until others'
+ * allocations woke it, and its work is the replay's to charge; it starts
+ * at max(its clock, the simulation's time) instead (order.c, "kswapd").
  */
 static inline double task_gap(struct sr_replay *r, struct task *t, const struct sr_event *e,
 			      int fresh)
@@ -646,6 +667,9 @@ static inline double task_gap(struct sr_replay *r, struct task *t, const struct 
 				    t->prev_ts + t->prev_busy;
 
 		gap = e->ts_ns > busy_end ? (double)(e->ts_ns - busy_end) : 0;
+		if (SR_UNLIKELY(e->flags & SR_EV_KSWAPD) && e->op == SR_OP_OUT &&
+		    (e->flags & SR_EV_HAS_RECLAIM))
+			gap = 0;
 	}
 	if (!r->any || e->ts_ns < r->first_ts)
 		r->first_ts = e->ts_ns;
@@ -766,6 +790,9 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		if (sc && sr_replay_slot_in(r, e, sc, key))
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	} else {
+		/* (K1) A page whose slot was kept has been written since. */
+		if (SR_UNLIKELY(r->kept_key.count) && (e->flags & SR_EV_HAS_VADDR))
+			sr_replay_kept_release(r, e);
 		sc = out_cell(r, e, &key, &nomem);
 		if (nomem || (sc && r->ra.vma_map && (e->flags & SR_EV_HAS_VADDR) &&
 			      sr_replay_pte_set(&r->ra, e, key, sc)))
@@ -782,7 +809,7 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		dec[k].slots = out ? p->mm.ev_slots : 0;
 		/* (L3) A swap-in frees its page's slots (docs/MODEL.md, "Slots"). */
-		dec[k].free = (uint16_t)(out || !sc || dv < 0 ? 0 :
+		dec[k].free = (uint16_t)(out || !sc || dv < 0 || dec[k].kept ? 0 :
 					 sr_mm_free_ret(&p->mm, e, dv, e->nr_pages));
 		if (!out && r->ra.active) {
 			if (sr_replay_readahead(&r->ra, p, k, &dec[k], r->ra_bio + (size_t)k * SR_RA_BIO_MAX,
@@ -873,10 +900,18 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	if (!out && sc) {
 		sc->left = sc->left > e->nr_pages ? (uint16_t)(sc->left - e->nr_pages) : 0;
 		if (!sc->left) {
-			sr_replay_slot_forget(r, sc, key);
+			/* (K1) A read fault's: the swap cache may keep its
+			 * slot. */
+			int kept = r->in_kept ? sr_replay_slot_kept(r, e, sc, key) : 0;
+
+			if (kept < 0)
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 			if (r->ra.vma_map)
 				sr_replay_pte_clear(&r->ra, key, sc);
-			sr_slotmap_forget(&r->slots, key, chunk, sc);
+			if (!kept) {
+				sr_replay_slot_forget(r, sc, key);
+				sr_slotmap_forget(&r->slots, key, chunk, sc);
+			}
 		}
 	}
 	r->result.events++;

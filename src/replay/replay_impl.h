@@ -71,10 +71,11 @@ struct sim_order {
 	 * in the idle heap (the ready heap is only ever left from its top),
 	 * the parent waiting for its exit (-1 none), the
 	 * recorded end of the last record it was given, its state
-	 * (order.c). */
+	 * (order.c), and 1 once it is known to be more than kswapd (a
+	 * record not kswapd's: it never sleeps as kswapd, order.c). */
 	int32_t *qhead, *qtail, *hpos, *waiter;
 	double *rec_end;
-	uint8_t *st;
+	uint8_t *st, *mixed;
 	/* The heaps: ready tasks by their next start, idle ones by their
 	 * clock less their recorded end (k), each entry with its task. */
 	struct ord_ent {
@@ -155,6 +156,10 @@ struct pol {
 	 * each device slot (revmap.h: device, slot -> cell key). */
 	struct sr_u64map split;
 	struct sr_revmap rev;
+	/* slots.c (K1): the slots it keeps for pages a read fault swapped in
+	 * (in the swap cache, not free), now. */
+	uint64_t kept_n;
+	size_t kq_at;              /* its reclaim's place in sr_replay.kq */
 	/* swapcache.c: its readahead's and swap cache's own state. */
 	struct pol_ra {
 		/* The pages it read ahead, oldest first, with the count of
@@ -197,6 +202,8 @@ struct sr_decision {
 	uint64_t ra_sig;
 	/* A swap-in's slots freed under si->lock now (sr_mm_free_ret(), L3). */
 	uint16_t free;
+	/* (K1) A swap-in whose slot the swap cache keeps: nothing freed. */
+	uint8_t kept;
 };
 
 /* Two decisions alike, field by field. */
@@ -278,6 +285,18 @@ struct sr_replay {
 	 * which pages of large folios were read (cell key -> uint64_t[8]). */
 	uint32_t in_page;
 	struct sr_u64map partial;
+	/* slots.c (K1): the recorded slots some policy keeps for a page a
+	 * read fault swapped in (a cell with no page left to read, kept
+	 * live), by the page (kept_page(): its virtual page) -> its
+	 * cell key, and -> the cell's gen when kept; and the kept cells
+	 * oldest first ({key, gen}), for the allocator's reclaim.  in_kept:
+	 * the swap-in being replayed is a read fault's, with its address
+	 * (some policy may keep its slot, and the recording's may have);
+	 * in_again: it reads a slot kept since its last swap-in. */
+	struct sr_u64map kept_key, kept_gen;
+	struct kept_ent { uint64_t key; uint32_t gen; } *kq;
+	size_t kq_len, kq_cap;
+	int in_kept, in_again;
 	/* --node-map: the machine's node of each recorded node (nmap[n],
 	 * n < SR_MAX_NODES), and which recorded nodes the events named
 	 * (a bit each); NULL without a map: each node as itself. */
@@ -544,6 +563,22 @@ void sr_replay_slot_release(struct sr_replay *r, struct slot_cell *sc, uint64_t 
  * under every policy, towards the cache (its cell was prefetched before:
  * sr_slotmap_prefetch()).  A hint; nothing changes. */
 void sr_replay_slots_prefetch(struct sr_replay *r, const struct sr_event *e);
+/* (K1) Read fault e read the last page of sc (key): the cell stays
+ * (returns 1) until the page's next swap-out, with the devices of the
+ * policies that keep its slot (the others' -1); -1 out of memory. */
+int sr_replay_slot_kept(struct sr_replay *r, const struct sr_event *e, struct slot_cell *sc,
+			uint64_t key);
+/* (K1) Swap-out e of a page whose slot is kept from its last swap-in
+ * (found by its virtual address): the page was written since,
+ * and its slot freed then, under every policy that kept it. */
+void sr_replay_kept_release(struct sr_replay *r, const struct sr_event *e);
+/* Kept slots the allocator reclaims before a failed allocation is tried
+ * again: a cluster's (SWAPFILE_CLUSTER, 4.13 on). */
+#define SR_KEPT_RECLAIM_BATCH 512
+/* (K1) Policy p (k) found no device with room: the allocator reclaims the
+ * slots it keeps, oldest first, SR_KEPT_RECLAIM_BATCH at most.  Returns
+ * how many (0: it keeps none). */
+uint64_t sr_replay_kept_reclaim(struct sr_replay *r, struct pol *p, int k);
 /* The folio in sc (key) is all read: drop what was kept aside for it. */
 void sr_replay_slot_forget(struct sr_replay *r, struct slot_cell *sc, uint64_t key);
 /* With cluster readahead: the cell key of the page policy p holds in slot

@@ -20,6 +20,7 @@ static const struct {
 	[SR_CAV_MOST_NOT_REPLAYED] = { "most_not_replayed", "warning", 1 },
 	[SR_CAV_SWAP_FULL] = { "swap_full", "swap full", 1 },
 	[SR_CAV_UNMATCHED] = { "unmatched_swapins", "unmatched", 1 },
+	[SR_CAV_KEPT] = { "kept_slots", "kept slots", 0 },
 	[SR_CAV_STALE] = { "stale_requests", "stale", 1 },
 	[SR_CAV_LATE] = { "late_events", "late", 0 },
 	[SR_CAV_ORDER] = { "order", "order", 1 },
@@ -181,6 +182,27 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 				put(&b, "; %s: %" PRIu64 " of them found no device with room and "
 					"were not replayed", res->policy[k].name,
 				    res->policy[k].unmatched_nodev);
+	}
+	for (k = 0, any = 0; k < res->nr_policies; k++)
+		any |= res->policy[k].slots_kept || res->policy[k].kept_rewritten;
+	if (any) {
+		add(out, &n, SR_CAV_KEPT, &b);
+		put(&b, "swap-ins whose slot the swap cache kept (a read fault's page keeps it "
+			"until written, or swap is half full: docs/MODEL.md, K1):");
+		for (k = 0; k < res->nr_policies; k++)
+			put(&b, "%s %s %" PRIu64 " of %" PRIu64, k ? "," : "", res->policy[k].name,
+			    res->policy[k].slots_kept, res->swapins);
+		for (k = 0; k < res->nr_policies; k++) {
+			const struct sr_policy_result *p = &res->policy[k];
+
+			if (p->kept_rewritten)
+				put(&b, "; %s: %" PRIu64 " swap-ins read a slot the recording kept and "
+					"its kernel had freed: the page's second write, on its reclaim, is "
+					"not in the trace and not played", p->name, p->kept_rewritten);
+			if (p->kept_reclaimed)
+				put(&b, "; %s: %" PRIu64 " kept slots taken back by the allocator, swap "
+					"full", p->name, p->kept_reclaimed);
+		}
 	}
 	if (per_policy(out, &n, &b, res, SR_CAV_STALE, "requests served without contention:",
 		       stale, 0))

@@ -32,6 +32,9 @@ enum sr_pfig {
 	SR_PF_MOVED_OUT_PCT,
 	SR_PF_CACHE_REFILLS,
 	SR_PF_DIRECT_ALLOCS,
+	SR_PF_SLOTS_KEPT,        /* (K1) some policy kept a read fault's slot */
+	SR_PF_KEPT_REWRITTEN,
+	SR_PF_KEPT_RECLAIMED,
 	SR_PF_LAT_MEAN,          /* swapin_lat_ns */
 	SR_PF_LAT_P50,
 	SR_PF_LAT_P90,
@@ -102,6 +105,7 @@ enum sr_fig_when {
 	SR_FIG_TASK_OPS,         /* the trace has task ops (fork, exit, wait) */
 	SR_FIG_ORDER,            /* a simulation played records out of time order */
 	SR_FIG_BEHIND,           /* a simulation played swap events out of the trace's order */
+	SR_FIG_KEPT,             /* some policy's swap cache kept a read fault's slot */
 };
 
 /* The decimals of a whole number (a count, written from an integer). */

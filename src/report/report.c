@@ -155,6 +155,9 @@ static void pol_fig(const struct sr_policy_result *p, const struct lat *l, enum 
 	case SR_PF_MOVED_OUT_PCT: *d = pct(p->moved_out, p->swapouts); break;
 	case SR_PF_CACHE_REFILLS: *u = p->cache_refills; break;
 	case SR_PF_DIRECT_ALLOCS: *u = p->direct_allocs; break;
+	case SR_PF_SLOTS_KEPT: *u = p->slots_kept; break;
+	case SR_PF_KEPT_REWRITTEN: *u = p->kept_rewritten; break;
+	case SR_PF_KEPT_RECLAIMED: *u = p->kept_reclaimed; break;
 	case SR_PF_LAT_MEAN: *d = l->mean; break;
 	case SR_PF_LAT_P50: *d = l->p50; break;
 	case SR_PF_LAT_P90: *d = l->p90; break;
@@ -285,6 +288,17 @@ static int out_of_order(const struct sr_result *res)
 
 	for (k = 0; k < res->nr_policies; k++)
 		if (res->policy[k].order_forced || res->policy[k].order_late)
+			return 1;
+	return 0;
+}
+
+/* Whether some policy's swap cache kept a read fault's slot (K1). */
+static int kept(const struct sr_result *res)
+{
+	int k;
+
+	for (k = 0; k < res->nr_policies; k++)
+		if (res->policy[k].slots_kept || res->policy[k].kept_rewritten)
 			return 1;
 	return 0;
 }
@@ -503,7 +517,8 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 		       (p->noise.replicas ? 1u << SR_FIG_NOISE : 0) |
 		       (task_ops(res) ? 1u << SR_FIG_TASK_OPS : 0) |
 		       (out_of_order(res) ? 1u << SR_FIG_ORDER : 0) |
-		       (behind(res) ? 1u << SR_FIG_BEHIND : 0);
+		       (behind(res) ? 1u << SR_FIG_BEHIND : 0) |
+		       (kept(res) ? 1u << SR_FIG_KEPT : 0);
 		for (i = 0; i < SR_PF_COUNT; i++)
 			pol_fig(p, &l, (enum sr_pfig)i, &pu[i], &pd[i]);
 		if (put_figs(f, sr_report_pfig, SR_PF_COUNT, when, "     ", pu, pd))

@@ -372,16 +372,23 @@ static double cache_locked(struct sr_hw *h, const struct sr_kernel *k, enum sr_d
 }
 
 /*
- * (L1, L4) The swap cache's lock, by hand.  Two tasks swap out a page
- * each at time 0; nothing costs time but the swap cache lock's holds, 2
- * per folio of swap_cache_lock_ns = 1400 ns (added and deleted).  On
- * 4.10 it is one tree lock per device: the first task holds it 0-2800,
- * the second packs behind it in the same 10 us bucket and is done at
- * 5600, 2800 ns waited, wherever the two slots are.  On 4.11 it is the
- * lock of the slot's 64 MB trunk (offset >> 14): slots 100 and 200 are
- * both in trunk 0 and the second waits 2800 as on 4.10; slots 100 and
- * 16484 are in trunks 0 and 1 and neither waits.  On 6.18 the swap table
- * takes the cluster lock instead: no hold, both done at 0.  A swap-in
+ * (L1, L4, L5) The swap cache's lock, by hand.  Task 9 swaps out pages
+ * at slots 300 and 16784 at time 0: the first holder of each lock, its
+ * holds take no time (L5: nobody else's lines), and it takes no
+ * calendar.  Then two tasks swap out a page each at time 0; nothing
+ * costs time but the swap cache lock's holds, 2 per folio of
+ * swap_cache_lock_ns = 1400 ns (added and deleted) each time the lock
+ * was last another task's (each has a CPU of its own).  On 4.10 it is
+ * one tree lock per device: the first task holds it 0-2800, the second
+ * packs behind it in the same 10 us bucket and is done at 5600, 2800 ns
+ * waited, wherever the two slots are.  On 4.11 it is the lock of the
+ * slot's 64 MB trunk (offset >> 14): slots 100 and 200 are both in trunk
+ * 0 and the second waits 2800 as on 4.10; slots 100 and 16484 are in
+ * trunks 0 and 1 and neither waits.  The first task then swaps out
+ * another page of its trunk at 10 us: the lock's lines are its own again
+ * only where the second task did not take it since (4.11, other trunk),
+ * where that page costs nothing.  On 6.18 the swap table takes the
+ * cluster lock instead: no hold, all done when they start.  A swap-in
  * from pmem skips the swap cache from 4.15 (no hold), a swap-out there
  * does not.
  */
@@ -415,11 +422,16 @@ static void trunk_lock_holds(void)
 
 			memset(&h, 0, sizeof(h));
 			CHECK(sr_hw_init(&h, &m) == 0);
+			CHECK(cache_locked(&h, &k, SR_DEV_NVME, SR_OP_OUT, 9, 300, 0) == 0);
+			CHECK(cache_locked(&h, &k, SR_DEV_NVME, SR_OP_OUT, 9, 16784, 0) == 0);
+			CHECK(h.trunks.n == 0);
 			first = cache_locked(&h, &k, SR_DEV_NVME, SR_OP_OUT, 0, 100, 0);
 			second = cache_locked(&h, &k, SR_DEV_NVME, SR_OP_OUT, 1, same ? 200 : 16484, 0);
 			CHECK(fabs(first - (i == 2 ? 0 : 2800)) < 1e-6);
 			CHECK(fabs(second - want[i][same][0]) < 1e-6);
 			CHECK(fabs(h.wait_ns[SR_WAIT_SWAP_CACHE_LOCK] - want[i][same][1]) < 1e-6);
+			CHECK(fabs(cache_locked(&h, &k, SR_DEV_NVME, SR_OP_OUT, 0, 101, 10000) -
+				   (10000 + (i == 2 || (i == 1 && !same) ? 0 : 2800))) < 1e-6);
 			sr_hw_free(&h);
 		}
 	}
@@ -437,6 +449,7 @@ static void trunk_lock_holds(void)
 	CHECK(sr_kernel_parse("5.8", &k, &d) == SR_OK);
 	memset(&h, 0, sizeof(h));
 	CHECK(sr_hw_init(&h, &m) == 0);
+	CHECK(fabs(cache_locked(&h, &k, SR_DEV_PMEM, SR_OP_OUT, 9, 300, 0) - 0) < 1e-6);
 	CHECK(fabs(cache_locked(&h, &k, SR_DEV_PMEM, SR_OP_IN, 0, 100, 0) - 0) < 1e-6);
 	CHECK(fabs(cache_locked(&h, &k, SR_DEV_PMEM, SR_OP_OUT, 1, 200, 0) - 2800) < 1e-6);
 	CHECK(h.wait_ns[SR_WAIT_SWAP_CACHE_LOCK] == 0);
@@ -445,7 +458,9 @@ static void trunk_lock_holds(void)
 
 /*
  * (L4) The trunks' calendars (hw/trunks.h), by hand: nothing costs time
- * but the trunk lock's holds, 2 of 1400 ns a page.  As many trunks busy
+ * but the trunk lock's holds, 2 of 1400 ns a page, each trunk's lock
+ * last held by another task (L5: a task 100000 + i swaps out a page in
+ * trunk i first, which takes no time and no calendar).  As many trunks busy
  * at once at time 0 as the pool has calendars (SR_HW_TRUNK_CALS) take one
  * each and wait for nothing (each done at 2800); one more finds every one
  * busy and shares the one done first, trunk 0's: it packs behind trunk
@@ -472,6 +487,9 @@ static void trunk_lock_pool(void)
 	memset(&h, 0, sizeof(h));
 	memset(&h2, 0, sizeof(h2));
 	CHECK(sr_hw_init(&h, &m) == 0 && sr_hw_init(&h2, &m) == 0);
+	for (i = 0; i < (long)SR_HW_TRUNK_CALS + 7; i++)
+		CHECK(trunk_locked(&h, 100000 + i, ((uint64_t)i << 14) + 8, 0) == 0);
+	CHECK(h.trunks.n == 0);
 	for (i = 0; i < (long)SR_HW_TRUNK_CALS; i++)
 		CHECK(fabs(trunk_locked(&h, i, (uint64_t)i << 14, 0) - 2800) < 1e-6);
 	CHECK(h.trunks.n == SR_HW_TRUNK_CALS && h.trunks.shared == 0);

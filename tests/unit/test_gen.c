@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/u64map.h"
+#include "hw/cost.h"
 #include "swapreplay/gen.h"
 #include "swapreplay/machine.h"
 #include "test.h"
@@ -262,6 +263,96 @@ static long check_stream(const struct sr_gen_params *p, const struct sr_event *e
 	bad += st->resident != st->first_touches + st->swap_ins - st->swap_outs - st->freed;
 	sr_u64map_free(&out);
 	return bad;
+}
+
+/*
+ * (G2) Global reclaim, worked by hand.  The watermarks of a node of 1000
+ * pages (4000 kB): min_free_kbytes = int_sqrt(16 x 4000) = 252 kB, 63
+ * pages; the gap max(63 / 4, 1000 x 10 / 10000) = 15; low 78, high 93.
+ * Of 1 GiB (262144 pages): int_sqrt(16 x 1048576) = 4096 kB, 1024 pages;
+ * gap max(256, 262) = 262: 1286 and 1548; on 4.5 (no
+ * watermark_scale_factor) the gap is min / 4: 1280 and 1536.  Then the
+ * stream: kswapd's swap-outs (pid 997, on CPU cpu_node x 4 + (tasks + 1)
+ * mod 4) and only they say kswapd; its first is at the time of the fault
+ * that found free pages below low; every swap-in waits (lat_ns > 0); the
+ * limit holds; and the pages out are kswapd's and the tasks' passes'.
+ */
+static void gen_global_reclaim(void)
+{
+	struct sr_gen_params p;
+	struct sr_gen_stats st;
+	struct sr_gen *g;
+	struct sr_event *e;
+	size_t n, i;
+	uint64_t kpages = 0, first_k = UINT64_MAX, ins = 0, waited = 0, bad = 0;
+
+	small(&p, SR_GEN_SWAP_W_RAND);
+	p.reclaim = SR_GEN_RECLAIM_GLOBAL;
+	p.size = 400 * PG;
+	p.limit = 1000 * PG;
+	p.accesses = 4000;
+	e = gen_all(&p, 64, &n, &st);
+	CHECK(e != NULL && n > 0);
+	CHECK(st.wmark_min == 63 && st.wmark_low == 78 && st.wmark_high == 93);
+	for (i = 0; e && i < n; i++) {
+		int k = e[i].pid == SR_GEN_KSWAPD_PID;
+
+		bad += i && e[i].ts_ns < e[i - 1].ts_ns;
+		if (e[i].op == SR_OP_OUT) {
+			bad += k != !!(e[i].flags & SR_EV_KSWAPD) || !(e[i].flags & SR_EV_HAS_RECLAIM);
+			if (k) {
+				kpages += e[i].nr_pages;
+				bad += e[i].cpu != 2 * 4 + (5 + 1) % 4;
+				if (first_k == UINT64_MAX)
+					first_k = e[i].ts_ns;
+			}
+		} else {
+			ins++;
+			waited += e[i].lat_ns > 0;
+		}
+	}
+	CHECK(bad == 0);
+	CHECK(ins > 0 && waited == ins);
+	CHECK(kpages == st.kswapd_pages_out && kpages > 0);
+	CHECK(st.kswapd_wakeups > 0 && st.resident_max <= st.limit_pages);
+	/* The trace's first swap-out is kswapd's: woken when a fault finds
+	 * fewer than low + 1 pages free, it reclaims before any task gets
+	 * below min + 1. */
+	for (i = 0; e && i < n && e[i].op != SR_OP_OUT; i++)
+		;
+	CHECK(e && i < n && e[i].ts_ns == first_k);
+	/* The tasks' own swap-outs come in passes of at least 32 pages. */
+	CHECK(st.direct_passes * 32 >= st.pages_out - st.kswapd_pages_out);
+	/* A swap-in whose fault reclaimed nothing waits its read alone: the
+	 * SSD's one-page read at depth 1 and its CPU work (cost.c). */
+	{
+		struct sr_cost c;
+		uint64_t lo = UINT64_MAX;
+
+		sr_cost_event(test_m, &test_m->dev[0], SR_OP_IN, 2, 2, 1, &c);
+		for (i = 0; e && i < n; i++)
+			if (e[i].op == SR_OP_IN && e[i].lat_ns < lo)
+				lo = e[i].lat_ns;
+		CHECK(lo == (uint64_t)llround(c.cpu_ns + c.copy_ns + c.dev_lat_ns));
+	}
+	free(e);
+	params_init(&p);
+	p.reclaim = SR_GEN_RECLAIM_GLOBAL;
+	p.size = 512ull << 20;
+	p.tasks = 4;
+	p.limit = 1ull << 30;
+	p.accesses = 1;
+	CHECK(sr_gen_open(&g, &p, NULL) == SR_OK && sr_gen_stats(g)->wmark_low == 1286 &&
+	      sr_gen_stats(g)->wmark_high == 1548);
+	sr_gen_free(g);
+	p.kernel = "4.5";
+	CHECK(sr_gen_open(&g, &p, NULL) == SR_OK && sr_gen_stats(g)->wmark_low == 1280 &&
+	      sr_gen_stats(g)->wmark_high == 1536 && sr_gen_stats(g)->wmark_min == 1024);
+	sr_gen_free(g);
+	/* A reclaim batch is a cgroup's. */
+	p.kernel = NULL;
+	p.reclaim_batch = 32;
+	CHECK(sr_gen_open(&g, &p, NULL) == SR_ERR_INVAL);
 }
 
 /* Resident pages stay under the limit after every single step. */
@@ -868,6 +959,7 @@ void suite_gen(void)
 	TEST(gen_thp_split);
 	TEST(gen_thp_small);
 	TEST(gen_thp_mixed);
+	TEST(gen_global_reclaim);
 	sr_machine_free(test_m);
 	test_m = NULL;
 }

@@ -134,6 +134,7 @@ _swapreplay_values()
 	*:--readahead-window) echo adaptive fixed ;;
 	*:--readahead-holes) echo skip stop ;;
 	gen:--thp-swapin) echo whole split ;;
+	gen:--reclaim) echo memcg global ;;
 	esac
 }
 
