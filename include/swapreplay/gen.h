@@ -96,11 +96,13 @@
  *   unbiased bounded draw of Lemire (multiply-shift of the upper 32 bits,
  *   rejecting low products under 2^32 mod pages).
  *
- * - Reclaim batches (reclaim_batch): a task that needs memory reclaims
- *   until the limit leaves room for reclaim_batch - 1 more pages, as the
- *   kernel's direct reclaim asks for SWAP_CLUSTER_MAX = 32 pages at a time;
- *   the batch's swap-outs have the reclaiming task's time.  Default 1: one
- *   page per page made resident.
+ * - Reclaim batches (reclaim_batch): a task that needs n pages beyond the
+ *   memory cgroup's limit reclaims until the limit leaves room for
+ *   max(n, reclaim_batch), as try_charge_memcg() reclaims
+ *   max(nr_pages, SWAP_CLUSTER_MAX) pages (try_to_free_mem_cgroup_pages())
+ *   and the next faults charge the room without reclaim; the batch's
+ *   swap-outs have the reclaiming task's time.  Default (0) the kernel's,
+ *   SR_GEN_RECLAIM_PASS = 32; 1 reclaims a page per page made resident.
  *
  * - Global reclaim (reclaim = SR_GEN_RECLAIM_GLOBAL; the default is a
  *   memory cgroup's limit, above): the limit is the node's memory, with
@@ -216,8 +218,9 @@ struct sr_gen_params {
 				 * exponential of mean access_ns; 0: every
 				 * access takes access_ns exactly */
 	uint64_t seed;          /* PRNG seed (swap-w-rand); default 1 */
-	uint32_t reclaim_batch; /* pages a direct reclaim frees at once, 1 (default)
-				 * to 512 (SR_GEN_RECLAIM_MEMCG only) */
+	uint32_t reclaim_batch; /* pages a direct reclaim frees at once, 1 to 512
+				 * (SR_GEN_RECLAIM_MEMCG only); 0 (default): the
+				 * kernel's, SR_GEN_RECLAIM_PASS */
 	enum sr_gen_reclaim reclaim; /* default SR_GEN_RECLAIM_MEMCG */
 	uint32_t thp_pages;     /* pages of a huge page: a power of two, 2 to 512
 				 * (SR_GEN_HPAGE_PAGES, the default) */

@@ -190,7 +190,7 @@ void sr_gen_params_init(struct sr_gen_params *p)
 	p->seed = 1;
 	p->thp = 0;
 	p->thp_pages = SR_GEN_HPAGE_PAGES;
-	p->reclaim_batch = 1;
+	p->reclaim_batch = 0; /* the kernel's: SR_GEN_RECLAIM_PASS (memcg) */
 	p->thp_swapin = SR_GEN_THP_IN_WHOLE;
 	sr_readahead_default(&p->ra);
 }
@@ -748,7 +748,10 @@ static int touch(struct sr_gen *g, struct actor *a, uint32_t pg)
 	if (g->global) {
 		reclaim_global(g, a, need);
 	} else if (g->st.resident + need > g->limit) {
-		uint64_t room = need + g->p.reclaim_batch - 1;
+		/* try_to_free_mem_cgroup_pages(): max(nr_pages,
+		 * SWAP_CLUSTER_MAX) pages reclaimed at once (the batch). */
+		uint32_t batch = g->p.reclaim_batch ? g->p.reclaim_batch : SR_GEN_RECLAIM_PASS;
+		uint64_t room = need > batch ? need : batch;
 
 		while (g->st.resident + room > g->limit && g->lru_head != NIL && !g->err)
 			evict(g, a);
@@ -1008,11 +1011,11 @@ static enum sr_err check_params(const struct sr_gen_params *p, struct sr_diag *d
 				   (int)p->thp_swapin);
 	if ((unsigned)p->reclaim > SR_GEN_RECLAIM_GLOBAL)
 		return sr_diag_set(d, SR_ERR_INVAL, "unknown reclaim mode %d", (int)p->reclaim);
-	if (p->reclaim == SR_GEN_RECLAIM_GLOBAL && p->reclaim_batch != 1)
+	if (p->reclaim == SR_GEN_RECLAIM_GLOBAL && p->reclaim_batch)
 		return sr_diag_set(d, SR_ERR_INVAL, "a reclaim batch is a memory cgroup's: global "
 				   "reclaim takes passes of %u pages, by kswapd or the task",
 				   SR_GEN_RECLAIM_PASS);
-	if (p->reclaim_batch < 1 || p->reclaim_batch > 512)
+	if (p->reclaim_batch > 512)
 		return sr_diag_set(d, SR_ERR_INVAL, "reclaim batch %u: 1 to 512 pages",
 				   p->reclaim_batch);
 	if (p->thp_pages < 2 || p->thp_pages > SR_GEN_HPAGE_PAGES ||

@@ -29,9 +29,10 @@
  * window before a calendar's latest (a record played late) is served at
  * once and counted stale, as on every calendar.
  *
- * Memory: at most SR_HW_TRUNK_CALS calendars of 12 KiB (1.5 MiB), each
- * made at its first use, and per device a trunk's calendar as 2 bytes a
- * trunk, made at the device's first trunk lock (2 KiB for 64 GB).
+ * Memory: at most SR_HW_TRUNK_CALS calendars of 96 KiB (12 MiB), each
+ * made at its first use (under L5 only by a hold of another CPU's lock),
+ * and per device a trunk's calendar and its last holder as 6 bytes a
+ * trunk (6 KiB for 64 GB).
  */
 #ifndef SR_HW_TRUNKS_H
 #define SR_HW_TRUNKS_H
@@ -46,10 +47,13 @@
  * and make bench's traces need (the busy ones are about the tasks then in
  * the kernel: 32 for C2's 32 tasks, 67 for tests/bench/writer.c's 64). */
 #define SR_HW_TRUNK_CALS 128u
-/* A trunk calendar's buckets: 1024 of 10 us, a window of 10 ms (5 ms
- * behind the latest request); none of those traces' requests came before
- * it, with up to 250,000 records played late. */
-#define SR_HW_TRUNK_BUCKETS 1024
+/* A trunk calendar's buckets: 8192 of 10 us, a window of 82 ms (41 ms
+ * behind the latest request), half a lock's usual (CAL_BUCKETS); none of
+ * those traces' requests came before it, with up to 250,000 records
+ * played late.  1024 (5 ms behind) was enough with `gen`'s reclaim of a
+ * page at a time; its passes of 32 (G3) play C4's mix up to 20 ms late
+ * (4096 buckets: 75 requests stale there; 8192: none). */
+#define SR_HW_TRUNK_BUCKETS 8192
 /* An event whose slot's position is not known: its holds take their time,
  * on no lock. */
 #define SR_HW_TRUNK_NONE UINT32_MAX

@@ -207,7 +207,7 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 	if (per_policy(out, &n, &b, res, SR_CAV_STALE, "requests served without contention:",
 		       stale, 0))
 		put(&b, "; each started more than half a calendar window (82 ms; 8.2 s on an hdd; "
-			"5 ms on a swap cache trunk's lock) "
+			"41 ms on a swap cache trunk's lock) "
 			"before the latest on its resource, played that late (docs/MODEL.md, "
 			"\"Resources\")");
 	if (per_policy(out, &n, &b, res, SR_CAV_ORDER, "events played out of simulated time's "

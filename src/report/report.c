@@ -1060,7 +1060,7 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 					p->dev[i].readahead_pages, i + 1 < p->nr_devices ? "," : "\n");
 		}
 		if (p->stale_requests)
-			fprintf(f, "requests %" PRIu64 " more than half a calendar window (82 ms; 8.2 s on an hdd; 5 ms on a swap cache trunk's lock) behind the latest on their resource "
+			fprintf(f, "requests %" PRIu64 " more than half a calendar window (82 ms; 8.2 s on an hdd; 41 ms on a swap cache trunk's lock) behind the latest on their resource "
 				   "(played that late): served without contention\n",
 				p->stale_requests);
 		fprintf(f, "swap-in latency (us):\n");

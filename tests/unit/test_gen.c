@@ -86,6 +86,10 @@ static void small(struct sr_gen_params *p, enum sr_gen_workload w)
 	 * test, gen_swapin_counts. */
 	p->mem_node = 2;
 	p->access_ns = 7;
+	/* A page reclaimed per page made resident, as the reference model
+	 * (ref_run()) and the counts worked by hand here reclaim; the
+	 * kernel's passes of 32 (G3) have their own test, gen_memcg_batch. */
+	p->reclaim_batch = 1;
 }
 
 static void gen_params(void)
@@ -288,6 +292,7 @@ static void gen_global_reclaim(void)
 
 	small(&p, SR_GEN_SWAP_W_RAND);
 	p.reclaim = SR_GEN_RECLAIM_GLOBAL;
+	p.reclaim_batch = 0; /* passes of 32 by kswapd or the task, no batch of a cgroup's */
 	p.size = 400 * PG;
 	p.limit = 1000 * PG;
 	p.accesses = 4000;
@@ -423,6 +428,7 @@ static void gen_seq_counts(void)
 	p.tasks = 2;
 	p.size = 8 * PG;
 	p.limit = 12 * PG;
+	p.reclaim_batch = 1; /* a page at a time (G3: gen_memcg_batch) */
 	e = gen_all(&p, 5, &n, &st);
 	CHECK(n == 36 && st.swap_outs == 20 && st.swap_ins == 16);
 	/* The kernel's slots (6.6): each task's CPU (0, 1) has its cluster
@@ -449,6 +455,7 @@ static void gen_swapin_counts(void)
 	p.tasks = 2;
 	p.size = 16 * PG;
 	p.limit = 64 * PG;
+	p.reclaim_batch = 1; /* a page at a time (G3: gen_memcg_batch) */
 	e = gen_all(&p, 4096, &n, &st);
 	for (i = 0; e && i < n; i++) {
 		if (e[i].op == SR_OP_OUT && e[i].pid == SR_GEN_PUSHER_PID)
@@ -551,6 +558,7 @@ static void four_huge_pages(struct sr_gen_params *p, uint32_t hp)
 	p->limit = 3 * hp * PG;
 	p->thp = 1;
 	p->thp_pages = hp;
+	p->reclaim_batch = 1; /* a folio at a time, as worked by hand (G3: gen_memcg_batch) */
 }
 
 static void gen_thp_whole(void)
@@ -664,6 +672,7 @@ static void gen_thp_mixed(void)
 			p.thp = 0.5;
 			p.thp_swapin = m ? SR_GEN_THP_IN_SPLIT : SR_GEN_THP_IN_WHOLE;
 			p.seed = 7;
+			p.reclaim_batch = 1; /* check_thp_stream()'s rule */
 			e = gen_all(&p, 1000, &n, &st);
 			CHECK(e && n > 0 && st.thp_pages == 3 * 3 * 512);
 			CHECK(count_nr(e, n, SR_OP_OUT, 512) > 0 && count_nr(e, n, SR_OP_OUT, 1) > 0);
@@ -921,6 +930,61 @@ static long compare_ref(const struct sr_gen_params *p, size_t cap)
 	return bad;
 }
 
+/*
+ * (G3) A memory cgroup's reclaim in passes, by hand.  One task writes its
+ * 64 pages once in order (swap-w-seq), the limit 32 pages: the first 32
+ * touches fill it; the 33rd needs a page beyond it, and the task frees
+ * max(1, 32) = 32 at once (try_to_free_mem_cgroup_pages()), the LRU's
+ * oldest, pages 0-31: 32 swap-outs at the one time of that fault; the
+ * other 31 touches charge the room without reclaim.  So 32 swap-outs,
+ * one run at one time, resident 32 at the end.  With --reclaim-batch=1 the
+ * same 32 pages go out one per touch from the 33rd on: 32 times.  With
+ * folios of 16 pages (thp 1, kept whole on 6.14), each fault needs 16:
+ * the 3rd folio's fault frees max(16, 32) = 32 pages, folios 0 and 1, at
+ * one time, and the 4th's finds room: 2 swap-outs of 16 pages, one run.
+ * A batch of 1 frees max(16, 1) = 16 at the 3rd fault and at the 4th:
+ * the same 2 swap-outs at two times.
+ */
+static void gen_memcg_batch(void)
+{
+	struct sr_gen_params p;
+	struct sr_gen_stats st;
+	struct sr_event *e;
+	size_t n, i, times;
+
+	params_init(&p);
+	p.exp_time = 0;
+	p.workload = SR_GEN_SWAP_W_SEQ;
+	p.tasks = 1;
+	p.size = 64 * PG;
+	p.limit = 32 * PG;
+	p.accesses = 64;
+	CHECK(p.reclaim_batch == 0); /* the default: the kernel's 32 */
+	e = gen_all(&p, 4096, &n, &st);
+	CHECK(e && n == 32 && st.swap_outs == 32 && st.resident == 32);
+	for (i = 0, times = 0; e && i < n; i++)
+		times += i == 0 || e[i].ts_ns != e[i - 1].ts_ns;
+	CHECK(times == 1 && e && e[0].op == SR_OP_OUT && e[31].op == SR_OP_OUT);
+	free(e);
+	p.reclaim_batch = 1;
+	e = gen_all(&p, 4096, &n, &st);
+	CHECK(e && n == 32 && st.swap_outs == 32);
+	for (i = 0, times = 0; e && i < n; i++)
+		times += i == 0 || e[i].ts_ns != e[i - 1].ts_ns;
+	CHECK(times == 32);
+	free(e);
+	p.thp = 1;
+	p.thp_pages = 16;
+	p.kernel = "6.14";
+	for (p.reclaim_batch = 0; p.reclaim_batch < 2; p.reclaim_batch++) {
+		e = gen_all(&p, 4096, &n, &st);
+		CHECK(e && n == 2 && st.swap_outs == 2 && st.pages_out == 32);
+		CHECK(e && e[0].nr_pages == 16 && e[1].nr_pages == 16 &&
+		      (e[0].ts_ns == e[1].ts_ns) == (p.reclaim_batch == 0));
+		free(e);
+	}
+}
+
 static void gen_reference(void)
 {
 	struct sr_gen_params p;
@@ -955,6 +1019,7 @@ void suite_gen(void)
 	TEST(gen_seq_counts);
 	TEST(gen_swapin_counts);
 	TEST(gen_reference);
+	TEST(gen_memcg_batch);
 	TEST(gen_thp_whole);
 	TEST(gen_thp_split);
 	TEST(gen_thp_small);

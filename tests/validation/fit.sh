@@ -24,7 +24,9 @@
 #                   to 6.17 too (docs/MODEL.md, L4), which C2's rows 1-3
 #                   and 1-9 and C3 book, uncontended.
 #
-# Each by bisection (the predictions are monotone in each), to 0.1 %;
+# The workloads are gen's with its defaults, so a memory cgroup's reclaim
+# in passes of 32 pages (docs/MODEL.md, G3).  Each by bisection (the
+# predictions are monotone in each), to 0.1 %;
 # the values are then written, rounded, into src/machine/defaults.h by
 # hand.  Other constants are the machine's defaults.  Needs sh, awk and
 # python3 (to write machine descriptions with the trial values).
