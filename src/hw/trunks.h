@@ -94,15 +94,13 @@ uint32_t sr_hw_trunk_take(struct sr_hw_trunks *t, int dv, uint32_t trunk, double
 size_t sr_hw_trunks_bytes(const struct sr_machine *m);
 
 /* Device dv's trunk's calendar: its place in t->cal + 1, or 0 out of
- * memory.  A trunk past the device's end (a recorded offset, replayed on
- * a smaller device) is folded onto its trunks. */
+ * memory.  trunk < t->ntrunks[dv]: the caller (sr_hw_trunk_lock()) folds
+ * a trunk past the device's end (a recorded offset, replayed on a smaller
+ * device) onto its trunks first, as its record of the last holder needs. */
 static inline uint32_t sr_hw_trunk_cal(struct sr_hw_trunks *t, int dv, uint32_t trunk, double now)
 {
-	uint32_t i;
+	uint32_t i = t->ix[dv] ? t->ix[dv][trunk] : 0;
 
-	if (SR_UNLIKELY(trunk >= t->ntrunks[dv]))
-		trunk %= t->ntrunks[dv];
-	i = t->ix[dv] ? t->ix[dv][trunk] : 0;
 	return SR_LIKELY(i) ? i : sr_hw_trunk_take(t, dv, trunk, now);
 }
 
