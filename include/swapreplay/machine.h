@@ -127,6 +127,9 @@ struct sr_machine {
 	/* How much more a cache line missed in another node's memory costs
 	 * the CPU than one in its own node's (docs/MODEL.md, E2). */
 	double remote_miss_ns;
+	/* A cache line last written by another CPU, read and written here
+	 * (docs/MODEL.md, L6: a cluster lock's lines). */
+	double line_ns;
 	/* The block layer: a request's CPU work (allocation, tag, insertion,
 	 * dispatch, completion) besides its bios', and a single-queue
 	 * device's queue lock held per insertion (docs/MODEL.md, B3). */

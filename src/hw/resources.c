@@ -60,7 +60,8 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->mix = calloc(2 * (size_t)m->nr_devices, sizeof(*h->mix));
 	h->flash = calloc((size_t)m->nr_devices, sizeof(*h->flash));
 	h->hdd = calloc((size_t)m->nr_devices, sizeof(*h->hdd));
-	if (!h->hdd || sr_hw_trunks_init(&h->trunks, m, &h->now))
+	if (!h->hdd || sr_hw_trunks_init(&h->trunks, m, &h->now) ||
+	    sr_hw_clusters_init(&h->clusters, m))
 		return -1;
 	if (!h->head || !h->q || !h->lim || !h->qlock || !h->wstream || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev ||
 	    !h->rdcal || !h->wr_end || !h->rd_last || !h->cpucal || !h->cpu_owner ||
@@ -140,9 +141,9 @@ void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l, int 
 		h->q[i].wbt = wbt;
 }
 
-size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, int trunk_locks,
-		   size_t *cpu_bytes)
+size_t sr_hw_bytes(const struct sr_machine *m, const struct sr_kernel *k, size_t *cpu_bytes)
 {
+	const int device_locks = k->device_locks, trunk_locks = k->trunk_locks;
 	const size_t cal = CAL_BUCKETS * (sizeof(double) + sizeof(uint32_t));
 	size_t n = (size_t)m->nr_nodes * (size_t)m->nr_nodes + (size_t)m->nr_nodes, arrays;
 	size_t n_hdd_bytes = 0;
@@ -169,7 +170,8 @@ size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, int trunk_locks
 		 (size_t)(m->nr_nodes * m->nr_nodes + m->nr_nodes + m->nr_cpus) *
 			 (sizeof(struct cal) + sizeof(uint64_t));
 	*cpu_bytes = cal;
-	return n * cal + arrays + (trunk_locks ? sr_hw_trunks_bytes(m) : 0);
+	return n * cal + arrays + (trunk_locks ? sr_hw_trunks_bytes(m) : 0) +
+	       sr_hw_clusters_bytes(m, k);
 }
 
 void sr_hw_free(struct sr_hw *h)
@@ -197,6 +199,7 @@ void sr_hw_free(struct sr_hw *h)
 		for (i = 0; h->cpucal && i < h->m->nr_cpus; i++)
 			cal_free(&h->cpucal[i]);
 		sr_hw_trunks_free(&h->trunks, h->m->nr_devices);
+		sr_hw_clusters_free(&h->clusters, h->m->nr_devices);
 	}
 	for (i = 0; h->m && h->hdd && i < h->m->nr_devices; i++) {
 		free(h->hdd[i].doff);
@@ -299,7 +302,8 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 	for (i = 0; i < m->nr_nodes; i++)
 		if (cal_copy(&dst->lrulock[i], &src->lrulock[i]))
 			return -1;
-	if (sr_hw_trunks_copy(&dst->trunks, &src->trunks, m->nr_devices))
+	if (sr_hw_trunks_copy(&dst->trunks, &src->trunks, m->nr_devices) ||
+	    sr_hw_clusters_copy(&dst->clusters, &src->clusters, m->nr_devices))
 		return -1;
 	for (i = 0; i < m->nr_cpus; i++)
 		if (cal_copy(&dst->cpucal[i], &src->cpucal[i]))

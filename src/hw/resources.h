@@ -21,6 +21,7 @@
 #include "common/hash.h"
 #include "hw/calendar.h"
 #include "hw/cost.h"
+#include "hw/clusters.h"
 #include "hw/trunks.h"
 #include "swapreplay/event.h"
 #include "swapreplay/kernel.h"
@@ -99,6 +100,8 @@ struct sr_hw {
 	int32_t *tree_last;        /* ... who held it last (sr_hw_holder(); 0 nobody) */
 	struct sr_hw_trunks trunks; /* per trunk of a device: its swap cache's lock (4.11
 				     * to 6.17; hw/trunks.h) */
+	struct sr_hw_clusters clusters; /* per cluster of a device: who held its lock
+					 * last (4.11 on, L6; hw/clusters.h) */
 	struct cal *lrulock;       /* per node: the LRU lock of its memory */
 	double *mix;               /* per device: recent read and write bytes (P3) */
 	double wait_ns[5];         /* time tasks waited: SR_WAIT_CPU, _SWAP_LOCK, _LRU_LOCK,
@@ -210,15 +213,15 @@ void sr_hw_free(struct sr_hw *h);
  * The most memory one simulation's hardware on m takes: its calendars,
  * each made at its first use and, as its window slides on, all of it in
  * use (CAL_BUCKETS buckets): a device's own, its reads' (flash), its
- * si->lock, its queue lock (a single queue: ssd, hdd) and before 4.11
- * (device_locks) its swap cache's tree lock; a link's per pair of nodes;
- * a node's LRU lock; from 4.11 to 6.17 (trunk_locks) the pool of the
- * swap cache's trunk locks, full (hw/trunks.h); and the arrays beside
- * them.  Without the CPUs' calendars, made only for a CPU that two tasks
+ * si->lock, its queue lock (a single queue: ssd, hdd) and under kernel k
+ * before 4.11 (device_locks) its swap cache's tree lock; a link's per
+ * pair of nodes; a node's LRU lock; from 4.11 to 6.17 (trunk_locks) the
+ * pool of the swap cache's trunk locks, full (hw/trunks.h); the cluster
+ * locks' last holders of the devices that have them (hw/clusters.h); and
+ * the arrays beside them.  Without the CPUs' calendars, made only for a CPU that two tasks
  * share: *cpu_bytes each.
  */
-size_t sr_hw_bytes(const struct sr_machine *m, int device_locks, int trunk_locks,
-		   size_t *cpu_bytes);
+size_t sr_hw_bytes(const struct sr_machine *m, const struct sr_kernel *k, size_t *cpu_bytes);
 /* The counters of src (devices, links) into dst. */
 void sr_hw_copy_counters(struct sr_hw *dst, const struct sr_hw *src);
 /* dst (whose calendars were never used) becomes a copy of src; 0 or -1. */
@@ -434,14 +437,23 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, con
 	}
 	c = &me->c;
 	/*
-	 * (E1) the kernel's path on the task's CPU, then (L1) the device's
+	 * (E1) the kernel's path on the task's CPU, with (L6) the lines its
+	 * cluster lock's holds move, then (L1) the device's
 	 * si->lock if slots were allocated under it (and before 4.11 its
 	 * other holds and the swap cache's tree lock), (L3) its frees, (L4)
 	 * from 4.11 to 6.17 the lock of the slot's swap cache trunk, (L2) a
 	 * swap-out's pages through the LRU lock of their node; (P1, Z1) the
 	 * CPU's copy.
 	 */
-	s = sr_hw_cpu(h, x->cpu, x->task, start, c->cpu_ns);
+	{
+		int lines = e->flags & SR_EV_HAS_OFFSET ?
+			sr_hw_cluster_lines(&h->clusters, dv, e->offset, e->op == SR_OP_OUT,
+					    sr_hw_holder(x->cpu, x->task)) : 0;
+
+		if (SR_UNLIKELY(lines < 0))
+			return -1;
+		s = sr_hw_cpu(h, x->cpu, x->task, start, c->cpu_ns + lines * m->line_ns);
+	}
 	if (SR_UNLIKELY(x->slots | x->si_other | x->tree | x->free)) {
 		/* (Most events take none of these: one test.) */
 		if (x->slots && s >= 0)

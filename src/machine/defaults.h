@@ -51,6 +51,19 @@
  * charged.
  */
 #define DEF_REMOTE_MISS_NS 49.0
+/*
+ * [V] A cache line last written by another core of the same socket,
+ * fetched and written by this one: Intel MLC --c2c_latency, "Local Socket
+ * L2->L2 HITM latency", 55.6 ns on the same FD.io CSIT Cascade Lake SUT
+ * s32-t27-sut1 (MLC v3.7, sut_calib_clx.rst, "L1/L2/LLC Latency"); from
+ * the other socket 115.6 ns (the line homed in the writer's socket) to
+ * 178.2 ns (in the reader's), which the model does not tell apart (L5,
+ * L6: a line costs the same from either socket).  On a Broadwell-EP
+ * (E5-2660 v4) MLC gives 40.3-42.3 ns (John McCalpin, Intel developer
+ * forum, "Core-to-Core Communication Latency in Skylake/Kaby Lake",
+ * 2016).  docs/MODEL.md, L6, says where it is charged.
+ */
+#define DEF_LINE_NS 55.6
 
 /*
  * The block layer (docs/MODEL.md, B3).  [V] a request's CPU work, whole:

@@ -64,6 +64,26 @@ static void write_limits(struct sr_replay *r)
 		sr_hw_set_write_limits(&sr_replay_sim(r, s)->hw, &wbt, sr_wbt_enabled(&r->kernel));
 }
 
+/* Every simulation's hardware told which devices take cluster locks under
+ * the kernel, and what an event's holds of one write (docs/MODEL.md, L6;
+ * sr_hw_cluster_kernel()). */
+static void cluster_locks(struct sr_replay *r)
+{
+	int s, dv;
+
+	for (s = 0; s < r->np * (1 + r->nvar); s++) {
+		struct sr_hw *h = &sr_replay_sim(r, s)->hw;
+
+		for (dv = 0; dv < h->m->nr_devices; dv++) {
+			unsigned shift, lines_in, lines_out;
+
+			sr_hw_cluster_kernel(&r->kernel, h->m->dev[dv].cls, &shift, &lines_in,
+					     &lines_out);
+			sr_hw_clusters_set(&h->clusters, h->m, dv, shift, lines_in, lines_out);
+		}
+	}
+}
+
 /*
  * --uncertainty: the machine's variants (seeds 1 to n, as they have always
  * been drawn) and a simulation of each policy on each, sharing the
@@ -260,6 +280,7 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	if (err)
 		goto fail;
 	write_limits(r);
+	cluster_locks(r);
 	/* Every simulation's queue bound (order.c). */
 	r->result.order_queue = opts->order_queue ? opts->order_queue : SR_ORDER_QUEUE_MAX;
 	for (i = 0; i < r->np * (1 + r->nvar); i++) {

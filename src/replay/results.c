@@ -423,7 +423,7 @@ void sr_replay_sim_memory(const struct sr_replay *r, uint64_t *each, uint64_t *p
 
 	/* Per simulation, its clocks and plugs grow with the tasks too: a
 	 * double and a pointer each, negligible beside a calendar. */
-	*each = sr_hw_bytes(r->m, r->kernel.device_locks, r->kernel.trunk_locks, &cpu);
+	*each = sr_hw_bytes(r->m, &r->kernel, &cpu);
 	/* ... and its queue of records, full (order.c: 64 bytes each and
 	 * up to 64 of bios). */
 	*each += r->result.order_queue * (sizeof(struct ord_rec) + ORD_BIO_IN * sizeof(uint64_t));

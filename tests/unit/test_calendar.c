@@ -508,10 +508,119 @@ static void trunk_lock_pool(void)
 	sr_hw_free(&h2);
 }
 
+/* Task `task` (a CPU of its own) swaps a page in or out at slot off at
+ * t: when it is through (nothing but L6's lines costs time). */
+static double cluster_played(struct sr_hw *h, int op, long task, uint64_t off, double t)
+{
+	struct sr_hw_memo memo = { NULL };
+	struct sr_hw_ev x;
+	struct sr_event e;
+	double resume = -1, done = -1;
+
+	sr_event_init(&e);
+	e.op = (uint8_t)op;
+	e.offset = off;
+	e.flags |= SR_EV_HAS_OFFSET;
+	memset(&x, 0, sizeof(x));
+	x.cpu = -1;
+	x.task = task;
+	if (sr_hw_play(h, &memo, &e, 0, &x, t, &resume, &done))
+		return -1;
+	return resume;
+}
+
+/*
+ * (L6) The cluster locks, by hand.  Which devices take them: none before
+ * 4.11; from 4.11 a non-rotational one (clusters of 256 slots, 512 from
+ * 4.13), a rotational one from 6.14; a block of holds writes 2 lines (the
+ * lock's and the slot's swap-map byte's), 3 from 6.18 where the swap
+ * cache is under the lock (a swap-out; a swap-in from pmem skips it).
+ * Then on 6.12's NVMe, line_ns 50 and nothing else costing time: task 1
+ * swaps out slot 100 at 0, the cluster's first holder (0, done at 0);
+ * task 2 swaps in slot 200 at 0, the same cluster (200 >> 9 = 0), last
+ * task 1's: 2 lines, done at 100; task 2 swaps out slot 300 at 1000, its
+ * own now (1000); task 1 swaps in slot 600 at 1000, cluster 1's first
+ * (1000), then slot 101 at 2000, cluster 0's again, task 2's (2100).  A
+ * slot past the device's 2049 clusters (2^20 pages and the header) folds
+ * onto them: cluster 2049 is cluster 0, task 1's, and costs task 2 100.
+ * A copy of the simulation keeps who held each last.  On 6.18 task 2's
+ * swap-out after task 1 writes 3 lines (150); on 4.10 nothing costs.
+ */
+static void cluster_lock_lines(void)
+{
+	/* Kernel, device class: cluster size (log2), lines in and out. */
+	static const struct {
+		const char *kv;
+		enum sr_dev_class cls;
+		unsigned shift, lin, lout;
+	} want[] = {
+		{ "4.10", SR_DEV_NVME, 0, 0, 0 }, { "4.11", SR_DEV_NVME, 8, 2, 2 },
+		{ "4.11", SR_DEV_HDD, 0, 0, 0 },  { "4.13", SR_DEV_ZRAM, 9, 2, 2 },
+		{ "6.13", SR_DEV_HDD, 0, 0, 0 },  { "6.14", SR_DEV_HDD, 9, 2, 2 },
+		{ "6.18", SR_DEV_NVME, 9, 3, 3 }, { "6.18", SR_DEV_PMEM, 9, 2, 3 },
+	};
+	static struct sr_machine m;
+	size_t i;
+	struct sr_kernel k;
+	struct sr_diag d;
+	struct sr_hw h, h2;
+	unsigned sh, li, lo;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		CHECK(sr_kernel_parse(want[i].kv, &k, &d) == SR_OK);
+		sr_hw_cluster_kernel(&k, want[i].cls, &sh, &li, &lo);
+		CHECK(sh == want[i].shift && (!sh || (li == want[i].lin && lo == want[i].lout)));
+	}
+	memset(&m, 0, sizeof(m));
+	m.nr_nodes = 1;
+	m.nr_cpus = 2;
+	m.nr_devices = 1;
+	m.dev[0].cls = SR_DEV_NVME;
+	m.dev[0].size_pages = 1u << 20;
+	m.line_ns = 50;
+	memset(&h, 0, sizeof(h));
+	memset(&h2, 0, sizeof(h2));
+	CHECK(sr_hw_init(&h, &m) == 0 && sr_hw_init(&h2, &m) == 0);
+	CHECK(sr_kernel_parse("6.12", &k, &d) == SR_OK);
+	sr_hw_cluster_kernel(&k, SR_DEV_NVME, &sh, &li, &lo);
+	sr_hw_clusters_set(&h.clusters, &m, 0, sh, li, lo);
+	CHECK(h.clusters.n[0] == 2049);
+	CHECK(fabs(cluster_played(&h, SR_OP_OUT, 1, 100, 0) - 0) < 1e-9);
+	CHECK(fabs(cluster_played(&h, SR_OP_IN, 2, 200, 0) - 100) < 1e-9);
+	CHECK(fabs(cluster_played(&h, SR_OP_OUT, 2, 300, 1000) - 1000) < 1e-9);
+	CHECK(fabs(cluster_played(&h, SR_OP_IN, 1, 600, 1000) - 1000) < 1e-9);
+	CHECK(fabs(cluster_played(&h, SR_OP_IN, 1, 101, 2000) - 2100) < 1e-9);
+	CHECK(sr_hw_copy(&h2, &h) == 0);
+	CHECK(fabs(cluster_played(&h, SR_OP_IN, 2, 2049u << 9, 3000) - 3100) < 1e-9);
+	CHECK(fabs(cluster_played(&h2, SR_OP_IN, 2, 2049u << 9, 3000) - 3100) < 1e-9);
+	sr_hw_free(&h);
+	sr_hw_free(&h2);
+
+	memset(&h, 0, sizeof(h));
+	CHECK(sr_hw_init(&h, &m) == 0);
+	CHECK(sr_kernel_parse("6.18", &k, &d) == SR_OK);
+	sr_hw_cluster_kernel(&k, SR_DEV_NVME, &sh, &li, &lo);
+	sr_hw_clusters_set(&h.clusters, &m, 0, sh, li, lo);
+	CHECK(fabs(cluster_played(&h, SR_OP_OUT, 1, 100, 0) - 0) < 1e-9);
+	CHECK(fabs(cluster_played(&h, SR_OP_OUT, 2, 101, 0) - 150) < 1e-9);
+	sr_hw_free(&h);
+
+	memset(&h, 0, sizeof(h));
+	CHECK(sr_hw_init(&h, &m) == 0);
+	CHECK(sr_kernel_parse("4.10", &k, &d) == SR_OK);
+	sr_hw_cluster_kernel(&k, SR_DEV_NVME, &sh, &li, &lo);
+	sr_hw_clusters_set(&h.clusters, &m, 0, sh, li, lo);
+	CHECK(fabs(cluster_played(&h, SR_OP_OUT, 1, 100, 0) - 0) < 1e-9);
+	CHECK(fabs(cluster_played(&h, SR_OP_IN, 2, 100, 0) - 0) < 1e-9);
+	CHECK(h.clusters.last[0] == NULL);
+	sr_hw_free(&h);
+}
+
 void suite_calendar(void)
 {
 	TEST(trunk_lock_holds);
 	TEST(trunk_lock_pool);
+	TEST(cluster_lock_lines);
 	TEST(free_batch_holds);
 	TEST(flash_wait_monotone);
 	TEST(flash_draws_common);

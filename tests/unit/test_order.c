@@ -333,7 +333,9 @@ out:
 /*
  * kswapd (order.c, "kswapd"): one node, a pmem device that reads a page in
  * R = 1 ms + 1 ns (4096 B at 4.096 MB/s, the DRAM side 1 ns) and writes one
- * in W = 100 us + 1 ns (40.96 MB/s); the CPU's costs 1e-6 ns.  Task A
+ * in W = 100 us + 1 ns (40.96 MB/s); the CPU's costs 1e-6 ns (a cluster
+ * lock's lines too, L6: who held a cluster last differs between a run
+ * with kswapd's records and one without, by such costs).  Task A
  * (pid 1, CPU 0) and pid 2 (CPU 1) share nothing but the device, whose
  * copies do not contend.
  */
@@ -345,7 +347,7 @@ static const char SLOW_PMEM[] =
 	"  \"swap_lock_ns\": 1e-6, \"swap_slot_ns\": 1e-6, \"lru_lock_ns\": 1e-6,"
 	"  \"lru_refault_ns\": 1e-6, \"swap_lock_other_ns\": 1e-6, \"swap_cache_lock_ns\": 1e-6,"
 	"  \"remote_submit_ns\": 1e-6, \"blk_request_ns\": 1e-6, \"queue_lock_ns\": 1e-6,"
-	"  \"remote_miss_ns\": 1e-6},"
+	"  \"remote_miss_ns\": 1e-6, \"line_ns\": 1e-6},"
 	" \"devices\": [{\"name\": \"p\", \"class\": \"pmem\", \"node\": 0,"
 	"  \"read_local_gb_s\": 0.004096, \"write_local_gb_s\": 0.04096}]}";
 #define KR 1000001.0
@@ -536,7 +538,7 @@ static void kswapd_bounds_nothing(void)
 	CHECK(p[1]->order_forced > 20 && p[1]->order_late == 1);
 	CHECK(fabs(out_span(k[1]) - (4450000 + 2 * KW)) < 1);
 	CHECK(fabs(p[0]->makespan_ns - (500 + 39 * (KR + 10000) + KR)) < 1);
-	CHECK(p[1]->makespan_ns == p[0]->makespan_ns);
+	CHECK(fabs(p[1]->makespan_ns - p[0]->makespan_ns) < 1e-3);
 out:
 	for (i = 0; i < 2; i++)
 		sr_replay_free(r[i]);

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The swap devices' cluster locks, 4.11 on (docs/MODEL.md, L6): a lock per
+ * cluster of SWAPFILE_CLUSTER slots (256; 512 from 4.13, THP_SWAP), taken
+ * for each update of a slot's swap-map byte (Tim Chen, "mm/swap: add
+ * cluster lock", 235b62176712, patch 2 of C2's series), by a
+ * non-rotational device only until 6.13 (a rotational one has no
+ * cluster_info and takes si->lock instead: L1's other holds) and by every
+ * device from 6.14 (0b310d9cfd94).  From 6.18 the swap cache is in the
+ * cluster too (the swap table, Kairui Song's phase I), under the same
+ * lock.
+ *
+ * A cluster is the allocating CPU's (per-CPU clusters: ebc2a1a69111, 4.8;
+ * per order from 6.12), so its lock is rarely waited for; what a hold
+ * costs beyond E1's uncontended one (measured on one task) is the lines
+ * it writes when another CPU wrote them last (L5's rule): the lock's,
+ * which holds the cluster's count and flags too, the slot's swap-map
+ * byte's, and from 6.18 the swap table's entry for a hold of the swap
+ * cache.  So an event's holds of its slot's cluster are one block, and
+ * cost `lines x line_ns` when the cluster's lock was last another CPU's,
+ * nothing otherwise, on the event's CPU (no calendar: no wait; see
+ * MODEL.md for why).
+ *
+ * Memory: per device that has cluster locks under the simulation's
+ * kernel, its last holder per cluster as 4 bytes (256 KiB for 64 GB of
+ * 256-slot clusters), made at the device's first event that holds one.
+ */
+#ifndef SR_HW_CLUSTERS_H
+#define SR_HW_CLUSTERS_H
+
+#include <stdint.h>
+
+#include "swapreplay/kernel.h"
+#include "swapreplay/machine.h"
+
+struct sr_hw_clusters {
+	int32_t **last;     /* per device: who held a cluster's lock last
+			     * (sr_hw_holder(); 0 nobody), NULL until needed */
+	uint32_t *n;        /* per device: its clusters (under shift) */
+	uint8_t *shift;     /* per device: log2 of a cluster's slots; 0: no
+			     * cluster locks under the kernel */
+	uint8_t *lines;     /* per device [2 dv + out]: the lines an event's
+			     * block of holds writes, a swap-in's and a swap-out's */
+};
+
+/*
+ * (L6) Whether a device of class cls takes cluster locks under kernel k,
+ * their clusters' size (*shift: log2 of their slots; 0: no cluster
+ * locks), and the lines a swap-in's and a swap-out's block of holds
+ * writes.  From 4.11 a non-rotational device's swap-map updates take the
+ * lock of their slot's cluster (lock_cluster(), 235b62176712), a
+ * rotational one's from 6.14 (0b310d9cfd94; before, si->lock: L1's other
+ * holds); clusters of 512 slots from 4.13 (SWAPFILE_CLUSTER is
+ * HPAGE_PMD_NR with THP_SWAP, 38d8b4e6bdc8), 256 before.  A block writes
+ * the lock's line (the cluster's count and flags beside it: struct
+ * swap_cluster_info) and the slot's swap-map byte's; from 6.18 a
+ * swap-out's, and a swap-in's that does not skip the swap cache, the swap
+ * table's entry too (the swap cache under the cluster lock, 8578e0c00dcf).
+ * Read in 4.14, 6.12, 6.14 and 6.18 (docs/research/issue34-locks.md, 1b,
+ * 1d, 1e, 1g).
+ */
+static inline void sr_hw_cluster_kernel(const struct sr_kernel *k, enum sr_dev_class cls,
+					unsigned *shift, unsigned *lines_in, unsigned *lines_out)
+{
+	int on = !k->device_locks && (cls != SR_DEV_HDD || k->hdd_clusters);
+	int table = !k->device_locks && !k->trunk_locks;
+	/* A swap-in that skips the swap cache (src/mm/mm.h's
+	 * sr_swapin_bypass()). */
+	int bypass = sr_dev_class_memlike(cls) && k->sync_bypass;
+
+	*shift = on ? (k->thp_swap ? 9u : 8u) : 0u;
+	*lines_in = 2u + (unsigned)(table && !bypass);
+	*lines_out = 2u + (unsigned)table;
+}
+
+/* c for machine m's devices, none with cluster locks until
+ * sr_hw_clusters_set(); 0 or -1 out of memory (then sr_hw_clusters_free()
+ * it all the same). */
+int sr_hw_clusters_init(struct sr_hw_clusters *c, const struct sr_machine *m);
+void sr_hw_clusters_free(struct sr_hw_clusters *c, int ndev);
+/* Device dv of m takes cluster locks of 2^shift slots (0: none), a
+ * swap-in's holds writing lines_in lines and a swap-out's lines_out. */
+void sr_hw_clusters_set(struct sr_hw_clusters *c, const struct sr_machine *m, int dv,
+			unsigned shift, unsigned lines_in, unsigned lines_out);
+/* dst (made by sr_hw_clusters_init() for the same machine, never used)
+ * becomes a copy of src; 0 or -1 out of memory. */
+int sr_hw_clusters_copy(struct sr_hw_clusters *dst, const struct sr_hw_clusters *src, int ndev);
+/* Make device dv's record of last holders; 0 or -1 out of memory. */
+int sr_hw_clusters_dev(struct sr_hw_clusters *c, int dv);
+/* The most memory a simulation's cluster records take on machine m under
+ * kernel k. */
+size_t sr_hw_clusters_bytes(const struct sr_machine *m, const struct sr_kernel *k);
+
+/*
+ * (L6) The lines that `who` (sr_hw_holder()) moves by its event's holds
+ * of the lock of the cluster of slot off on device dv, a swap-out (out)
+ * or a swap-in: 0 when the device has no cluster locks, when who held
+ * that lock last or nobody has, else the event's lines; who is then
+ * its last holder.  A slot past the device's end (a recorded offset
+ * replayed on a smaller device) folds onto its clusters.  -1 out of
+ * memory.
+ */
+static inline int sr_hw_cluster_lines(struct sr_hw_clusters *c, int dv, uint64_t off, int out,
+				      int32_t who)
+{
+	uint64_t i;
+	int32_t prev;
+
+	if (!c->shift[dv])
+		return 0;
+	if (!c->last[dv] && sr_hw_clusters_dev(c, dv))
+		return -1;
+	i = (off >> c->shift[dv]) % c->n[dv];
+	prev = c->last[dv][i];
+	c->last[dv][i] = who;
+	return prev && prev != who ? c->lines[2 * dv + (out != 0)] : 0;
+}
+
+#endif /* SR_HW_CLUSTERS_H */
