@@ -24,12 +24,29 @@ int sr_hw_clusters_init(struct sr_hw_clusters *c, const struct sr_machine *m)
 	return c->last && c->n && c->shift && c->lines ? 0 : -1;
 }
 
+/* The chunks of device dv's record (c->n[dv] clusters). */
+static uint32_t nchunks(const struct sr_hw_clusters *c, int dv)
+{
+	return (uint32_t)(((uint64_t)c->n[dv] + SR_HW_CLUSTER_CHUNK - 1) >> SR_HW_CLUSTER_CHUNK_BITS);
+}
+
+/* Free device dv's record. */
+static void dev_free(struct sr_hw_clusters *c, int dv)
+{
+	uint32_t k;
+
+	for (k = 0; c->last[dv] && k < nchunks(c, dv); k++)
+		free(c->last[dv][k]);
+	free(c->last[dv]);
+	c->last[dv] = NULL;
+}
+
 void sr_hw_clusters_free(struct sr_hw_clusters *c, int ndev)
 {
 	int d;
 
 	for (d = 0; c->last && d < ndev; d++)
-		free(c->last[d]);
+		dev_free(c, d);
 	free(c->last);
 	free(c->n);
 	free(c->shift);
@@ -40,37 +57,47 @@ void sr_hw_clusters_free(struct sr_hw_clusters *c, int ndev)
 void sr_hw_clusters_set(struct sr_hw_clusters *c, const struct sr_machine *m, int dv,
 			unsigned shift, unsigned lines_in, unsigned lines_out)
 {
-	free(c->last[dv]);
-	c->last[dv] = NULL;
+	dev_free(c, dv);
 	c->shift[dv] = (uint8_t)shift;
 	c->n[dv] = shift ? dev_clusters(&m->dev[dv], shift) : 0;
 	c->lines[2 * dv] = (uint8_t)lines_in;
 	c->lines[2 * dv + 1] = (uint8_t)lines_out;
 }
 
-int sr_hw_clusters_dev(struct sr_hw_clusters *c, int dv)
+int32_t *sr_hw_clusters_slot(struct sr_hw_clusters *c, int dv, uint32_t i)
 {
-	if (!c->last[dv] && !(c->last[dv] = calloc(c->n[dv], sizeof(**c->last))))
-		return -1;
-	return 0;
+	int32_t **ch = c->last[dv];
+	uint32_t k = i >> SR_HW_CLUSTER_CHUNK_BITS;
+
+	if (!ch && !(ch = c->last[dv] = calloc(nchunks(c, dv), sizeof(*ch))))
+		return NULL;
+	if (!ch[k] && !(ch[k] = calloc(SR_HW_CLUSTER_CHUNK, sizeof(**ch))))
+		return NULL;
+	return &ch[k][i & (SR_HW_CLUSTER_CHUNK - 1)];
 }
 
 int sr_hw_clusters_copy(struct sr_hw_clusters *dst, const struct sr_hw_clusters *src, int ndev)
 {
+	uint32_t k;
 	int d;
 
 	for (d = 0; d < ndev; d++) {
+		dev_free(dst, d);
 		dst->shift[d] = src->shift[d];
 		dst->n[d] = src->n[d];
 		dst->lines[2 * d] = src->lines[2 * d];
 		dst->lines[2 * d + 1] = src->lines[2 * d + 1];
-		free(dst->last[d]);
-		dst->last[d] = NULL;
 		if (!src->last[d])
 			continue;
-		if (!(dst->last[d] = malloc((size_t)src->n[d] * sizeof(**dst->last))))
+		if (!(dst->last[d] = calloc(nchunks(src, d), sizeof(*dst->last[d]))))
 			return -1;
-		memcpy(dst->last[d], src->last[d], (size_t)src->n[d] * sizeof(**dst->last));
+		for (k = 0; k < nchunks(src, d); k++) {
+			if (!src->last[d][k])
+				continue;
+			if (!(dst->last[d][k] = malloc(SR_HW_CLUSTER_CHUNK * sizeof(int32_t))))
+				return -1;
+			memcpy(dst->last[d][k], src->last[d][k], SR_HW_CLUSTER_CHUNK * sizeof(int32_t));
+		}
 	}
 	return 0;
 }
@@ -84,8 +111,11 @@ size_t sr_hw_clusters_bytes(const struct sr_machine *m, const struct sr_kernel *
 		unsigned shift, li, lo;
 
 		sr_hw_cluster_kernel(k, m->dev[d].cls, &shift, &li, &lo);
-		n += sizeof(int32_t *) + sizeof(uint32_t) + 3 +
-		     (shift ? (size_t)dev_clusters(&m->dev[d], shift) * sizeof(int32_t) : 0);
+		uint64_t ch = shift ? ((uint64_t)dev_clusters(&m->dev[d], shift) +
+				       SR_HW_CLUSTER_CHUNK - 1) >> SR_HW_CLUSTER_CHUNK_BITS : 0;
+
+		n += sizeof(int32_t **) + sizeof(uint32_t) + 3 +
+		     (size_t)ch * (sizeof(int32_t *) + SR_HW_CLUSTER_CHUNK * sizeof(int32_t));
 	}
 	return n;
 }

@@ -22,20 +22,27 @@
  * MODEL.md for why).
  *
  * Memory: per device that has cluster locks under the simulation's
- * kernel, its last holder per cluster as 4 bytes (256 KiB for 64 GB of
- * 256-slot clusters), made at the device's first event that holds one.
+ * kernel, its last holder per cluster as 4 bytes, in chunks of
+ * SR_HW_CLUSTER_CHUNK clusters made at the first event that holds one of
+ * theirs (a trace touches a part of a large device: 4 KiB a chunk, 512
+ * MB of swap in clusters of 512 slots), and a pointer per chunk.
  */
 #ifndef SR_HW_CLUSTERS_H
 #define SR_HW_CLUSTERS_H
 
 #include <stdint.h>
 
+#include "common/compiler.h"
 #include "swapreplay/kernel.h"
 #include "swapreplay/machine.h"
 
+/* The clusters of one chunk of a device's last-holder record. */
+#define SR_HW_CLUSTER_CHUNK_BITS 10
+#define SR_HW_CLUSTER_CHUNK (1u << SR_HW_CLUSTER_CHUNK_BITS)
+
 struct sr_hw_clusters {
-	int32_t **last;     /* per device: who held a cluster's lock last
-			     * (sr_hw_holder(); 0 nobody), NULL until needed */
+	int32_t ***last;    /* per device, per chunk: who held a cluster's lock
+			     * last (sr_hw_holder(); 0 nobody); NULL until needed */
 	uint32_t *n;        /* per device: its clusters (under shift) */
 	uint8_t *shift;     /* per device: log2 of a cluster's slots; 0: no
 			     * cluster locks under the kernel */
@@ -85,8 +92,9 @@ void sr_hw_clusters_set(struct sr_hw_clusters *c, const struct sr_machine *m, in
 /* dst (made by sr_hw_clusters_init() for the same machine, never used)
  * becomes a copy of src; 0 or -1 out of memory. */
 int sr_hw_clusters_copy(struct sr_hw_clusters *dst, const struct sr_hw_clusters *src, int ndev);
-/* Make device dv's record of last holders; 0 or -1 out of memory. */
-int sr_hw_clusters_dev(struct sr_hw_clusters *c, int dv);
+/* The last holder of device dv's cluster i (< c->n[dv]), its chunk made
+ * if need be; NULL out of memory. */
+int32_t *sr_hw_clusters_slot(struct sr_hw_clusters *c, int dv, uint32_t i);
 /* The most memory a simulation's cluster records take on machine m under
  * kernel k. */
 size_t sr_hw_clusters_bytes(const struct sr_machine *m, const struct sr_kernel *k);
@@ -103,16 +111,21 @@ size_t sr_hw_clusters_bytes(const struct sr_machine *m, const struct sr_kernel *
 static inline int sr_hw_cluster_lines(struct sr_hw_clusters *c, int dv, uint64_t off, int out,
 				      int32_t who)
 {
-	uint64_t i;
-	int32_t prev;
+	int32_t *last, prev;
+	uint32_t i;
+	int32_t **ch;
 
 	if (!c->shift[dv])
 		return 0;
-	if (!c->last[dv] && sr_hw_clusters_dev(c, dv))
+	i = (uint32_t)((off >> c->shift[dv]) % c->n[dv]);
+	ch = c->last[dv];
+	last = ch && ch[i >> SR_HW_CLUSTER_CHUNK_BITS] ?
+		       &ch[i >> SR_HW_CLUSTER_CHUNK_BITS][i & (SR_HW_CLUSTER_CHUNK - 1)] :
+		       sr_hw_clusters_slot(c, dv, i);
+	if (SR_UNLIKELY(!last))
 		return -1;
-	i = (off >> c->shift[dv]) % c->n[dv];
-	prev = c->last[dv][i];
-	c->last[dv][i] = who;
+	prev = *last;
+	*last = who;
 	return prev && prev != who ? c->lines[2 * dv + (out != 0)] : 0;
 }
 

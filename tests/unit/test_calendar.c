@@ -543,7 +543,8 @@ static double cluster_played(struct sr_hw *h, int op, long task, uint64_t off, d
  * (1000), then slot 101 at 2000, cluster 0's again, task 2's (2100).  A
  * slot past the device's 2049 clusters (2^20 pages and the header) folds
  * onto them: cluster 2049 is cluster 0, task 1's, and costs task 2 100.
- * A copy of the simulation keeps who held each last.  On 6.18 task 2's
+ * Only the chunk of the clusters touched is made (SR_HW_CLUSTER_CHUNK),
+ * and a copy of the simulation keeps who held each last.  On 6.18 task 2's
  * swap-out after task 1 writes 3 lines (150); on 4.10 nothing costs.
  */
 static void cluster_lock_lines(void)
@@ -590,7 +591,10 @@ static void cluster_lock_lines(void)
 	CHECK(fabs(cluster_played(&h, SR_OP_OUT, 2, 300, 1000) - 1000) < 1e-9);
 	CHECK(fabs(cluster_played(&h, SR_OP_IN, 1, 600, 1000) - 1000) < 1e-9);
 	CHECK(fabs(cluster_played(&h, SR_OP_IN, 1, 101, 2000) - 2100) < 1e-9);
+	/* Only the chunk of clusters 0-1023 is made, in the copy too. */
+	CHECK(h.clusters.last[0][0] && !h.clusters.last[0][1] && !h.clusters.last[0][2]);
 	CHECK(sr_hw_copy(&h2, &h) == 0);
+	CHECK(h2.clusters.last[0][0] && !h2.clusters.last[0][1] && !h2.clusters.last[0][2]);
 	CHECK(fabs(cluster_played(&h, SR_OP_IN, 2, 2049u << 9, 3000) - 3100) < 1e-9);
 	CHECK(fabs(cluster_played(&h2, SR_OP_IN, 2, 2049u << 9, 3000) - 3100) < 1e-9);
 	sr_hw_free(&h);
