@@ -64,9 +64,9 @@ void sr_hw_clusters_set(struct sr_hw_clusters *c, const struct sr_machine *m, in
 	c->lines[2 * dv + 1] = (uint8_t)lines_out;
 }
 
-int32_t *sr_hw_clusters_slot(struct sr_hw_clusters *c, int dv, uint32_t i)
+uint16_t *sr_hw_clusters_slot(struct sr_hw_clusters *c, int dv, uint32_t i)
 {
-	int32_t **ch = c->last[dv];
+	uint16_t **ch = c->last[dv];
 	uint32_t k = i >> SR_HW_CLUSTER_CHUNK_BITS;
 
 	if (!ch && !(ch = c->last[dv] = calloc(nchunks(c, dv), sizeof(*ch))))
@@ -94,9 +94,9 @@ int sr_hw_clusters_copy(struct sr_hw_clusters *dst, const struct sr_hw_clusters 
 		for (k = 0; k < nchunks(src, d); k++) {
 			if (!src->last[d][k])
 				continue;
-			if (!(dst->last[d][k] = malloc(SR_HW_CLUSTER_CHUNK * sizeof(int32_t))))
+			if (!(dst->last[d][k] = malloc(SR_HW_CLUSTER_CHUNK * sizeof(uint16_t))))
 				return -1;
-			memcpy(dst->last[d][k], src->last[d][k], SR_HW_CLUSTER_CHUNK * sizeof(int32_t));
+			memcpy(dst->last[d][k], src->last[d][k], SR_HW_CLUSTER_CHUNK * sizeof(uint16_t));
 		}
 	}
 	return 0;
@@ -114,8 +114,8 @@ size_t sr_hw_clusters_bytes(const struct sr_machine *m, const struct sr_kernel *
 		uint64_t ch = shift ? ((uint64_t)dev_clusters(&m->dev[d], shift) +
 				       SR_HW_CLUSTER_CHUNK - 1) >> SR_HW_CLUSTER_CHUNK_BITS : 0;
 
-		n += sizeof(int32_t **) + sizeof(uint32_t) + 3 +
-		     (size_t)ch * (sizeof(int32_t *) + SR_HW_CLUSTER_CHUNK * sizeof(int32_t));
+		n += sizeof(uint16_t **) + sizeof(uint32_t) + 3 +
+		     (size_t)ch * (sizeof(uint16_t *) + SR_HW_CLUSTER_CHUNK * sizeof(uint16_t));
 	}
 	return n;
 }

@@ -22,9 +22,11 @@
  * MODEL.md for why).
  *
  * Memory: per device that has cluster locks under the simulation's
- * kernel, its last holder per cluster as 4 bytes, in chunks of
+ * kernel, its last holder per cluster as 2 bytes (sr_hw_cluster_tag():
+ * two holders that share them, 1 pair in 65535, are taken for one), in
+ * chunks of
  * SR_HW_CLUSTER_CHUNK clusters made at the first event that holds one of
- * theirs (a trace touches a part of a large device: 4 KiB a chunk, 512
+ * theirs (a trace touches a part of a large device: 2 KiB a chunk, 512
  * MB of swap in clusters of 512 slots), and a pointer per chunk.
  */
 #ifndef SR_HW_CLUSTERS_H
@@ -41,8 +43,8 @@
 #define SR_HW_CLUSTER_CHUNK (1u << SR_HW_CLUSTER_CHUNK_BITS)
 
 struct sr_hw_clusters {
-	int32_t ***last;    /* per device, per chunk: who held a cluster's lock
-			     * last (sr_hw_holder(); 0 nobody); NULL until needed */
+	uint16_t ***last;   /* per device, per chunk: who held a cluster's lock
+			     * last (sr_hw_cluster_tag(); 0 nobody); NULL until needed */
 	uint32_t *n;        /* per device: its clusters (under shift) */
 	uint8_t *shift;     /* per device: log2 of a cluster's slots; 0: no
 			     * cluster locks under the kernel */
@@ -94,7 +96,16 @@ void sr_hw_clusters_set(struct sr_hw_clusters *c, const struct sr_machine *m, in
 int sr_hw_clusters_copy(struct sr_hw_clusters *dst, const struct sr_hw_clusters *src, int ndev);
 /* The last holder of device dv's cluster i (< c->n[dv]), its chunk made
  * if need be; NULL out of memory. */
-int32_t *sr_hw_clusters_slot(struct sr_hw_clusters *c, int dv, uint32_t i);
+uint16_t *sr_hw_clusters_slot(struct sr_hw_clusters *c, int dv, uint32_t i);
+
+/* A holder (sr_hw_holder(), not 0) as the record keeps it: 16 bits of a
+ * hash of it, never 0. */
+static inline uint16_t sr_hw_cluster_tag(int32_t who)
+{
+	uint16_t t = (uint16_t)(((uint32_t)who * 0x9e3779b1u) >> 16);
+
+	return t ? t : 1;
+}
 /* The most memory a simulation's cluster records take on machine m under
  * kernel k. */
 size_t sr_hw_clusters_bytes(const struct sr_machine *m, const struct sr_kernel *k);
@@ -111,13 +122,15 @@ size_t sr_hw_clusters_bytes(const struct sr_machine *m, const struct sr_kernel *
 static inline int sr_hw_cluster_lines(struct sr_hw_clusters *c, int dv, uint64_t off, int out,
 				      int32_t who)
 {
-	int32_t *last, prev;
+	uint16_t *last, prev, tag;
+	uint64_t j;
 	uint32_t i;
-	int32_t **ch;
+	uint16_t **ch;
 
 	if (!c->shift[dv])
 		return 0;
-	i = (uint32_t)((off >> c->shift[dv]) % c->n[dv]);
+	j = off >> c->shift[dv];
+	i = (uint32_t)(SR_LIKELY(j < c->n[dv]) ? j : j % c->n[dv]);
 	ch = c->last[dv];
 	last = ch && ch[i >> SR_HW_CLUSTER_CHUNK_BITS] ?
 		       &ch[i >> SR_HW_CLUSTER_CHUNK_BITS][i & (SR_HW_CLUSTER_CHUNK - 1)] :
@@ -125,8 +138,9 @@ static inline int sr_hw_cluster_lines(struct sr_hw_clusters *c, int dv, uint64_t
 	if (SR_UNLIKELY(!last))
 		return -1;
 	prev = *last;
-	*last = who;
-	return prev && prev != who ? c->lines[2 * dv + (out != 0)] : 0;
+	tag = sr_hw_cluster_tag(who);
+	*last = tag;
+	return prev && prev != tag ? c->lines[2 * dv + (out != 0)] : 0;
 }
 
 #endif /* SR_HW_CLUSTERS_H */
