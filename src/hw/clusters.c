@@ -109,10 +109,11 @@ size_t sr_hw_clusters_bytes(const struct sr_machine *m, const struct sr_kernel *
 
 	for (d = 0; d < m->nr_devices; d++) {
 		unsigned shift, li, lo;
+		uint64_t ch;
 
 		sr_hw_cluster_kernel(k, m->dev[d].cls, &shift, &li, &lo);
-		uint64_t ch = shift ? ((uint64_t)dev_clusters(&m->dev[d], shift) +
-				       SR_HW_CLUSTER_CHUNK - 1) >> SR_HW_CLUSTER_CHUNK_BITS : 0;
+		ch = shift ? ((uint64_t)dev_clusters(&m->dev[d], shift) + SR_HW_CLUSTER_CHUNK - 1) >>
+			     SR_HW_CLUSTER_CHUNK_BITS : 0;
 
 		n += sizeof(uint16_t **) + sizeof(uint32_t) + 3 +
 		     (size_t)ch * (sizeof(uint16_t *) + SR_HW_CLUSTER_CHUNK * sizeof(uint16_t));
