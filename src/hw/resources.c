@@ -60,8 +60,7 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m)
 	h->mix = calloc(2 * (size_t)m->nr_devices, sizeof(*h->mix));
 	h->flash = calloc((size_t)m->nr_devices, sizeof(*h->flash));
 	h->hdd = calloc((size_t)m->nr_devices, sizeof(*h->hdd));
-	if (!h->hdd || sr_hw_trunks_init(&h->trunks, m, &h->now) ||
-	    sr_hw_clusters_init(&h->clusters, m))
+	if (!h->hdd || sr_hw_trunks_init(&h->trunks, m, &h->now))
 		return -1;
 	if (!h->head || !h->q || !h->lim || !h->qlock || !h->wstream || !h->devcal || !h->linkcal || !h->link_bytes || !h->dev ||
 	    !h->rdcal || !h->wr_end || !h->rd_last || !h->cpucal || !h->cpu_owner ||
@@ -170,8 +169,7 @@ size_t sr_hw_bytes(const struct sr_machine *m, const struct sr_kernel *k, size_t
 		 (size_t)(m->nr_nodes * m->nr_nodes + m->nr_nodes + m->nr_cpus) *
 			 (sizeof(struct cal) + sizeof(uint64_t));
 	*cpu_bytes = cal;
-	return n * cal + arrays + (trunk_locks ? sr_hw_trunks_bytes(m) : 0) +
-	       sr_hw_clusters_bytes(m, k);
+	return n * cal + arrays + (trunk_locks ? sr_hw_trunks_bytes(m) : 0);
 }
 
 void sr_hw_free(struct sr_hw *h)
@@ -199,7 +197,6 @@ void sr_hw_free(struct sr_hw *h)
 		for (i = 0; h->cpucal && i < h->m->nr_cpus; i++)
 			cal_free(&h->cpucal[i]);
 		sr_hw_trunks_free(&h->trunks, h->m->nr_devices);
-		sr_hw_clusters_free(&h->clusters, h->m->nr_devices);
 	}
 	for (i = 0; h->m && h->hdd && i < h->m->nr_devices; i++) {
 		free(h->hdd[i].doff);
@@ -302,8 +299,7 @@ int sr_hw_copy(struct sr_hw *dst, const struct sr_hw *src)
 	for (i = 0; i < m->nr_nodes; i++)
 		if (cal_copy(&dst->lrulock[i], &src->lrulock[i]))
 			return -1;
-	if (sr_hw_trunks_copy(&dst->trunks, &src->trunks, m->nr_devices) ||
-	    sr_hw_clusters_copy(&dst->clusters, &src->clusters, m->nr_devices))
+	if (sr_hw_trunks_copy(&dst->trunks, &src->trunks, m->nr_devices))
 		return -1;
 	for (i = 0; i < m->nr_cpus; i++)
 		if (cal_copy(&dst->cpucal[i], &src->cpucal[i]))

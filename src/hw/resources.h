@@ -21,7 +21,6 @@
 #include "common/hash.h"
 #include "hw/calendar.h"
 #include "hw/cost.h"
-#include "hw/clusters.h"
 #include "hw/trunks.h"
 #include "swapreplay/event.h"
 #include "swapreplay/kernel.h"
@@ -100,8 +99,6 @@ struct sr_hw {
 	int32_t *tree_last;        /* ... who held it last (sr_hw_holder(); 0 nobody) */
 	struct sr_hw_trunks trunks; /* per trunk of a device: its swap cache's lock (4.11
 				     * to 6.17; hw/trunks.h) */
-	struct sr_hw_clusters clusters; /* per cluster of a device: who held its lock
-					 * last (4.11 on, L6; hw/clusters.h) */
 	struct cal *lrulock;       /* per node: the LRU lock of its memory */
 	double *mix;               /* per device: recent read and write bytes (P3) */
 	double wait_ns[5];         /* time tasks waited: SR_WAIT_CPU, _SWAP_LOCK, _LRU_LOCK,
@@ -167,7 +164,9 @@ struct sr_hw_ev {
 	uint16_t trunk_holds; /* swap cache trunk lock holds (4.11 to 6.17) */
 	uint32_t trunk;    /* ... the trunk's: its slot's offset >> 14 on the device
 			    * (SR_HW_TRUNK_NONE: not known) */
-	uint16_t free;     /* slots freed under si->lock (L3): 4.11 to 6.13 */
+	uint16_t free;     /* slots freed under si->lock (L3): 4.11 to 6.13; < 2^14 */
+	uint8_t ci_lines;  /* (L6) lines its cluster lock's holds moved (0, 2, 3):
+			    * the policy's record says (hw/clusters.h) */
 	uint32_t lru;      /* pages through the LRU lock one by one: 1 for a folio
 			    * handled whole, nr_pages for a huge page split first */
 };
@@ -216,9 +215,8 @@ void sr_hw_free(struct sr_hw *h);
  * si->lock, its queue lock (a single queue: ssd, hdd) and under kernel k
  * before 4.11 (device_locks) its swap cache's tree lock; a link's per
  * pair of nodes; a node's LRU lock; from 4.11 to 6.17 (trunk_locks) the
- * pool of the swap cache's trunk locks, full (hw/trunks.h); the cluster
- * locks' last holders of the devices that have them (hw/clusters.h); and
- * the arrays beside them.  Without the CPUs' calendars, made only for a CPU that two tasks
+ * pool of the swap cache's trunk locks, full (hw/trunks.h); and the
+ * arrays beside them.  Without the CPUs' calendars, made only for a CPU that two tasks
  * share: *cpu_bytes each.
  */
 size_t sr_hw_bytes(const struct sr_machine *m, const struct sr_kernel *k, size_t *cpu_bytes);
@@ -445,15 +443,7 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, con
 	 * swap-out's pages through the LRU lock of their node; (P1, Z1) the
 	 * CPU's copy.
 	 */
-	{
-		int lines = e->flags & SR_EV_HAS_OFFSET ?
-			sr_hw_cluster_lines(&h->clusters, dv, e->offset, e->op == SR_OP_OUT,
-					    sr_hw_holder(x->cpu, x->task)) : 0;
-
-		if (SR_UNLIKELY(lines < 0))
-			return -1;
-		s = sr_hw_cpu(h, x->cpu, x->task, start, c->cpu_ns + lines * m->line_ns);
-	}
+	s = sr_hw_cpu(h, x->cpu, x->task, start, c->cpu_ns + x->ci_lines * m->line_ns);
 	if (SR_UNLIKELY(x->slots | x->si_other | x->tree | x->free)) {
 		/* (Most events take none of these: one test.) */
 		if (x->slots && s >= 0)

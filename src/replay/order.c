@@ -438,7 +438,7 @@ static inline void rec_fill(struct ord_rec *q, const struct sr_play *in)
 			    sr_play_holds_code(in->x.tree, in->e.nr_pages) << 2 |
 			    (in->ra_hit != 0) << 4 | (in->fresh != 0) << 5 |
 			    sr_play_holds_code(in->x.trunk_holds, in->e.nr_pages) << 6);
-	q->free = in->x.free;
+	q->free = (uint16_t)(in->x.free | (unsigned)in->x.ci_lines << 14);
 	q->next = -1;
 	q->next_gap = 0;
 	q->seq = 0;
@@ -473,7 +473,8 @@ static inline void rec_unpack(const struct ord_rec *q, long ti, const uint64_t *
 	in->x.trunk_holds = sr_play_holds_of(q->bits >> 6, q->nr_pages);
 	/* (Its trunk is its offset's: the policy's slot where laid out.) */
 	in->x.trunk = sr_play_trunk(q->offset, q->flags);
-	in->x.free = q->free;
+	in->x.free = q->free & 0x3fff;
+	in->x.ci_lines = (uint8_t)(q->free >> 14);
 	in->x.lru = q->lru;
 	in->gap = q->gap;
 	in->ti = ti;

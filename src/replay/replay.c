@@ -44,7 +44,7 @@ static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag 
 
 	if (err)
 		return err;
-	if (sr_hw_init(&p->sim.hw, r->m))
+	if (sr_hw_init(&p->sim.hw, r->m) || sr_hw_clusters_init(&p->clusters, r->m))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	p->sim.memo = &r->memo;
 	p->sim.kernel = &r->kernel;
@@ -64,24 +64,22 @@ static void write_limits(struct sr_replay *r)
 		sr_hw_set_write_limits(&sr_replay_sim(r, s)->hw, &wbt, sr_wbt_enabled(&r->kernel));
 }
 
-/* Every simulation's hardware told which devices take cluster locks under
- * the kernel, and what an event's holds of one write (docs/MODEL.md, L6;
- * sr_hw_cluster_kernel()). */
+/* Every policy's record of the cluster locks told which devices take them
+ * under the kernel, and what an event's holds of one write (docs/MODEL.md,
+ * L6; sr_hw_cluster_kernel()). */
 static void cluster_locks(struct sr_replay *r)
 {
-	int s, dv;
+	int k, dv;
 
-	for (s = 0; s < r->np * (1 + r->nvar); s++) {
-		struct sr_hw *h = &sr_replay_sim(r, s)->hw;
-
-		for (dv = 0; dv < h->m->nr_devices; dv++) {
+	for (k = 0; k < r->np; k++)
+		for (dv = 0; dv < r->m->nr_devices; dv++) {
 			unsigned shift, lines_in, lines_out;
 
-			sr_hw_cluster_kernel(&r->kernel, h->m->dev[dv].cls, &shift, &lines_in,
+			sr_hw_cluster_kernel(&r->kernel, r->m->dev[dv].cls, &shift, &lines_in,
 					     &lines_out);
-			sr_hw_clusters_set(&h->clusters, h->m, dv, shift, lines_in, lines_out);
+			sr_hw_clusters_set(&r->pol[k].clusters, r->m, dv, shift, lines_in,
+					   lines_out);
 		}
-	}
 }
 
 /*
@@ -160,6 +158,7 @@ static void sim_free(struct sr_replay *r, struct sim *p)
 static void pol_free(struct sr_replay *r, struct pol *p)
 {
 	sim_free(r, &p->sim);
+	sr_hw_clusters_free(&p->clusters, r->m->nr_devices);
 	sr_replay_slots_free(p);
 	sr_mm_free(&p->mm);
 	free(p->res.link);
@@ -884,8 +883,8 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 	in.child = -1;
 	in.fresh = fresh;
 	for (k = 0; k < np; k++) {
-		if (pol[k].lead != k)
-			continue;
+		int lines = 0;
+
 		/* The hardware sees where this policy's slots are (a disk's
 		 * seeks, the block layer's merges). */
 		if (dec[k].off != UINT64_MAX) {
@@ -895,6 +894,15 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 			in.e.offset = e->offset;
 			in.e.flags = e->flags;
 		}
+		/* (L6) Every policy's record follows its own decisions, so
+		 * that one that parts from its lead has its own. */
+		if (dec[k].dv >= 0 && (in.e.flags & SR_EV_HAS_OFFSET) &&
+		    (lines = sr_hw_cluster_lines(&pol[k].clusters, dec[k].dv, in.e.offset, out,
+						 sr_hw_holder(in.x.cpu, in.x.task))) < 0)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		if (pol[k].lead != k)
+			continue;
+		in.x.ci_lines = (uint8_t)lines;
 		in.x.slots = dec[k].slots;
 		in.x.free = dec[k].free;
 		if (r->kernel.hdd_si_map)

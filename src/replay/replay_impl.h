@@ -14,6 +14,7 @@
 
 #include "common/compiler.h"
 #include "common/u64map.h"
+#include "hw/clusters.h"
 #include "hw/resources.h"
 #include "mm/mm.h"
 #include "replay/revmap.h"
@@ -147,6 +148,9 @@ struct sim {
  */
 struct pol {
 	struct sr_mm mm;           /* what the kernel decides (src/mm/) */
+	/* (L6) who held each cluster's lock last, in its decisions' order
+	 * (hw/clusters.h): one for all its simulations. */
+	struct sr_hw_clusters clusters;
 	/* Its decisions' counts (unmatched swap-ins, swap full, moved,
 	 * readahead), then its figures (results.c). */
 	struct sr_policy_result res;
@@ -478,7 +482,7 @@ struct ord_rec {
 	uint8_t bits;                /* si_other (2 bits), tree << 2 (2 bits: its code,
 				      * sr_play_holds_code()), ra_hit << 4, fresh << 5,
 				      * trunk_holds << 6 (2 bits: its code) */
-	uint16_t free;               /* x.free */
+	uint16_t free;               /* x.free (< 2^14) | x.ci_lines << 14 */
 	uint32_t seq;                /* its place among the records given to
 				      * its simulation (order.c) */
 };

@@ -508,9 +508,11 @@ static void trunk_lock_pool(void)
 	sr_hw_free(&h2);
 }
 
-/* Task `task` (a CPU of its own) swaps a page in or out at slot off at
- * t: when it is through (nothing but L6's lines costs time). */
-static double cluster_played(struct sr_hw *h, int op, long task, uint64_t off, double t)
+/* Task `task` (a CPU of its own) swaps a page out at slot 0 at time 0,
+ * its cluster lock's holds having moved `lines` lines (the policy's
+ * record says, sr_hw_cluster_lines()): when it is through (nothing but
+ * L6's lines costs time). */
+static double lines_played(struct sr_hw *h, long task, uint8_t lines)
 {
 	struct sr_hw_memo memo = { NULL };
 	struct sr_hw_ev x;
@@ -518,15 +520,22 @@ static double cluster_played(struct sr_hw *h, int op, long task, uint64_t off, d
 	double resume = -1, done = -1;
 
 	sr_event_init(&e);
-	e.op = (uint8_t)op;
-	e.offset = off;
+	e.op = SR_OP_OUT;
 	e.flags |= SR_EV_HAS_OFFSET;
 	memset(&x, 0, sizeof(x));
 	x.cpu = -1;
 	x.task = task;
-	if (sr_hw_play(h, &memo, &e, 0, &x, t, &resume, &done))
+	x.ci_lines = lines;
+	if (sr_hw_play(h, &memo, &e, 0, &x, 0, &resume, &done))
 		return -1;
 	return resume;
+}
+
+/* The lines task's event at slot off (a swap-out: out) moves, by record c
+ * of device 0 (task: a CPU of its own). */
+static int moved(struct sr_hw_clusters *c, long task, uint64_t off, int out)
+{
+	return sr_hw_cluster_lines(c, 0, off, out, sr_hw_holder(-1, task));
 }
 
 /*
@@ -535,17 +544,17 @@ static double cluster_played(struct sr_hw *h, int op, long task, uint64_t off, d
  * 4.13), a rotational one from 6.14; a block of holds writes 2 lines (the
  * lock's and the slot's swap-map byte's), 3 from 6.18 where the swap
  * cache is under the lock (a swap-out; a swap-in from pmem skips it).
- * Then on 6.12's NVMe, line_ns 50 and nothing else costing time: task 1
- * swaps out slot 100 at 0, the cluster's first holder (0, done at 0);
- * task 2 swaps in slot 200 at 0, the same cluster (200 >> 9 = 0), last
- * task 1's: 2 lines, done at 100; task 2 swaps out slot 300 at 1000, its
- * own now (1000); task 1 swaps in slot 600 at 1000, cluster 1's first
- * (1000), then slot 101 at 2000, cluster 0's again, task 2's (2100).  A
- * slot past the device's 2049 clusters (2^20 pages and the header) folds
- * onto them: cluster 2049 is cluster 0, task 1's, and costs task 2 100.
- * Only the chunk of the clusters touched is made (SR_HW_CLUSTER_CHUNK),
- * and a copy of the simulation keeps who held each last.  On 6.18 task 2's
- * swap-out after task 1 writes 3 lines (150); on 4.10 nothing costs.
+ * Then a policy's record on 6.12's NVMe: task 1 swaps out slot 100, the
+ * cluster's first holder (0 lines); task 2 swaps in slot 200, the same
+ * cluster (200 >> 9 = 0), last task 1's: 2 lines; task 2 swaps out slot
+ * 300, its own now (0); task 1 swaps in slot 600, cluster 1's first (0),
+ * then slot 101, cluster 0's again, task 2's (2).  A slot past the
+ * device's 2049 clusters (2^20 pages and the header) folds onto them:
+ * cluster 2049 is cluster 0, task 1's, and moves task 2's 2 lines.  Only
+ * the chunk of the clusters touched is made (SR_HW_CLUSTER_CHUNK).  On
+ * 6.18 task 2's swap-out after task 1 moves 3 lines; on 4.10 none.  A
+ * simulation charges an event's lines at line_ns each (50 here) on its
+ * CPU: 2 lines, done at 100.
  */
 static void cluster_lock_lines(void)
 {
@@ -561,11 +570,12 @@ static void cluster_lock_lines(void)
 		{ "6.18", SR_DEV_NVME, 9, 3, 3 }, { "6.18", SR_DEV_PMEM, 9, 2, 3 },
 	};
 	static struct sr_machine m;
-	size_t i;
+	struct sr_hw_clusters c;
 	struct sr_kernel k;
 	struct sr_diag d;
-	struct sr_hw h, h2;
+	struct sr_hw h;
 	unsigned sh, li, lo;
+	size_t i;
 
 	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		CHECK(sr_kernel_parse(want[i].kv, &k, &d) == SR_OK);
@@ -579,44 +589,33 @@ static void cluster_lock_lines(void)
 	m.dev[0].cls = SR_DEV_NVME;
 	m.dev[0].size_pages = 1u << 20;
 	m.line_ns = 50;
-	memset(&h, 0, sizeof(h));
-	memset(&h2, 0, sizeof(h2));
-	CHECK(sr_hw_init(&h, &m) == 0 && sr_hw_init(&h2, &m) == 0);
+
+	CHECK(sr_hw_clusters_init(&c, &m) == 0);
 	CHECK(sr_kernel_parse("6.12", &k, &d) == SR_OK);
 	sr_hw_cluster_kernel(&k, SR_DEV_NVME, &sh, &li, &lo);
-	sr_hw_clusters_set(&h.clusters, &m, 0, sh, li, lo);
-	CHECK(h.clusters.n[0] == 2049);
-	CHECK(fabs(cluster_played(&h, SR_OP_OUT, 1, 100, 0) - 0) < 1e-9);
-	CHECK(fabs(cluster_played(&h, SR_OP_IN, 2, 200, 0) - 100) < 1e-9);
-	CHECK(fabs(cluster_played(&h, SR_OP_OUT, 2, 300, 1000) - 1000) < 1e-9);
-	CHECK(fabs(cluster_played(&h, SR_OP_IN, 1, 600, 1000) - 1000) < 1e-9);
-	CHECK(fabs(cluster_played(&h, SR_OP_IN, 1, 101, 2000) - 2100) < 1e-9);
-	/* Only the chunk of clusters 0-1023 is made, in the copy too. */
-	CHECK(h.clusters.last[0][0] && !h.clusters.last[0][1] && !h.clusters.last[0][2]);
-	CHECK(sr_hw_copy(&h2, &h) == 0);
-	CHECK(h2.clusters.last[0][0] && !h2.clusters.last[0][1] && !h2.clusters.last[0][2]);
-	CHECK(fabs(cluster_played(&h, SR_OP_IN, 2, 2049u << 9, 3000) - 3100) < 1e-9);
-	CHECK(fabs(cluster_played(&h2, SR_OP_IN, 2, 2049u << 9, 3000) - 3100) < 1e-9);
-	sr_hw_free(&h);
-	sr_hw_free(&h2);
-
-	memset(&h, 0, sizeof(h));
-	CHECK(sr_hw_init(&h, &m) == 0);
+	sr_hw_clusters_set(&c, &m, 0, sh, li, lo);
+	CHECK(c.n[0] == 2049);
+	CHECK(moved(&c, 1, 100, 1) == 0);
+	CHECK(moved(&c, 2, 200, 0) == 2);
+	CHECK(moved(&c, 2, 300, 1) == 0);
+	CHECK(moved(&c, 1, 600, 0) == 0);
+	CHECK(moved(&c, 1, 101, 0) == 2);
+	CHECK(c.last[0][0] && !c.last[0][1] && !c.last[0][2]);
+	CHECK(moved(&c, 2, 2049u << 9, 0) == 2);
 	CHECK(sr_kernel_parse("6.18", &k, &d) == SR_OK);
 	sr_hw_cluster_kernel(&k, SR_DEV_NVME, &sh, &li, &lo);
-	sr_hw_clusters_set(&h.clusters, &m, 0, sh, li, lo);
-	CHECK(fabs(cluster_played(&h, SR_OP_OUT, 1, 100, 0) - 0) < 1e-9);
-	CHECK(fabs(cluster_played(&h, SR_OP_OUT, 2, 101, 0) - 150) < 1e-9);
-	sr_hw_free(&h);
+	sr_hw_clusters_set(&c, &m, 0, sh, li, lo);
+	CHECK(moved(&c, 1, 100, 1) == 0 && moved(&c, 2, 101, 1) == 3);
+	CHECK(sr_kernel_parse("4.10", &k, &d) == SR_OK);
+	sr_hw_cluster_kernel(&k, SR_DEV_NVME, &sh, &li, &lo);
+	sr_hw_clusters_set(&c, &m, 0, sh, li, lo);
+	CHECK(moved(&c, 1, 100, 1) == 0 && moved(&c, 2, 100, 0) == 0 && c.last[0] == NULL);
+	sr_hw_clusters_free(&c, m.nr_devices);
 
 	memset(&h, 0, sizeof(h));
 	CHECK(sr_hw_init(&h, &m) == 0);
-	CHECK(sr_kernel_parse("4.10", &k, &d) == SR_OK);
-	sr_hw_cluster_kernel(&k, SR_DEV_NVME, &sh, &li, &lo);
-	sr_hw_clusters_set(&h.clusters, &m, 0, sh, li, lo);
-	CHECK(fabs(cluster_played(&h, SR_OP_OUT, 1, 100, 0) - 0) < 1e-9);
-	CHECK(fabs(cluster_played(&h, SR_OP_IN, 2, 100, 0) - 0) < 1e-9);
-	CHECK(h.clusters.last[0] == NULL);
+	CHECK(fabs(lines_played(&h, 1, 0) - 0) < 1e-9);
+	CHECK(fabs(lines_played(&h, 2, 2) - 100) < 1e-9);
 	sr_hw_free(&h);
 }
 
