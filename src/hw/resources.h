@@ -216,8 +216,8 @@ void sr_hw_free(struct sr_hw *h);
  * before 4.11 (device_locks) its swap cache's tree lock; a link's per
  * pair of nodes; a node's LRU lock; from 4.11 to 6.17 (trunk_locks) the
  * pool of the swap cache's trunk locks, full (hw/trunks.h); and the
- * arrays beside them.  Without the CPUs' calendars, made only for a CPU that two tasks
- * share: *cpu_bytes each.
+ * arrays beside them.  Without the CPUs' calendars, made only for a CPU
+ * that two tasks share: *cpu_bytes each.
  */
 size_t sr_hw_bytes(const struct sr_machine *m, const struct sr_kernel *k, size_t *cpu_bytes);
 /* The counters of src (devices, links) into dst. */

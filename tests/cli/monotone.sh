@@ -147,9 +147,9 @@ for tn in sample big; do
 	done
 	# The link: up to 20 us and down to 0.5 GB/s the results do not move
 	# on these traces (the ok line says so); 100 us and 0.25, 0.1 GB/s do.
-	# On the big trace 100 us moves reclaimer-nid by -0.9 %, within the
-	# two settings' noises (0.19 and 0.80 % since the cluster locks' lines,
-	# L6, shift its timing); 300 us by -12.8 %.
+	# On the big trace 100 us moves reclaimer-nid by -0.8 %, within the
+	# two settings' noises (0.39 and 0.93 % since the cluster locks' lines,
+	# L6, shift its timing); 300 us by -12.7 %.
 	series "monotone: $tn" "$tr" page-nid-strict reclaimer-nid on latency_ns 10 60 200 1000 5000 20000 100000 300000
 	series "monotone: $tn" "$tr" page-nid-strict reclaimer-nid on bw_gb_s 100 33.5 8 2 1 0.5 0.25 0.1
 
