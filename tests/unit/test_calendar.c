@@ -323,13 +323,23 @@ static void free_batch_holds(void)
 	sr_hw_free(&h);
 }
 
-/* A swap-out of one page by task (on a CPU of its own) at t that holds the
- * swap cache's lock of its slot's trunk, off >> 14 on device 0, twice (a
- * page added and deleted: docs/MODEL.md, L4); when the task may go on. */
-static double trunk_locked(struct sr_hw *h, long task, uint64_t off, double t)
+/* m: one node of 2 CPUs and one NVMe device of size_pages, nothing else
+ * set (nothing costs time until a test sets it). */
+static void one_nvme(struct sr_machine *m, uint64_t size_pages)
+{
+	memset(m, 0, sizeof(*m));
+	m->nr_nodes = 1;
+	m->nr_cpus = 2;
+	m->nr_devices = 1;
+	m->dev[0].cls = SR_DEV_NVME;
+	m->dev[0].size_pages = size_pages;
+}
+
+/* A swap-out of one page at slot off on device 0 at t, as x says (its
+ * task on a CPU of its own); when the task may go on. */
+static double out_played(struct sr_hw *h, struct sr_hw_ev *x, uint64_t off, double t)
 {
 	struct sr_hw_memo memo = { NULL };
-	struct sr_hw_ev x;
 	struct sr_event e;
 	double resume = -1, done = -1;
 
@@ -337,14 +347,24 @@ static double trunk_locked(struct sr_hw *h, long task, uint64_t off, double t)
 	e.op = SR_OP_OUT;
 	e.offset = off;
 	e.flags |= SR_EV_HAS_OFFSET;
+	x->cpu = -1;
+	if (sr_hw_play(h, &memo, &e, 0, x, t, &resume, &done))
+		return -1;
+	return resume;
+}
+
+/* A swap-out of one page by task (on a CPU of its own) at t that holds the
+ * swap cache's lock of its slot's trunk, off >> 14 on device 0, twice (a
+ * page added and deleted: docs/MODEL.md, L4); when the task may go on. */
+static double trunk_locked(struct sr_hw *h, long task, uint64_t off, double t)
+{
+	struct sr_hw_ev x;
+
 	memset(&x, 0, sizeof(x));
-	x.cpu = -1;
 	x.task = task;
 	x.trunk_holds = 2;
 	x.trunk = (uint32_t)(off >> SR_SWAP_TRUNK_SHIFT);
-	if (sr_hw_play(h, &memo, &e, 0, &x, t, &resume, &done))
-		return -1;
-	return resume;
+	return out_played(h, &x, off, t);
 }
 
 /* A one-page swap event of task (on a CPU of its own) at t, its slot at
@@ -407,12 +427,7 @@ static void trunk_lock_holds(void)
 	struct sr_hw h;
 	int i, same;
 
-	memset(&m, 0, sizeof(m));
-	m.nr_nodes = 1;
-	m.nr_cpus = 2;
-	m.nr_devices = 1;
-	m.dev[0].cls = SR_DEV_NVME;
-	m.dev[0].size_pages = 1u << 20;
+	one_nvme(&m, 1u << 20);
 	m.swap_cache_lock_ns = 1400;
 	for (i = 0; i < 3; i++) {
 		CHECK(sr_kernel_parse(kv[i], &k, &d) == SR_OK);
@@ -477,12 +492,7 @@ static void trunk_lock_pool(void)
 	struct sr_hw h, h2;
 	long i;
 
-	memset(&m, 0, sizeof(m));
-	m.nr_nodes = 1;
-	m.nr_cpus = 2;
-	m.nr_devices = 1;
-	m.dev[0].cls = SR_DEV_NVME;
-	m.dev[0].size_pages = (SR_HW_TRUNK_CALS + 64) << 14;
+	one_nvme(&m, (SR_HW_TRUNK_CALS + 64) << 14);
 	m.swap_cache_lock_ns = 1400;
 	memset(&h, 0, sizeof(h));
 	memset(&h2, 0, sizeof(h2));
@@ -514,21 +524,12 @@ static void trunk_lock_pool(void)
  * L6's lines costs time). */
 static double lines_played(struct sr_hw *h, long task, uint8_t lines)
 {
-	struct sr_hw_memo memo = { NULL };
 	struct sr_hw_ev x;
-	struct sr_event e;
-	double resume = -1, done = -1;
 
-	sr_event_init(&e);
-	e.op = SR_OP_OUT;
-	e.flags |= SR_EV_HAS_OFFSET;
 	memset(&x, 0, sizeof(x));
-	x.cpu = -1;
 	x.task = task;
 	x.ci_lines = lines;
-	if (sr_hw_play(h, &memo, &e, 0, &x, 0, &resume, &done))
-		return -1;
-	return resume;
+	return out_played(h, &x, 0, 0);
 }
 
 /* The lines task's event at slot off (a swap-out: out) moves, by record c
@@ -582,12 +583,7 @@ static void cluster_lock_lines(void)
 		sr_hw_cluster_kernel(&k, want[i].cls, &sh, &li, &lo);
 		CHECK(sh == want[i].shift && (!sh || (li == want[i].lin && lo == want[i].lout)));
 	}
-	memset(&m, 0, sizeof(m));
-	m.nr_nodes = 1;
-	m.nr_cpus = 2;
-	m.nr_devices = 1;
-	m.dev[0].cls = SR_DEV_NVME;
-	m.dev[0].size_pages = 1u << 20;
+	one_nvme(&m, 1u << 20);
 	m.line_ns = 50;
 
 	CHECK(sr_hw_clusters_init(&c, &m) == 0);
