@@ -11,6 +11,12 @@
 #define SR_MAX_NODES 1024
 /* A transparent huge page on x86-64: HPAGE_PMD_NR = 512 base pages. */
 #define SR_MAX_NR_PAGES 512
+/* Memory cgroup ids: the kernel's are an unsigned short from 1
+ * (mem_cgroup_id(), MEM_CGROUP_ID_MAX = 65535 in include/linux/
+ * memcontrol.h; 0 is no memcg). */
+#define SR_MEMCG_MAX 65535u
+/* The longest memcg path a trace may give, in bytes (PATH_MAX less its NUL). */
+#define SR_MEMCG_PATH_MAX 4095u
 /* Base page size assumed by every byte count: 4 KiB (x86-64 PAGE_SIZE). */
 #define SR_PAGE_SIZE 4096u
 
@@ -69,6 +75,11 @@ struct sr_event {
 	uint16_t page_nid; /* node of the page's memory */
 	uint8_t op;        /* enum sr_op */
 	uint8_t flags;     /* SR_EV_HAS_* */
+	/* A swap event's memory cgroup: the kernel's id of the page's memcg
+	 * (mem_cgroup_id(), 1 to SR_MEMCG_MAX), 0 when unknown; a task op has
+	 * none.  Its path, once per trace, is the reader's
+	 * (sr_reader_memcgs(), traces/FORMAT.md "Memory cgroups"). */
+	uint16_t memcg;
 };
 
 /* Set e to the defaults of every optional field (pid 0, dev -1, nr_pages 1...). */

@@ -60,6 +60,20 @@ uint64_t sr_stat_node_events(const struct sr_stat *s, int which, unsigned node);
 size_t sr_stat_devices(const struct sr_stat *s, int32_t *devs, uint64_t *counts,
 		       size_t cap);
 
+/* One memory cgroup's swap events (traces/FORMAT.md, "Memory cgroups"). */
+struct sr_stat_memcg {
+	unsigned id;        /* the kernel's memcg id; 0: the events without one */
+	uint64_t events[2]; /* by op (SR_OP_OUT, SR_OP_IN) */
+	uint64_t pages[2];  /* base pages by op */
+};
+
+/*
+ * The memory cgroups of the swap events, sorted by id: the events without
+ * one (id 0) first, when any event has one (a trace without memcgs has
+ * none at all: 0).  Fills up to cap and returns how many there are in all.
+ */
+size_t sr_stat_memcgs(const struct sr_stat *s, struct sr_stat_memcg *out, size_t cap);
+
 /*
  * A timeline: swap-out and swap-in pages per time bucket of width_ns from
  * the first swap event (its time floored to a width); task ops are not

@@ -144,6 +144,45 @@ int sr_reader_may_reclaim(const struct sr_reader *r);
 int sr_reader_may_fault(const struct sr_reader *r);
 
 /*
+ * Whether swap events of this trace may name their memory cgroup (memcg),
+ * as its format says from the start: a CSV header with the column, JSON
+ * lines (any line may), .swt version 5.  Not whether any does.
+ */
+int sr_reader_may_memcg(const struct sr_reader *r);
+
+/* ---- memory cgroups' paths -------------------------------------------- */
+
+/*
+ * The paths of the memory cgroups a trace names (traces/FORMAT.md, "Memory
+ * cgroups"): an event carries its memcg's id (sr_event.memcg); the trace
+ * names each id's path once.  A reader fills its own table as it reads
+ * (sr_reader_memcgs()); a writer writes the path of an event's memcg
+ * with the first of its events it writes, from the table it is given.
+ * Looking up is safe on another thread than the one that sets (a writer
+ * behind a reader's pipe); setting is one thread's.
+ */
+struct sr_memcgs;
+
+/* An empty table; SR_ERR_NOMEM. */
+enum sr_err sr_memcgs_new(struct sr_memcgs **out);
+void sr_memcgs_free(struct sr_memcgs *m);
+/*
+ * Name memcg id (1 to SR_MEMCG_MAX) path[0..len) (from '/', at most
+ * SR_MEMCG_PATH_MAX bytes, no control byte).  0 when named now or so
+ * already; -1 with msg when the path is not one, or the id was named
+ * another path before (one path per memcg in a trace); -2 out of memory.
+ */
+int sr_memcgs_set(struct sr_memcgs *m, unsigned id, const char *path, size_t len, char *msg,
+		  size_t msz);
+/* The path of memcg id, or NULL (none named; m NULL). */
+const char *sr_memcgs_path(const struct sr_memcgs *m, unsigned id);
+/* How many ids are named. */
+unsigned sr_memcgs_count(const struct sr_memcgs *m);
+
+/* The names a reader has read so far (never NULL for an open reader). */
+const struct sr_memcgs *sr_reader_memcgs(const struct sr_reader *r);
+
+/*
  * How far the reading of the file has gone: *read bytes of the file as
  * stored (compressed bytes for zstd) out of *size (0 when the size is not
  * known: standard input, a pipe).  The bytes read run ahead of the events
@@ -242,6 +281,19 @@ struct sr_write_opts {
 	 * may_vaddr. */
 	int may_reclaim;
 	int may_fault;
+	/*
+	 * The same for a swap event's memory cgroup (traces/FORMAT.md,
+	 * "Memory cgroups"): CSV gets the memcg and memcg_path columns and
+	 * SWT is written as version 5; may_memcg as may_vaddr.  The path of
+	 * an event's memcg is written with the first of its events written
+	 * after memcgs names it (CSV and JSON lines: memcg_path on its row or
+	 * line; SWT: a name record before it).  memcgs may be NULL (no
+	 * paths) and may be filled while the writer writes (a reader's,
+	 * sr_reader_memcgs(), on the pipe's thread).
+	 */
+	int memcg;
+	int may_memcg;
+	const struct sr_memcgs *memcgs;
 };
 
 struct sr_writer;

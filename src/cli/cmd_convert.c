@@ -132,11 +132,14 @@ static int run(int argc, char **argv)
 				wo.tasks |= sr_op_is_task(evs[i].op);
 				wo.reclaim |= (evs[i].flags & SR_EV_HAS_RECLAIM) != 0;
 				wo.fault |= (evs[i].flags & SR_EV_HAS_FAULT) != 0;
+				wo.memcg |= evs[i].memcg != 0;
 			}
 			wo.may_vaddr = sr_reader_may_vaddr(r);
 			wo.may_tasks = sr_reader_may_tasks(r);
 			wo.may_reclaim = sr_reader_may_reclaim(r);
 			wo.may_fault = sr_reader_may_fault(r);
+			wo.may_memcg = sr_reader_may_memcg(r);
+			wo.memcgs = sr_reader_memcgs(r);
 			werr = sr_writer_open(&w, out, &wo, &od);
 			if (werr) {
 				rc = cli_diag(&od);
@@ -199,6 +202,8 @@ const struct cli_cmd cmd_convert = {
 	"read) likewise: a CSV reclaim (fault) column if an event has one, .swt\n"
 	"version 4 if any has either; on standard output, if the input can have\n"
 	"them (a CSV with the column, .swt version 4) or its first 4096 events do.\n"
+	"A swap event's memory cgroup (memcg, and its path once per trace)\n"
+	"likewise: CSV memcg and memcg_path columns, .swt version 5.\n"
 	"A file OUT appears only when it is complete; on an error the old OUT, if\n"
 	"any, is left as it was.\n"
 	"\n"

@@ -115,8 +115,62 @@ static void print_nodes(FILE *f, const struct sr_stat *s, int which, int json)
 	}
 }
 
+/* The memory cgroups shown at most (then "... (N in all)"), as devices. */
+#define STAT_MEMCGS 64
+
+/* The memcgs of a trace that has any (traces/FORMAT.md, "Memory cgroups"):
+ * per memcg its path when the trace names it, its events and pages by op;
+ * the events without one as "none". */
+static void print_memcgs(FILE *f, const struct sr_stat *s, const struct sr_memcgs *names,
+			 int json)
+{
+	struct sr_stat_memcg mc[STAT_MEMCGS];
+	size_t n = sr_stat_memcgs(s, mc, STAT_MEMCGS), shown = n < STAT_MEMCGS ? n : STAT_MEMCGS;
+	size_t i;
+
+	if (!n)
+		return;
+	if (json) {
+		fputs(",\"memcgs\":{", f);
+		for (i = 0; i < shown; i++) {
+			const char *path = sr_memcgs_path(names, mc[i].id);
+
+			if (mc[i].id)
+				fprintf(f, "%s\"%u\":{", i ? "," : "", mc[i].id);
+			else
+				fprintf(f, "%s\"none\":{", i ? "," : "");
+			if (path) {
+				fputs("\"path\":", f);
+				sr_report_json_string(f, path);
+				fputc(',', f);
+			}
+			fprintf(f, "\"events\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "},"
+				"\"pages\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "}}",
+				mc[i].events[0], mc[i].events[1], mc[i].pages[0], mc[i].pages[1]);
+		}
+		fprintf(f, "},\"memcgs_total\":%zu", n - (shown && !mc[0].id));
+		return;
+	}
+	fprintf(f, "memcgs:           %zu\n",
+		n - (shown && !mc[0].id));
+	for (i = 0; i < shown; i++) {
+		const char *path = sr_memcgs_path(names, mc[i].id);
+
+		if (mc[i].id)
+			fprintf(f, "  %u%s%s", mc[i].id, path ? " " : "", path ? path : "");
+		else
+			fputs("  none", f);
+		fprintf(f, ": pages out %" PRIu64 ", in %" PRIu64 "; events out %" PRIu64 ", in %"
+			PRIu64 "\n",
+			mc[i].pages[0], mc[i].pages[1], mc[i].events[0], mc[i].events[1]);
+	}
+	if (n > shown)
+		fprintf(f, "  ... (%zu in all)\n", n - (shown && !mc[0].id));
+}
+
 static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
-		      const struct sr_stat *s, const struct sr_timeline *tl, int json, int first)
+		      const struct sr_stat *s, const struct sr_memcgs *names,
+		      const struct sr_timeline *tl, int json, int first)
 {
 	struct sr_stat_summary m;
 	int32_t devs[64];
@@ -169,6 +223,7 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 		for (i = 0; i < shown; i++)
 			fprintf(f, "%s\"%" PRId32 "\":%" PRIu64, i ? "," : "", devs[i], counts[i]);
 		fprintf(f, "},\"devices_total\":%zu", ndev);
+		print_memcgs(f, s, names, 1);
 		fprintf(f, ",\"lat_known\":%" PRIu64 ",\"lat_mean_ns\":%" PRIu64,
 			m.lat_known, m.lat_known ? m.lat_sum_ns / m.lat_known : 0);
 		fprintf(f, ",\"ts_backwards\":%" PRIu64 ",\"skipped\":%" PRIu64,
@@ -220,6 +275,7 @@ static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,
 	if (ndev > shown)
 		fprintf(f, ", ... (%zu in all)", ndev);
 	fputc('\n', f);
+	print_memcgs(f, s, names, 0);
 	if (m.lat_known)
 		fprintf(f, "recorded latency: %" PRIu64 " events, mean %.1f us\n", m.lat_known,
 			(double)(m.lat_sum_ns / m.lat_known) / 1000.0);
@@ -359,8 +415,8 @@ static int run(int argc, char **argv)
 		if (err)
 			rc = cli_diag(&d);
 		else
-			print_one(stdout, files[i], sr_reader_stats(r), s, timeline ? tl : NULL,
-				  json, i == 0);
+			print_one(stdout, files[i], sr_reader_stats(r), s, sr_reader_memcgs(r),
+				  timeline ? tl : NULL, json, i == 0);
 		sr_reader_close(r);
 		sr_stat_free(s);
 		if (plot)
@@ -403,6 +459,10 @@ const struct cli_cmd cmd_stat = {
 	"direct) or whose swap-ins say what fault read them (fault: write or read)\n"
 	"gets a line for each (\"swap-out reclaim\", \"swap-in faults\"), with the\n"
 	"events that do not say (unknown).\n"
+	"A trace whose swap events name their memory cgroup (memcg) gets its\n"
+	"memcgs, each with its path when the trace names it and its pages and\n"
+	"events swapped out and in (\"memcgs\"; the events without one as\n"
+	"\"none\"; the first 64, by id).\n"
 	"A trace without swap events (a vmstat log of a quiet machine) is valid\n"
 	"and says \"no swap activity\".  Stops at the first trace that cannot be\n"
 	"read.\n"

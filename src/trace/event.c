@@ -32,6 +32,8 @@ const char *const sr_field_names[SR_F_COUNT] = {
 	[SR_F_CHILD] = "child",
 	[SR_F_RECLAIM] = "reclaim",
 	[SR_F_FAULT] = "fault",
+	[SR_F_MEMCG] = "memcg",
+	[SR_F_MEMCG_PATH] = "memcg_path",
 };
 
 void sr_event_init(struct sr_event *e)
@@ -225,6 +227,12 @@ int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 	case SR_F_RECLAIM:
 	case SR_F_FAULT:
 		return set_word(e, f, v, len, msg, msz); /* a number: refused */
+	case SR_F_MEMCG:
+		if (x == 0 || x > SR_MEMCG_MAX)
+			return bad(msg, msz, "memcg id out of range 1 to 65535 (the kernel's "
+				   "mem_cgroup_id(); leave it empty when unknown)", f, v, len);
+		e->memcg = (uint16_t)x;
+		return 0;
 	default:
 		break;
 	}
@@ -301,6 +309,11 @@ static int check_task(const struct sr_event *e, const char *op, char *msg, size_
 	}
 	if (!e->pid) {
 		snprintf(msg, msz, "%s needs a pid other than 0 (pid, 0)", op);
+		return -1;
+	}
+	if (e->memcg) {
+		snprintf(msg, msz, "%s has no memcg: a task op moves no page (memcg, %u)", op,
+			 e->memcg);
 		return -1;
 	}
 	if (e->op == SR_OP_EXIT) {

@@ -14,13 +14,16 @@
 enum sr_field {
 	SR_F_TS_NS, SR_F_OP, SR_F_PID, SR_F_CPU, SR_F_CPU_NID, SR_F_PAGE_NID,
 	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS, SR_F_VADDR, SR_F_CHILD,
-	SR_F_RECLAIM, SR_F_FAULT,
+	SR_F_RECLAIM, SR_F_FAULT, SR_F_MEMCG, SR_F_MEMCG_PATH,
 	SR_F_COUNT
 };
 extern const char *const sr_field_names[SR_F_COUNT];
 /* Field id of a name, or -1. */
 int sr_field_lookup(const char *name, size_t len);
-/* Set one field of e from its text value; fills msg (size msz) on error. */
+/* Set one field of e from its text value; fills msg (size msz) on error.
+ * Not memcg_path, which names the row's memcg in the reader's table
+ * (sr_reader_name_memcg(), reader.c): its text readers keep it until the
+ * row's event is whole. */
 int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		      size_t len, char *msg, size_t msz);
 /* ts_ns, op, cpu_nid and page_nid must be given. */
@@ -30,7 +33,8 @@ int sr_field_required(enum sr_field f);
  * field's range, what its op asks (traces/FORMAT.md, "Tasks"): a swap event
  * has no child; a task op has no offset and no vaddr, nr_pages 1 and dev -1,
  * and a pid; fork and wait name a child, neither 0 nor the pid; exit none.
- * Only a swap-out has a reclaim, only a swap-in a fault.
+ * Only a swap-out has a reclaim, only a swap-in a fault; a task op no
+ * memcg.
  */
 int sr_event_check(const struct sr_event *e, char *msg, size_t msz);
 
@@ -51,7 +55,7 @@ static inline int sr_task_valid(const struct sr_event *e)
 {
 	return e->op < SR_OP_COUNT && e->cpu_nid < SR_MAX_NODES && e->page_nid < SR_MAX_NODES &&
 	       e->nr_pages == 1 && e->dev == -1 && !(e->flags & ~SR_EV_TASK_FLAGS) &&
-	       e->pid != 0 &&
+	       e->pid != 0 && !e->memcg &&
 	       (e->op == SR_OP_EXIT ? !(e->flags & SR_EV_HAS_CHILD) :
 		(e->flags & SR_EV_HAS_CHILD) && e->child != 0 && e->child != e->pid);
 }

@@ -173,6 +173,10 @@ enum sr_err sr_reader_open(struct sr_reader **out, const char *path,
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	if (opts)
 		r->opts = *opts;
+	if (sr_memcgs_new(&r->memcgs)) {
+		free(r);
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	}
 	err = sr_src_open(&r->src, path, d);
 	if (err)
 		goto out_free;
@@ -223,6 +227,7 @@ out_close:
 	sr_src_close(r->src);
 out_free:
 	free(r->machine_json);
+	sr_memcgs_free(r->memcgs);
 	free(r);
 	return err;
 }
@@ -350,6 +355,16 @@ int sr_reader_may_fault(const struct sr_reader *r)
 	return r->may_fault;
 }
 
+int sr_reader_may_memcg(const struct sr_reader *r)
+{
+	return r->may_memcg;
+}
+
+const struct sr_memcgs *sr_reader_memcgs(const struct sr_reader *r)
+{
+	return r->memcgs;
+}
+
 void sr_reader_file_progress(const struct sr_reader *r, uint64_t *read, uint64_t *size)
 {
 	sr_src_file_progress(r->src, read, size);
@@ -368,6 +383,7 @@ void sr_reader_close(struct sr_reader *r)
 		r->ops->close(r);
 	sr_src_close(r->src);
 	free(r->machine_json);
+	sr_memcgs_free(r->memcgs);
 	free(r);
 }
 

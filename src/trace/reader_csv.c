@@ -28,6 +28,9 @@ struct csv_state {
 	int row_done;
 	int bad;             /* first problem of this row is in msg */
 	char msg[400];
+	/* The row's memcg_path, named once the row's event is whole. */
+	char path[SR_MEMCG_PATH_MAX + 1];
+	size_t path_len;
 	size_t row_bytes;    /* bytes fed since the row started */
 	uint64_t row_line;   /* line the row started on */
 };
@@ -90,6 +93,15 @@ static void on_field(void *s, size_t len, void *data)
 				 sr_field_names[f]);
 		return;
 	}
+	if (f == SR_F_MEMCG_PATH) {
+		if (len > SR_MEMCG_PATH_MAX) {
+			row_fail(st, "memcg path longer than 4095 bytes (memcg_path, %s)", "...");
+			return;
+		}
+		memcpy(st->path, s, len);
+		st->path_len = len;
+		return;
+	}
 	if (sr_field_set_text(st->ev, f, s, len, m, sizeof(m)))
 		row_fail(st, "%s", m);
 }
@@ -109,6 +121,7 @@ static void reset_row(struct csv_state *st, struct sr_event *ev)
 	st->row_done = 0;
 	st->bad = 0;
 	st->row_bytes = 0;
+	st->path_len = 0;
 	sr_event_init(ev);
 }
 
@@ -219,6 +232,7 @@ static enum sr_err csv_open(struct sr_reader *r, struct sr_diag *d)
 	r->may_tasks = have[SR_F_CHILD];
 	r->may_reclaim = have[SR_F_RECLAIM];
 	r->may_fault = have[SR_F_FAULT];
+	r->may_memcg = have[SR_F_MEMCG];
 	return SR_OK;
 }
 
@@ -243,6 +257,16 @@ static enum sr_err csv_next(struct sr_reader *r, struct sr_event *ev, int *eof,
 	if (!st->bad && SR_UNLIKELY(!sr_event_valid(ev)) &&
 	    sr_event_check(ev, st->msg, sizeof(st->msg)))
 		st->bad = 1;
+	if (!st->bad && SR_UNLIKELY(st->path_len)) {
+		int rc = sr_memcgs_set(r->memcgs, ev->memcg, st->path, st->path_len, st->msg,
+				       sizeof(st->msg));
+
+		if (rc == -2) {
+			sr_reader_at_line(r, d);
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		}
+		st->bad = rc != 0;
+	}
 	if (st->bad) {
 		sr_reader_at_line(r, d);
 		d->line = st->row_line;

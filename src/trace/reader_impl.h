@@ -51,6 +51,8 @@ struct sr_reader {
 				 * ops with a child */
 	int may_reclaim;        /* set by ops->open: ... swap-outs with a reclaim */
 	int may_fault;          /* set by ops->open: ... swap-ins with a fault */
+	int may_memcg;          /* set by ops->open: ... swap events with a memcg */
+	struct sr_memcgs *memcgs; /* the memcgs' paths read so far (sr_memcgs_set()) */
 	uint64_t line;          /* text formats: current 1-based line */
 	uint64_t last_ts;
 	int done;               /* end reached */

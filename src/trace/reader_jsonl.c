@@ -35,6 +35,7 @@ static enum sr_err jsonl_open(struct sr_reader *r, struct sr_diag *d)
 	/* Nor a reclaim or fault column, for the same reason. */
 	r->may_reclaim = 0;
 	r->may_fault = 0;
+	r->may_memcg = 0;
 	return SR_OK;
 }
 
@@ -108,6 +109,7 @@ static enum sr_err jsonl_next(struct sr_reader *r, struct sr_event *ev, int *eof
 	char msg[400];
 	int have[SR_F_COUNT] = { 0 };
 	int f, cr;
+	json_t *path = NULL;
 
 	*eof = 0;
 	for (;;) {
@@ -158,6 +160,17 @@ static enum sr_err jsonl_next(struct sr_reader *r, struct sr_event *ev, int *eof
 			sr_reader_note_unknown(r, key, strlen(key));
 			continue;
 		}
+		if (f == SR_F_MEMCG_PATH) {
+			/* Named once the event is whole. */
+			if (!json_is_null(v) && !json_is_string(v)) {
+				err = sr_diag_set(d, SR_ERR_FORMAT,
+						  "wrong type, expected a string (memcg_path, %s)",
+						  type_name(v));
+				goto out;
+			}
+			path = json_is_null(v) ? NULL : v;
+			continue;
+		}
 		if (set_field(ev, f, v, msg, sizeof(msg))) {
 			err = sr_diag_set(d, SR_ERR_FORMAT, "%s", msg);
 			goto out;
@@ -175,6 +188,15 @@ static enum sr_err jsonl_next(struct sr_reader *r, struct sr_event *ev, int *eof
 	if (SR_UNLIKELY(!sr_event_valid(ev)) && sr_event_check(ev, msg, sizeof(msg))) {
 		err = sr_diag_set(d, SR_ERR_FORMAT, "%s", msg);
 		goto out;
+	}
+	if (SR_UNLIKELY(path != NULL)) {
+		int rc = sr_memcgs_set(r->memcgs, ev->memcg, json_string_value(path),
+				       json_string_length(path), msg, sizeof(msg));
+
+		if (rc) {
+			err = sr_diag_set(d, rc == -2 ? SR_ERR_NOMEM : SR_ERR_FORMAT, "%s", msg);
+			goto out;
+		}
 	}
 	err = SR_OK;
 	r->record_error = 0;

@@ -76,7 +76,7 @@ static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
 	if (swt_get32(p + SWT_H_FLAGS)) {
 		hdr_error(r, d, SWT_H_FLAGS);
 		return sr_diag_set(d, SR_ERR_FORMAT,
-				   "unknown header flags (flags, 0x%08x; versions 1 to 4 have none)",
+				   "unknown header flags (flags, 0x%08x; versions 1 to 5 have none)",
 				   swt_get32(p + SWT_H_FLAGS));
 	}
 	if (mlen > SWT_MAX_MACHINE) {
@@ -127,6 +127,7 @@ static enum sr_err swt_open(struct sr_reader *r, struct sr_diag *d)
 	r->may_tasks = version >= 3;
 	r->may_reclaim = version >= 4;
 	r->may_fault = version >= 4;
+	r->may_memcg = version >= 5;
 	return SR_OK;
 }
 
@@ -140,6 +141,51 @@ static void rec_error(struct sr_reader *r, struct swt_state *st, struct sr_diag 
 	r->record_error = 1;
 }
 
+/*
+ * A name record (swt.h, SWT_OP_MEMCG_NAME) decoded into ev, at the source's
+ * position: the path that follows it taken into the reader's table, the
+ * record and the path's records consumed.  A bad one is a bad record.
+ */
+static enum sr_err name_record(struct sr_reader *r, struct swt_state *st,
+			       const struct sr_event *ev, struct sr_diag *d)
+{
+	uint64_t len = ev->lat_ns;
+	size_t total, n;
+	const unsigned char *p;
+	enum sr_err err;
+	char msg[300];
+	int rc;
+
+	if (len == 0 || len > SR_MEMCG_PATH_MAX) {
+		rec_error(r, st, d);
+		sr_src_skip(r->src, st->recsize);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "name record with a path of %llu bytes (lat_ns; 1 to 4095)",
+				   (unsigned long long)len);
+	}
+	total = st->recsize + ((size_t)len + st->recsize - 1) / st->recsize * st->recsize;
+	err = sr_src_peek(r->src, total, &p, &n, d);
+	if (err)
+		return err;
+	if (n < total) {
+		rec_error(r, st, d);
+		sr_src_skip(r->src, n);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "truncated name record (%zu of %zu bytes with its path)", n, total);
+	}
+	rc = sr_memcgs_set(r->memcgs, ev->memcg, (const char *)p + st->recsize, (size_t)len,
+			   msg, sizeof(msg));
+	if (rc) {
+		rec_error(r, st, d);
+		sr_src_skip(r->src, total);
+		st->nrec += total / st->recsize - 1;
+		return sr_diag_set(d, rc == -2 ? SR_ERR_NOMEM : SR_ERR_FORMAT, "%s", msg);
+	}
+	sr_src_skip(r->src, total);
+	st->nrec += total / st->recsize - 1;
+	return SR_OK;
+}
+
 static enum sr_err swt_next(struct sr_reader *r, struct sr_event *ev, int *eof,
 			    struct sr_diag *d)
 {
@@ -150,6 +196,7 @@ static enum sr_err swt_next(struct sr_reader *r, struct sr_event *ev, int *eof,
 	char msg[300];
 
 	*eof = 0;
+again:
 	err = sr_src_peek(r->src, st->recsize, &p, &n, d);
 	if (err)
 		return err;
@@ -165,6 +212,19 @@ static enum sr_err swt_next(struct sr_reader *r, struct sr_event *ev, int *eof,
 				   "truncated record (%zu of %u bytes)", n, st->recsize);
 	}
 	swt_decode(p, ev, st->version);
+	if (SR_UNLIKELY(st->version >= 5 && ev->op == SWT_OP_MEMCG_NAME)) {
+		err = name_record(r, st, ev, d);
+		if (err)
+			return err;
+		goto again;
+	}
+	if (SR_UNLIKELY(st->version < 5 && ev->memcg)) {
+		rec_error(r, st, d);
+		sr_src_skip(r->src, st->recsize);
+		return sr_diag_set(d, SR_ERR_FORMAT,
+				   "reserved bytes 46-47 not 0 (memcg, %u; memcg is version 5's)",
+				   ev->memcg);
+	}
 	if (SR_UNLIKELY(st->version < 2 && (ev->flags & SR_EV_HAS_VADDR))) {
 		rec_error(r, st, d);
 		sr_src_skip(r->src, st->recsize);
@@ -218,6 +278,9 @@ static enum sr_err swt_next_batch(struct sr_reader *r, struct sr_event *evs, siz
 				   (version < 3 ? SR_EV_HAS_CHILD : 0) |
 				   (version < 4 ? SWT_V4_FLAGS : 0);
 	const unsigned max_op = version < 3 ? SR_OP_IN : SR_OP_COUNT - 1;
+	/* Versions 1 to 4 have bytes 46-47 reserved, 0; version 5 memcg
+	 * there (a name record's op is above max_op: next() reads it). */
+	const unsigned memcg_mask = version < 5 ? 0xffffu : 0;
 	uint64_t last_ts = r->last_ts, backwards = 0;
 	enum sr_err err;
 
@@ -236,7 +299,8 @@ static enum sr_err swt_next_batch(struct sr_reader *r, struct sr_event *evs, siz
 		struct sr_event *e = &evs[i];
 
 		swt_decode(p, e, version);
-		if (SR_UNLIKELY(!sr_event_valid(e) || (e->flags & bad_flags) || e->op > max_op))
+		if (SR_UNLIKELY(!sr_event_valid(e) || (e->flags & bad_flags) || e->op > max_op ||
+				(e->memcg & memcg_mask)))
 			break; /* next() reports it */
 		backwards += e->ts_ns < last_ts;
 		last_ts = e->ts_ns;

@@ -13,7 +13,35 @@ struct sr_stat {
 	struct sr_u64map pids;
 	struct sr_u64map cpus;
 	struct sr_u64map devs; /* key: dev + 1 (so -1 maps to 0), value: count */
+	/* By memcg id: made at the first event with one ([0]: events without,
+	 * counted apart until then). */
+	struct sr_stat_memcg *memcg;
+	struct sr_stat_memcg no_memcg;
+	size_t nmemcg;         /* ids with an event (not 0) */
 };
+
+/* Count e in its memcg; -1 out of memory. */
+static int add_memcg(struct sr_stat *s, const struct sr_event *e)
+{
+	struct sr_stat_memcg *c;
+
+	if (!e->memcg) {
+		c = s->memcg ? &s->memcg[0] : &s->no_memcg;
+	} else {
+		if (SR_UNLIKELY(!s->memcg)) {
+			s->memcg = calloc(SR_MEMCG_MAX + 1, sizeof(*s->memcg));
+			if (!s->memcg)
+				return -1;
+			s->memcg[0] = s->no_memcg;
+		}
+		c = &s->memcg[e->memcg];
+		if (!c->events[0] && !c->events[1])
+			s->nmemcg++;
+	}
+	c->events[e->op]++;
+	c->pages[e->op] += e->nr_pages;
+	return 0;
+}
 
 struct sr_stat *sr_stat_new(void)
 {
@@ -34,6 +62,7 @@ void sr_stat_free(struct sr_stat *s)
 	sr_u64map_free(&s->pids);
 	sr_u64map_free(&s->cpus);
 	sr_u64map_free(&s->devs);
+	free(s->memcg);
 	free(s);
 }
 
@@ -73,6 +102,8 @@ enum sr_err sr_stat_add(struct sr_stat *s, const struct sr_event *evs, size_t n)
 			m->lat_sum_ns = m->lat_sum_ns + e->lat_ns < m->lat_sum_ns
 						? UINT64_MAX : m->lat_sum_ns + e->lat_ns;
 		}
+		if (add_memcg(s, e))
+			return SR_ERR_NOMEM;
 		s->node_events[0][e->cpu_nid]++;
 		s->node_events[1][e->page_nid]++;
 		if (!sr_u64map_put(&s->pids, e->pid, NULL))
@@ -132,5 +163,24 @@ size_t sr_stat_devices(const struct sr_stat *s, int32_t *devs, uint64_t *counts,
 		counts[i] = pairs[2 * i + 1];
 	}
 	free(pairs);
+	return total;
+}
+
+size_t sr_stat_memcgs(const struct sr_stat *s, struct sr_stat_memcg *out, size_t cap)
+{
+	size_t k = 0, total;
+	unsigned id;
+
+	if (!s->memcg)
+		return 0;
+	total = s->nmemcg + (s->memcg[0].events[0] + s->memcg[0].events[1] != 0);
+	for (id = 0; id <= SR_MEMCG_MAX && k < cap; id++) {
+		const struct sr_stat_memcg *c = &s->memcg[id];
+
+		if (!c->events[0] && !c->events[1])
+			continue;
+		out[k] = *c;
+		out[k++].id = id;
+	}
 	return total;
 }

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The native binary trace format, versions 1 to 4 (traces/FORMAT.md
+ * The native binary trace format, versions 1 to 5 (traces/FORMAT.md
  * documents every byte; keep the two in step).  All integers are little
  * endian.  Version 2 adds vaddr to the record, version 3 the task ops (op
  * 2 to 4) and their child, version 4 a swap-out's reclaim and a swap-in's
- * fault (flag bits 4 to 7, in version 3's record); the writer writes the
- * lowest version that holds the events: 1 without addresses, task ops,
- * reclaims or faults.
+ * fault (flag bits 4 to 7, in version 3's record), version 5 a swap
+ * event's memory cgroup (bytes 46-47) and the name records that give the
+ * cgroups' paths; the writer writes the lowest version that holds the
+ * events: 1 without addresses, task ops, reclaims, faults or memcgs.
  */
 #ifndef SR_SWT_H
 #define SR_SWT_H
@@ -21,7 +22,7 @@
  * mangled as text, as PNG's signature does. */
 #define SWT_MAGIC "\x89SWT\r\n\x1a\n"
 #define SWT_MAGIC_LEN 8
-#define SWT_VERSION 4          /* the latest; 1 to 3 are read too */
+#define SWT_VERSION 5          /* the latest; 1 to 4 are read too */
 #define SWT_HEADER_SIZE 32     /* fixed header, before the machine JSON */
 #define SWT_RECORD_SIZE 48     /* version-1 record; larger sizes are allowed */
 #define SWT_RECORD_SIZE_V2 56  /* version 2: vaddr after the version-1 fields */
@@ -50,7 +51,7 @@
 #define SWT_R_PAGENID 42       /* u16 */
 #define SWT_R_OP 44            /* u8 */
 #define SWT_R_FLAGS 45         /* u8: bits 4 to 7 (reclaim, fault) version 4's */
-/* 46..47: reserved, 0 */
+#define SWT_R_MEMCG 46         /* u16, version 5 (reserved, 0, before) */
 #define SWT_R_VADDR 48         /* u64, version 2 */
 #define SWT_R_CHILD 56         /* u32, version 3 */
 /* 60..63: reserved, 0 (version 3) */
@@ -58,7 +59,14 @@
 /* The flag bits of version 4: a swap-out's reclaim, a swap-in's fault. */
 #define SWT_V4_FLAGS (SR_EV_HAS_RECLAIM | SR_EV_KSWAPD | SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT)
 
-/* The smallest record of version v (1 to 4). */
+/* Version 5's name record (traces/FORMAT.md, "Memory cgroups"): not an
+ * event.  Its op is this, its memcg the id it names, its lat_ns the path's
+ * length in bytes (1 to SR_MEMCG_PATH_MAX), every other byte 0; the path
+ * follows in the next records' bytes, padded with zeros to a whole number
+ * of records. */
+#define SWT_OP_MEMCG_NAME 128u
+
+/* The smallest record of version v (1 to 5). */
 static inline uint32_t swt_record_size(unsigned v)
 {
 	return v >= 3 ? SWT_RECORD_SIZE_V3 : v == 2 ? SWT_RECORD_SIZE_V2 : SWT_RECORD_SIZE;
@@ -100,7 +108,7 @@ static inline void swt_put64(unsigned char *p, uint64_t v)
 	swt_put32(p + 4, (uint32_t)(v >> 32));
 }
 
-/* e as a record of version v (1 to 4) at p, swt_record_size(v) bytes.
+/* e as a record of version v (1 to 5) at p, swt_record_size(v) bytes.
  * Version 1 has no vaddr (its flag bit is cleared), versions 1 and 2 no
  * child, versions 1 to 3 no reclaim or fault (their bits are cleared); a
  * child goes at SWT_R_CHILD, never in offset's bytes. */
@@ -119,7 +127,7 @@ static inline void swt_encode(unsigned char *p, const struct sr_event *e, unsign
 	swt_put16(p + SWT_R_PAGENID, e->page_nid);
 	p[SWT_R_OP] = e->op;
 	p[SWT_R_FLAGS] = v < 4 ? (unsigned char)(e->flags & ~SWT_V4_FLAGS) : e->flags;
-	p[46] = p[47] = 0;
+	swt_put16(p + SWT_R_MEMCG, v < 5 ? 0 : e->memcg);
 	if (v < 2) {
 		p[SWT_R_FLAGS] &= (unsigned char)~SR_EV_HAS_VADDR;
 		return;
@@ -131,7 +139,23 @@ static inline void swt_encode(unsigned char *p, const struct sr_event *e, unsign
 	swt_put32(p + SWT_R_CHILD + 4, 0);
 }
 
-/* A record of version v (1 to 4); a version-1 record has no vaddr, and
+/* Version 5's name record of memcg id with its path (NUL-terminated, 1 to
+ * SR_MEMCG_PATH_MAX bytes) at p, in records of recsize bytes: the bytes
+ * written, recsize and the path padded to a whole number of records. */
+static inline size_t swt_name_record(unsigned char *p, unsigned id, const char *path,
+				     size_t recsize)
+{
+	size_t len = strlen(path), pad = (len + recsize - 1) / recsize * recsize;
+
+	memset(p, 0, recsize + pad);
+	swt_put64(p + SWT_R_LAT, len);
+	p[SWT_R_OP] = (unsigned char)SWT_OP_MEMCG_NAME;
+	swt_put16(p + SWT_R_MEMCG, (uint16_t)id);
+	memcpy(p + recsize, path, len);
+	return recsize + pad;
+}
+
+/* A record of version v (1 to 5); a version-1 record has no vaddr, and
  * only a version-3 record a child (when its flag is set: it replaces the
  * offset, which an event with a child does not have). */
 static inline void swt_decode(const unsigned char *p, struct sr_event *e, unsigned v)
@@ -140,7 +164,7 @@ static inline void swt_decode(const unsigned char *p, struct sr_event *e, unsign
 	/* The record's fields are struct sr_event's, in its byte order, in
 	 * two pieces: 0..23 (ts_ns, offset, lat_ns) and 24..45 (pid to flags)
 	 * around vaddr; three copies instead of twelve fields.  Bytes 46 and
-	 * 47 (reserved) land in the struct's padding. */
+	 * 47 are memcg (version 5's; 0 before: the reader checks). */
 	memcpy(e, p, SWT_R_PID);
 	memcpy(&e->pid, p + SWT_R_PID, SWT_R_VADDR - SWT_R_PID);
 	if (v >= 2)
@@ -159,6 +183,7 @@ static inline void swt_decode(const unsigned char *p, struct sr_event *e, unsign
 	e->page_nid = swt_get16(p + SWT_R_PAGENID);
 	e->op = p[SWT_R_OP];
 	e->flags = p[SWT_R_FLAGS];
+	e->memcg = swt_get16(p + SWT_R_MEMCG);
 	e->vaddr = v >= 2 ? swt_get64(p + SWT_R_VADDR) : 0;
 #endif
 	if (v >= 3 && (e->flags & SR_EV_HAS_CHILD)) {
@@ -179,6 +204,7 @@ _Static_assert(offsetof(struct sr_event, cpu) - offsetof(struct sr_event, pid) =
 	       offsetof(struct sr_event, page_nid) - offsetof(struct sr_event, pid) == SWT_R_PAGENID - SWT_R_PID &&
 	       offsetof(struct sr_event, op) - offsetof(struct sr_event, pid) == SWT_R_OP - SWT_R_PID &&
 	       offsetof(struct sr_event, flags) - offsetof(struct sr_event, pid) == SWT_R_FLAGS - SWT_R_PID &&
+	       offsetof(struct sr_event, memcg) - offsetof(struct sr_event, pid) == SWT_R_MEMCG - SWT_R_PID &&
 	       sizeof(struct sr_event) - offsetof(struct sr_event, pid) >= SWT_R_VADDR - SWT_R_PID,
 	       "sr_event: pid to flags as in the record");
 #endif

@@ -5,8 +5,10 @@
  * through an sr_outfile, so a file appears only when it is complete.  An
  * output begun without what an event needs (vaddr: a CSV column, .swt
  * version 2; a task op: the child column, .swt version 3; a reclaim or a
- * fault: its CSV column, .swt version 4) is written again with it when
- * such an event comes (upgrade()).
+ * fault: its CSV column, .swt version 4; a memcg: the memcg columns, .swt
+ * version 5) is written again with it when such an event comes
+ * (upgrade()).  The path of each memcg goes with the first of its events
+ * written once the table given (sr_write_opts.memcgs) names it.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,7 +24,10 @@
 #include "trace/swt.h"
 
 #define WBUF_SIZE (1u << 17)
-#define WBUF_SLACK 512 /* room for one formatted event */
+/* Room for one formatted event: 512 bytes, and a memcg's path quoted
+ * (CSV: each byte may be a doubled quote; JSON: an escaped one) or with
+ * its .swt name record. */
+#define WBUF_SLACK (512 + 2 * SR_MEMCG_PATH_MAX + 256)
 #define REREAD_BATCH 4096 /* events read back at a time by upgrade() */
 
 /*
@@ -30,15 +35,17 @@
  * (struct sr_writer.has): the vaddr column (CSV) or .swt version 2; the
  * child column (CSV, for fork and wait) or .swt version 3 (any task op,
  * and vaddr with it); the reclaim column (CSV) or the fault column, either
- * .swt version 4 (and all the above with it).  JSON lines have every key
- * anyway.
+ * .swt version 4 (and all the above with it); the memcg and memcg_path
+ * columns (CSV) or .swt version 5 (and all the above).  JSON lines have
+ * every key anyway.
  */
 #define W_VADDR 0x1u
 #define W_TASKS 0x2u
 #define W_RECLAIM 0x4u
 #define W_FAULT 0x8u
+#define W_MEMCG 0x10u
 #define W_CTX (W_RECLAIM | W_FAULT)
-#define W_ALL (W_VADDR | W_TASKS | W_CTX)
+#define W_ALL (W_VADDR | W_TASKS | W_CTX | W_MEMCG)
 
 struct sr_writer {
 	struct sr_outfile *of;
@@ -54,7 +61,55 @@ struct sr_writer {
 	char *path; /* the target as given, to write it again (upgrade()) */
 	char *machine; /* SWT: the machine description of the header, or NULL */
 	size_t mlen;
+	const struct sr_memcgs *memcgs; /* the memcgs' paths, or NULL */
+	uint8_t named[(SR_MEMCG_MAX + 8) / 8]; /* memcgs whose path was written */
 };
+
+/* The path to write with event e: its memcg's, when the table names it
+ * and it was not written yet (then it is taken as written); else NULL. */
+static const char *path_due(struct sr_writer *w, const struct sr_event *e)
+{
+	const char *path;
+	unsigned id = e->memcg;
+
+	if (SR_LIKELY(!id) || !w->memcgs || (w->named[id >> 3] & (1u << (id & 7))))
+		return NULL;
+	path = sr_memcgs_path(w->memcgs, id);
+	if (path)
+		w->named[id >> 3] |= (uint8_t)(1u << (id & 7));
+	return path;
+}
+
+/* s as a CSV field: quoted, its quotes doubled, when it holds a comma or
+ * a quote (a path has no control byte: sr_memcgs_set()). */
+static char *put_csv_text(char *p, const char *s)
+{
+	int quote = strpbrk(s, ",\"") != NULL;
+
+	if (quote)
+		*p++ = '"';
+	for (; *s; s++) {
+		if (*s == '"')
+			*p++ = '"';
+		*p++ = *s;
+	}
+	if (quote)
+		*p++ = '"';
+	return p;
+}
+
+/* s as a JSON string, quotes and backslashes escaped. */
+static char *put_json_text(char *p, const char *s)
+{
+	*p++ = '"';
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			*p++ = '\\';
+		*p++ = *s;
+	}
+	*p++ = '"';
+	return p;
+}
 
 static enum sr_err put_raw(struct sr_writer *w, const void *p, size_t n,
 			   struct sr_diag *d)
@@ -134,9 +189,9 @@ static char *put_op(char *p, unsigned op)
 }
 
 /* Checklist: the column order is sr_field_names[] (event.c); vaddr,
- * child, reclaim and fault, the last, only when the writer carries them
- * (has). */
-static char *fmt_csv(char *p, const struct sr_event *e, unsigned has)
+ * child, reclaim, fault and memcg with memcg_path, the last, only when the
+ * writer carries them (has); path: the memcg's, to name it on this row. */
+static char *fmt_csv(char *p, const struct sr_event *e, unsigned has, const char *path)
 {
 	p = put_u64(p, e->ts_ns);
 	p = put_op(p, e->op);
@@ -177,11 +232,19 @@ static char *fmt_csv(char *p, const struct sr_event *e, unsigned has)
 		if (e->flags & SR_EV_HAS_FAULT)
 			p = put_str(p, (e->flags & SR_EV_WRITE_FAULT) ? "write" : "read");
 	}
+	if (has & W_MEMCG) {
+		*p++ = ',';
+		if (e->memcg)
+			p = put_u64(p, e->memcg);
+		*p++ = ',';
+		if (path)
+			p = put_csv_text(p, path);
+	}
 	*p++ = '\n';
 	return p;
 }
 
-static char *fmt_jsonl(char *p, const struct sr_event *e)
+static char *fmt_jsonl(char *p, const struct sr_event *e, const char *path)
 {
 	p = put_str(p, "{\"ts_ns\":");
 	p = put_u64(p, e->ts_ns);
@@ -221,23 +284,35 @@ static char *fmt_jsonl(char *p, const struct sr_event *e)
 	if (e->flags & SR_EV_HAS_FAULT)
 		p = put_str(p, (e->flags & SR_EV_WRITE_FAULT) ? ",\"fault\":\"write\"" :
 								 ",\"fault\":\"read\"");
+	if (e->memcg) {
+		p = put_str(p, ",\"memcg\":");
+		p = put_u64(p, e->memcg);
+	}
+	if (path) {
+		p = put_str(p, ",\"memcg_path\":");
+		p = put_json_text(p, path);
+	}
 	p = put_str(p, "}\n");
 	return p;
 }
 
 /* What an output of format fmt that carries has carries in all: JSON
- * lines every key, .swt version 3 vaddr too, version 4 everything. */
+ * lines every key, .swt version 3 vaddr too, version 4 everything but
+ * memcgs, version 5 everything. */
 static unsigned carried(enum sr_format fmt, unsigned has)
 {
-	if (fmt == SR_FMT_JSONL || (fmt == SR_FMT_SWT && (has & W_CTX)))
+	if (fmt == SR_FMT_JSONL || (fmt == SR_FMT_SWT && (has & W_MEMCG)))
 		return W_ALL;
+	if (fmt == SR_FMT_SWT && (has & W_CTX))
+		return W_ALL & ~W_MEMCG;
 	return fmt == SR_FMT_SWT && (has & W_TASKS) ? has | W_VADDR : has;
 }
 
 /* The .swt version of an output that carries has: the lowest that holds it. */
 static unsigned swt_version(unsigned has)
 {
-	return (has & W_CTX) ? 4 : (has & W_TASKS) ? 3 : (has & W_VADDR) ? 2 : 1;
+	return (has & W_MEMCG) ? 5 : (has & W_CTX) ? 4 : (has & W_TASKS) ? 3 :
+	       (has & W_VADDR) ? 2 : 1;
 }
 
 /* The header of w's format (with the columns or version of w->has) into
@@ -253,7 +328,8 @@ static enum sr_err write_header(struct sr_writer *w, struct sr_diag *d)
 			if ((i == SR_F_VADDR && !(w->has & W_VADDR)) ||
 			    (i == SR_F_CHILD && !(w->has & W_TASKS)) ||
 			    (i == SR_F_RECLAIM && !(w->has & W_RECLAIM)) ||
-			    (i == SR_F_FAULT && !(w->has & W_FAULT)))
+			    (i == SR_F_FAULT && !(w->has & W_FAULT)) ||
+			    ((i == SR_F_MEMCG || i == SR_F_MEMCG_PATH) && !(w->has & W_MEMCG)))
 				continue;
 			w->len += (size_t)sprintf(w->buf + w->len, "%s%s", i ? "," : "",
 						  sr_field_names[i]);
@@ -265,8 +341,8 @@ static enum sr_err write_header(struct sr_writer *w, struct sr_diag *d)
 
 		memcpy(h, SWT_MAGIC, SWT_MAGIC_LEN);
 		/* Version 1 unless the events carry addresses (2), task ops
-		 * (3) or reclaims or faults (4): what older builds read stays
-		 * theirs to read. */
+		 * (3), reclaims or faults (4) or memcgs (5): what older builds
+		 * read stays theirs to read. */
 		swt_put16(h + SWT_H_VERSION, (uint16_t)swt_version(w->has));
 		swt_put16(h + SWT_H_HDRSIZE, SWT_HEADER_SIZE);
 		swt_put32(h + SWT_H_RECSIZE, swt_record_size(swt_version(w->has)));
@@ -315,6 +391,7 @@ enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	snprintf(w->name, sizeof(w->name), "%s", path);
 	w->fmt = opts->format;
+	w->memcgs = opts->memcgs;
 	w->path = strdup(path);
 	w->buf = malloc(WBUF_SIZE + WBUF_SLACK);
 	if (mlen && w->fmt == SR_FMT_SWT) {
@@ -352,7 +429,8 @@ enum sr_err sr_writer_open(struct sr_writer **out, const char *path,
 				 (opts->vaddr || (opts->may_vaddr && !again) ? W_VADDR : 0) |
 				 (opts->tasks || (opts->may_tasks && !again) ? W_TASKS : 0) |
 				 (opts->reclaim || (opts->may_reclaim && !again) ? W_RECLAIM : 0) |
-				 (opts->fault || (opts->may_fault && !again) ? W_FAULT : 0));
+				 (opts->fault || (opts->may_fault && !again) ? W_FAULT : 0) |
+				 (opts->memcg || (opts->may_memcg && !again) ? W_MEMCG : 0));
 	}
 	err = write_header(w, d);
 	if (err)
@@ -386,18 +464,22 @@ static unsigned needs(const struct sr_writer *w, const struct sr_event *e)
 	if (SR_UNLIKELY(e->flags & (SR_EV_HAS_RECLAIM | SR_EV_HAS_FAULT)))
 		n |= ((e->flags & SR_EV_HAS_RECLAIM) ? W_RECLAIM : 0) |
 		     ((e->flags & SR_EV_HAS_FAULT) ? W_FAULT : 0);
+	if (SR_UNLIKELY(e->memcg))
+		n |= W_MEMCG;
 	return n;
 }
 
 /* What an output without `missing` (W_*) lacks, for a message. */
 static const char *lacking(const struct sr_writer *w, unsigned missing)
 {
-	static const char *const swt[] = { ".swt version 1", ".swt version 2", ".swt version 3" };
+	static const char *const swt[] = { ".swt version 1", ".swt version 2", ".swt version 3",
+					   ".swt version 4" };
 
 	if (w->fmt == SR_FMT_CSV)
 		return (missing & W_VADDR) ? "no vaddr column" :
 		       (missing & W_TASKS) ? "no child column" :
-		       (missing & W_RECLAIM) ? "no reclaim column" : "no fault column";
+		       (missing & W_RECLAIM) ? "no reclaim column" :
+		       (missing & W_FAULT) ? "no fault column" : "no memcg column";
 	return swt[swt_version(w->has) - 1];
 }
 
@@ -430,6 +512,10 @@ static enum sr_err upgrade(struct sr_writer *w, unsigned more, const struct sr_e
 			return sr_diag_set(d, SR_ERR_INVAL,
 					   "an event has a virtual address (vaddr), but this output was begun without them (%s) and cannot be written again (standard output, a pipe or a device): write to a file",
 					   lacking(w, more));
+		if (!(more & (W_TASKS | W_CTX)))
+			return sr_diag_set(d, SR_ERR_INVAL,
+					   "an event has a memory cgroup (memcg), but this output was begun without them (%s) and cannot be written again (standard output, a pipe or a device): write to a file",
+					   lacking(w, more));
 		if (!(more & W_TASKS))
 			return sr_diag_set(d, SR_ERR_INVAL,
 					   "an event has a %s (%s), but this output was begun without them (%s) and cannot be written again (standard output, a pipe or a device): write to a file",
@@ -461,6 +547,8 @@ static enum sr_err upgrade(struct sr_writer *w, unsigned more, const struct sr_e
 	w->fp = sr_outfile_stream(nof);
 	w->has = carried(w->fmt, w->has | more);
 	w->len = 0;
+	/* The paths go again with the first events written again. */
+	memset(w->named, 0, sizeof(w->named));
 	if (w->zc)
 		ZSTD_CCtx_reset(w->zc, ZSTD_reset_session_only);
 	err = write_header(w, d);
@@ -501,7 +589,9 @@ enum sr_err sr_writer_write(struct sr_writer *w, const struct sr_event *evs,
 		}
 		switch (w->fmt) {
 		case SR_FMT_CSV:
-			w->len = (size_t)(fmt_csv(w->buf + w->len, e, w->has) - w->buf);
+			w->len = (size_t)(fmt_csv(w->buf + w->len, e, w->has,
+						  (w->has & W_MEMCG) ? path_due(w, e) : NULL) -
+					  w->buf);
 			break;
 		case SR_FMT_JSONL:
 			if (e->ts_ns > INT64_MAX || e->offset > INT64_MAX ||
@@ -511,11 +601,15 @@ enum sr_err sr_writer_write(struct sr_writer *w, const struct sr_event *evs,
 						   "event %zu has a value over 2^63-1, which JSON lines cannot hold",
 						   i + 1);
 			}
-			w->len = (size_t)(fmt_jsonl(w->buf + w->len, e) - w->buf);
+			w->len = (size_t)(fmt_jsonl(w->buf + w->len, e, path_due(w, e)) - w->buf);
 			break;
 		default: {
 			unsigned v = swt_version(w->has);
+			const char *path = v >= 5 ? path_due(w, e) : NULL;
 
+			if (SR_UNLIKELY(path != NULL))
+				w->len += swt_name_record((unsigned char *)w->buf + w->len, e->memcg,
+							  path, swt_record_size(v));
 			swt_encode((unsigned char *)w->buf + w->len, e, v);
 			w->len += swt_record_size(v);
 			break;
