@@ -133,6 +133,7 @@
 #include "swapreplay/event.h"
 #include "swapreplay/machine.h"
 #include "swapreplay/kernel.h"
+#include "swapreplay/trace.h"
 
 enum sr_gen_workload {
 	SR_GEN_SWAP_W_RAND = 0,
@@ -197,6 +198,19 @@ enum sr_gen_thp_swapin {
  */
 #define SR_GEN_TOUCH_LINES 1.0
 
+/*
+ * Memory cgroups of the tasks (memcgs, below): a group of tasks in one
+ * memcg, its path (as a trace gives it: from '/', traces/FORMAT.md).  The
+ * memcgs share the limit (they are children of the memory cgroup whose
+ * limit it is, with none of their own) and reclaim takes the least recently
+ * used page of any of them, as without memcgs.
+ */
+struct sr_gen_memcg {
+	const char *path;
+	uint32_t tasks;   /* tasks in it, >= 1; 0: the rest (the last group only) */
+};
+#define SR_GEN_MAX_MEMCGS 1024u
+
 struct sr_gen_params {
 	enum sr_gen_workload workload;
 	uint32_t tasks;         /* >= 1; default 32 (kbuild: all the tasks run) */
@@ -246,6 +260,16 @@ struct sr_gen_params {
 	 * machine and kernel finds the same slots. */
 	const char *kernel;
 	const struct sr_machine *machine;
+	/* Memory cgroups (nmemcgs 0, the default: none, the events name no
+	 * memcg).  Group j (from 0) is memcg id j + 1 and takes the next
+	 * memcgs[j].tasks tasks in pid order (the sequential tasks, then
+	 * swap-w-seq's random ones), the last group the rest (tasks 0) or
+	 * exactly as many as are left; the pusher (swapin) is in the last.
+	 * A swap event names its page's memcg: the memcg of the task whose
+	 * page it is, not of the task that reclaims it.  At most
+	 * SR_GEN_MAX_MEMCGS groups. */
+	const struct sr_gen_memcg *memcgs;
+	uint32_t nmemcgs;
 };
 
 /* "whole", "split". */
@@ -305,6 +329,10 @@ enum sr_err sr_gen_next(struct sr_gen *g, struct sr_event *evs, size_t cap,
 			size_t *n, struct sr_diag *diag);
 
 const struct sr_gen_stats *sr_gen_stats(const struct sr_gen *g);
+
+/* The paths of the memcgs of p.memcgs, by id, for a writer
+ * (sr_write_opts.memcgs); NULL without memcgs. */
+const struct sr_memcgs *sr_gen_memcgs(const struct sr_gen *g);
 
 /* Free; accepts NULL. */
 void sr_gen_free(struct sr_gen *g);

@@ -17,6 +17,7 @@ enum {
 	O_OUT = 1, O_TO, O_ZSTD, O_TASKS, O_JOBS, O_RTASKS, O_RSIZE, O_SIZE, O_LIMIT, O_ACCESSES,
 	O_CPU_NODE, O_MEM_NODE, O_CPN, O_ACCESS_NS, O_SEED, O_FIXED, O_MACHINE,
 	O_KERNEL, O_THP, O_THP_SIZE, O_THP_SWAPIN, O_RECLAIM_BATCH, O_RECLAIM, O_QUIET,
+	O_MEMCG,
 };
 
 static const struct cli_opt opts[] = {
@@ -44,6 +45,7 @@ static const struct cli_opt opts[] = {
 	{ "reclaim", 0, CLI_ARG, O_RECLAIM },
 	{ "thp-swapin", 0, CLI_ARG, O_THP_SWAPIN },
 	{ "quiet", 'q', CLI_NOARG, O_QUIET },
+	{ "memcg", 0, CLI_ARG, O_MEMCG },
 	CLI_RA_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -107,6 +109,45 @@ static int bytes(const char *name, const char *val, uint64_t *out)
 	return 0;
 }
 
+/*
+ * --memcg=PATH[:N][,PATH[:N]...] into gp (sr_gen_params.memcgs), in *buf
+ * (a copy of val the groups point into) and *groups, which the caller
+ * frees: 0, or a usage error's exit status.
+ */
+static int parse_memcgs(const char *val, struct sr_gen_params *gp, char **buf,
+			struct sr_gen_memcg **groups)
+{
+	char *s, *tok, *save = NULL;
+	uint32_t n = 0;
+
+	*buf = strdup(val);
+	*groups = calloc(SR_GEN_MAX_MEMCGS, sizeof(**groups));
+	if (!*buf || !*groups) {
+		cli_err("out of memory");
+		return EXIT_FAIL;
+	}
+	for (s = *buf; (tok = strtok_r(s, ",", &save)); s = NULL) {
+		char *colon = strrchr(tok, ':');
+		uint64_t k = 0;
+
+		if (n == SR_GEN_MAX_MEMCGS)
+			return cli_usage("gen", "--memcg: at most %u groups", SR_GEN_MAX_MEMCGS);
+		if (colon) {
+			*colon = '\0';
+			if (cli_parse_u64(colon + 1, UINT32_MAX, &k) || !k)
+				return cli_usage("gen", "--memcg: '%s' is no count of tasks (PATH:N, N "
+						 "at least 1)", colon + 1);
+		}
+		(*groups)[n].path = tok;
+		(*groups)[n++].tasks = (uint32_t)k;
+	}
+	if (!n)
+		return cli_usage("gen", "--memcg takes PATH[:N][,PATH[:N]...], not '%s'", val);
+	gp->memcgs = *groups;
+	gp->nmemcgs = n;
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	struct cli_parser p;
@@ -118,7 +159,9 @@ static int run(int argc, char **argv)
 	struct sr_writer *w = NULL;
 	struct sr_event *evs = NULL;
 	struct sr_diag d;
-	const char *workload = NULL, *out = NULL, *val;
+	const char *workload = NULL, *out = NULL, *val, *memcg = NULL;
+	char *memcg_buf = NULL;
+	struct sr_gen_memcg *groups = NULL;
 	int id, level = -1, rc = 0;
 	enum sr_err err;
 
@@ -232,6 +275,9 @@ static int run(int argc, char **argv)
 			else
 				return cli_usage("gen", "--reclaim takes memcg or global, not '%s'", val);
 			break;
+		case O_MEMCG:
+			memcg = val;
+			break;
 		case O_THP_SWAPIN:
 			if (sr_gen_thp_swapin_parse(val, &gp.thp_swapin))
 				return cli_usage("gen", "--thp-swapin takes whole or split, not '%s'", val);
@@ -292,16 +338,21 @@ static int run(int argc, char **argv)
 			return rc;
 		}
 	}
+	if (memcg && (rc = parse_memcgs(memcg, &gp, &memcg_buf, &groups)))
+		goto out;
 	/* Check the parameters before any file is created. */
 	err = sr_gen_open(&g, &gp, &d);
 	if (err == SR_ERR_INVAL || err == SR_ERR_LIMIT) {
-		sr_machine_free(m);
-		return cli_usage("gen", "%s", d.msg);
+		rc = cli_usage("gen", "%s", d.msg);
+		goto out;
 	}
 	if (err) {
-		sr_machine_free(m);
-		return cli_diag(&d);
+		rc = cli_diag(&d);
+		goto out;
 	}
+	/* The events name their memcgs: the paths go with them. */
+	wo.memcg = gp.nmemcgs != 0;
+	wo.memcgs = sr_gen_memcgs(g);
 	evs = malloc(BATCH * sizeof(*evs));
 	if (!evs) {
 		cli_err("out of memory");
@@ -338,6 +389,8 @@ out:
 	sr_gen_free(g);
 	sr_machine_free(m);
 	free(evs);
+	free(memcg_buf);
+	free(groups);
 	return rc;
 }
 
@@ -425,6 +478,16 @@ const struct cli_cmd cmd_gen = {
 	"                        to high; below min the task reclaims passes itself;\n"
 	"                        the swap-outs say which, and a swap-in's lat_ns is\n"
 	"                        its fault's estimated wait, in its task's clock)\n"
+	"  --memcg=PATH[:N][,PATH[:N]...]  the tasks' memory cgroups: each group\n"
+	"                        of N tasks (in pid order: the tasks, then the random\n"
+	"                        ones; the last group without N, the rest, and the\n"
+	"                        pusher) in the memcg of that path (from '/'; ids 1,\n"
+	"                        2, ... in the list's order).  Each swap event names\n"
+	"                        its page's memcg (the owner's, not the reclaimer's)\n"
+	"                        and the trace each path once.  The memcgs share\n"
+	"                        --limit (children of the cgroup it limits, with no\n"
+	"                        limit of their own) and one LRU list (default: none,\n"
+	"                        the events name no memcg)\n"
 	"  --thp-size=BYTES      a huge page's size: 2M (the default: a PMD) or a\n"
 	"                        smaller power of two down to 8K (mTHP folios)\n"
 	"  --thp-swapin=MODE     how a swapped-out huge page comes back: whole (the\n"

@@ -59,6 +59,7 @@ struct actor {
 	uint32_t cursor;  /* next page of a sequential walk, < pages */
 	uint32_t pid;
 	uint32_t cpu;
+	uint16_t memcg;   /* its memcg's id, 0: none (sr_gen_params.memcgs) */
 	int random;       /* uniform random pages, else sequential */
 	uint64_t wait;    /* global reclaim: the fault's wait so far, ns */
 };
@@ -117,6 +118,7 @@ struct sr_gen {
 	int kswapd_wake;       /* to be woken at the end of this step, at: */
 	uint64_t kswapd_wake_t;
 	double *in_ns, *out_cpu_ns, *out_dev_ns;
+	struct sr_memcgs *memcgs; /* the memcgs' paths, or NULL */
 };
 
 static const char *const workload_names[] = {
@@ -305,9 +307,8 @@ static void heap_push(struct sr_gen *g, uint32_t a)
 
 /* ---- the simulation --------------------------------------------------- */
 
-/* The virtual address of page pg in its task's region (gen.h): regions
- * from 2^40 on, each 2 MiB aligned, 2 MiB apart. */
-static uint64_t page_va(const struct sr_gen *g, uint32_t pg)
+/* The actor whose region holds page pg. */
+static const struct actor *page_actor(const struct sr_gen *g, uint32_t pg)
 {
 	uint64_t seq = (uint64_t)g->p.tasks * g->ppt;
 	uint32_t k;
@@ -318,7 +319,16 @@ static uint64_t page_va(const struct sr_gen *g, uint32_t pg)
 		k = g->p.tasks + (uint32_t)((pg - seq) / g->rppt);
 	else
 		k = g->nactors - 1;
-	return g->actors[k].va + (uint64_t)(pg - g->actors[k].base) * SR_PAGE_SIZE;
+	return &g->actors[k];
+}
+
+/* The virtual address of page pg in its task's region (gen.h): regions
+ * from 2^40 on, each 2 MiB aligned, 2 MiB apart. */
+static uint64_t page_va(const struct sr_gen *g, uint32_t pg)
+{
+	const struct actor *a = page_actor(g, pg);
+
+	return a->va + (uint64_t)(pg - a->base) * SR_PAGE_SIZE;
 }
 
 static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op, int dev,
@@ -338,6 +348,8 @@ static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op, int dev
 	e->nr_pages = nr;
 	e->lat_ns = 0;
 	e->vaddr = page_va(g, pg);
+	/* The page's memcg, whoever reclaims or faults it. */
+	e->memcg = page_actor(g, pg)->memcg;
 	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR;
 	/* Every swap-out is a's direct reclaim (under a cgroup's limit, the
 	 * task that needs a page reclaims one: there is no kswapd), but
@@ -1160,6 +1172,9 @@ static const char *u64_text(uint64_t v, char *buf, size_t size)
 	return buf;
 }
 
+static enum sr_err check_memcgs(const struct sr_gen_params *p, struct sr_diag *d);
+static enum sr_err setup_memcgs(struct sr_gen *g, struct sr_diag *d);
+
 enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 			struct sr_diag *d)
 {
@@ -1198,6 +1213,9 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 			return sr_diag_set(d, SR_ERR_LIMIT, "the tasks' regions are over the generator's "
 					   "2^28 simulated pages (1 TiB)");
 	}
+	err = check_memcgs(p, d);
+	if (err)
+		return err;
 	task_pages = ppt * p->tasks + rppt * p->random_tasks;
 	npages = task_pages + push;
 	if (p->workload == SR_GEN_KBUILD && (p->jobs < 1 || p->jobs > p->tasks))
@@ -1297,6 +1315,11 @@ enum sr_err sr_gen_open(struct sr_gen **out, const struct sr_gen_params *p,
 		if (i < p->tasks && p->thp > 0)
 			mark_huge(g, a);
 	}
+	err = setup_memcgs(g, d);
+	if (err) {
+		sr_gen_free(g);
+		return err;
+	}
 	if (p->workload == SR_GEN_SWAPIN) {
 		g->phase = PH_FILL;
 		for (i = 0; i < p->tasks; i++)
@@ -1335,5 +1358,66 @@ void sr_gen_free(struct sr_gen *g)
 	free(g->out_dev_ns);
 	free(g->actors);
 	free(g->heap);
+	sr_memcgs_free(g->memcgs);
 	free(g);
+}
+
+const struct sr_memcgs *sr_gen_memcgs(const struct sr_gen *g)
+{
+	return g->memcgs;
+}
+
+/* The memcgs' paths into g->memcgs and each actor's memcg (gen.h,
+ * sr_gen_params.memcgs; checked by check_memcgs()). */
+static enum sr_err setup_memcgs(struct sr_gen *g, struct sr_diag *d)
+{
+	const struct sr_gen_params *p = &g->p;
+	uint32_t j, i = 0, nt = p->tasks + p->random_tasks;
+	char msg[300];
+
+	if (!p->nmemcgs)
+		return SR_OK;
+	if (sr_memcgs_new(&g->memcgs))
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	for (j = 0; j < p->nmemcgs; j++) {
+		uint32_t k, n = p->memcgs[j].tasks ? p->memcgs[j].tasks : nt - i;
+
+		if (sr_memcgs_set(g->memcgs, j + 1, p->memcgs[j].path, strlen(p->memcgs[j].path),
+				  msg, sizeof(msg)))
+			return sr_diag_set(d, SR_ERR_INVAL, "memcg %u: %s", j + 1, msg);
+		for (k = 0; k < n; k++)
+			g->actors[i++].memcg = (uint16_t)(j + 1);
+	}
+	/* The pusher (swapin), after the tasks: the last group's. */
+	for (; i < g->nactors; i++)
+		g->actors[i].memcg = (uint16_t)p->nmemcgs;
+	return SR_OK;
+}
+
+/* The groups of p.memcgs against the tasks: SR_ERR_INVAL with a message. */
+static enum sr_err check_memcgs(const struct sr_gen_params *p, struct sr_diag *d)
+{
+	uint64_t sum = 0, nt = (uint64_t)p->tasks + p->random_tasks;
+	uint32_t j;
+
+	if (p->nmemcgs > SR_GEN_MAX_MEMCGS)
+		return sr_diag_set(d, SR_ERR_INVAL, "%" PRIu32 " memcgs: at most %u",
+				   p->nmemcgs, SR_GEN_MAX_MEMCGS);
+	for (j = 0; j < p->nmemcgs; j++) {
+		if (!p->memcgs[j].path)
+			return sr_diag_set(d, SR_ERR_INVAL, "memcg %u has no path", j + 1);
+		if (!p->memcgs[j].tasks && j + 1 < p->nmemcgs)
+			return sr_diag_set(d, SR_ERR_INVAL, "memcg %u (%s) has no count of tasks: only "
+					   "the last group takes the rest", j + 1, p->memcgs[j].path);
+		sum += p->memcgs[j].tasks;
+	}
+	if (!p->nmemcgs)
+		return SR_OK;
+	if (sum > nt || (p->memcgs[p->nmemcgs - 1].tasks && sum < nt) ||
+	    (!p->memcgs[p->nmemcgs - 1].tasks && sum >= nt))
+		return sr_diag_set(d, SR_ERR_INVAL, "the memcgs' groups take %" PRIu64 " tasks%s, "
+				   "and there are %" PRIu64 ": every group takes at least one, "
+				   "and the groups all the tasks", sum,
+				   p->memcgs[p->nmemcgs - 1].tasks ? "" : " before the last", nt);
+	return SR_OK;
 }
