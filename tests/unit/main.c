@@ -27,6 +27,7 @@ void suite_order(void);
 void suite_report_read(void);
 void suite_fio(void);
 void suite_numa(void);
+void suite_memcg(void);
 
 int main(void)
 {
@@ -52,5 +53,6 @@ int main(void)
 	suite_report_read();
 	suite_fio();
 	suite_numa();
+	suite_memcg();
 	return test_failed ? 1 : 0;
 }
