@@ -19,6 +19,8 @@
 #include "swapreplay/error.h"
 #include "swapreplay/event.h"
 
+struct sr_memcgs; /* swapreplay/trace.h */
+
 /* The raw capture's header line: with the pages' virtual addresses (this
  * build's capture), and without (captures made before; still read). */
 #define SR_CAPTURE_HEADER "ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns,vaddr"
@@ -30,6 +32,11 @@
  * after reclaim, leaving child empty; a swap-in's after fault): this
  * build's capture. */
 #define SR_CAPTURE_HEADER_CTX SR_CAPTURE_HEADER_TASKS ",reclaim,fault"
+/* With the page's memory cgroup (a swap event's line ends after them: the
+ * kernel's mem_cgroup_id() of the folio's memcg, and the inode number of
+ * that memcg's cgroup directory, its kernfs node id; 0 or empty when the
+ * folio has none): this build's capture. */
+#define SR_CAPTURE_HEADER_MEMCG SR_CAPTURE_HEADER_CTX ",memcg,memcg_ino"
 /* The tracepoint capture (swapreplay-capture-tp.bt): block requests and
  * reclaim's writes, joined here into events; before its header, the swap
  * areas' extents, one a line: swap type, the device its bios are queued on
@@ -55,10 +62,16 @@ void sr_pfn_map_free(struct sr_pfn_map *m);
 /*
  * One data line of the raw capture into *ev (page_nid left 0) and *pfn
  * (*has_pfn 0 when the field is empty): 10 fields, or 11 to 14 with vaddr,
- * child, reclaim and fault (each may be empty).  0, or -1 with msg.
+ * child, reclaim and fault (each may be empty), as under a header without
+ * memcg.  0, or -1 with msg.
  */
 int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
 			  int *has_pfn, char *msg, size_t msz);
+/* The same under this build's header (SR_CAPTURE_HEADER_MEMCG): up to 16
+ * fields, memcg into ev->memcg (0 or empty: none) and memcg_ino into *ino
+ * (0: none). */
+int sr_capture_parse_line_ino(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
+			      int *has_pfn, uint64_t *ino, char *msg, size_t msz);
 
 struct sr_capture_stats {
 	uint64_t events;        /* events handed out */
@@ -96,6 +109,23 @@ struct sr_capture_stats {
 	uint64_t task_ops[3];   /* forks, exits and waits written (F, X, W lines) */
 	uint64_t task_ops_bad;  /* F and W lines naming no task or the task itself,
 				 * left out */
+	/* The memory cgroups (both captures): */
+	int memcg_columns;      /* a kprobe capture whose header has memcg and
+				 * memcg_ino: swap events may name their memcg */
+	int memcg_lines;        /* a tracepoint capture of version 5 on: its M
+				 * lines give the memcg's cgroup inode */
+	uint64_t memcg_events;  /* swap events with a memcg */
+	uint64_t memcg_paired;  /* tracepoint capture: bios given an M line's memcg */
+	unsigned memcgs;        /* memcgs seen (distinct inodes, or ids without one) */
+	unsigned memcgs_no_path; /* ... whose cgroup directory was not found (removed
+				  * before the fixup, or another machine's) */
+	unsigned memcgs_renumbered; /* tracepoint capture: memcgs numbered by the
+				     * fixup (no tracepoint gives mem_cgroup_id()) */
+	uint64_t memcg_id_reused; /* events of a memcg id another path had first
+				   * (the kernel reuses a removed memcg's id):
+				   * their memcg is dropped */
+	char cgroup_root[512];  /* the memory cgroup hierarchy walked ("" none) */
+	char cgroup_why[512];   /* why no path could be found, or "" */
 };
 
 struct sr_capture;
@@ -104,6 +134,17 @@ struct sr_capture;
  * outlive it. */
 enum sr_err sr_capture_open(struct sr_capture **out, const char *path,
 			    const struct sr_pfn_map *map, struct sr_diag *diag);
+/*
+ * Where the memory cgroup hierarchy is mounted, to find each memcg's path
+ * from its cgroup inode (the directory of that inode, relative to dir):
+ * dir, or NULL (the default) for the mount /proc/self/mountinfo gives (a
+ * cgroup (v1) mount with the memory controller, else the cgroup2 one).
+ * Kept, not copied: must outlive c.
+ */
+void sr_capture_cgroup_root(struct sr_capture *c, const char *dir);
+/* The paths of the memcgs of the events read so far (for the writer:
+ * sr_write_opts.memcgs); never NULL for an open capture. */
+const struct sr_memcgs *sr_capture_memcgs(const struct sr_capture *c);
 /* Refuse (SR_ERR_FORMAT) a last line without its newline instead of
  * dropping it and counting it in cut_lines. */
 void sr_capture_strict(struct sr_capture *c, int strict);

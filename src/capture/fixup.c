@@ -6,10 +6,12 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "capture/tpjoin.h"
 #include "common/diag.h"
@@ -17,7 +19,10 @@
 #include "common/parse.h"
 #include "trace/fields.h"
 #include "common/grow.h"
+#include "common/strs.h"
+#include "common/u64map.h"
 #include "swapreplay/capture.h"
+#include "swapreplay/trace.h"
 
 #define MAX_BLOCKS (1u << 24) /* memory blocks: 2 PiB of 128 MiB blocks */
 
@@ -154,26 +159,34 @@ void sr_pfn_map_free(struct sr_pfn_map *m)
 /* ---- the raw capture -------------------------------------------------- */
 
 /* The raw columns, in order; pfn takes page_nid's place; vaddr, child,
- * reclaim and fault, the last, are not in captures made before them (and
- * a line may end before any of them: an exit before child, a task op
- * after it, a swap-out after reclaim). */
-#define RAW_COLS 14
+ * reclaim, fault, memcg and memcg_ino, the last, are not in captures made
+ * before them (and a line may end before any of them: an exit before
+ * child, a task op after it, a swap-out after reclaim in captures before
+ * memcg). */
+#define RAW_COLS 16
+#define RAW_PFN (-1)
+#define RAW_MEMCG (-2)
+#define RAW_INO (-3)
 static const int raw_field[RAW_COLS] = {
-	SR_F_TS_NS, SR_F_OP, SR_F_PID, SR_F_CPU, SR_F_CPU_NID, -1 /* pfn */,
+	SR_F_TS_NS, SR_F_OP, SR_F_PID, SR_F_CPU, SR_F_CPU_NID, RAW_PFN,
 	SR_F_DEV, SR_F_OFFSET, SR_F_NR_PAGES, SR_F_LAT_NS, SR_F_VADDR, SR_F_CHILD,
-	SR_F_RECLAIM, SR_F_FAULT,
+	SR_F_RECLAIM, SR_F_FAULT, RAW_MEMCG, RAW_INO,
 };
 
-int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
-			  int *has_pfn, char *msg, size_t msz)
+/* A raw line of at most ncols fields: RAW_COLS under this build's header,
+ * RAW_COLS - 2 under a header without memcg (as a capture before them). */
+static int parse_raw(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
+		     int *has_pfn, uint64_t *ino, int ncols, char *msg, size_t msz)
 {
+	const char *hdr = ncols == RAW_COLS ? SR_CAPTURE_HEADER_MEMCG : SR_CAPTURE_HEADER_CTX;
 	size_t pos = 0;
 	int col;
 
 	sr_event_init(ev);
 	*has_pfn = 0;
 	*pfn = 0;
-	for (col = 0; col < RAW_COLS; col++) {
+	*ino = 0;
+	for (col = 0; col < ncols; col++) {
 		const char *v = s + pos, *c = pos <= len ? memchr(v, ',', len - pos) : NULL;
 		size_t vl = c ? (size_t)(c - v) : len - pos;
 		int f = raw_field[col];
@@ -182,14 +195,39 @@ int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64
 			break; /* no vaddr (child, reclaim, fault) column */
 		if (!c && col < 9) {
 			snprintf(msg, msz, "%d fields, the capture has 10 to %d (%s)", col + 1,
-				 RAW_COLS, SR_CAPTURE_HEADER_CTX);
+				 ncols, hdr);
 			return -1;
 		}
-		if (c && col == RAW_COLS - 1) {
-			snprintf(msg, msz, "more than %d fields (%s)", RAW_COLS, SR_CAPTURE_HEADER_CTX);
+		if (c && col == ncols - 1) {
+			snprintf(msg, msz, "more than %d fields (%s)", ncols, hdr);
 			return -1;
 		}
 		pos += vl + 1;
+		if (f == RAW_MEMCG || f == RAW_INO) {
+			uint64_t x;
+
+			/* 0 or empty: the folio had no memcg (or none was read). */
+			if (!vl)
+				continue;
+			if (sr_parse_u64(v, vl, f == RAW_MEMCG ? SR_MEMCG_MAX : UINT64_MAX - 1, &x)) {
+				snprintf(msg, msz, f == RAW_MEMCG ?
+					 "not a memcg id, 0 to 65535 (memcg, \"%.*s\")" :
+					 "not a cgroup inode number (memcg_ino, \"%.*s\")",
+					 (int)(vl > 32 ? 32 : vl), v);
+				return -1;
+			}
+			if (x && sr_op_is_task(ev->op)) {
+				snprintf(msg, msz, "%s has no memcg: a task op moves no page (%s, %llu)",
+					 sr_op_name((enum sr_op)ev->op),
+					 f == RAW_MEMCG ? "memcg" : "memcg_ino", (unsigned long long)x);
+				return -1;
+			}
+			if (f == RAW_MEMCG)
+				ev->memcg = (uint16_t)x;
+			else
+				*ino = x;
+			continue;
+		}
 		if (f < 0) {
 			int rc;
 
@@ -218,6 +256,20 @@ int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64
 	return sr_event_check(ev, msg, msz);
 }
 
+int sr_capture_parse_line(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
+			  int *has_pfn, char *msg, size_t msz)
+{
+	uint64_t ino;
+
+	return parse_raw(s, len, ev, pfn, has_pfn, &ino, RAW_COLS - 2, msg, msz);
+}
+
+int sr_capture_parse_line_ino(const char *s, size_t len, struct sr_event *ev, uint64_t *pfn,
+			      int *has_pfn, uint64_t *ino, char *msg, size_t msz)
+{
+	return parse_raw(s, len, ev, pfn, has_pfn, ino, RAW_COLS, msg, msz);
+}
+
 struct sr_capture {
 	struct sr_src *src;
 	const struct sr_pfn_map *map;
@@ -235,6 +287,14 @@ struct sr_capture {
 	int holding;
 	uint64_t latest;       /* the latest timestamp of the lines joined */
 	int have_latest;
+	/* The memcgs (memcg_of()): */
+	struct sr_memcgs *memcgs;   /* id -> path, for the writer */
+	const char *cg_root;        /* --cgroup-root, or NULL: from mountinfo */
+	int cg_loaded;              /* the hierarchy was walked (or could not be) */
+	struct sr_u64map cg_dirs;   /* cgroup inode -> index + 1 in cg_paths */
+	struct sr_strs cg_paths;
+	struct sr_u64map cg_seen;   /* inode (or MEMCG_KEY_ID | id) -> id used + 1 */
+	unsigned next_id;           /* the tracepoint capture's numbering */
 	struct sr_capture_stats st;
 	enum sr_err sticky;
 	struct sr_diag sticky_diag;
@@ -252,8 +312,15 @@ enum sr_err sr_capture_open(struct sr_capture **out, const char *path,
 	if (!c)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	c->map = map;
+	sr_u64map_init(&c->cg_dirs);
+	sr_u64map_init(&c->cg_seen);
+	if (sr_memcgs_new(&c->memcgs)) {
+		free(c);
+		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	}
 	err = sr_src_open(&c->src, path, d);
 	if (err) {
+		sr_memcgs_free(c->memcgs);
 		free(c);
 		return err;
 	}
@@ -315,6 +382,258 @@ void sr_capture_strict(struct sr_capture *c, int strict)
 void sr_capture_max_errors(struct sr_capture *c, uint64_t n)
 {
 	c->max_errors = n;
+}
+
+void sr_capture_cgroup_root(struct sr_capture *c, const char *dir)
+{
+	c->cg_root = dir && *dir ? dir : NULL;
+}
+
+const struct sr_memcgs *sr_capture_memcgs(const struct sr_capture *c)
+{
+	return c->memcgs;
+}
+
+/* ---- memcg paths: a cgroup's inode -> its path ------------------------- */
+
+/* A field of /proc/self/mountinfo unescaped in place (\040 a space, \011,
+ * \012, \134: the kernel's octal escapes of a path). */
+static void mi_unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+/* Whether the comma-separated list opts has the option name. */
+static int has_opt(const char *opts, const char *name)
+{
+	size_t n = strlen(name);
+
+	while (*opts) {
+		const char *e = strchr(opts, ',');
+		size_t l = e ? (size_t)(e - opts) : strlen(opts);
+
+		if (l == n && !memcmp(opts, name, n))
+			return 1;
+		if (!e)
+			break;
+		opts = e + 1;
+	}
+	return 0;
+}
+
+/*
+ * The memory cgroup hierarchy's mount from /proc/self/mountinfo: a cgroup
+ * (v1) mount whose super options name the memory controller, else a
+ * cgroup2 mount (a machine with memory on v1 has a cgroup2 mount too,
+ * without it).  *dir its mount point, *prefix its root within the
+ * hierarchy ("" for the hierarchy's root: the mount's root field "/"),
+ * 0; -1 with why.
+ */
+static int find_memcg_mount(char *dir, size_t dsz, char *prefix, size_t psz, char *why,
+			    size_t wsz)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096];
+	int found = 0; /* 2: v1 memory, 1: cgroup2 */
+
+	if (!f) {
+		snprintf(why, wsz, "cannot read /proc/self/mountinfo: %s", strerror(errno));
+		return -1;
+	}
+	while (found < 2 && fgets(line, sizeof(line), f)) {
+		char *fld[16], *save = NULL, *t;
+		int n = 0, dash = -1, i;
+
+		for (t = strtok_r(line, " \n", &save); t && n < 16; t = strtok_r(NULL, " \n", &save)) {
+			if (!strcmp(t, "-") && dash < 0)
+				dash = n;
+			fld[n++] = t;
+		}
+		/* id parent major:minor root mountpoint options [tags] - type source super */
+		if (dash < 6 || dash + 3 >= n)
+			continue;
+		i = dash + 1;
+		if (!strcmp(fld[i], "cgroup") && has_opt(fld[i + 2], "memory"))
+			;
+		else if (!strcmp(fld[i], "cgroup2") && !found)
+			;
+		else
+			continue;
+		mi_unescape(fld[3]);
+		mi_unescape(fld[4]);
+		snprintf(dir, dsz, "%s", fld[4]);
+		snprintf(prefix, psz, "%s", strcmp(fld[3], "/") ? fld[3] : "");
+		found = strcmp(fld[i], "cgroup") ? 1 : 2;
+	}
+	fclose(f);
+	if (!found) {
+		snprintf(why, wsz, "no memory cgroup mount in /proc/self/mountinfo (cgroup with the memory option, or cgroup2)");
+		return -1;
+	}
+	return 0;
+}
+
+#define CG_MAX_DIRS (1u << 22)
+
+/* The directory abs (rel its path in the hierarchy) and those under it:
+ * each one's inode -> its path.  0, or -2 out of memory. */
+static int cg_walk(struct sr_capture *c, char *abs, size_t alen, char *rel, size_t rlen,
+		   int depth)
+{
+	DIR *dir;
+	struct dirent *de;
+	int rc = 0;
+
+	if (depth > 64 || !(dir = opendir(abs)))
+		return 0;
+	while (!rc && (de = readdir(dir))) {
+		struct stat sb;
+		size_t nl = strlen(de->d_name);
+		uint64_t *slot;
+		int added;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+			continue;
+		if (alen + 1 + nl >= PATH_MAX || rlen + 1 + nl > SR_MEMCG_PATH_MAX)
+			continue;
+		abs[alen] = '/';
+		memcpy(abs + alen + 1, de->d_name, nl + 1);
+		if (lstat(abs, &sb) || !S_ISDIR(sb.st_mode) || c->cg_paths.n >= CG_MAX_DIRS) {
+			abs[alen] = '\0';
+			continue;
+		}
+		rel[rlen] = '/';
+		memcpy(rel + rlen + 1, de->d_name, nl + 1);
+		slot = sr_u64map_put(&c->cg_dirs, (uint64_t)sb.st_ino, &added);
+		if (!slot || (added && sr_strs_add(&c->cg_paths, rel, rlen + 1 + nl))) {
+			rc = -2;
+		} else {
+			if (added)
+				*slot = c->cg_paths.n;
+			rc = cg_walk(c, abs, alen + 1 + nl, rel, rlen + 1 + nl, depth + 1);
+		}
+		abs[alen] = '\0';
+		rel[rlen] = '\0';
+	}
+	closedir(dir);
+	return rc;
+}
+
+/* Walk the memory cgroup hierarchy once: every directory's inode -> its
+ * path.  0, or -2 out of memory (no hierarchy found: 0, cgroup_why set). */
+static int cg_load(struct sr_capture *c)
+{
+	char abs[PATH_MAX], rel[SR_MEMCG_PATH_MAX + 2], prefix[SR_MEMCG_PATH_MAX + 1] = "";
+	struct stat sb;
+	uint64_t *slot;
+	size_t n;
+	int added;
+
+	c->cg_loaded = 1;
+	if (c->cg_root) {
+		snprintf(abs, sizeof(abs), "%s", c->cg_root);
+	} else if (find_memcg_mount(abs, sizeof(abs), prefix, sizeof(prefix), c->st.cgroup_why,
+				    sizeof(c->st.cgroup_why))) {
+		return 0;
+	}
+	for (n = strlen(abs); n > 1 && abs[n - 1] == '/'; n--)
+		abs[n - 1] = '\0';
+	snprintf(c->st.cgroup_root, sizeof(c->st.cgroup_root), "%s", abs);
+	if (stat(abs, &sb) || !S_ISDIR(sb.st_mode)) {
+		snprintf(c->st.cgroup_why, sizeof(c->st.cgroup_why), "%s: %s", abs,
+			 errno ? strerror(errno) : "not a directory");
+		return 0;
+	}
+	/* The root's path: its mount's root in the hierarchy, "/" for the
+	 * hierarchy's own root. */
+	n = strlen(prefix);
+	snprintf(rel, sizeof(rel), "%s", n ? prefix : "/");
+	slot = sr_u64map_put(&c->cg_dirs, (uint64_t)sb.st_ino, &added);
+	if (!slot || sr_strs_add(&c->cg_paths, rel, strlen(rel)))
+		return -2;
+	*slot = c->cg_paths.n;
+	rel[n] = '\0';
+	return cg_walk(c, abs, strlen(abs), rel, n, 0);
+}
+
+/* Keys of cg_seen for a memcg known by its id alone (no inode): above
+ * any inode the captures give. */
+#define MEMCG_KEY_ID (1ull << 63)
+
+/*
+ * A swap event's memcg: ev->memcg the kernel's id (the kprobe capture's
+ * memcg column, 0 none) and ino its cgroup's inode (0 none).  Each memcg,
+ * at its first event, gets its path from its inode (the directory of that
+ * inode in the hierarchy) into c->memcgs; the tracepoint capture's, known
+ * by their inode only, are numbered 1, 2, ... in the order they come.
+ * 0, or -2 out of memory.
+ */
+static int memcg_of(struct sr_capture *c, struct sr_event *ev, uint64_t ino)
+{
+	uint64_t key, *seen, *dir;
+	int added;
+
+	if (sr_op_is_task(ev->op) || (!ev->memcg && !ino)) {
+		ev->memcg = 0;
+		return 0;
+	}
+	key = ino ? ino : MEMCG_KEY_ID | ev->memcg;
+	if (key == SR_U64MAP_EMPTY)
+		key--;
+	seen = sr_u64map_put(&c->cg_seen, key, &added);
+	if (!seen)
+		return -2;
+	if (added) {
+		unsigned id = ev->memcg;
+		const char *path = NULL;
+		char msg[400];
+
+		c->st.memcgs++;
+		if (!id) {
+			/* No id recorded (the tracepoint capture): one of ours. */
+			if (c->next_id < SR_MEMCG_MAX) {
+				id = ++c->next_id;
+				c->st.memcgs_renumbered++;
+			}
+		}
+		if (ino) {
+			if (!c->cg_loaded && cg_load(c) < 0)
+				return -2;
+			dir = sr_u64map_get(&c->cg_dirs, ino);
+			if (dir)
+				path = c->cg_paths.v[*dir - 1];
+			else
+				c->st.memcgs_no_path++;
+		}
+		if (id && path) {
+			int rc = sr_memcgs_set(c->memcgs, id, path, strlen(path), msg, sizeof(msg));
+
+			if (rc == -2)
+				return -2;
+			if (rc)
+				id = 0; /* the id named another path first: reused */
+		}
+		*seen = id + 1;
+	}
+	ev->memcg = (uint16_t)(*seen - 1);
+	if (ev->memcg)
+		c->st.memcg_events++;
+	else
+		c->st.memcg_id_reused += ino != 0 && !c->st.tracepoint;
+	return 0;
 }
 
 /* bpftrace's "Lost N events" (its perf buffers were full): adds N to *lost
@@ -479,12 +798,14 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 		size_t len;
 		struct sr_diag x;
 		enum sr_err err;
-		uint64_t pfn;
+		uint64_t pfn, ino;
 		int has_pfn, rc;
 
 		/* The tracepoint capture: the events its lines have completed. */
-		if (c->tp && sr_tpjoin_next(c->tp, &evs[*n], &pfn, &has_pfn, c->tp_end)) {
+		if (c->tp && sr_tpjoin_next(c->tp, &evs[*n], &pfn, &has_pfn, &ino, c->tp_end)) {
 			page_node(c, &evs[*n], pfn, has_pfn);
+			if (memcg_of(c, &evs[*n], ino))
+				return cap_fail(c, d, SR_ERR_NOMEM, "out of memory");
 			(*n)++;
 			continue;
 		}
@@ -544,6 +865,7 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 			    line[21] <= '9') {
 				c->st.task_lines = 1;
 				c->st.reclaim_lines = line[21] >= '4';
+				c->st.memcg_lines = line[21] >= '5';
 			}
 			c->st.skipped_lines++;
 			continue;
@@ -576,22 +898,28 @@ enum sr_err sr_capture_read(struct sr_capture *c, struct sr_event *evs, size_t c
 			    (len != strlen(SR_CAPTURE_HEADER_TASKS) ||
 			     memcmp(line, SR_CAPTURE_HEADER_TASKS, len)) &&
 			    (len != strlen(SR_CAPTURE_HEADER_CTX) ||
-			     memcmp(line, SR_CAPTURE_HEADER_CTX, len)))
+			     memcmp(line, SR_CAPTURE_HEADER_CTX, len)) &&
+			    (len != strlen(SR_CAPTURE_HEADER_MEMCG) ||
+			     memcmp(line, SR_CAPTURE_HEADER_MEMCG, len)))
 				return cap_fail(c, d, SR_ERR_FORMAT,
-						"not the capture header (expected " SR_CAPTURE_HEADER_CTX
+						"not the capture header (expected " SR_CAPTURE_HEADER_MEMCG
 						"): not the output of swapreplay-capture.bt");
 			c->header_done = 1;
 			c->st.vaddr_column = len >= strlen(SR_CAPTURE_HEADER);
 			c->st.child_column = len >= strlen(SR_CAPTURE_HEADER_TASKS);
-			c->st.ctx_columns = len == strlen(SR_CAPTURE_HEADER_CTX);
+			c->st.ctx_columns = len >= strlen(SR_CAPTURE_HEADER_CTX);
+			c->st.memcg_columns = len == strlen(SR_CAPTURE_HEADER_MEMCG);
 			continue;
 		}
-		if (sr_capture_parse_line(line, len, &evs[*n], &pfn, &has_pfn, msg, sizeof(msg))) {
+		if (parse_raw(line, len, &evs[*n], &pfn, &has_pfn, &ino,
+			      c->st.memcg_columns ? RAW_COLS : RAW_COLS - 2, msg, sizeof(msg))) {
 			if ((err = bad_line(c, d, c->line, msg)))
 				return err;
 			continue;
 		}
 		page_node(c, &evs[*n], pfn, has_pfn);
+		if (memcg_of(c, &evs[*n], ino))
+			return cap_fail(c, d, SR_ERR_NOMEM, "out of memory");
 		(*n)++;
 	}
 	return SR_OK;
@@ -609,5 +937,9 @@ void sr_capture_close(struct sr_capture *c)
 	sr_src_close(c->src);
 	sr_tpjoin_free(c->tp);
 	free(c->held);
+	sr_memcgs_free(c->memcgs);
+	sr_u64map_free(&c->cg_dirs);
+	sr_u64map_free(&c->cg_seen);
+	sr_strs_free(&c->cg_paths);
 	free(c);
 }

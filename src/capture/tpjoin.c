@@ -24,6 +24,15 @@
  * The slot of a bio at disk sector s in the extent (page p0, sector s0)
  * of swap area t: offset = p0 + (s - s0) / 8 (4 KiB pages of 8 sectors).
  * Its latency: the completion's time less its queueing time.
+ *
+ * The memcg of a bio's folio (version 5 on, kernels from 6.13): the
+ * kernel counts the folio's pages in its memcg's pswpout or pswpin
+ * (count_memcg_folio_events(), traced as memcg:count_memcg_events with
+ * the memcg's cgroup id) right before it submits the bio, in the same
+ * task (swap_writepage_bdev_*() through count_swpout_vm_event(), and
+ * swap_read_folio_bdev_*(), 6.13 to 6.18): an M line is kept for its task
+ * and given to that task's next bio of its direction.  A folio without a
+ * memcg is not counted: its bio has none.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +69,7 @@ struct pend {
 	uint64_t pfn;
 	uint64_t sector;       /* disk sector of the bio */
 	uint32_t disk;         /* the disk, as completions name it: an index in disks */
+	uint64_t ino;          /* its memcg's cgroup inode (an M line's), 0 none */
 	uint8_t has_pfn, done;
 };
 
@@ -80,6 +90,8 @@ struct sr_tpjoin {
 	struct sr_u64map exited;     /* task -> its one exited, unreaped child + 1;
 				      * UINT64_MAX: more than one */
 	struct sr_u64map woke;       /* task -> child + 1 of a wait written early */
+	struct sr_u64map memcg_out;  /* task -> cgroup inode of its next write (M, o) */
+	struct sr_u64map memcg_in;   /* task -> cgroup inode of its next read (M, i) */
 	uint64_t latest_ts;
 	struct sr_capture_stats *st; /* the capture's: its tracepoint counts */
 };
@@ -97,6 +109,8 @@ struct sr_tpjoin *sr_tpjoin_new(struct sr_capture_stats *st)
 	sr_u64map_init(&j->parent);
 	sr_u64map_init(&j->exited);
 	sr_u64map_init(&j->woke);
+	sr_u64map_init(&j->memcg_out);
+	sr_u64map_init(&j->memcg_in);
 	return j;
 }
 
@@ -126,6 +140,8 @@ void sr_tpjoin_free(struct sr_tpjoin *j)
 	sr_u64map_free(&j->parent);
 	sr_u64map_free(&j->exited);
 	sr_u64map_free(&j->woke);
+	sr_u64map_free(&j->memcg_out);
+	sr_u64map_free(&j->memcg_in);
 	free(j->by_disk);
 	free(j);
 }
@@ -357,6 +373,7 @@ static struct pend *pend_line(struct sr_tpjoin *j, const uint64_t *v, int op)
 	p->ev.cpu = (uint32_t)v[3];
 	p->ev.cpu_nid = (uint16_t)v[4];
 	p->ev.flags = SR_EV_HAS_CPU;
+	p->ino = 0;
 	return p;
 }
 
@@ -396,6 +413,17 @@ static int queued(struct sr_tpjoin *j, const uint64_t *v, const char *rw, size_t
 	p->pfn = 0;
 	p->has_pfn = 0;
 	p->done = 0;
+	/* The memcg its task's M line gave just before: used up. */
+	{
+		struct sr_u64map *mm = p->ev.op == SR_OP_OUT ? &j->memcg_out : &j->memcg_in;
+		uint64_t *m = sr_u64map_get(mm, v[2]);
+
+		if (m) {
+			p->ino = *m;
+			j->st->memcg_paired++;
+			sr_u64map_del(mm, v[2]);
+		}
+	}
 	p->sector = v[6];
 	p->disk = e->disk;
 	/* Keys: sectors inside an extent, below 2^52 + 2^55, never
@@ -532,11 +560,23 @@ static int map_set(struct sr_u64map *m, uint64_t key, uint64_t val)
 	return 0;
 }
 
+/* The memcg of task pid's next bio (M): rw o for a write, i for a read,
+ * addr the memcg's cgroup inode.  0, -1 a bad rw, -2 out of memory. */
+static int memcg_line(struct sr_tpjoin *j, const uint64_t *v, const char *rw, size_t rwl)
+{
+	if (rwl != 1 || (rw[0] != 'o' && rw[0] != 'i'))
+		return -1;
+	if (!v[2] || !v[9])
+		return 0;
+	return map_set(rw[0] == 'o' ? &j->memcg_out : &j->memcg_in, v[2], v[9]);
+}
+
 /* A task op's line: no page, no request to wait for, done at once. */
 static void task_op_done(struct pend *p)
 {
 	p->pfn = 0;
 	p->has_pfn = 0;
+	p->ino = 0;
 	p->done = 1;
 	p->sector = 0;
 	p->disk = 0;
@@ -657,8 +697,8 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
 		snprintf(msg, msz, "a tracepoint line has 10 fields (" SR_CAPTURE_TP_HEADER ")");
 		return -1;
 	}
-	if (fl[1] != 1 || !strchr("QCPFXWw", f[1][0]) || !f[1][0]) {
-		snprintf(msg, msz, "kind is Q, C, P, F, X, W or w, not \"%.*s\"",
+	if (fl[1] != 1 || !strchr("QCPFXWwM", f[1][0]) || !f[1][0]) {
+		snprintf(msg, msz, "kind is Q, C, P, F, X, W, w or M, not \"%.*s\"",
 			 (int)(fl[1] > 16 ? 16 : fl[1]), f[1]);
 		return -1;
 	}
@@ -698,6 +738,20 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
 			return -2;
 		}
 		break;
+	case 'M': {
+		int rc = memcg_line(j, v, f[8], fl[8]);
+
+		if (rc == -1) {
+			snprintf(msg, msz, "an M line's rw is o (a write) or i (a read), not \"%.*s\"",
+				 (int)(fl[8] > 16 ? 16 : fl[8]), f[8]);
+			return -1;
+		}
+		if (rc < 0) {
+			snprintf(msg, msz, "out of memory");
+			return -2;
+		}
+		break;
+	}
 	case 'w':
 		if (v[2] && wait_entered(j, v) < 0) {
 			snprintf(msg, msz, "out of memory");
@@ -725,7 +779,7 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
 }
 
 int sr_tpjoin_next(struct sr_tpjoin *j, struct sr_event *ev, uint64_t *pfn, int *has_pfn,
-		   int at_end)
+		   uint64_t *ino, int at_end)
 {
 	struct pend *p;
 	uint64_t *seq;
@@ -746,6 +800,7 @@ int sr_tpjoin_next(struct sr_tpjoin *j, struct sr_event *ev, uint64_t *pfn, int 
 	*ev = p->ev;
 	*pfn = p->pfn;
 	*has_pfn = p->has_pfn;
+	*ino = p->ino;
 	j->head++;
 	return 1;
 }

@@ -4,7 +4,8 @@
  * bio's sector mapped back to its swap slot by the swap areas' extents, a
  * request's completion paired with the bios it holds (the latency), and
  * reclaim's write of an anonymous folio paired with its bio (the page
- * frame number).  Internal to src/capture/.
+ * frame number), the memcg counted for a folio just before its bio paired
+ * with that bio (its memcg's cgroup inode).  Internal to src/capture/.
  */
 #ifndef SR_CAPTURE_TPJOIN_H
 #define SR_CAPTURE_TPJOIN_H
@@ -34,10 +35,11 @@ int sr_tpjoin_line(struct sr_tpjoin *j, const char *s, size_t len, char *msg, si
  * The oldest event, in the order its bio was queued, once its request has
  * completed, or once it has waited SR_TPJOIN_TIMEOUT_NS (the latest line's
  * time) for a completion that did not come, or at_end: 1 and *ev, *pfn,
- * *has_pfn set; 0 when none is ready.
+ * *has_pfn and *ino (its memcg's cgroup inode from an M line, 0 none) set;
+ * 0 when none is ready.
  */
 int sr_tpjoin_next(struct sr_tpjoin *j, struct sr_event *ev, uint64_t *pfn, int *has_pfn,
-		   int at_end);
+		   uint64_t *ino, int at_end);
 
 /*
  * nr_sectors below this, as the kernel prints it: block_bio_queue gives a

@@ -10,10 +10,11 @@
 
 #define BATCH 4096
 
-enum { O_ROOT = 1, O_TO, O_ZSTD, O_STRICT, O_MAXERR, O_QUIET };
+enum { O_ROOT = 1, O_CGROOT, O_TO, O_ZSTD, O_STRICT, O_MAXERR, O_QUIET };
 
 static const struct cli_opt opts[] = {
 	{ "sysfs-root", 0, CLI_ARG, O_ROOT },
+	{ "cgroup-root", 0, CLI_ARG, O_CGROOT },
 	{ "to", 0, CLI_ARG, O_TO },
 	{ "zstd", 0, CLI_OPTARG, O_ZSTD },
 	{ "strict", 0, CLI_NOARG, O_STRICT },
@@ -31,7 +32,7 @@ static int run(int argc, char **argv)
 	struct sr_writer *w = NULL;
 	struct sr_event *evs = NULL;
 	struct sr_diag d;
-	const char *in = NULL, *out = NULL, *root = "/", *val;
+	const char *in = NULL, *out = NULL, *root = "/", *cgroot = NULL, *val;
 	int id, level = -1, rc = EXIT_OK, strict = 0;
 	uint64_t max_errors = 0;
 	enum sr_err err;
@@ -53,6 +54,11 @@ static int run(int argc, char **argv)
 			if (!*val)
 				return cli_usage("capture-fixup", "--sysfs-root needs a directory");
 			root = val;
+			break;
+		case O_CGROOT:
+			if (!*val)
+				return cli_usage("capture-fixup", "--cgroup-root needs a directory");
+			cgroot = val;
 			break;
 		case O_TO:
 			if (cli_opt_to("capture-fixup", val, &wo.format))
@@ -92,6 +98,7 @@ static int run(int argc, char **argv)
 	if (!err) {
 		sr_capture_strict(c, strict);
 		sr_capture_max_errors(c, max_errors);
+		sr_capture_cgroup_root(c, cgroot);
 	}
 	while (!err) {
 		size_t n, i;
@@ -125,6 +132,14 @@ static int run(int argc, char **argv)
 			wo.may_reclaim = sr_capture_stats(c)->ctx_columns ||
 					 sr_capture_stats(c)->reclaim_lines;
 			wo.may_fault = sr_capture_stats(c)->ctx_columns;
+			/* The page's memcg: the kprobe capture's columns, the
+			 * tracepoint capture's M lines from version 5; their
+			 * paths as the fixup finds them. */
+			for (i = 0; i < n && !wo.memcg; i++)
+				wo.memcg = evs[i].memcg != 0;
+			wo.may_memcg = sr_capture_stats(c)->memcg_columns ||
+				       sr_capture_stats(c)->memcg_lines;
+			wo.memcgs = sr_capture_memcgs(c);
 			err = sr_writer_open(&w, out, &wo, &d);
 		}
 		if (err || !n)
@@ -189,6 +204,21 @@ static int run(int argc, char **argv)
 		if (st->skipped)
 			cli_warn("%s: skipped %" PRIu64 " bad line(s) under --max-errors; the first: %s",
 				 in, st->skipped, st->first_skip);
+		if (st->memcgs_renumbered)
+			cli_warn("%s: %u memcg(s) numbered 1 to %u by capture-fixup, in the order they came: the tracepoints give a memcg's cgroup, not its id (mem_cgroup_id())",
+				 in, st->memcgs_renumbered, st->memcgs_renumbered);
+		if (st->memcg_lines && st->no_completion + st->events > st->memcg_paired &&
+		    !st->memcg_paired)
+			cli_warn("%s: no swap event has a memcg (the kernel's memcg:count_memcg_events tracepoint, 6.13 on, did not fire for them)",
+				 in);
+		if (st->memcgs_no_path)
+			cli_warn("%s: %u memcg(s) without a path: no directory of their cgroup's inode under %s%s%s (removed before the fixup? another machine's capture?); their events keep the memcg",
+				 in, st->memcgs_no_path,
+				 st->cgroup_root[0] ? st->cgroup_root : "the memory cgroup mount",
+				 st->cgroup_why[0] ? ": " : "", st->cgroup_why);
+		if (st->memcg_id_reused)
+			cli_warn("%s: %" PRIu64 " event(s) of a memcg whose id another memcg's path had first in the capture (the kernel reuses a removed memcg's id): their memcg dropped",
+				 in, st->memcg_id_reused);
 		if (st->lost_events)
 			cli_warn("%s: bpftrace lost %" PRIu64 " event(s) (\"Lost N events\": its buffers were full): the trace lacks them",
 				 in, st->lost_events);
@@ -221,8 +251,19 @@ const struct cli_cmd cmd_capture_fixup = {
 	"does not parse, or holds what no kernel gives, is an error naming\n"
 	"FILE:LINE, or with --max-errors skipped and counted.\n"
 	"\n"
+	"Each swap event's memory cgroup (memcg) comes with the inode number of\n"
+	"its cgroup's directory: its path is that directory's, found by walking\n"
+	"the memory cgroup hierarchy (the cgroup mount with the memory\n"
+	"controller in /proc/self/mountinfo, else the cgroup2 mount; or\n"
+	"--cgroup-root).  A memcg whose directory is gone (removed before the\n"
+	"fixup) keeps its id without a path, with a warning.  The tracepoint\n"
+	"capture's memcgs are numbered by the fixup (no tracepoint gives the\n"
+	"kernel's id).\n"
+	"\n"
 	"Options:\n"
 	"  --sysfs-root=DIR      read DIR/sys/... instead of /sys\n"
+	"  --cgroup-root=DIR     the memory cgroup hierarchy's root directory (default:\n"
+	"                        its mount, from /proc/self/mountinfo)\n"
 	"  --to=FORMAT           csv, jsonl or swt; default: from OUT's name\n"
 	"  --zstd[=LEVEL]        compress with zstd (level 1-19, default 3)\n"
 	"  --strict              refuse a capture whose last line has no newline\n"
