@@ -68,17 +68,27 @@ static const char *path_problem(const char *p, size_t n)
 	return NULL;
 }
 
+/* p[0..n) for a message: at most 40 bytes, control bytes as '?'. */
+static const char *shown(char *buf, const char *p, size_t n)
+{
+	size_t i, k = n > 40 ? 40 : n;
+
+	for (i = 0; i < k; i++)
+		buf[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
+	strcpy(buf + k, n > 40 ? "..." : "");
+	return buf;
+}
+
 int sr_memcgs_set(struct sr_memcgs *m, unsigned id, const char *p, size_t n, char *msg,
 		  size_t msz)
 {
 	const char *why = path_problem(p, n);
-	char *old, *s;
+	char *old, *s, buf[48];
 
 	if (!why && (id == 0 || id > SR_MEMCG_MAX))
 		why = "a memcg path needs its memcg (an id from 1 to 65535)";
 	if (why) {
-		snprintf(msg, msz, "%s (memcg_path, \"%.*s%s\")", why, n > 40 ? 40 : (int)n, p,
-			 n > 40 ? "..." : "");
+		snprintf(msg, msz, "%s (memcg_path, \"%s\")", why, shown(buf, p, n));
 		return -1;
 	}
 	old = atomic_load_explicit(&m->path[id], memory_order_relaxed);
@@ -86,8 +96,7 @@ int sr_memcgs_set(struct sr_memcgs *m, unsigned id, const char *p, size_t n, cha
 		if (strlen(old) == n && memcmp(old, p, n) == 0)
 			return 0;
 		snprintf(msg, msz, "memcg %u was named %.200s earlier: one path per memcg in a "
-			 "trace (memcg_path, \"%.*s%s\")", id, old, n > 40 ? 40 : (int)n, p,
-			 n > 40 ? "..." : "");
+			 "trace (memcg_path, \"%s\")", id, old, shown(buf, p, n));
 		return -1;
 	}
 	s = malloc(n + 1);
