@@ -25,6 +25,8 @@ enum sr_report_fmt {
 /* Parse "text", "json", "csv", "markdown"/"md". */
 enum sr_err sr_report_fmt_parse(const char *s, enum sr_report_fmt *out);
 
+struct sr_memcgs;
+
 struct sr_report_info {
 	const char *trace;          /* as the user named it */
 	const char *machine;        /* machine name */
@@ -50,6 +52,10 @@ struct sr_report_info {
 	 * throughput beside each policy's predicted ones (text, markdown,
 	 * JSON's "trace"."recorded"). */
 	int check_recorded;
+	/* The paths of the trace's memcgs (sr_reader_memcgs()), or NULL: the
+	 * per-memcg figures (sr_policy_result.memcg) name each by its id and,
+	 * when the trace names it, its path. */
+	const struct sr_memcgs *memcgs;
 };
 
 /*

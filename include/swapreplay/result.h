@@ -78,6 +78,20 @@ struct sr_task_result {
 	double swapin_kib_s, swapout_kib_s;
 };
 
+/*
+ * A memory cgroup's figures under one policy (traces/FORMAT.md, "Memory
+ * cgroups"): its pages' swap events that reached a device, when the trace
+ * names memcgs.  Its throughput is its bytes over the policy's makespan,
+ * so that the memcgs' add up to the policy's (less the events without a
+ * memcg).
+ */
+struct sr_memcg_result {
+	unsigned id;                   /* the kernel's memcg id, 1 to 65535 */
+	uint64_t swapouts, swapins, pages_out, pages_in;
+	double swapin_lat_mean_ns, swapin_lat_max_ns;
+	double throughput_kib_s;
+};
+
 /* The most records a simulation holds unplayed before it plays its
  * earliest all the same (sr_policy_result.order_forced), unless
  * sr_replay_opts.order_queue says otherwise: 65,536 records of 64 bytes
@@ -164,6 +178,10 @@ struct sr_policy_result {
 	size_t nr_tasks;
 	struct sr_task_result *task;
 	double task_swapin_kib_s_sum, task_swapout_kib_s_sum;
+	/* When the trace's swap events name memcgs: each memcg's figures, by
+	 * id (NULL, 0 otherwise). */
+	size_t nr_memcgs;
+	struct sr_memcg_result *memcg;
 	/* With --uncertainty: the delta over perturbed machines. */
 	struct {
 		int variants;          /* 0: not computed */

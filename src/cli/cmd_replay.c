@@ -525,6 +525,7 @@ static int cli_replay(int argc, char **argv)
 	info.nodes = sr_replay_nodes_describe(rp, nodes, sizeof(nodes));
 	info.devices = sr_replay_devices_describe(rp, devs, sizeof(devs));
 	info.check_recorded = check_rec;
+	info.memcgs = sr_reader_memcgs(r);
 	if (check_rec && !res->recorded.swapin_lat.count && !res->recorded.swapouts_timed)
 		cli_warn("%s: --check-recorded: no swap event has a recorded latency (lat_ns): only "
 			 "the throughput over the trace's span can be set beside the predicted", trace);

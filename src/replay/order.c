@@ -427,7 +427,8 @@ static inline void rec_fill(struct ord_rec *q, const struct sr_play *in)
 	q->lru = (uint16_t)in->x.lru;
 	q->ra_n = (uint16_t)in->ra_n;
 	q->cpu = in->x.cpu;
-	q->child = (int32_t)in->child;
+	/* A task op's child, a swap event's memcg: one or the other. */
+	q->child = sr_op_is_task(in->e.op) ? (int32_t)in->child : (int32_t)in->e.memcg;
 	q->dv = (int16_t)in->dv;
 	q->cpu_nid = in->e.cpu_nid;
 	q->page_nid = in->e.page_nid;
@@ -478,7 +479,13 @@ static inline void rec_unpack(const struct ord_rec *q, long ti, const uint64_t *
 	in->x.lru = q->lru;
 	in->gap = q->gap;
 	in->ti = ti;
-	in->child = q->child;
+	if (sr_op_is_task(q->op)) {
+		in->child = q->child;
+		in->e.memcg = 0;
+	} else {
+		in->child = -1;
+		in->e.memcg = (uint16_t)q->child;
+	}
 	in->dv = q->dv;
 	in->fresh = (q->bits >> 5) & 1;
 	in->ra_hit = (q->bits >> 4) & 1;

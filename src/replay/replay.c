@@ -49,6 +49,7 @@ static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag 
 	p->sim.memo = &r->memo;
 	p->sim.kernel = &r->kernel;
 	p->sim.plugging = r->plug;
+	p->sim.memcg_figs = 1;
 	return SR_OK;
 }
 
@@ -153,6 +154,7 @@ static void sim_free(struct sr_replay *r, struct sim *p)
 	free(p->clock);
 	free(p->t_start);
 	free(p->ts);
+	free(p->mcs);
 }
 
 static void pol_free(struct sr_replay *r, struct pol *p)
@@ -163,6 +165,7 @@ static void pol_free(struct sr_replay *r, struct pol *p)
 	sr_mm_free(&p->mm);
 	free(p->res.link);
 	free(p->res.task);
+	free(p->res.memcg);
 	free(p->ra.raq);
 	free(p->ra.vra);
 }
@@ -446,6 +449,35 @@ static inline __attribute__((always_inline)) int place(struct sr_replay *r, stru
 }
 
 
+/* Event e of memcg e->memcg (a swap-out: out), its latency lat ns, in a
+ * machine's simulation p's figures per memcg: 0, or -1 out of memory. */
+static int memcg_count(struct sim *p, const struct sr_event *e, double lat, int out)
+{
+	struct memcg_stat *c;
+
+	if (SR_UNLIKELY(!p->mcs)) {
+		p->mcs = calloc(SR_MEMCG_MAX + 1, sizeof(*p->mcs));
+		if (!p->mcs)
+			return -1;
+	}
+	if (!p->mc_hi || e->memcg < p->mc_lo)
+		p->mc_lo = e->memcg;
+	if (e->memcg > p->mc_hi)
+		p->mc_hi = e->memcg;
+	c = &p->mcs[e->memcg];
+	if (out) {
+		c->swapouts++;
+		c->pages_out += e->nr_pages;
+	} else {
+		c->swapins++;
+		c->pages_in += e->nr_pages;
+		c->lat_sum += lat;
+		if (lat > c->lat_max)
+			c->lat_max = lat;
+	}
+	return 0;
+}
+
 /* A task's figures (--per-task): its event e (a swap-out: out) began at
  * start, its I/O was done at done and the task could go on at resume. */
 static inline __attribute__((always_inline)) void task_count(struct task_stat *t,
@@ -548,6 +580,8 @@ static inline __attribute__((always_inline)) int play(struct sim *p, const struc
 		p->did.swapout_lat_sum += done - start;
 	if (p->ts)
 		task_count(&p->ts[ti], e, start, done, resume, out);
+	if (SR_UNLIKELY(e->memcg) && p->memcg_figs && memcg_count(p, e, done - start, out))
+		return -1;
 	p->clock[ti] = resume;
 	if (resume > p->did.end)
 		p->did.end = resume;

@@ -50,6 +50,14 @@ struct task_stat {
 	double in_first, in_last, out_first, out_last; /* -1: none yet */
 };
 
+/* A memory cgroup's figures in one simulation (the machine's simulations
+ * only, as task_stat): its pages' swap events (traces/FORMAT.md, "Memory
+ * cgroups") that reached a device. */
+struct memcg_stat {
+	uint64_t swapouts, swapins, pages_out, pages_in;
+	double lat_sum, lat_max;   /* its swap-ins' latency, ns */
+};
+
 /* order.c: the records a simulation has been given and not yet played,
  * in per-task queues, and the tasks by when they can act next (docs/
  * MODEL.md, "The core").  Record bios up to ORD_BIO_IN are kept in it. */
@@ -125,6 +133,13 @@ struct sim {
 				    * event's start, or its fork) */
 	struct task_stat *ts;      /* per task, with r->per_task: its figures so far
 				    * (NULL in a variant's simulation) */
+	/* Per memcg id (SR_MEMCG_MAX + 1 of them, made at the first event
+	 * with a memcg: calloc maps zero pages, touched where an id is), in
+	 * a machine's simulation (memcg_figs); the ids seen, mc_lo to mc_hi
+	 * (mc_hi 0: none). */
+	int memcg_figs;
+	struct memcg_stat *mcs;
+	uint32_t mc_lo, mc_hi;
 	/* plug.c: per task, its plug while writes are held in it (NULL
 	 * otherwise), and the plugs spare. */
 	struct task_plug **plug;
@@ -474,7 +489,7 @@ int sr_sim_play(struct sim *s, const struct sr_play *in);
 struct ord_rec {
 	uint64_t offset;             /* e.offset (e.child's bytes: unread) */
 	double gap, next_gap;
-	int32_t cpu, child, next;
+	int32_t cpu, child, next;    /* child: a task op's; a swap event's e.memcg */
 	uint32_t slots;
 	uint16_t nr_pages, lru, ra_n, nbio, cpu_nid, page_nid;
 	int16_t dv;

@@ -245,6 +245,34 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 			o->task_swapout_kib_s_sum += x->swapout_kib_s;
 		}
 	}
+	if (s->mc_hi) {
+		/* A policy that shares a simulation has its lead's figures. */
+		uint32_t id;
+		size_t n = 0;
+
+		for (id = s->mc_lo; id <= s->mc_hi; id++)
+			n += s->mcs[id].swapouts + s->mcs[id].swapins != 0;
+		o->memcg = calloc(n ? n : 1, sizeof(*o->memcg));
+		if (!o->memcg)
+			return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		for (id = s->mc_lo; id <= s->mc_hi; id++) {
+			const struct memcg_stat *c = &s->mcs[id];
+			struct sr_memcg_result *x;
+
+			if (!c->swapouts && !c->swapins)
+				continue;
+			x = &o->memcg[o->nr_memcgs++];
+			x->id = id;
+			x->swapouts = c->swapouts;
+			x->swapins = c->swapins;
+			x->pages_out = c->pages_out;
+			x->pages_in = c->pages_in;
+			x->swapin_lat_mean_ns = c->swapins ? c->lat_sum / (double)c->swapins : 0;
+			x->swapin_lat_max_ns = c->lat_max;
+			x->throughput_kib_s = span > 0 ? (double)(c->pages_in + c->pages_out) *
+					      SR_PAGE_SIZE / 1024.0 / (span / 1e9) : 0;
+		}
+	}
 	r->result.policy[k] = *o;
 	return SR_OK;
 }

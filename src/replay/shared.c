@@ -24,6 +24,7 @@
  * per lead and variant (sr_replay_sim()), parting when their policy's
  * does; they cost no decisions, no slot map, no swap cache.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "replay/replay_impl.h"
@@ -41,6 +42,24 @@ int sr_replay_sim_copy(struct sr_replay *r, int k, int g, size_t ntasks)
 	}
 	if (ntasks && p->ts)
 		memcpy(p->ts, src->ts, ntasks * sizeof(*p->ts));
+	/* Its figures per memcg, the ids src has seen (both are machine
+	 * simulations, or neither is). */
+	if (src->mc_hi && p->memcg_figs) {
+		if (!p->mcs && !(p->mcs = calloc(SR_MEMCG_MAX + 1, sizeof(*p->mcs))))
+			return -1;
+		memcpy(p->mcs + src->mc_lo, src->mcs + src->mc_lo,
+		       (src->mc_hi - src->mc_lo + 1) * sizeof(*p->mcs));
+	}
+	if (p->mc_hi && p->memcg_figs) {
+		/* Ids only p had seen: none in src. */
+		uint32_t i;
+
+		for (i = p->mc_lo; i <= p->mc_hi; i++)
+			if (!src->mc_hi || i < src->mc_lo || i > src->mc_hi)
+				memset(&p->mcs[i], 0, sizeof(p->mcs[i]));
+	}
+	p->mc_lo = src->mc_lo;
+	p->mc_hi = src->mc_hi;
 	if (sr_replay_plugs_copy(p, src, ntasks) || sr_sim_order_copy(p, src, ntasks))
 		return -1;
 	return sr_hw_copy(&p->hw, &src->hw);

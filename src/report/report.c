@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/quote.h"
+#include "swapreplay/trace.h"
 #include "report/figures.h"
 #include "swapreplay/report.h"
 #include "swapreplay/version.h"
@@ -367,6 +368,57 @@ static void rc_heading(char *b, size_t n, const struct sr_recorded *c)
 		 (double)(c->end_ns - c->first_ns) / 1e9);
 }
 
+/* Whether a policy has figures per memcg (the trace's events name memcgs). */
+static int any_memcg(const struct sr_result *res)
+{
+	int k;
+
+	for (k = 0; k < res->nr_policies; k++)
+		if (res->policy[k].nr_memcgs)
+			return 1;
+	return 0;
+}
+
+/* The path of memcg id as the trace names it, or "" (none named). */
+static const char *memcg_path(const struct sr_report_info *in, unsigned id)
+{
+	const char *p = in->memcgs ? sr_memcgs_path(in->memcgs, id) : NULL;
+
+	return p ? p : "";
+}
+
+/* Text and table: each policy's memcgs, a row each (docs/REPORT.md,
+ * "Memory cgroups"). */
+static void write_memcgs_text(FILE *f, const struct sr_result *res, const struct sr_report_info *in,
+			      int w)
+{
+	int k;
+	size_t j;
+
+	if (!any_memcg(res))
+		return;
+	fprintf(f, "\nper memory cgroup (its pages' swap events, whoever reclaimed them; KiB/s "
+		   "over the policy's simulated time):\n");
+	fprintf(f, "%-*s %6s %10s %10s %10s %10s %10s  %s\n", w, "policy", "memcg", "pages out",
+		"pages in", "KiB/s", "in mean", "in max", "path");
+	for (k = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+
+		for (j = 0; j < p->nr_memcgs; j++) {
+			const struct sr_memcg_result *x = &p->memcg[j];
+
+			fprintf(f, "%-*.*s %6u %10" PRIu64 " %10" PRIu64 " %10.0f", w, w, p->name,
+				x->id, x->pages_out, x->pages_in, x->throughput_kib_s);
+			if (x->swapins)
+				fprintf(f, " %8.1fus %8.1fus", x->swapin_lat_mean_ns / 1e3,
+					x->swapin_lat_max_ns / 1e3);
+			else
+				fprintf(f, " %10s %10s", "n/a", "n/a");
+			fprintf(f, "  %s\n", memcg_path(in, x->id));
+		}
+	}
+}
+
 static void write_recorded_text(FILE *f, const struct sr_result *res)
 {
 	double rec[RC_ROWS], pred[RC_ROWS];
@@ -539,6 +591,30 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 			}
 			fputc(']', f);
 		}
+		if (p->nr_memcgs) {
+			size_t t;
+
+			fprintf(f, ",\n     \"memcgs\": [");
+			for (t = 0; t < p->nr_memcgs; t++) {
+				const struct sr_memcg_result *x = &p->memcg[t];
+				const char *path = memcg_path(in, x->id);
+
+				fprintf(f, "%s\n       {\"id\": %u", t ? "," : "", x->id);
+				if (path[0]) {
+					fprintf(f, ", \"path\": ");
+					sr_report_json_string(f, path);
+				}
+				fprintf(f, ", \"swapouts\": %" PRIu64 ", \"swapins\": %" PRIu64
+					", \"pages_out\": %" PRIu64 ", \"pages_in\": %" PRIu64
+					", \"throughput_kib_s\": %.1f", x->swapouts, x->swapins,
+					x->pages_out, x->pages_in, x->throughput_kib_s);
+				if (x->swapins)
+					fprintf(f, ", \"swapin_lat_ns\": {\"mean\": %.0f, \"max\": %.0f}",
+						x->swapin_lat_mean_ns, x->swapin_lat_max_ns);
+				fputc('}', f);
+			}
+			fputc(']', f);
+		}
 		fprintf(f, ",\n     \"swapin_hist_log2_us\": [");
 		for (i = 0; i < nb; i++)
 			fprintf(f, "%s%" PRIu64, i ? ", " : "", h[i]);
@@ -626,6 +702,50 @@ static void write_csv_tasks(FILE *f, const struct sr_result *res, const char *ca
 	}
 }
 
+/* After the policies' rows, a row per policy and memcg: the columns a
+ * memcg has (its throughput over the policy's makespan, swap events,
+ * swap-in latency mean and max), the others empty, then its id and path
+ * (docs/REPORT.md, "Memory cgroups"). */
+static void write_csv_memcgs(FILE *f, const struct sr_result *res, const struct sr_report_info *in,
+			     const char *caveats, int blk)
+{
+	int k;
+	size_t j;
+
+	for (k = 0; k < res->nr_policies; k++) {
+		const struct sr_policy_result *p = &res->policy[k];
+
+		for (j = 0; j < p->nr_memcgs; j++) {
+			const struct sr_memcg_result *x = &p->memcg[j];
+
+			fprintf(f, "%s,%.1f,,,%" PRIu64 ",%" PRIu64 ",,,,", p->name,
+				x->throughput_kib_s, x->swapouts, x->swapins);
+			if (x->swapins)
+				fprintf(f, "%.0f,,,,%.0f,", x->swapin_lat_mean_ns, x->swapin_lat_max_ns);
+			else
+				fprintf(f, ",,,,,");
+			sr_report_csv_string(f, in->machine);
+			fprintf(f, ",%s,%s", res->policy[res->baseline].name,
+				in->slots_cache ? "on" : "off");
+			if (in->kernel)
+				fprintf(f, ",%u.%u", in->kernel->major, in->kernel->minor);
+			else
+				fputc(',', f);
+			if (p->unc.variants)
+				fputs(",,,,", f);
+			if (noise_on(res))
+				fputs(",,,", f);
+			if (blk)
+				fputs(",,,,,,,", f);
+			fprintf(f, ",%u,", x->id);
+			sr_report_csv_string(f, memcg_path(in, x->id));
+			fputc(',', f);
+			sr_report_csv_string(f, caveats);
+			fputc('\n', f);
+		}
+	}
+}
+
 static void write_csv(FILE *f, const struct sr_result *res, const struct sr_report_info *in)
 {
 	char caveats[SR_CAV_COUNT * (sizeof(((struct sr_caveat *)0)->text) + 24)];
@@ -637,16 +757,16 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 		return;
 	}
 
-	int blk = any_blk(res);
+	int blk = any_blk(res), mc = any_memcg(res);
 
 	fprintf(f, "policy,throughput_kib_s,delta_pct,makespan_ns,swapouts,swapins,"
 		   "unmatched_swapins,swap_full,moved_out_pct,swapin_mean_ns,swapin_p50_ns,"
-		   "swapin_p90_ns,swapin_p99_ns,swapin_max_ns,machine,baseline,slots_cache,kernel%s%s%s"
+		   "swapin_p90_ns,swapin_p99_ns,swapin_max_ns,machine,baseline,slots_cache,kernel%s%s%s%s"
 		   ",caveats\n",
 		res->policy[0].unc.variants ? ",variants,delta_pct_min,delta_pct_max,agree" : "",
 		noise_on(res) ? ",noise_replicas,delta_noise_pct,delta_verdict" : "",
 		blk ? ",plug,requests,request_kib_mean,request_kib_cv,merges,queue_share,"
-		      "block_cpu_ns" : "");
+		      "block_cpu_ns" : "", mc ? ",memcg,memcg_path" : "");
 	for (k = 0; k < res->nr_policies; k++) {
 		const struct sr_policy_result *p = &res->policy[k];
 		struct lat l;
@@ -679,10 +799,14 @@ static void write_csv(FILE *f, const struct sr_result *res, const struct sr_repo
 				p->blk.req_kib_mean, p->blk.req_kib_cv,
 				p->blk.plug_merges + p->blk.queue_merges, p->blk.queue_share,
 				round(p->block_cpu_ns));
+		if (mc)
+			fputs(",,", f);
 		fputc(',', f);
 		sr_report_csv_string(f, caveats);
 		fputc('\n', f);
 	}
+	if (mc)
+		write_csv_memcgs(f, res, in, caveats, blk);
 }
 
 /* A latency of policy p's swap-ins, or n/a: it had none. */
@@ -748,6 +872,34 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 		if (blk)
 			fprintf(f, " %.1f KiB |", p->blk.req_kib_mean);
 		fputc('\n', f);
+	}
+	if (any_memcg(res)) {
+		size_t j;
+
+		fprintf(f, "\nPer memory cgroup (its pages' swap events, whoever reclaimed them; "
+			   "throughput over the policy's simulated time):\n\n");
+		fprintf(f, "| policy | memcg | path | pages out | pages in | swap throughput | "
+			   "swap-in mean | max |\n|---|---:|---|---:|---:|---:|---:|---:|\n");
+		for (k = 0; k < res->nr_policies; k++) {
+			const struct sr_policy_result *p = &res->policy[k];
+
+			for (j = 0; j < p->nr_memcgs; j++) {
+				const struct sr_memcg_result *x = &p->memcg[j];
+				const char *path = memcg_path(in, x->id);
+
+				fprintf(f, "| %s | %u | ", p->name, x->id);
+				/* A path's '|' would end its cell. */
+				for (; *path; path++)
+					fputs(*path == '|' ? "\\|" : (char[]){ *path, 0 }, f);
+				fprintf(f, " | %" PRIu64 " | %" PRIu64 " | %.0f KiB/s |", x->pages_out,
+					x->pages_in, x->throughput_kib_s);
+				if (x->swapins)
+					fprintf(f, " %.1f us | %.1f us |\n", x->swapin_lat_mean_ns / 1e3,
+						x->swapin_lat_max_ns / 1e3);
+				else
+					fprintf(f, " n/a | n/a |\n");
+			}
+		}
 	}
 	if (res->nr_policies && res->policy[0].task) {
 		fprintf(f, "\nPer-task throughput, summed over the tasks (as vm-scalability adds up its processes):");
@@ -931,6 +1083,7 @@ static void write_table(FILE *f, const struct sr_result *res, const struct sr_re
 				p->block_cpu_ns / 1e6);
 		}
 	}
+	write_memcgs_text(f, res, in, w);
 	fputc('\n', f);
 	note(f, "*", "baseline: deltas are throughput against %s, + faster",
 	     res->policy[res->baseline].name);
@@ -1008,6 +1161,7 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		fprintf(f, " %6.1f%%%s%s\n", pct(p->moved_out, p->swapouts),
 			sr_delta_in_noise(p) ? "  " : "", sr_delta_in_noise(p) ? SR_WITHIN_NOISE : "");
 	}
+	write_memcgs_text(f, res, in, 22);
 	if (res->policy[0].unc.variants) {
 		fprintf(f, "\ndelta over %d variants of the machine (every figure within a factor %.2f):\n",
 			res->policy[0].unc.variants, 1 + res->policy[0].unc.range);
