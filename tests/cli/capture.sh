@@ -57,20 +57,32 @@ grep -q '(\$f - 0xffd4000000000000) / 64' "$W/bt" && ok "--vmemmap" || fail "--v
 sh "$REC" --print-script --vmemmap=12345 >"$W/out" 2>&1
 [ $? = 2 ] && grep -q "vmemmap takes an address" "$W/out" && ok "bad --vmemmap: status 2" || fail "bad --vmemmap: $(cat "$W/out")"
 # The swap-out's reclaim (PF_KSWAPD) and the swap-in's fault
-# (FAULT_FLAG_WRITE, kept per thread): the header capture-fixup takes, each
-# swap-out line ending after reclaim (13 fields), each swap-in line after
-# fault (14), and braces that balance (bpftrace cannot run here).
+# (FAULT_FLAG_WRITE, kept per thread), then the folio's memcg (its id and
+# its cgroup's inode): the header capture-fixup takes, every swap line of
+# 16 fields, and braces that balance (bpftrace cannot run here).
 SWAPREPLAY_RECORD_SYMBOLS="$W/syms-folio" SWAPREPLAY_RECORD_KALLSYMS=/dev/null sh "$REC" --print-script >"$W/bt" 2>"$W/err"
 nf() { grep -o "printf(\"%llu,$1,[^\"]*\"" "$W/bt" | sed 's/^printf("//; s/\\n"$//' | awk -F, '{ print NF }' | sort -u | tr '\n' ' '; }
-if grep -q '^	printf("ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns,vaddr,child,reclaim,fault\\n");$' "$W/bt" &&
+if grep -q '^	printf("ts_ns,op,pid,cpu,cpu_nid,pfn,dev,offset,nr_pages,lat_ns,vaddr,child,reclaim,fault,memcg,memcg_ino\\n");$' "$W/bt" &&
    grep -q '@out_ksw\[$f\] = curtask->flags & 0x00020000;' "$W/bt" &&
    grep -q '@in_wr\[tid\] = ((struct vm_fault \*)arg0)->flags & 0x01;' "$W/bt" &&
    grep -q 'delete(@in_wr\[tid\]);' "$W/bt" && grep -q 'clear(@in_wr);' "$W/bt" && grep -q 'clear(@out_ksw);' "$W/bt" &&
-   [ "$(nf out)" = "13 " ] && [ "$(nf in)" = "14 " ] &&
+   [ "$(nf out)" = "16 " ] && [ "$(nf in)" = "16 " ] &&
    [ "$(tr -cd '{' <"$W/bt" | wc -c)" = "$(tr -cd '}' <"$W/bt" | wc -c)" ]; then
 	ok "kprobe program: reclaim (PF_KSWAPD) on swap-outs, fault (FAULT_FLAG_WRITE) on swap-ins"
 else
 	fail "kprobe program: reclaim and fault: out lines of $(nf out)fields, in lines of $(nf in)fields"
+fi
+# The folio's memcg: memcg_data of the folio written and read, by kernel
+# release (page->mem_cgroup before 5.11, kn->id.ino before 5.5).
+if [ "$(grep -c '^	\$md = (uint64)((struct folio \*)arg0)->memcg_data;$' "$W/bt")" = 2 ] &&
+   [ "$(grep -c 'css.cgroup->kn->id;$' "$W/bt")" = 2 ] && ! grep -q '@@' "$W/bt" &&
+   SWAPREPLAY_RECORD_RELEASE=5.4.0-42-generic SWAPREPLAY_RECORD_SYMBOLS="$W/syms-page" sh "$REC" --print-script >"$W/bt54" 2>"$W/err" &&
+   [ "$(grep -c '((struct page \*)arg0)->mem_cgroup;$' "$W/bt54")" = 2 ] && [ "$(grep -c 'kn->id.ino;$' "$W/bt54")" = 2 ] &&
+   SWAPREPLAY_RECORD_RELEASE=5.15.0 SWAPREPLAY_RECORD_SYMBOLS="$W/syms-page" sh "$REC" --print-script >"$W/bt515" 2>"$W/err" &&
+   [ "$(grep -c '((struct page \*)arg0)->memcg_data;$' "$W/bt515")" = 2 ] && [ "$(grep -c 'kn->id;$' "$W/bt515")" = 2 ]; then
+	ok "kprobe program: the folio's memcg by kernel release (memcg_data from 5.11, kn->id from 5.5)"
+else
+	fail "kprobe program: memcg: $(grep -n 'memcg_data\|mem_cgroup;\|kn->' "$W/bt" "$W/bt54" "$W/bt515" 2>/dev/null | head -6) $(cat "$W/err")"
 fi
 if command -v bpftrace >/dev/null 2>&1 && [ -r /sys/kernel/btf/vmlinux ] && [ -d /sys/kernel/tracing/events/sched ]; then
 	# Where bpftrace, the kernel's BTF and tracefs (its tracepoints for the
@@ -240,13 +252,23 @@ sh "$REC" --probes=uprobe --print-script >"$W/out" 2>&1
 # The tracepoint program: the swap devices of the extents in its filters;
 # where bpftrace and tracefs are at hand, it compiles (-d, a dry run).
 SWAPREPLAY_RECORD_SWAPEXT="$D/capture/tp-swapext.txt" sh "$REC" --probes=tracepoint --print-script >"$W/tp.bt" 2>"$W/err"
-# Version 4: a P line's rw says who wrote the folio, by the task's name.
-if grep -q 'swapreplay-capture/4 ' "$W/tp.bt" && grep -q 'if (strncmp(comm, "kswapd", 6) == 0) {' "$W/tp.bt" &&
+# Version 4: a P line's rw says who wrote the folio, by the task's name;
+# version 5: M lines, the memcg counted for a folio before its bio.
+if grep -q 'swapreplay-capture/5 ' "$W/tp.bt" && grep -q 'if (strncmp(comm, "kswapd", 6) == 0) {' "$W/tp.bt" &&
    grep -q 'P,%d,%d,%d,0,0,0,k,%llu' "$W/tp.bt" && grep -q 'P,%d,%d,%d,0,0,0,d,%llu' "$W/tp.bt" &&
    [ "$(tr -cd '{' <"$W/tp.bt" | wc -c)" = "$(tr -cd '}' <"$W/tp.bt" | wc -c)" ]; then
 	ok "tracepoint program: reclaim's writes say kswapd (k) or direct (d)"
 else
 	fail "tracepoint program: P lines: $(grep -n ',P,' "$W/tp.bt")"
+fi
+SWAPREPLAY_RECORD_MEMCG_TP=0 SWAPREPLAY_RECORD_SWAPEXT="$D/capture/tp-swapext.txt" sh "$REC" --probes=tracepoint --print-script >"$W/tp-nomemcg.bt" 2>"$W/err"
+if grep -q '^tracepoint:memcg:count_memcg_events$' "$W/tp.bt" && grep -q '^/args->item == 3 || args->item == 2/$' "$W/tp.bt" &&
+   grep -q 'M,%d,%d,%d,0,0,0,o,%llu' "$W/tp.bt" && grep -q 'M,%d,%d,%d,0,0,0,i,%llu' "$W/tp.bt" &&
+   ! grep -q '^tracepoint:memcg' "$W/tp-nomemcg.bt" && grep -q '^tracepoint:vmscan:mm_vmscan_write_folio$' "$W/tp-nomemcg.bt" &&
+   [ "$(tr -cd '{' <"$W/tp-nomemcg.bt" | wc -c)" = "$(tr -cd '}' <"$W/tp-nomemcg.bt" | wc -c)" ]; then
+	ok "tracepoint program: memcg:count_memcg_events (pswpout 3, pswpin 2) as M lines, left out where the kernel lacks it"
+else
+	fail "tracepoint program: M lines: $(grep -n 'memcg' "$W/tp.bt" | grep -v '^[0-9]*: \*' | head -4)"
 fi
 if [ $? = 0 ] && [ "$(grep -c '^/args->dev == 266338304/$' "$W/tp.bt")" = 3 ] && ! grep -q '@@' "$W/tp.bt"; then
 	ok "tracepoint program: the swap device in its three filters (queue, request and bio completions)"
@@ -260,3 +282,49 @@ if command -v bpftrace >/dev/null 2>&1 && [ -d /sys/kernel/tracing/events/block 
 		fail "bpftrace -d (tracepoints): $(grep ERROR "$W/btd" | grep -v RLIMIT_MEMLOCK | head -3)"
 	fi
 fi
+
+# The page's memory cgroup: a fake hierarchy (--cgroup-root) whose
+# directories' inodes the raw captures name.  The kprobe capture
+# (tests/data/capture/raw-memcg.csv: memcg ids 12 and 13 with their
+# cgroups' inodes, 14 whose directory is gone, a folio without one, a swap
+# cache hit, the root memcg) and the tracepoint one (tp-memcg.csv: M lines
+# before their bios, a bio without one, a gone cgroup): each path written
+# once, with its memcg's first event; a memcg without its directory keeps
+# its id, with one warning.
+mkdir -p "$W/cg/workload.slice/a" "$W/cg/workload.slice/b"
+ina=$(stat -c %i "$W/cg/workload.slice/a") inb=$(stat -c %i "$W/cg/workload.slice/b") inr=$(stat -c %i "$W/cg")
+sed -e "s/INO_A/$ina/; s/INO_B/$inb/; s/INO_ROOT/$inr/" "$D/capture/raw-memcg.csv" >"$W/rm.raw.csv"
+$SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" --cgroup-root="$W/cg" "$W/rm.raw.csv" "$W/rm.csv" 2>"$W/rm.err"
+rc=$?
+if [ $rc = 0 ] && cmp -s "$W/rm.csv" "$D/capture/fixed-memcg.csv" &&
+	$SR_BIN stat "$W/rm.csv" >"$W/rm.stat" 2>/dev/null &&
+	grep -q '^  12 /workload.slice/a: pages out 2, in 1' "$W/rm.stat" && grep -q '^  13 /workload.slice/b: pages out 1, in 0' "$W/rm.stat" &&
+	grep -q '^  1 /: pages out 0, in 1' "$W/rm.stat" &&
+	grep -q "1 memcg(s) without a path: no directory of their cgroup's inode under $W/cg" "$W/rm.err"; then
+	ok "kprobe capture: memcg ids with their paths from the cgroup inodes (/workload.slice/a, /workload.slice/b, /), a gone one without"
+else
+	fail "kprobe memcg: status $rc: $(diff "$D/capture/fixed-memcg.csv" "$W/rm.csv" | head -5) $(cat "$W/rm.err") $(grep -A4 '^memcgs' "$W/rm.stat" 2>/dev/null)"
+fi
+$SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" --cgroup-root="$W/cg" "$W/rm.raw.csv" - --to=csv 2>/dev/null | cmp -s - "$D/capture/fixed-memcg.csv" &&
+	$SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" --cgroup-root="$W/cg" "$W/rm.raw.csv" "$W/rm.swt" 2>/dev/null &&
+	$SR_BIN convert "$W/rm.swt" "$W/rm-swt.csv" 2>/dev/null && cmp -s "$W/rm-swt.csv" "$D/capture/fixed-memcg.csv" &&
+	ok "kprobe capture: the memcgs to standard output and through .swt" || fail "kprobe memcg to stdout or .swt: $(diff "$D/capture/fixed-memcg.csv" "$W/rm-swt.csv" | head -5)"
+cat "$D/capture/tp-swapext.txt" >"$W/tm.raw.csv"
+sed -e "s/INO_A/$ina/; s/INO_B/$inb/" "$D/capture/tp-memcg.csv" >>"$W/tm.raw.csv"
+$SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" --cgroup-root="$W/cg" "$W/tm.raw.csv" "$W/tm.csv" 2>"$W/tm.err"
+rc=$?
+if [ $rc = 0 ] && cmp -s "$W/tm.csv" "$D/capture/fixed-tp-memcg.csv" &&
+	grep -q '^1000,out,42,.*,1,/workload.slice/b$' "$W/tm.csv" && grep -q '^1200,out,42,.*,2,/workload.slice/a$' "$W/tm.csv" &&
+	grep -q '^1600,in,43,.*,1,$' "$W/tm.csv" &&
+	grep -q "3 memcg(s) numbered 1 to 3 by capture-fixup" "$W/tm.err" && grep -q "1 memcg(s) without a path" "$W/tm.err"; then
+	ok "tracepoint capture: M lines give their bios the memcg, numbered, with its path"
+else
+	fail "tracepoint memcg: status $rc: $(diff "$D/capture/fixed-tp-memcg.csv" "$W/tm.csv" | head -5) $(cat "$W/tm.err")"
+fi
+# Without --cgroup-root the hierarchy is the machine's (mountinfo): the fake
+# tree's inodes are in it only by chance; the events keep their ids.
+$SR capture-fixup -q --sysfs-root="$D/sysfs/two-nodes" "$W/rm.raw.csv" "$W/rm2.csv" 2>"$W/rm2.err" &&
+	[ "$(cut -d, -f15 "$W/rm2.csv" | grep -c '^1[234]$')" = 6 ] &&
+	ok "kprobe capture without --cgroup-root: the ids kept" || fail "without --cgroup-root: $(cat "$W/rm2.err")"
+$SR capture-fixup --cgroup-root= "$W/rm.raw.csv" "$W/x.csv" >"$W/out" 2>&1
+[ $? = 2 ] && grep -q "cgroup-root needs a directory" "$W/out" && ok "--cgroup-root= refused" || fail "empty --cgroup-root: $(cat "$W/out")"

@@ -2,18 +2,22 @@
 /*
  * Fuzz target: the post-processing of the bpftrace capture (src/capture/fixup.c,
  * swapreplay/capture.h; `swapreplay capture-fixup`).  The input is the raw
- * capture file.  Each line goes through sr_capture_parse_line() alone; then
- * the whole file through sr_capture_open()/sr_capture_read() with a page
- * map read from a scratch sysfs tree (node0: blocks 0-1, node1: block 2,
- * blocks of 2 MiB = 512 pages).  Promises checked: every event passes the
- * common checks, its page node is one of the map's or its CPU's, errors
- * have a diagnostic, and an error stays.
+ * capture file.  Each line goes through sr_capture_parse_line() and
+ * sr_capture_parse_line_ino() alone; then the whole file through
+ * sr_capture_open()/sr_capture_read() with a page map read from a scratch
+ * sysfs tree (node0: blocks 0-1, node1: block 2, blocks of 2 MiB = 512
+ * pages), whose directories are also the memory cgroup hierarchy
+ * (sr_capture_cgroup_root(): the machine's is never walked).  Promises
+ * checked: every event passes the common checks, its page node is one of
+ * the map's or its CPU's, a memcg's path (if any) is one a trace may give,
+ * errors have a diagnostic, and an error stays.
  */
 #include "fuzz_common.h" /* first: it sets _GNU_SOURCE */
 
 #include <sys/stat.h>
 
 #include "swapreplay/capture.h"
+#include "swapreplay/trace.h"
 
 #define CAP_FUZZ_MAX_EVENTS (1u << 16)
 
@@ -94,12 +98,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const uint8_t *nl = memchr(data + pos, '\n', size - pos);
 		size_t len = nl ? (size_t)(nl - (data + pos)) : size - pos;
 		struct sr_event e;
-		uint64_t pfn;
+		uint64_t pfn, ino;
 		int has_pfn;
 
 		msg[0] = '\0';
 		if (sr_capture_parse_line((const char *)data + pos, len, &e, &pfn, &has_pfn, msg,
 					  sizeof(msg)) == 0)
+			fuzz_check_event(&e);
+		else
+			FUZZ_CHECK(msg[0] != '\0');
+		msg[0] = '\0';
+		if (sr_capture_parse_line_ino((const char *)data + pos, len, &e, &pfn, &has_pfn, &ino,
+					      msg, sizeof(msg)) == 0)
 			fuzz_check_event(&e);
 		else
 			FUZZ_CHECK(msg[0] != '\0');
@@ -112,12 +122,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	err = sr_capture_open(&c, path, map, &d);
 	FUZZ_CHECK(err == SR_OK && c != NULL);
+	sr_capture_cgroup_root(c, root);
 	for (;;) {
 		err = sr_capture_read(c, evs, FUZZ_BATCH, &n, &d);
 		FUZZ_CHECK(n <= FUZZ_BATCH);
 		for (i = 0; i < n; i++) {
 			fuzz_check_event(&evs[i]);
 			FUZZ_CHECK(evs[i].page_nid <= 1 || evs[i].page_nid == evs[i].cpu_nid);
+			if (evs[i].memcg) {
+				const char *mp = sr_memcgs_path(sr_capture_memcgs(c), evs[i].memcg);
+
+				FUZZ_CHECK(!mp || mp[0] == '/');
+			}
 		}
 		total += n;
 		if (err || n == 0 || total >= CAP_FUZZ_MAX_EVENTS)
