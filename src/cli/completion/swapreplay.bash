@@ -211,7 +211,7 @@ _swapreplay_value()
 		_swapreplay_files "$pre" "$val"
 		return
 		;;
-	--sysfs-root)
+	--sysfs-root | --cgroup-root)
 		_swapreplay_files "$pre" "$val" -d
 		return
 		;;
