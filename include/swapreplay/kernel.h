@@ -38,8 +38,19 @@ struct sr_kernel {
 				   * lock per device */
 	int vma_readahead;        /* 4.14 on: readahead by virtual address unless an
 				   * hdd is swapped on */
-	int sync_bypass;          /* 4.15 on: synchronous devices skip the swap cache
-				   * and readahead */
+	int sync_no_ra;           /* 4.15 on: a synchronous device's swap-in reads no
+				   * page ahead (the bypass; from 7.0 its swap-in
+				   * through the swap cache reads none either) */
+	int sync_bypass;          /* 4.15 to 6.19: a synchronous device's swap-in of a
+				   * page of one user skips the swap cache */
+	int xarray_cache;         /* before 6.18: the swap cache is a radix tree, an
+				   * XArray from 4.17 (a swap-in through it costs
+				   * swapcache_ns, docs/MODEL.md, E3) */
+	int shadow_lru;           /* 6.3 to 6.17: its nodes of shadows only are on the
+				   * workingset's shadow_nodes list_lru, moved off
+				   * and on by a swap-in (shadow_node_ns, E3) */
+	int table_count;          /* 7.1 on: a slot's swap count in the swap table's
+				   * entry, no swap-map byte (L6's lines) */
 	int thp_swap;             /* 4.13 on: huge folios get a whole cluster; clusters
 				   * of 512 slots, not 256 */
 	int mthp_swap;            /* 6.10 on: folios of orders 1-8 keep their slots
@@ -88,6 +99,11 @@ struct sr_readahead_opts {
 
 /* The kernel modelled when none is named. */
 #define SR_KERNEL_DEFAULT "6.6"
+/* The newest release whose changes are modelled: later ones are modelled
+ * as it (src/mm/kernel.c says why). */
+#define SR_KERNEL_MODELLED_MAJOR 7u
+#define SR_KERNEL_MODELLED_MINOR 1u
+#define SR_KERNEL_MODELLED_TEXT "7.1"
 /* The newest kernel --kernel takes (src/mm/kernel.c says why). */
 #define SR_KERNEL_NEWEST_MAJOR 7u
 #define SR_KERNEL_NEWEST_MINOR 4u

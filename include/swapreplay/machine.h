@@ -130,6 +130,10 @@ struct sr_machine {
 	/* A cache line last written by another CPU, read and written here
 	 * (docs/MODEL.md, L6: a cluster lock's lines). */
 	double line_ns;
+	/* (E3) A swap-in through the swap cache, before 6.18, over one that
+	 * bypasses it: the radix tree's or XArray's path, and the shadow
+	 * node's list_lru moves of 6.3 to 6.17 (docs/MODEL.md, E3). */
+	double swapcache_ns, shadow_node_ns;
 	/* The block layer: a request's CPU work (allocation, tag, insertion,
 	 * dispatch, completion) besides its bios', and a single-queue
 	 * device's queue lock held per insertion (docs/MODEL.md, B3). */

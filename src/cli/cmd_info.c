@@ -72,9 +72,11 @@ static void show(const struct sr_machine *m)
 	       fig(m->dram_wr_remote / 1e9));
 	printf("CPU:           reclaim %s ns per folio + %s ns per page, swap-in fault %s ns,\n"
 	       "               +%s ns to submit to a remote device, +%s ns per line missed\n"
-	       "               on a remote node, %s ns per line last written by another CPU\n",
+	       "               on a remote node, %s ns per line last written by another CPU;\n"
+	       "               a swap-in through the swap cache +%s ns before 6.18, +%s ns\n"
+	       "               more from 6.3 (the shadow nodes' list)\n",
 	       fig(m->reclaim_ns), fig(m->reclaim_page_ns), fig(m->fault_ns), fig(m->remote_submit_ns),
-	       fig(m->remote_miss_ns), fig(m->line_ns));
+	       fig(m->remote_miss_ns), fig(m->line_ns), fig(m->swapcache_ns), fig(m->shadow_node_ns));
 	fit = sr_machine_fitted(m);
 	printf("locks:         si->lock %s ns per allocation%s + %s ns per slot;\n"
 	       "               LRU %s ns per page reclaimed%s, %s ns per page swapped in (a refault)%s;\n"

@@ -95,7 +95,7 @@ void cli_ra_warn_replay(const struct sr_readahead_opts *ra, const struct sr_repl
 	const char *d = sr_replay_readahead_describe(rp, buf, sizeof(buf));
 	enum sr_ra_mode mode = !strncmp(d, "cluster", 7) ? SR_RA_CLUSTER :
 			       !strncmp(d, "vma", 3) ? SR_RA_VMA : SR_RA_OFF;
-	int i, sync = k->sync_bypass && m->nr_devices > 0;
+	int i, sync = k->sync_no_ra && m->nr_devices > 0;
 
 	/* From 4.15 a swap-in from pmem or zram reads its own page alone. */
 	for (i = 0; sync && i < m->nr_devices; i++)

@@ -8,6 +8,7 @@
 #define SR_COST_H
 
 #include "swapreplay/event.h"
+#include "swapreplay/kernel.h"
 #include "swapreplay/machine.h"
 
 struct sr_cost {
@@ -75,5 +76,22 @@ double sr_cost_hdd_position(const struct sr_device *dev, uint64_t head, uint64_t
  * request's CPU is on another node than the device.
  */
 double sr_cost_pmem_mix(double r, int remote);
+
+/*
+ * (E3) What a swap-in from a device of class cls costs its CPU more than
+ * fault_ns under kernel k: through the swap cache before 6.18 (a radix
+ * tree, an XArray from 4.17), m->swapcache_ns, and from 6.3 to 6.17
+ * m->shadow_node_ns more (the shadow nodes' list_lru); nothing where it
+ * bypasses the cache (a synchronous device, 4.15 to 6.19: fault_ns is a
+ * bypass's, docs/MACHINE.md) and nothing from 6.18 (the swap table: a few
+ * stores under the cluster lock, whose lines are L6's).  Per folio.
+ */
+static inline double sr_cost_swapcache_ns(const struct sr_machine *m, const struct sr_kernel *k,
+					  enum sr_dev_class cls)
+{
+	if (!k->xarray_cache || (sr_dev_class_memlike(cls) && k->sync_bypass))
+		return 0;
+	return m->swapcache_ns + (k->shadow_lru ? m->shadow_node_ns : 0);
+}
 
 #endif /* SR_COST_H */

@@ -140,6 +140,14 @@ void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l, int 
 		h->q[i].wbt = wbt;
 }
 
+void sr_hw_set_kernel(struct sr_hw *h, const struct sr_kernel *k)
+{
+	int i;
+
+	for (i = 0; i < h->m->nr_devices; i++)
+		h->swapcache_in[i] = sr_cost_swapcache_ns(h->m, k, h->m->dev[i].cls);
+}
+
 size_t sr_hw_bytes(const struct sr_machine *m, const struct sr_kernel *k, size_t *cpu_bytes)
 {
 	const int device_locks = k->device_locks, trunk_locks = k->trunk_locks;

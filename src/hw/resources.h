@@ -89,6 +89,10 @@ struct sr_hw_hdd {
 
 struct sr_hw {
 	const struct sr_machine *m;
+	/* (E3) Per device: what a swap-in from it costs the CPU more than
+	 * fault_ns under the kernel, through the swap cache (sr_cost_swapcache_ns();
+	 * set with the kernel: sr_hw_set_kernel()). */
+	double swapcache_in[SR_MACHINE_MAX_DEVICES];
 	struct sr_hw_hdd *hdd;     /* per device: an hdd's mechanism and cache (D4) */
 	struct cal *devcal;        /* per device */
 	struct cal *linkcal;       /* [from * nr_nodes + to] */
@@ -179,6 +183,9 @@ int sr_hw_init(struct sr_hw *h, const struct sr_machine *m);
  * they wait in writeback throttling, not as requests in the queue (4.10
  * on). */
 void sr_hw_set_write_limits(struct sr_hw *h, const struct sr_wbt_limits *l, int wbt);
+/* The costs of h's devices that follow kernel k (E3, swapcache_in); 0
+ * until then. */
+void sr_hw_set_kernel(struct sr_hw *h, const struct sr_kernel *k);
 
 /* A DMA device: its I/O goes through the block layer, as requests. */
 static inline int sr_hw_is_blk(const struct sr_device *d)
@@ -443,7 +450,9 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, con
 	 * swap-out's pages through the LRU lock of their node; (P1, Z1) the
 	 * CPU's copy.
 	 */
-	s = sr_hw_cpu(h, x->cpu, x->task, start, c->cpu_ns + x->ci_lines * m->line_ns);
+	s = sr_hw_cpu(h, x->cpu, x->task, start,
+		      c->cpu_ns + x->ci_lines * m->line_ns +
+		      (e->op == SR_OP_IN ? h->swapcache_in[dv] : 0));
 	if (SR_UNLIKELY(x->slots | x->si_other | x->tree | x->free)) {
 		/* (Most events take none of these: one test.) */
 		if (x->slots && s >= 0)

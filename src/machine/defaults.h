@@ -66,6 +66,28 @@
 #define DEF_LINE_NS 55.6
 
 /*
+ * (E3) A swap-in through the swap cache, before 6.18 (a radix tree, an
+ * XArray from 4.17), costs its CPU more than one that bypasses it: the
+ * second lookup, the insert and the delete of its folio and their
+ * counters, SWAP_HAS_CACHE set and dropped.  [D] from Kairui Song's RFC
+ * "mm/swap: always use swap cache for synchronization" (one task, 30 GiB
+ * of zero pages swapped out then in sequentially on zram, "mostly
+ * measures overhead of swap path itself"; March 2024 mm tree, ~6.9):
+ * patch 04/10, 20240326185032.72159-5-ryncsn@gmail.com, removing the
+ * bypass took the swap-in from 32,393,771 to 41,614,858 us, +1,173 ns per
+ * page (7,864,320 pages); patch 10/10, ...-11-ryncsn@gmail.com, skipping
+ * the workingset's update of the shadow_nodes list_lru on insert (6.3 to
+ * 6.17: a node holding only shadows leaves the list when a folio comes in
+ * and rejoins it when the folio leaves) took 38,336,519 to 32,465,441 us,
+ * 747 ns per page.  So 1,173 - 747 = 426 ns for the path itself, and 747
+ * for the list_lru on the kernels that have it.  Single runs on a machine
+ * not given: [D], not [V].  C7 (4.14's radix tree: +587 ns per page by its
+ * own figures) is held out to judge them.
+ */
+#define DEF_SWAPCACHE_NS 426.0
+#define DEF_SHADOW_NODE_NS 747.0
+
+/*
  * The block layer (docs/MODEL.md, B3).  [V] a request's CPU work, whole:
  * one core serves 1.2M interrupt-driven 4 KiB reads a second through
  * io_uring (Jens Axboe, "Efficient IO with io_uring", 2019, section 9:

@@ -125,6 +125,8 @@ static void machine_defaults(struct sr_machine *m)
 	m->remote_submit_ns = DEF_REMOTE_SUBMIT_NS;
 	m->remote_miss_ns = DEF_REMOTE_MISS_NS;
 	m->line_ns = DEF_LINE_NS;
+	m->swapcache_ns = DEF_SWAPCACHE_NS;
+	m->shadow_node_ns = DEF_SHADOW_NODE_NS;
 	m->blk_request_ns = DEF_BLK_REQUEST_NS;
 	m->queue_lock_ns = DEF_QUEUE_LOCK_NS;
 }
@@ -565,8 +567,8 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 	static const char *const ckeys[] = { "reclaim_ns", "reclaim_page_ns", "fault_ns",
 		"swap_lock_ns", "swap_slot_ns", "lru_lock_ns", "lru_refault_ns", "swap_lock_other_ns",
 		"swap_cache_lock_ns", "remote_submit_ns", "blk_request_ns", "queue_lock_ns",
-		"remote_miss_ns", "line_ns", NULL };
-	static const double cscale[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+		"remote_miss_ns", "line_ns", "swapcache_ns", "shadow_node_ns", NULL };
+	static const double cscale[] = { 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1 };
 	struct pctx p = { origin, diag };
 	struct sr_machine *m;
 	json_error_t jerr;
@@ -622,7 +624,8 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 				   &m->swap_lock_ns, &m->swap_slot_ns, &m->lru_lock_ns, &m->lru_refault_ns,
 				   &m->swap_lock_other_ns, &m->swap_cache_lock_ns,
 				   &m->remote_submit_ns, &m->blk_request_ns, &m->queue_lock_ns,
-				   &m->remote_miss_ns, &m->line_ns };
+				   &m->remote_miss_ns, &m->line_ns, &m->swapcache_ns,
+				   &m->shadow_node_ns };
 
 		v = json_object_get(root, "cpu");
 		if (json_is_object(v) && json_object_get(v, "event_ns")) {
@@ -859,8 +862,10 @@ enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double
 			d->iface_bw *= bw;
 		}
 	}
-	/* Last again (L6). */
+	/* Last again (L6), then E3's, so that the earlier draws stay. */
 	c->line_ns *= factor(&x, rel);
+	c->swapcache_ns *= factor(&x, rel);
+	c->shadow_node_ns *= factor(&x, rel);
 	*out = c;
 	return SR_OK;
 }

@@ -33,11 +33,18 @@
  *         unless an hdd is swapped on (swap_use_vma_readahead()).
  *   4.15  synchronous devices (pmem, brd, zram) skip the swap cache and
  *         readahead for single-user pages (Minchan Kim, 0bcac06f27d7,
- *         aa8d22a11da9); the 7.0 swap table series keeps readahead off for
- *         them.
+ *         aa8d22a11da9), to 6.19; from 7.0 they read nothing ahead still
+ *         (sync_no_ra).  Before 6.18 a swap-in through the swap cache
+ *         costs swapcache_ns more than the bypass (docs/MODEL.md, E3).
  *   4.17  the trunks' tree_lock becomes their i_pages XArray's xa_lock
  *         (Matthew Wilcox, "page cache: use xa_lock", b93b016313b3): the
  *         same lock, taken at the same places (L4).
+ *   6.3   the swap cache's XArray nodes that hold only shadows go on the
+ *         workingset's shadow_nodes list_lru, off when a swap-in adds a
+ *         folio and back on when it leaves (Yang Yang, "swap_state: update
+ *         shadow_nodes for anonymous page", MM pull for 6.3-rc1,
+ *         20230220135225.91b0f28344c01d5306c31230@linux-foundation.org),
+ *         to 6.17: shadow_node_ns (E3).
  *   5.8   on a non-rotational device each CPU scans for a free slot (once no
  *         free cluster is left) from a position of its own in a random 64 MB
  *         trunk (Huang Ying, "swap: reduce lock contention on swap cache
@@ -70,21 +77,43 @@
  *         ryncsn@gmail.com): the swap cache lives in each cluster's table,
  *         added to and deleted from under the cluster lock
  *         (swap_cache_add_folio(), swap_cache_del_folio()); no trunk lock
- *         (L4 ends).  The cluster lock is not modelled.
+ *         (L4 ends), no XArray (E3's swapcache_ns and shadow_node_ns end),
+ *         the table's entry one more line in the cluster lock's holds
+ *         (L6).
  *   6.19  per-node lists removed (Baoquan He, "mm/swap: do not choose swap
  *         device according to numa node", 8e689f8ea45f) and every device
  *         swapped on without a priority gets -1, taking turns ("mm/swap:
  *         select swap device with default priority round robin",
  *         52f37efc5949).  The release of 8e689f8ea45f was read from the
  *         mm tree's merge window, not from a tag.
+ *   7.0   the swap table, phase II (Kairui Song, series
+ *         20251220-swap-table-p2-v5-0-8862a265a033@tencent.com, merged in
+ *         the 7.0 window after v6.19 = 05f7e89ab973): "mm, swap: never
+ *         bypass the swap cache even for SWP_SYNCHRONOUS_IO" (f1879e8a0c60,
+ *         mm/memory.c read there): every swap-in goes through the swap
+ *         cache, a synchronous device's with no readahead still, its slot
+ *         freed at once (ab08be8dc96a, 4b34f1d82c65); a swap-out takes its
+ *         slots and adds its folio to the swap cache in one cluster lock
+ *         hold (270f095179ff).  The model: sync_bypass ends; a synchronous
+ *         device's swap-in costs what the bypass did (E3: the table's
+ *         insert and delete are a few stores under the cluster lock, no
+ *         figure above 0) and its holds write the table's line too (L6).
+ *         Large folios swapped in whole on a synchronous device (any swap
+ *         count, zswap never enabled) are the trace's: its nr_pages.
+ *   7.1   the swap table, phase III: "use the swap table to track the swap
+ *         count" (0d6af9bcf383, in Linus's merge of mm-stable-2026-04-13,
+ *         after v7.0; swapon allocates no si->swap_map there, read in
+ *         mm/swapfile.c): a slot's count is its table entry's, so a
+ *         cluster lock's holds write the lock's line and the entry's, no
+ *         map byte (L6: 2 lines).
+ *   (docs/research/issue35-swaptable.md has the reading of each.)
  *
- * Kernels before 4.0 are refused; later releases than 6.19 behave as 6.19
- * here: what 7.0 changed, the swap table (every swap-in through the swap
- * cache, the bypass of 4.15 gone), keeps readahead off for synchronous
- * devices, which is what the model does with them.  Versions after
- * SR_KERNEL_NEWEST (the newest release or release candidate when this
- * list was last read: 7.0 in April 2026 then one every nine or ten weeks,
- * 7.4 due in December 2026) are refused: 99.99 is a typo, not a kernel.
+ * Kernels before 4.0 are refused; releases after 7.1 (7.2, and 7.3 in
+ * release candidates when this list was last read: v7.3-rc5 =
+ * 72d3fcf802c4) are modelled as 7.1, and every report says so: what they
+ * changed in these paths was not read.  Versions after SR_KERNEL_NEWEST
+ * (7.4, due in December 2026) are refused: 99.99 is a typo, not a
+ * kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,8 +166,10 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 				   s);
 	if (since(k, SR_KERNEL_NEWEST_MAJOR, SR_KERNEL_NEWEST_MINOR + 1))
 		return sr_diag_set(d, SR_ERR_INVAL, "kernel %s: no such release yet (the newest "
-				   "this swapreplay knows is %u.%u; releases after 6.19 are modelled "
-				   "as 6.19)", s, SR_KERNEL_NEWEST_MAJOR, SR_KERNEL_NEWEST_MINOR);
+				   "this swapreplay knows is %u.%u; releases after %u.%u are modelled "
+				   "as %u.%u)", s, SR_KERNEL_NEWEST_MAJOR, SR_KERNEL_NEWEST_MINOR,
+				   SR_KERNEL_MODELLED_MAJOR, SR_KERNEL_MODELLED_MINOR,
+				   SR_KERNEL_MODELLED_MAJOR, SR_KERNEL_MODELLED_MINOR);
 	k->node_lists = since(k, 4, 14) && !since(k, 6, 19);
 	k->prio = !since(k, 4, 14) ? SR_PRIO_GLOBAL : !since(k, 6, 19) ? SR_PRIO_NODE_RAISE :
 		  SR_PRIO_ALL_EQUAL;
@@ -147,7 +178,11 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 	k->thp_swap_whole = since(k, 4, 14);
 	k->device_locks = !since(k, 4, 11);
 	k->vma_readahead = since(k, 4, 14);
-	k->sync_bypass = since(k, 4, 15);
+	k->sync_no_ra = since(k, 4, 15);
+	k->sync_bypass = since(k, 4, 15) && !since(k, 7, 0);
+	k->xarray_cache = !since(k, 6, 18);
+	k->shadow_lru = since(k, 6, 3) && !since(k, 6, 18);
+	k->table_count = since(k, 7, 1);
 	k->thp_swap = since(k, 4, 13);
 	k->mthp_swap = since(k, 6, 10);
 	k->slot_orders = since(k, 6, 12);
@@ -167,7 +202,8 @@ const char *sr_kernel_describe(const struct sr_kernel *k, char *buf, size_t n)
 		 "one priority list (automatic priorities all -1)",
 		 k->alloc == SR_ALLOC_SLOTS_CACHE ? "per-CPU slots cache of 64" :
 		 k->alloc == SR_ALLOC_CLUSTER ? "per-CPU current cluster per order" :
-		 "no slots cache", since(k, 7, 0) ? " (as 6.19: what later releases changed is "
-		 "not modelled)" : "");
+		 "no slots cache", since(k, SR_KERNEL_MODELLED_MAJOR, SR_KERNEL_MODELLED_MINOR + 1) ?
+		 " (modelled as " SR_KERNEL_MODELLED_TEXT ": what later releases changed is not "
+		 "modelled)" : "");
 	return buf;
 }

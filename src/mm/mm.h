@@ -393,13 +393,22 @@ static inline int sr_mm_alloc_out(struct sr_mm *mm, const struct sr_event *e)
  */
 unsigned sr_ra_window(struct sr_ra *ra, uint64_t offset, unsigned page_cluster, int fixed);
 
-/* Whether a swap-in from a device of class cls skips the swap cache and
- * readahead under kernel k: a synchronous device (pmem, zram) from 4.15
- * (0bcac06f27d7, aa8d22a11da9); the 7.0 swap table keeps readahead off
- * for them (swap_state.c). */
+/* Whether a swap-in from a device of class cls skips the swap cache under
+ * kernel k: a synchronous device (pmem, zram) from 4.15 (0bcac06f27d7,
+ * aa8d22a11da9) to 6.19; 7.0's swap table ended the bypass
+ * (f1879e8a0c60). */
 static inline int sr_swapin_bypass(const struct sr_kernel *k, enum sr_dev_class cls)
 {
 	return sr_dev_class_memlike(cls) && k->sync_bypass;
+}
+
+/* Whether it reads no page ahead, and its slot is freed at once (K1,
+ * swap_state.c): a synchronous device from 4.15, the bypass's, and from
+ * 7.0 through the swap cache, still without readahead, its cache freed
+ * always (ab08be8dc96a). */
+static inline int sr_swapin_sync(const struct sr_kernel *k, enum sr_dev_class cls)
+{
+	return sr_dev_class_memlike(cls) && k->sync_no_ra;
 }
 
 /* vm_swap_full() (include/linux/swap.h, the same from 4.0 to 7.x): more

@@ -256,7 +256,7 @@ int sr_swapin_keeps_slot(const struct sr_mm *mm, const struct sr_kernel *k, int 
 {
 	if ((ev_flags & (SR_EV_HAS_FAULT | SR_EV_WRITE_FAULT)) != SR_EV_HAS_FAULT)
 		return 0;
-	if (dv < 0 || dv >= mm->m->nr_devices || sr_swapin_bypass(k, mm->m->dev[dv].cls))
+	if (dv < 0 || dv >= mm->m->nr_devices || sr_swapin_sync(k, mm->m->dev[dv].cls))
 		return 0;
 	return !sr_vm_swap_full(mm);
 }

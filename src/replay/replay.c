@@ -61,8 +61,10 @@ static void write_limits(struct sr_replay *r)
 	int s;
 
 	sr_wbt_limits(&r->kernel, &wbt);
-	for (s = 0; s < r->np * (1 + r->nvar); s++)
+	for (s = 0; s < r->np * (1 + r->nvar); s++) {
 		sr_hw_set_write_limits(&sr_replay_sim(r, s)->hw, &wbt, sr_wbt_enabled(&r->kernel));
+		sr_hw_set_kernel(&sr_replay_sim(r, s)->hw, &r->kernel);
+	}
 }
 
 /* Every policy's record of the cluster locks told which devices take them

@@ -38,7 +38,7 @@ void sr_replay_ra_resolve(struct replay_ra *ra)
 	 * device that is not synchronous (or a kernel before the bypass). */
 	ra->vma_map = 0;
 	for (i = 0; ra->mode == SR_RA_VMA && i < ra->m->nr_devices; i++)
-		if (!sr_swapin_bypass(ra->kernel, ra->m->dev[i].cls))
+		if (!sr_swapin_sync(ra->kernel, ra->m->dev[i].cls))
 			ra->vma_map = 1;
 	ra->active = ra->mode == SR_RA_CLUSTER || ra->vma_map;
 	/* The cells' layout follows: sr_replay_slots_setup(). */
@@ -107,7 +107,7 @@ const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, s
 		snprintf(buf, n, "cluster (by swap offset), page-cluster %u, %s window, %s holes%s%s",
 			 r->ra.opts.page_cluster, r->ra.opts.fixed_window ? "fixed" : "adaptive",
 			 r->ra.opts.holes_stop ? "stopping at" : "skipping",
-			 r->kernel.sync_bypass ? "; none on pmem and zram (synchronous devices)" : "",
+			 r->kernel.sync_no_ra ? "; none on pmem and zram (synchronous devices)" : "",
 			 mem);
 	else if (r->ra.mode == SR_RA_VMA && r->ra.ins_vaddr) {
 		char miss[96] = "";
@@ -118,7 +118,7 @@ const char *sr_replay_readahead_describe(const struct sr_replay *r, char *buf, s
 		snprintf(buf, n, "vma (by virtual address), page-cluster %u (windows of at most %u "
 			 "pages)%s%s%s", r->ra.opts.page_cluster,
 			 1u << (r->ra.opts.page_cluster < 5 ? r->ra.opts.page_cluster : 5),
-			 r->kernel.sync_bypass ? "; none on pmem and zram (synchronous devices)" : "",
+			 r->kernel.sync_no_ra ? "; none on pmem and zram (synchronous devices)" : "",
 			 mem, miss);
 	}
 	else if (r->ra.mode == SR_RA_VMA)
@@ -419,7 +419,7 @@ int sr_replay_readahead(struct replay_ra *ra, struct pol *p, int k, struct sr_de
 		return 0;
 	}
 	if (e->nr_pages != 1 || sc->nr_pages != 1 ||
-	    sr_swapin_bypass(ra->kernel, ra->m->dev[dv].cls))
+	    sr_swapin_sync(ra->kernel, ra->m->dev[dv].cls))
 		return 0;
 	if (ra->mode == SR_RA_VMA)
 		return (e->flags & SR_EV_HAS_VADDR) ? vma_readahead(ra, p, k, dec, bio, e, ti, dv) : 0;

@@ -741,23 +741,26 @@ $SR sweep --run-index=2 oldplan.jsonl -o unc/o2.jsonl -q 2>err.txt &&
 	echo "FAIL sweep: plan without machine_source and uncertainty_range: $(cat err.txt)"
 
 # ---- issue 33: --noise ------------------------------------------------------
-# The bundled sample on 2s-nvme2: page-nid-strict and hybrid are 0.248 %
-# slower, within their timing noise of 0.496 % over auto's 4 replicas of
+# The bundled sample on 2s-nvme2 with kernel 6.2: page-nid-strict and
+# hybrid are 0.248 % slower, within their timing noise of 1.689 % over
+# auto's 4 replicas of
 # the trace (the default for a trace of its size); page-nid is the
 # baseline's simulation (0, no noise).  The rows carry the noise and say
 # the delta is within it, and the summary gives no win for it: every
 # policy ties (with --noise=0 page-nid-strict and hybrid are 0.25 %
 # slower: neither a win nor a tie for one).  The figures are replay's on the same trace, machine and policy.
+# (Kernel 6.2: on the default, 6.6, the shadow nodes' list_lru of 6.3 to
+# 6.17, docs/MODEL.md E3, makes them -0.64 %, beyond a noise of 0.34 %.)
 mkdir -p noise
 S=$T/../traces/sample.csv.zst
-$SR sweep "$S" -m 2s-nvme2 -o noise/r.jsonl >noise/sum.txt 2>err.txt
+$SR sweep "$S" -m 2s-nvme2 --kernel=6.2 -o noise/r.jsonl >noise/sum.txt 2>err.txt
 rc=$?
-$SR "$S" -m 2s-nvme2 -p page-nid,page-nid-strict,hybrid -f json >noise/rep.json 2>>err.txt
+$SR "$S" -m 2s-nvme2 --kernel=6.2 -p page-nid,page-nid-strict,hybrid -f json >noise/rep.json 2>>err.txt
 [ $rc -eq 0 ] &&
 	[ "$(grep -c '"noise": "auto", "noise_jitter_ns": 1000, ' noise/r.jsonl)" -eq 4 ] &&
-	[ "$(grep -c '"delta_pct": -0.248, .*"noise_replicas": 4, "delta_noise_pct": 0.496, "delta_in_noise": true, "schema"' noise/r.jsonl)" -eq 2 ] &&
+	[ "$(grep -c '"delta_pct": -0.248, .*"noise_replicas": 4, "delta_noise_pct": 1.689, "delta_in_noise": true, "schema"' noise/r.jsonl)" -eq 2 ] &&
 	[ "$(grep -c '"delta_pct": 0.000, .*"noise_replicas": 4, "delta_noise_pct": 0.000, "delta_in_noise": false, "schema"' noise/r.jsonl)" -eq 2 ] &&
-	grep -q '"name": "hybrid", "delta_verdict": "no difference (within noise)", .*"delta_pct": -0.248, "delta_noise_pct": 0.496,' noise/rep.json &&
+	grep -q '"name": "hybrid", "delta_verdict": "no difference (within noise)", .*"delta_pct": -0.248, "delta_noise_pct": 1.689,' noise/rep.json &&
 	grep -q '^  policy                   won  tied noise      median       worst$' noise/sum.txt &&
 	grep -q '^  reclaimer-nid              0     1     0      +0.00%      +0.00%$' noise/sum.txt &&
 	grep -q '^  page-nid                   0     1     0      +0.00%      +0.00%$' noise/sum.txt &&
@@ -766,7 +769,7 @@ $SR "$S" -m 2s-nvme2 -p page-nid,page-nid-strict,hybrid -f json >noise/rep.json 
 	grep -q '^  noise: deltas within their timing noise: no difference (within noise), counted as 0$' noise/sum.txt &&
 	echo "ok sweep: --noise=auto on the sample: delta_noise_pct in the rows, a delta within it neither won nor worst" ||
 	echo "FAIL sweep: --noise rows and summary: $rc $(cat err.txt) $(cat noise/sum.txt)"
-$SR sweep "$S" -m 2s-nvme2 --noise=0 -o noise/n0.jsonl >noise/sum0.txt 2>err.txt &&
+$SR sweep "$S" -m 2s-nvme2 --kernel=6.2 --noise=0 -o noise/n0.jsonl >noise/sum0.txt 2>err.txt &&
 	[ "$(grep -c '"noise": "0", "noise_jitter_ns": null, .*"noise_replicas": 0, "delta_noise_pct": null, "delta_in_noise": null, "schema"' noise/n0.jsonl)" -eq 4 ] &&
 	grep -q '^  policy                   won  tied      median       worst$' noise/sum0.txt &&
 	grep -q '^  hybrid                     0     0      -0.25%      -0.25%$' noise/sum0.txt &&
@@ -776,17 +779,17 @@ $SR sweep "$S" -m 2s-nvme2 --noise=0 -o noise/n0.jsonl >noise/sum0.txt 2>err.txt
 # CSV: the same figures (merged back to JSON, the same rows); --noise=R
 # and --noise-jitter are the identity's; a resume with another is refused;
 # a plan carries them and refuses them with --run-index.
-$SR sweep "$S" -m 2s-nvme2 -f csv -o noise/r.csv -q 2>err.txt &&
+$SR sweep "$S" -m 2s-nvme2 --kernel=6.2 -f csv -o noise/r.csv -q 2>err.txt &&
 	$SR merge noise/r.csv -f jsonl -o noise/m.jsonl 2>>err.txt && cmp -s noise/m.jsonl noise/r.jsonl &&
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } { print $c["noise_replicas"] "|" $c["delta_noise_pct"] "|" $c["delta_in_noise"] }' noise/r.csv | sort | uniq -c |
-	awk '{ printf "%s %s;", $1, $2 }' | grep -qx '2 4|0.000|false;2 4|0.496|true;' &&
+	awk '{ printf "%s %s;", $1, $2 }' | grep -qx '2 4|0.000|false;2 4|1.689|true;' &&
 	echo "ok sweep: --noise rows in CSV are the JSON rows" || echo "FAIL sweep: --noise CSV: $(cat err.txt)"
 cp noise/r.jsonl noise/keep.jsonl
-$SR sweep "$S" -m 2s-nvme2 --noise=2 -o noise/r.jsonl -q --resume 2>err.txt
+$SR sweep "$S" -m 2s-nvme2 --kernel=6.2 --noise=2 -o noise/r.jsonl -q --resume 2>err.txt
 rc=$?
-$SR sweep "$S" -m 2s-nvme2 --noise-jitter=2000 -o noise/r.jsonl -q --resume 2>>err.txt
+$SR sweep "$S" -m 2s-nvme2 --kernel=6.2 --noise-jitter=2000 -o noise/r.jsonl -q --resume 2>>err.txt
 rc2=$?
-$SR sweep "$S" -m 2s-nvme2 --noise=auto -o noise/r.jsonl -q --resume 2>>err.txt
+$SR sweep "$S" -m 2s-nvme2 --kernel=6.2 --noise=auto -o noise/r.jsonl -q --resume 2>>err.txt
 rc3=$?
 [ $rc -eq 2 ] && [ $rc2 -eq 2 ] && [ $rc3 -eq 0 ] && cmp -s noise/r.jsonl noise/keep.jsonl &&
 	grep -q 'noise auto, not 2' err.txt && grep -q 'noise_jitter_ns 1000, not 2000' err.txt &&

@@ -569,6 +569,10 @@ static void cluster_lock_lines(void)
 		{ "4.11", SR_DEV_HDD, 0, 0, 0 },  { "4.13", SR_DEV_ZRAM, 9, 2, 2 },
 		{ "6.13", SR_DEV_HDD, 0, 0, 0 },  { "6.14", SR_DEV_HDD, 9, 2, 2 },
 		{ "6.18", SR_DEV_NVME, 9, 3, 3 }, { "6.18", SR_DEV_PMEM, 9, 2, 3 },
+		/* 7.0: no bypass, every swap-in through the table; 7.1: the
+		 * count in the table's entry, no map byte. */
+		{ "6.19", SR_DEV_ZRAM, 9, 2, 3 }, { "7.0", SR_DEV_ZRAM, 9, 3, 3 },
+		{ "7.1", SR_DEV_ZRAM, 9, 2, 2 },  { "7.3", SR_DEV_NVME, 9, 2, 2 },
 	};
 	static struct sr_machine m;
 	struct sr_hw_clusters c;
@@ -615,11 +619,63 @@ static void cluster_lock_lines(void)
 	sr_hw_free(&h);
 }
 
+/*
+ * (E3) What a swap-in through the swap cache costs more, by kernel and
+ * device class, worked by hand from docs/MODEL.md: swapcache_ns (426)
+ * before 6.18 unless a synchronous device bypasses the cache (4.15 to
+ * 6.19), shadow_node_ns (747) more from 6.3 to 6.17; and the flags behind
+ * it (the bypass ends at 7.0, readahead stays off for pmem and zram).
+ */
+static void swapcache_path_cost(void)
+{
+	static const struct {
+		const char *kv;
+		enum sr_dev_class cls;
+		double ns;
+	} want[] = {
+		{ "4.0", SR_DEV_ZRAM, 426 },   { "4.14", SR_DEV_ZRAM, 426 },
+		{ "4.15", SR_DEV_ZRAM, 0 },    { "4.15", SR_DEV_NVME, 426 },
+		{ "6.2", SR_DEV_SSD, 426 },    { "6.3", SR_DEV_SSD, 1173 },
+		{ "6.17", SR_DEV_HDD, 1173 },  { "6.17", SR_DEV_PMEM, 0 },
+		{ "6.18", SR_DEV_NVME, 0 },    { "7.0", SR_DEV_ZRAM, 0 },
+		{ "7.1", SR_DEV_NVME, 0 },
+	};
+	struct sr_machine m;
+	struct sr_kernel k;
+	struct sr_diag d;
+	struct sr_hw h;
+	size_t i;
+
+	one_nvme(&m, 1u << 20);
+	m.swapcache_ns = 426;
+	m.shadow_node_ns = 747;
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		test_name = want[i].kv;
+		CHECK(sr_kernel_parse(want[i].kv, &k, &d) == SR_OK);
+		CHECK(fabs(sr_cost_swapcache_ns(&m, &k, want[i].cls) - want[i].ns) < 1e-9);
+	}
+	test_name = "swapcache_path_cost";
+	CHECK(sr_kernel_parse("6.19", &k, &d) == SR_OK && k.sync_bypass && k.sync_no_ra &&
+	      !k.xarray_cache && !k.table_count);
+	CHECK(sr_kernel_parse("7.0", &k, &d) == SR_OK && !k.sync_bypass && k.sync_no_ra &&
+	      !k.table_count);
+	CHECK(sr_kernel_parse("7.1", &k, &d) == SR_OK && !k.sync_bypass && k.table_count);
+	/* A simulation's devices take it from its kernel. */
+	memset(&h, 0, sizeof(h));
+	CHECK(sr_hw_init(&h, &m) == 0);
+	CHECK(h.swapcache_in[0] == 0);
+	CHECK(sr_kernel_parse("6.6", &k, &d) == SR_OK);
+	sr_hw_set_kernel(&h, &k);
+	CHECK(fabs(h.swapcache_in[0] - 1173) < 1e-9);
+	sr_hw_free(&h);
+}
+
 void suite_calendar(void)
 {
 	TEST(trunk_lock_holds);
 	TEST(trunk_lock_pool);
 	TEST(cluster_lock_lines);
+	TEST(swapcache_path_cost);
 	TEST(free_batch_holds);
 	TEST(flash_wait_monotone);
 	TEST(flash_draws_common);

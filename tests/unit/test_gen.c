@@ -329,16 +329,23 @@ static void gen_global_reclaim(void)
 	/* The tasks' own swap-outs come in passes of at least 32 pages. */
 	CHECK(st.direct_passes * 32 >= st.pages_out - st.kswapd_pages_out);
 	/* A swap-in whose fault reclaimed nothing waits its read alone: the
-	 * SSD's one-page read at depth 1 and its CPU work (cost.c). */
+	 * SSD's one-page read at depth 1 and its CPU work (cost.c), through
+	 * the swap cache of 6.6 (E3: swapcache_ns and shadow_node_ns). */
 	{
 		struct sr_cost c;
+		struct sr_kernel k;
+		struct sr_diag d;
 		uint64_t lo = UINT64_MAX;
 
+		CHECK(sr_kernel_parse("6.6", &k, &d) == SR_OK && k.shadow_lru && k.xarray_cache);
 		sr_cost_event(test_m, &test_m->dev[0], SR_OP_IN, 2, 2, 1, &c);
 		for (i = 0; e && i < n; i++)
 			if (e[i].op == SR_OP_IN && e[i].lat_ns < lo)
 				lo = e[i].lat_ns;
-		CHECK(lo == (uint64_t)llround(c.cpu_ns + c.copy_ns + c.dev_lat_ns));
+		CHECK(sr_cost_swapcache_ns(test_m, &k, test_m->dev[0].cls) ==
+		      test_m->swapcache_ns + test_m->shadow_node_ns);
+		CHECK(lo == (uint64_t)llround(c.cpu_ns + c.copy_ns + c.dev_lat_ns +
+					      test_m->swapcache_ns + test_m->shadow_node_ns));
 	}
 	free(e);
 	params_init(&p);
