@@ -551,9 +551,10 @@ static int cg_load(struct sr_capture *c)
 	}
 	for (n = strlen(abs); n > 1 && abs[n - 1] == '/'; n--)
 		abs[n - 1] = '\0';
-	snprintf(c->st.cgroup_root, sizeof(c->st.cgroup_root), "%s", abs);
+	/* (Cut to the stats' 512 bytes: a message's, not the path walked.) */
+	snprintf(c->st.cgroup_root, sizeof(c->st.cgroup_root), "%.400s", abs);
 	if (stat(abs, &sb) || !S_ISDIR(sb.st_mode)) {
-		snprintf(c->st.cgroup_why, sizeof(c->st.cgroup_why), "%s: %s", abs,
+		snprintf(c->st.cgroup_why, sizeof(c->st.cgroup_why), "%.400s: %.80s", abs,
 			 errno ? strerror(errno) : "not a directory");
 		return 0;
 	}

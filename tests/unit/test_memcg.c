@@ -235,7 +235,7 @@ static void memcg_checks(void)
 static void swt_memcg_v5(void)
 {
 	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
-	struct sr_memcgs *names;
+	struct sr_memcgs *names = NULL;
 	struct sr_event e[2], got[4];
 	struct sr_reader *r;
 	struct sr_diag d;
@@ -331,7 +331,7 @@ static void memcg_late(void)
 {
 	static struct sr_event ev[NEV];
 	char dir[] = "/tmp/sr-unit-XXXXXX", path[256];
-	struct sr_memcgs *names;
+	struct sr_memcgs *names = NULL;
 	char msg[300];
 	size_t i, c;
 
