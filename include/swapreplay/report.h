@@ -78,6 +78,8 @@ enum sr_caveat_kind {
 	SR_CAV_DERIVED,         /* the trace was derived (a vmstat log) */
 	SR_CAV_NODES,           /* --node-map */
 	SR_CAV_DEVICES,         /* the trace's devices are not the machine's */
+	SR_CAV_ONE_LIST,        /* a kernel without per-node lists: what the node
+				 * policies walk there */
 	SR_CAV_READAHEAD,       /* readahead without the addresses it needs */
 	SR_CAV_NOISE,           /* the deltas' timing noise, or not measured */
 	SR_CAV_UNCERTAINTY,     /* how sure the deltas are, or not estimated */

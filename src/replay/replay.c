@@ -255,7 +255,9 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	    (!r->ordered && sr_window_init(&r->win, opts->reorder_window ?
 					   opts->reorder_window : DEFAULT_REORDER)) ||
 	    !r->pol ||
-	    sr_swap_lists_build(&r->lists, r->m, r->kernel.prio)) {
+	    sr_swap_lists_build(&r->lists, r->m, r->kernel.prio) ||
+	    (!r->kernel.node_lists &&
+	     sr_swap_lists_build(&r->node_lists, r->m, SR_PRIO_NODE_RAISE))) {
 		err = sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
@@ -275,6 +277,12 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 			goto fail;
 		if (baseline && strcmp(specs[i], baseline) == 0)
 			r->baseline = i;
+		/* A kernel with one list: the node a policy names would change
+		 * nothing; every policy but the kernel's own (reclaimer-nid)
+		 * walks the per-node lists of 4.14 to 6.18, put back. */
+		if (!r->kernel.node_lists &&
+		    (r->pol[i].mm.dl || r->pol[i].mm.ops != sr_policy_find("reclaimer-nid")))
+			r->pol[i].mm.lists = &r->node_lists;
 	}
 	r->nlead = 1;
 	err = node_map_setup(r, opts->node_map, d);
@@ -342,6 +350,7 @@ void sr_replay_free(struct sr_replay *r)
 	free(r->vmach);
 	free(r->vmemo);
 	sr_swap_lists_free(&r->lists);
+	sr_swap_lists_free(&r->node_lists);
 	free(r->pol);
 	free(r->dec);
 	free(r->ra_bio);

@@ -242,6 +242,11 @@ struct sr_replay {
 	struct sr_kernel kernel;    /* the kernel generation modelled */
 	struct pol *pol;
 	struct sr_swap_lists lists; /* the machine's priority lists, for every policy */
+	/* On a kernel without per-node lists (before 4.14, from 6.19), the
+	 * per-node lists of 4.14 to 6.18 put back, which every policy but
+	 * reclaimer-nid walks (docs/MODEL.md, "Node policies on one list");
+	 * unused otherwise. */
+	struct sr_swap_lists node_lists;
 	struct sr_hw_memo memo;     /* one-page costs, for every simulation */
 
 	struct sr_u64map task_ix;  /* pid -> task index */

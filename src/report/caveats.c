@@ -29,6 +29,7 @@ static const struct {
 	[SR_CAV_DERIVED] = { "derived", "derived", 0 },
 	[SR_CAV_NODES] = { "nodes", "nodes", 0 },
 	[SR_CAV_DEVICES] = { "devices", "devices", 0 },
+	[SR_CAV_ONE_LIST] = { "one_list", "node lists", 0 },
 	[SR_CAV_READAHEAD] = { "readahead", "readahead", 0 },
 	[SR_CAV_NOISE] = { "noise", "noise", 0 },
 	[SR_CAV_UNCERTAINTY] = { "uncertainty", "uncertainty", 0 },
@@ -265,6 +266,15 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 	if (in->devices) {
 		add(out, &n, SR_CAV_DEVICES, &b);
 		put(&b, "%s", in->devices);
+	}
+	if (in->kernel && !in->kernel->node_lists) {
+		add(out, &n, SR_CAV_ONE_LIST, &b);
+		put(&b, "kernel %u.%u has one priority list (%s): reclaimer-nid is its own choice; "
+		    "every other policy walks the per-node lists of 4.14 to 6.18, put back, so that "
+		    "the node it names means what it did there (docs/MODEL.md, \"Node policies on "
+		    "one list\")", in->kernel->major, in->kernel->minor,
+		    in->kernel->prio == SR_PRIO_GLOBAL ? "per-node lists came in 4.14" :
+		    "6.19 removed the per-node lists, 8e689f8ea45f");
 	}
 	if (in->readahead_caveat) {
 		add(out, &n, SR_CAV_READAHEAD, &b);
