@@ -22,8 +22,8 @@ extern const char *const sr_field_names[SR_F_COUNT];
 int sr_field_lookup(const char *name, size_t len);
 /* Set one field of e from its text value; fills msg (size msz) on error.
  * Not memcg_path, which names the row's memcg in the reader's table
- * (sr_reader_name_memcg(), reader.c): its text readers keep it until the
- * row's event is whole. */
+ * (sr_memcgs_set(), memcgs.c): the text readers keep it until the row's
+ * event is whole. */
 int sr_field_set_text(struct sr_event *e, enum sr_field f, const char *v,
 		      size_t len, char *msg, size_t msz);
 /* ts_ns, op, cpu_nid and page_nid must be given. */

@@ -50,34 +50,75 @@ void sr_memcgs_free(struct sr_memcgs *m)
 	free(m);
 }
 
+/* The length of the UTF-8 sequence at p[0..n) (1 to 4), or 0 when it is
+ * not one (RFC 3629: no overlong form, no surrogate, nothing above
+ * U+10FFFF). */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t k, i;
+	uint32_t c;
+
+	if (p[0] < 0x80)
+		return 1;
+	k = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+	if (!k || k > n || p[0] > 0xf4)
+		return 0;
+	c = p[0] & (0x7fu >> k);
+	for (i = 1; i < k; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3fu);
+	}
+	if ((k == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
+	    (k == 4 && (c < 0x10000 || c > 0x10ffff)))
+		return 0;
+	return k;
+}
+
+/* p[0..n) for a message: at most 40 bytes, a control byte or one that is
+ * not UTF-8 as '?'. */
+static const char *shown(char *buf, const char *p, size_t n)
+{
+	size_t i = 0, o = 0, k, lim = n > 40 ? 40 : n;
+
+	while (i < lim) {
+		k = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? 0 :
+		    utf8_len((const unsigned char *)p + i, n - i);
+		if (!k || i + k > lim) {
+			buf[o++] = '?';
+			i++;
+			continue;
+		}
+		memcpy(buf + o, p + i, k);
+		o += k;
+		i += k;
+	}
+	strcpy(buf + o, n > 40 ? "..." : "");
+	return buf;
+}
+
 /* Whether p[0..n) is a path a trace may give: from '/', at most
- * SR_MEMCG_PATH_MAX bytes, no control byte (it is written in CSV and JSON
- * as it is, and printed). */
+ * SR_MEMCG_PATH_MAX bytes, UTF-8 without a control byte (it is written in
+ * CSV and JSON as it is, and printed; JSON takes UTF-8 only). */
 static const char *path_problem(const char *p, size_t n)
 {
-	size_t i;
+	size_t i, k;
 
 	if (!n || p[0] != '/')
 		return "a memcg path starts with '/' (its cgroup's path from the root of the "
 		       "hierarchy, as /proc/PID/cgroup gives it)";
 	if (n > SR_MEMCG_PATH_MAX)
 		return "memcg path longer than 4095 bytes";
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i += k) {
 		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
 			return "memcg path with a control byte";
+		k = utf8_len((const unsigned char *)p + i, n - i);
+		if (!k)
+			return "memcg path not in UTF-8";
+	}
 	return NULL;
 }
 
-/* p[0..n) for a message: at most 40 bytes, control bytes as '?'. */
-static const char *shown(char *buf, const char *p, size_t n)
-{
-	size_t i, k = n > 40 ? 40 : n;
-
-	for (i = 0; i < k; i++)
-		buf[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' : p[i];
-	strcpy(buf + k, n > 40 ? "..." : "");
-	return buf;
-}
 
 int sr_memcgs_set(struct sr_memcgs *m, unsigned id, const char *p, size_t n, char *msg,
 		  size_t msz)

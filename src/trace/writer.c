@@ -81,10 +81,12 @@ static const char *path_due(struct sr_writer *w, const struct sr_event *e)
 }
 
 /* s as a CSV field: quoted, its quotes doubled, when it holds a comma or
- * a quote (a path has no control byte: sr_memcgs_set()). */
+ * a quote, or begins or ends with a space (which libcsv trims from a field
+ * not quoted); a path has no control byte (sr_memcgs_set()). */
 static char *put_csv_text(char *p, const char *s)
 {
-	int quote = strpbrk(s, ",\"") != NULL;
+	size_t n = strlen(s);
+	int quote = strpbrk(s, ",\"") != NULL || (n && (s[0] == ' ' || s[n - 1] == ' '));
 
 	if (quote)
 		*p++ = '"';

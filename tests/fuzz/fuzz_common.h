@@ -194,7 +194,7 @@ FUZZ_HELPER uint64_t fuzz_event_digest(uint64_t h, const struct sr_event *e)
 	v[6] = e->nr_pages;
 	v[7] = (uint64_t)e->cpu_nid << 16 | e->page_nid;
 	v[8] = e->op;
-	v[9] = e->flags;
+	v[9] = (uint64_t)e->memcg << 8 | e->flags;
 	return fuzz_fnv1a(h, v, sizeof(v));
 }
 

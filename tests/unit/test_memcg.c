@@ -55,6 +55,10 @@ static struct sr_memcgs *make_names(void)
 			continue;
 		if (id == 12)
 			snprintf(p, sizeof(p), "/a,b/\"q\"/%u", id);
+		else if (id == 13)
+			snprintf(p, sizeof(p), "/space at the end/%u ", id);
+		else if (id == 14)
+			snprintf(p, sizeof(p), "/utf-8 \xc3\xa9t\xc3\xa9/%u", id);
 		else
 			snprintf(p, sizeof(p), "/g/%u", id);
 		bad |= sr_memcgs_set(m, id, p, strlen(p), msg, sizeof(msg));
@@ -134,6 +138,8 @@ static void memcg_all_formats(void)
 		CHECK(paths == SR_MEMCG_MAX && sr_memcgs_count(sr_reader_memcgs(r)) == 300);
 		CHECK(sr_memcgs_path(sr_reader_memcgs(r), 12) &&
 		      !strcmp(sr_memcgs_path(sr_reader_memcgs(r), 12), "/a,b/\"q\"/12"));
+		CHECK(sr_memcgs_path(sr_reader_memcgs(r), 13) &&
+		      !strcmp(sr_memcgs_path(sr_reader_memcgs(r), 13), "/space at the end/13 "));
 		sr_reader_close(r);
 		if (cases[c].f == SR_FMT_SWT && !cases[c].level) {
 			FILE *f = fopen(path, "rb");
@@ -203,6 +209,13 @@ static void memcg_checks(void)
 		  "memcg 3 was named /a earlier: one path per memcg in a trace (memcg_path, \"/b\")" },
 		{ "1,out,1,0,0,0,5,,3,\"/a\tb\"\n",
 		  "memcg path with a control byte (memcg_path, \"/a?b\")" },
+		{ "1,out,1,0,0,0,5,,3,/a\xff\xfe\n",
+		  "memcg path not in UTF-8 (memcg_path, \"/a??\")" },
+		{ "1,out,1,0,0,0,5,,3,/\xc0\xaf\n",
+		  "memcg path not in UTF-8 (memcg_path, \"/??\")" },
+		{ "1,out,1,0,0,0,5,,3,/\xed\xa0\x80\n",
+		  "memcg path not in UTF-8 (memcg_path, \"/???\")" },
+		{ "1,out,1,0,0,0,5,,3,/\xe6\x97\xa5\n", "" },
 	};
 	char dir[] = "/tmp/sr-unit-XXXXXX";
 	struct sr_reader *r = NULL;
