@@ -145,11 +145,20 @@ if [ -n "$ev" ] && [ -n "$lat" ] && [ "$((lat * 100))" -ge "$((ev * 75))" ]; the
 else
 	bad "latency recorded for ${lat:-?} of ${ev:-?} events: more than a quarter of the completions missed"
 fi
+# Its rows: a policy's, then, the trace naming its memcgs, one per policy
+# and memcg (docs/REPORT.md, csv).
 if "$SR" "$W/run.csv.zst" --machine="$W/run.machine.json" -p reclaimer-nid,hybrid -f csv >"$W/rep.csv" 2>"$W/rep.err" &&
-	[ "$(wc -l <"$W/rep.csv")" -eq 3 ]; then
+	[ "$(grep -c '^reclaimer-nid,' "$W/rep.csv")" -ge 1 ] && [ "$(grep -c '^hybrid,' "$W/rep.csv")" -ge 1 ]; then
 	ok "the trace replays on the probed machine (run.machine.json)"
 else
-	bad "replay: $(cat "$W/rep.err")"
+	bad "replay: $(cat "$W/rep.err") $(head -3 "$W/rep.csv")"
+fi
+# The workload's pages are the cgroup's: stat names its memcg by the
+# cgroup's path (the tracepoint capture numbers its memcgs itself).
+if grep -q "^  1 /${CG##*/}: pages out" "$W/stat.txt"; then
+	ok "the trace names the workload's memcg: $(grep "^  1 /" "$W/stat.txt")"
+else
+	bad "memcg of the workload (/${CG##*/}): $(grep -A3 '^memcgs' "$W/stat.txt")"
 fi
 # The trace against its own machine (replay --check-recorded): the events
 # with a recorded latency are the ones stat counts, and the table of
