@@ -126,10 +126,13 @@ static void print_memcgs(FILE *f, const struct sr_stat *s, const struct sr_memcg
 {
 	struct sr_stat_memcg mc[STAT_MEMCGS];
 	size_t n = sr_stat_memcgs(s, mc, STAT_MEMCGS), shown = n < STAT_MEMCGS ? n : STAT_MEMCGS;
-	size_t i;
+	size_t i, named;
 
 	if (!n)
 		return;
+	/* The memcgs named, less "none" (listed first when some events have
+	 * no memcg). */
+	named = n - (!mc[0].id);
 	if (json) {
 		fputs(",\"memcgs\":{", f);
 		for (i = 0; i < shown; i++) {
@@ -148,11 +151,10 @@ static void print_memcgs(FILE *f, const struct sr_stat *s, const struct sr_memcg
 				"\"pages\":{\"out\":%" PRIu64 ",\"in\":%" PRIu64 "}}",
 				mc[i].events[0], mc[i].events[1], mc[i].pages[0], mc[i].pages[1]);
 		}
-		fprintf(f, "},\"memcgs_total\":%zu", n - (shown && !mc[0].id));
+		fprintf(f, "},\"memcgs_total\":%zu", named);
 		return;
 	}
-	fprintf(f, "memcgs:           %zu\n",
-		n - (shown && !mc[0].id));
+	fprintf(f, "memcgs:           %zu\n", named);
 	for (i = 0; i < shown; i++) {
 		const char *path = sr_memcgs_path(names, mc[i].id);
 
@@ -165,7 +167,7 @@ static void print_memcgs(FILE *f, const struct sr_stat *s, const struct sr_memcg
 			mc[i].pages[0], mc[i].pages[1], mc[i].events[0], mc[i].events[1]);
 	}
 	if (n > shown)
-		fprintf(f, "  ... (%zu in all)\n", n - (shown && !mc[0].id));
+		fprintf(f, "  ... (%zu in all)\n", named);
 }
 
 static void print_one(FILE *f, const char *name, const struct sr_read_stats *rs,

@@ -322,19 +322,24 @@ static const struct actor *page_actor(const struct sr_gen *g, uint32_t pg)
 	return &g->actors[k];
 }
 
-/* The virtual address of page pg in its task's region (gen.h): regions
+/* The virtual address of page pg of actor a's region (gen.h): regions
  * from 2^40 on, each 2 MiB aligned, 2 MiB apart. */
+static uint64_t actor_va(const struct actor *a, uint32_t pg)
+{
+	return a->va + (uint64_t)(pg - a->base) * SR_PAGE_SIZE;
+}
+
+/* The same of page pg, whoever's it is. */
 static uint64_t page_va(const struct sr_gen *g, uint32_t pg)
 {
-	const struct actor *a = page_actor(g, pg);
-
-	return a->va + (uint64_t)(pg - a->base) * SR_PAGE_SIZE;
+	return actor_va(page_actor(g, pg), pg);
 }
 
 static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op, int dev,
 		 uint32_t slot, uint32_t nr, uint32_t pg)
 {
 	struct sr_event *e = &g->pend[g->npend++];
+	const struct actor *owner = page_actor(g, pg);
 
 	sr_event_init(e);
 	e->ts_ns = a->clock;
@@ -347,9 +352,9 @@ static void emit(struct sr_gen *g, const struct actor *a, enum sr_op op, int dev
 	e->offset = slot;
 	e->nr_pages = nr;
 	e->lat_ns = 0;
-	e->vaddr = page_va(g, pg);
+	e->vaddr = actor_va(owner, pg);
 	/* The page's memcg, whoever reclaims or faults it. */
-	e->memcg = page_actor(g, pg)->memcg;
+	e->memcg = owner->memcg;
 	e->flags = SR_EV_HAS_CPU | SR_EV_HAS_OFFSET | SR_EV_HAS_VADDR;
 	/* Every swap-out is a's direct reclaim (under a cgroup's limit, the
 	 * task that needs a page reclaims one: there is no kswapd), but

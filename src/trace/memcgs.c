@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/diag.h"
+#include "common/quote.h"
 #include "swapreplay/trace.h"
 
 struct sr_memcgs {
@@ -50,31 +51,6 @@ void sr_memcgs_free(struct sr_memcgs *m)
 	free(m);
 }
 
-/* The length of the UTF-8 sequence at p[0..n) (1 to 4), or 0 when it is
- * not one (RFC 3629: no overlong form, no surrogate, nothing above
- * U+10FFFF). */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	size_t k, i;
-	uint32_t c;
-
-	if (p[0] < 0x80)
-		return 1;
-	k = p[0] >= 0xf0 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
-	if (!k || k > n || p[0] > 0xf4)
-		return 0;
-	c = p[0] & (0x7fu >> k);
-	for (i = 1; i < k; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (p[i] & 0x3fu);
-	}
-	if ((k == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) ||
-	    (k == 4 && (c < 0x10000 || c > 0x10ffff)))
-		return 0;
-	return k;
-}
-
 /* p[0..n) for a message: at most 40 bytes, a control byte or one that is
  * not UTF-8 as '?'. */
 static const char *shown(char *buf, const char *p, size_t n)
@@ -83,7 +59,7 @@ static const char *shown(char *buf, const char *p, size_t n)
 
 	while (i < lim) {
 		k = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? 0 :
-		    utf8_len((const unsigned char *)p + i, n - i);
+		    sr_utf8_seq((const unsigned char *)p + i, n - i);
 		if (!k || i + k > lim) {
 			buf[o++] = '?';
 			i++;
@@ -112,7 +88,7 @@ static const char *path_problem(const char *p, size_t n)
 	for (i = 0; i < n; i += k) {
 		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
 			return "memcg path with a control byte";
-		k = utf8_len((const unsigned char *)p + i, n - i);
+		k = sr_utf8_seq((const unsigned char *)p + i, n - i);
 		if (!k)
 			return "memcg path not in UTF-8";
 	}
