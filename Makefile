@@ -74,9 +74,12 @@ DOC_PKGS = groff-base man-db pkgconf
 .PHONY: all test asan-test clang-test valgrind-test stress test-cluster test-live validate-live demo bench install uninstall clean deps validate validate-readme pc plots FORCE
 all: $(BIN) $(EXAMPLE_SO)
 
+# Its dependencies go to fixed_node.so.d: -MMD alone would name them
+# fixed_node.d, over the built-in fixed_node.o's, which would then not be
+# rebuilt when a header it includes changes.
 $(EXAMPLE_SO): policies/fixed_node.c include/swapreplay/policy.h
 	@mkdir -p $(@D)
-	$(CC) $(SR_CPPFLAGS) $(CPPFLAGS) $(SR_CFLAGS) $(CFLAGS) -DSR_POLICY_SHARED -fPIC -shared -o $@ $<
+	$(CC) $(SR_CPPFLAGS) $(CPPFLAGS) $(SR_CFLAGS) $(CFLAGS) -MF $@.d -DSR_POLICY_SHARED -fPIC -shared -o $@ $<
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -236,7 +239,7 @@ uninstall:
 clean:
 	rm -rf build build-asan
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(EXAMPLE_SO).d
 
 # Fuzz targets and their corpus replay (tests/fuzz/README.md).
 -include tests/fuzz/fuzz.mk
