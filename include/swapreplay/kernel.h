@@ -97,8 +97,20 @@ struct sr_readahead_opts {
 				   * ahead are kept until used */
 };
 
-/* The kernel modelled when none is named. */
-#define SR_KERNEL_DEFAULT "6.6"
+/*
+ * The kernel modelled when none is named and none was recorded with the
+ * trace (sr_kernel_resolve()): the newest long-term release modelled.  The
+ * long-term releases in December 2026 are 6.1, 6.6, 6.12 and 6.18
+ * (kernel.org's releases page lists 6.1 to 6.12 with their end of life;
+ * 6.18 was named long-term on 3 December 2025, end of life December 2027,
+ * which we read on secondary pages only, wits.at news486 of 4 December
+ * 2025 and The New Stack's, not on a kernel.org copy).  Until 2026-12 the
+ * default was 6.6.
+ */
+#define SR_KERNEL_DEFAULT "6.18"
+/* A sweep's kernel when none is given: each trace's own, recorded with it
+ * (its rows' kernel_modelled says which). */
+#define SR_KERNEL_RECORDED "recorded"
 /* The newest release whose changes are modelled: later ones are modelled
  * as it (src/mm/kernel.c says why). */
 #define SR_KERNEL_MODELLED_MAJOR 7u

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "swapreplay/error.h"
+#include "swapreplay/kernel.h"
 
 #define SR_MACHINE_MAX_NODES 64    /* nodes in a machine description */
 /*
@@ -94,6 +95,7 @@ struct sr_device {
 struct sr_machine {
 	char name[64];
 	char description[256];
+	char kernel[65];        /* the kernel it ran, as uname -r printed it ("" unknown) */
 	int nr_nodes;
 	int cpus_per_node[SR_MACHINE_MAX_NODES];
 	int nr_cpus;
@@ -303,6 +305,25 @@ enum sr_err sr_machine_resolve(struct sr_machine **out, const struct sr_machine_
  * DIR/X.EXT or DIR/X.EXT.zst, whether it exists or not; malloc'ed, NULL
  * out of memory. */
 char *sr_machine_beside_path(const char *trace);
+/* The capture's notes beside trace, DIR/X.info (swapreplay-record's
+ * run.info beside run.csv.zst); malloc'ed, NULL out of memory. */
+char *sr_info_beside_path(const char *trace);
+
+/*
+ * The kernel a trace is replayed on, for replay and sweep alike: option
+ * (--kernel) when given; else the kernel recorded with the trace: the
+ * "kernel: RELEASE" line of the capture's notes beside it (X.info), else
+ * the "kernel" of machine m (the description the replay uses, as
+ * `machine --probe` writes it; mwhere says where it came from, NULL: its
+ * name); else SR_KERNEL_DEFAULT, the newest long-term release modelled.
+ * why gets which and why, for the report ("--kernel", "recorded with the
+ * trace: run.info beside it says kernel 6.18.44", ...).  A recorded kernel
+ * that is not modelled (before 4.0) is an error that says to give
+ * --kernel, never replaced by another silently.
+ */
+enum sr_err sr_kernel_resolve(struct sr_kernel *k, const char *option, const char *trace,
+			      const struct sr_machine *m, const char *mwhere, char *why,
+			      size_t n, struct sr_diag *diag);
 /* sr_machine_load() of a path found rather than given: a FIFO, a
  * directory or a device is refused (SR_ERR_IO), never read (a FIFO would
  * block for ever). */

@@ -38,6 +38,7 @@ struct sr_report_info {
 	int slots_cache;
 	int plug;                   /* swap writes plugged per reclaim pass */
 	const struct sr_kernel *kernel; /* the kernel generation modelled */
+	const char *kernel_why;         /* why that one (sr_kernel_resolve()); NULL: not said */
 	const char *readahead;      /* sr_replay_readahead_describe(), or NULL */
 	int readahead_on;           /* readahead is modelled in this replay */
 	/* What weakens the replay's readahead (sr_replay_readahead_caveat()),

@@ -19,7 +19,7 @@
  *                                              tags (nvme, ssd, hdd)
  *   sys/dev/block/<major>:<minor>              a swap file's disk, from the
  *                                              st_dev of the file under ROOT
- *   proc/sys/kernel/{hostname,osrelease}       name and description
+ *   proc/sys/kernel/{hostname,osrelease}       name, description and kernel
  *
  * Performance figures are never probed: the description leaves them out so
  * that they take the class defaults, and says so in its "comment" keys.
@@ -790,6 +790,12 @@ enum sr_err sr_machine_probe(const char *root, char **json, char **notes,
 			 rel_s && rel_s[0] ? " on Linux " : "", rel_s ? rel_s : "", ni->nr,
 			 ni->nr == 1 ? "" : "s", ncpus, nsw, nsw == 1 ? "" : "s");
 		bjson(&b, desc);
+	}
+	if (rel_s && rel_s[0] && strlen(rel_s) < 65 && !strpbrk(rel_s, " \t")) {
+		/* The kernel it runs, as uname -r prints it: the replay's
+		 * kernel when none is asked for (sr_kernel_resolve()). */
+		bprintf(&b, ",\n  \"kernel\": ");
+		bjson(&b, rel_s);
 	}
 	bprintf(&b, ",\n  \"comment\": ");
 	{

@@ -55,6 +55,9 @@ static void show(const struct sr_machine *m)
 
 	printf("name:          %s\n", m->name);
 	printf("description:   %s\n", m->description);
+	if (m->kernel[0])
+		printf("kernel:        %s (a replay without --kernel models it, unless the trace has capture notes beside it)\n",
+		       m->kernel);
 	printf("nodes:         %d (", m->nr_nodes);
 	for (i = 0; i < m->nr_nodes; i++)
 		printf("%s%d CPUs", i ? ", " : "", m->cpus_per_node[i]);

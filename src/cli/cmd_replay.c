@@ -187,7 +187,8 @@ static int cli_replay(int argc, char **argv)
 	enum cli_progress_mode pmode = CLI_PROGRESS_AUTO;
 	struct cli_progress prog;
 	uint64_t fed = 0, max_memory = 0, mem_limit = UINT64_MAX, batches = 0;
-	char mem_why[96] = "";
+	char mem_why[96] = "", kwhy[320] = "";
+	const char *kernel_opt = NULL;
 
 	sr_replay_opts_init(&rpo);
 	rpo.ordered = 1; /* by the pipe */
@@ -342,9 +343,11 @@ static int cli_replay(int argc, char **argv)
 			rpo.node_map = &nmap;
 			break;
 		case O_KERNEL:
+			/* Checked now; chosen with the machine, below. */
 			rc = cli_opt_kernel("replay", val, &kern);
 			if (rc)
 				goto out;
+			kernel_opt = val;
 			break;
 		default:
 			rc = cli_ra_opt("replay", id, val, &ra);
@@ -359,7 +362,7 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_usage("replay", "needs a trace");
 		goto out;
 	}
-	if (slots_given && (rc = cli_kernel_slots("replay", &kern)))
+	if (slots_given && kernel_opt && (rc = cli_kernel_slots("replay", &kern)))
 		goto out;
 	if (check_rec && (fmt == SR_REPORT_TABLE || fmt == SR_REPORT_CSV))
 		cli_warn("--check-recorded is ignored by -f %s: text, markdown and json give the "
@@ -413,6 +416,19 @@ static int cli_replay(int argc, char **argv)
 	}
 	if (err) {
 		rc = cli_diag(&d);
+		goto out;
+	}
+	/* --kernel, else the one recorded with the trace, else the newest
+	 * long-term release modelled (sr_kernel_resolve()). */
+	err = sr_kernel_resolve(&kern, kernel_opt, trace, m, mpath ? mpath : origin, kwhy,
+				sizeof(kwhy), &d);
+	if (err) {
+		rc = cli_diag(&d);
+		goto out;
+	}
+	if (slots_given && !kernel_opt && kern.alloc != SR_ALLOC_SLOTS_CACHE) {
+		rc = cli_usage("replay", "--slots-cache: kernel %u.%u (%s) has no slots cache "
+			       "(4.11 to 6.14 have it): give --kernel", kern.major, kern.minor, kwhy);
 		goto out;
 	}
 	cli_machine_notes(m);
@@ -519,6 +535,7 @@ static int cli_replay(int argc, char **argv)
 	info.slots_cache = rpo.slots_cache && kern.alloc == SR_ALLOC_SLOTS_CACHE;
 	info.plug = plug;
 	info.kernel = &kern;
+	info.kernel_why = kwhy;
 	info.readahead = sr_replay_readahead_describe(rp, rad, sizeof(rad));
 	info.readahead_on = sr_replay_readahead_active(rp);
 	info.readahead_caveat = sr_replay_readahead_caveat(rp, racav, sizeof(racav));
@@ -607,8 +624,13 @@ const struct cli_cmd cmd_replay = {
 	"                        naming a node the machine lacks is refused, with\n"
 	"                        the map that would fold it; the report says what\n"
 	"                        was mapped\n"
-	"  --kernel=VERSION      the kernel generation to model, MAJOR.MINOR (default\n"
-	"                        " SR_KERNEL_DEFAULT "): before 4.11 no slots cache; 4.11-6.14 the\n"
+	"  --kernel=VERSION      the kernel generation to model, MAJOR.MINOR; default:\n"
+	"                        the one recorded with the trace (the 'kernel:' line\n"
+	"                        of X.info beside X.csv.zst, as the capture writes\n"
+	"                        it, else the machine description's \"kernel\"), else\n"
+	"                        " SR_KERNEL_DEFAULT ", the newest long-term release modelled; the\n"
+	"                        report says which and why.  Before 4.11 no slots\n"
+	"                        cache; 4.11-6.14 the\n"
 	"                        per-CPU slots cache of 64; from 6.15 a per-CPU\n"
 	"                        cluster per folio order; 4.14-6.18 per-node priority\n"
 	"                        lists, one list before and after; before 6.18 a\n"

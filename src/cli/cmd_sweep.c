@@ -339,7 +339,9 @@ static int run(int argc, char **argv)
 		rc = cli_usage("sweep", "--resume needs -o FILE: the results to continue");
 		goto out;
 	}
-	if (slots_given && (rc = cli_kernel_slots("sweep", &kern)))
+	/* Without --kernel, --slots-cache is for the traces whose kernel has
+	 * the cache. */
+	if (slots_given && so.kernel && (rc = cli_kernel_slots("sweep", &kern)))
 		goto out;
 	/* What a readahead named outright leaves out (auto is settled per
 	 * unit, by its machine). */
@@ -512,7 +514,10 @@ const struct cli_cmd cmd_sweep = {
 	"                        it (as the capture script writes them), else the\n"
 	"                        machine in its header, else " SR_MACHINE_DEFAULT ")\n"
 	"  --baseline=NAME       default reclaimer-nid, always replayed\n"
-	"  --kernel=VERSION      as for replay (default " SR_KERNEL_DEFAULT ")\n"
+	"  --kernel=VERSION      as for replay; default: each trace's own, recorded\n"
+	"                        with it (X.info or the machine description beside\n"
+	"                        it, or the header's machine), else " SR_KERNEL_DEFAULT "; the rows'\n"
+	"                        kernel_modelled says which and why\n"
 	"  --slots-cache=on|off  as for replay\n"
 	"  --plug=on|off         as for replay\n"
 	"  --node-map=R:M,...|fold  as for replay, on every machine (a machine that\n"

@@ -557,7 +557,7 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 			     const char *origin, struct sr_diag *caller)
 {
 	struct sr_diag local, *diag = caller ? caller : &local;
-	static const char *const top[] = { "schema", "name", "description", "nodes",
+	static const char *const top[] = { "schema", "name", "description", "kernel", "nodes",
 		"distance", "interconnect", "memory", "cpu", "devices", NULL };
 	static const char *const ikeys[] = { "bw_gb_s", "latency_ns", NULL };
 	static const double iscale[] = { GBS, 1 };
@@ -613,6 +613,24 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 	v = json_object_get(root, "description");
 	if (json_is_string(v))
 		snprintf(m->description, sizeof(m->description), "%s", json_string_value(v));
+	/* The kernel it ran, as uname -r printed it: the replay's kernel when
+	 * none is asked for (sr_kernel_resolve()); checked as a version there,
+	 * so that a description of a kernel not modelled still loads. */
+	v = json_object_get(root, "kernel");
+	if (v) {
+		const char *ks = json_is_string(v) ? json_string_value(v) : NULL;
+		size_t kl = ks ? strlen(ks) : 0, j;
+
+		for (j = 0; j < kl && ks[j] > ' ' && ks[j] < 0x7f; j++)
+			;
+		if (!ks || !kl || kl >= sizeof(m->kernel) || j < kl) {
+			bad(&p, "kernel: expected the release as uname -r prints it (6.18.44, "
+			    "6.6.0-28-generic): 1 to %zu printable characters, no space",
+			    sizeof(m->kernel) - 1);
+			goto out;
+		}
+		memcpy(m->kernel, ks, kl + 1);
+	}
 	if (parse_cpus(&p, m, json_object_get(root, "nodes")) ||
 	    parse_distance(&p, m, json_object_get(root, "distance")))
 		goto out;

@@ -94,6 +94,13 @@ static void bytes_h(char *buf, size_t n, uint64_t b)
 
 /* The machine as a report names it: "2s-nvme2 (preset)", with the file's
  * path when it came from one. */
+/* Why the kernel modelled is that one, where the report says it: not
+ * when it was asked for (--kernel); JSON's kernel_source always says it. */
+static const char *kernel_why(const struct sr_report_info *in)
+{
+	return in->kernel_why && strcmp(in->kernel_why, "--kernel") ? in->kernel_why : NULL;
+}
+
 static void machine_line(char *buf, size_t n, const struct sr_report_info *in)
 {
 	if (in->machine_path)
@@ -530,6 +537,10 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 	fprintf(f, "},\n  \"options\": {\"slots_cache\": %s", in->slots_cache ? "true" : "false");
 	if (in->kernel)
 		fprintf(f, ", \"kernel\": \"%u.%u\"", in->kernel->major, in->kernel->minor);
+	if (in->kernel && in->kernel_why) {
+		fprintf(f, ", \"kernel_source\": ");
+		sr_report_json_string(f, in->kernel_why);
+	}
 	if (in->readahead) {
 		fprintf(f, ", \"readahead\": ");
 		sr_report_json_string(f, in->readahead);
@@ -1093,7 +1104,9 @@ static void write_table(FILE *f, const struct sr_result *res, const struct sr_re
 	machine_line(mline, sizeof(mline), in);
 	note(f, "machine", "%s", mline);
 	if (in->kernel)
-		note(f, "kernel", "%s", sr_kernel_describe(in->kernel, kd, sizeof(kd)));
+		note(f, "kernel", "%s%s%s%s", sr_kernel_describe(in->kernel, kd, sizeof(kd)),
+		     kernel_why(in) ? " (" : "", kernel_why(in) ? kernel_why(in) : "",
+		     kernel_why(in) ? ")" : "");
 	if (in->readahead)
 		note(f, "readahead", "%s", in->readahead);
 	if (blk)
@@ -1123,6 +1136,8 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		char kd[160];
 
 		fprintf(f, "kernel:      %s\n", sr_kernel_describe(in->kernel, kd, sizeof(kd)));
+		if (kernel_why(in))
+			fprintf(f, "kernel from: %s\n", kernel_why(in));
 	}
 	if (in->readahead)
 		fprintf(f, "readahead:   %s\n", in->readahead);
@@ -1188,8 +1203,12 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 			" (%" PRIu64 " pages), unmatched swap-ins %" PRIu64 ", swap full %" PRIu64 "\n",
 			p->swapouts, p->pages_out, p->swapins, p->pages_in, p->unmatched_in,
 			p->swap_full);
-		fprintf(f, "slots cache refills %" PRIu64 ", direct allocations %" PRIu64
-			", simulated time %.6f s\n", p->cache_refills, p->direct_allocs,
+		/* cache_refills: the slots cache's (4.11-6.14), else a CPU's
+		 * new current cluster (6.15 on). */
+		fprintf(f, "%s %" PRIu64 ", direct allocations %" PRIu64
+			", simulated time %.6f s\n",
+			in->kernel && in->kernel->alloc == SR_ALLOC_CLUSTER ? "per-CPU cluster refills" :
+			"slots cache refills", p->cache_refills, p->direct_allocs,
 			p->makespan_ns / 1e9);
 		if (p->task)
 			fprintf(f, "per-task throughput, summed over %zu task%s: swap-in %.0f KiB/s, swap-out %.0f KiB/s\n",

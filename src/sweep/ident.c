@@ -64,6 +64,9 @@ const struct sr_id_field sr_id_fields[SR_ID_COUNT] = {
 	 * without any. */
 	[SR_ID_NOISE] = { "noise", SR_IDK_STR, SR_IDS_RUN, 3, "0" },
 	[SR_ID_NOISE_JITTER] = { "noise_jitter_ns", SR_IDK_INT, SR_IDS_RUN, 3, NULL },
+	/* The kernel each unit was replayed on and why: "6.18 (recorded
+	 * with the trace: ...)"; rows written before it had the run's. */
+	[SR_ID_KERNEL_USED] = { "kernel_modelled", SR_IDK_STR, SR_IDS_INFO, 4, NULL },
 };
 
 static int set(char **v, const char *x)
@@ -86,7 +89,10 @@ int sr_ident_run(struct sr_sweep *s)
 	rc |= set(&s->run_v[SR_ID_BASELINE], s->pname[s->bl]);
 	rc |= set(&s->run_v[SR_ID_BASELINE_HASH], s->phash[s->bl]);
 	rc |= set(&s->run_v[SR_ID_SLOTS], s->slots_cache ? "on" : "off");
-	snprintf(num[3], sizeof(num[3]), "%u.%u", s->kernel.major, s->kernel.minor);
+	if (s->kernel_recorded)
+		snprintf(num[3], sizeof(num[3]), "%s", SR_KERNEL_RECORDED);
+	else
+		snprintf(num[3], sizeof(num[3]), "%u.%u", s->kernel.major, s->kernel.minor);
 	rc |= set(&s->run_v[SR_ID_KERNEL], num[3]);
 	rc |= set(&s->run_v[SR_ID_RA], sr_readahead_format(&s->ra, ra, sizeof(ra)));
 	rc |= set(&s->run_v[SR_ID_REORDER], num[0]);

@@ -477,8 +477,11 @@ static const char *plan_line(struct sr_plan *p, json_t *o, const char *dir, uint
 		p->slots_cache = !sr_id_eq(run[SR_ID_SLOTS], "off");
 		/* A plan written before the plug was modelled has none: on. */
 		p->plug = !sr_id_eq(run[SR_ID_PLUG], "off");
-		if (!run[SR_ID_KERNEL] || sr_kernel_parse(run[SR_ID_KERNEL], &p->kernel, NULL))
-			return "its kernel is not a kernel version such as 6.6";
+		p->kernel_recorded = sr_id_eq(run[SR_ID_KERNEL], SR_KERNEL_RECORDED);
+		if (!run[SR_ID_KERNEL] ||
+		    sr_kernel_parse(p->kernel_recorded ? SR_KERNEL_DEFAULT : run[SR_ID_KERNEL],
+				    &p->kernel, NULL))
+			return "its kernel is not a kernel version such as 6.6, nor recorded";
 		if (!run[SR_ID_RA] || sr_readahead_parse(run[SR_ID_RA], &p->ra, NULL))
 			return "its readahead is not as sr_readahead_format() writes it (auto;page-cluster=3;...)";
 		/* A plan written before --node-map has none (null). */
@@ -635,6 +638,7 @@ enum sr_err sr_sweep_open_plan(struct sr_sweep **out, const char *path,
 	s->slots_cache = s->plan.slots_cache;
 	s->plug = s->plan.plug;
 	s->kernel = s->plan.kernel;
+	s->kernel_recorded = s->plan.kernel_recorded;
 	s->ra = s->plan.ra;
 	s->node_map = s->plan.node_map;
 	s->ro.format = s->plan.infmt;

@@ -371,8 +371,8 @@ enum sr_err sr_sweep_match_old(struct sr_sweep *s, struct sr_diag *d)
 			/* Its bytes are not this swapreplay's rows': resumed, the
 			 * file would mix the two. */
 			err = refuse(s, r, d, "a row written before the fields added since (where its "
-				     "machine came from, node_map, noise): it cannot be resumed by "
-				     "this swapreplay (merge still reads it)");
+				     "machine came from, node_map, noise, the kernel modelled): it "
+				     "cannot be resumed by this swapreplay (merge still reads it)");
 			break;
 		}
 		if (sr_ident_diff(&r->id, &run, SR_IDS_RUN, 0, diff, sizeof(diff))) {

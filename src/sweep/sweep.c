@@ -203,6 +203,9 @@ enum sr_err sr_sweep_new(struct sr_sweep **out, const char *const *inputs, size_
 	s = sr_sweep_alloc(opts);
 	if (!s)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+	/* Without --kernel, each trace's own (sr_unit_run()); s->kernel is
+	 * then the default, unused. */
+	s->kernel_recorded = !opts->kernel;
 	err = sr_kernel_parse(opts->kernel ? opts->kernel : SR_KERNEL_DEFAULT, &s->kernel, d);
 	if (err)
 		goto fail;

@@ -66,7 +66,8 @@ enum sr_id {
 	SR_ID_BASELINE,      /* run: the baseline, as SR_ID_POLICY */
 	SR_ID_BASELINE_HASH, /* run: ... and as SR_ID_POLICY_HASH */
 	SR_ID_SLOTS,         /* run: the slots cache */
-	SR_ID_KERNEL,        /* run: the kernel generation */
+	SR_ID_KERNEL,        /* run: the kernel generation, or "recorded": each
+			      * trace's own (SR_ID_KERNEL_USED says which) */
 	SR_ID_RA,            /* run: readahead (sr_readahead_format()) */
 	SR_ID_REORDER,       /* run: the reorder window */
 	SR_ID_UNC,           /* run: uncertainty variants */
@@ -77,6 +78,9 @@ enum sr_id {
 	SR_ID_NODE_MAP,      /* run: --node-map (sr_node_map_format()); null without */
 	SR_ID_NOISE,         /* run: --noise, "auto" or the replicas */
 	SR_ID_NOISE_JITTER,  /* run: their jitter in ns; null without replicas */
+	SR_ID_KERNEL_USED,   /* info: the kernel the unit was replayed on, and why
+			      * (sr_kernel_resolve()): with kernel "recorded",
+			      * each trace's own */
 	SR_ID_COUNT
 };
 
@@ -108,7 +112,7 @@ struct sr_id_field {
 };
 /* Generations of rows of schema /2 (above): the newest is
  * SR_ID_GENERATIONS - 1. */
-#define SR_ID_GENERATIONS 4
+#define SR_ID_GENERATIONS 5
 
 /* Where a unit's machine came from, in that order of precedence. */
 /* (sr_machine_src_name() names them so.) */
@@ -321,6 +325,7 @@ struct sr_plan {
 	int slots_cache;
 	int plug;
 	struct sr_kernel kernel;
+	int kernel_recorded;           /* its kernel is "recorded": each trace's own */
 	struct sr_readahead_opts ra;
 	struct sr_node_map node_map;
 	enum sr_format infmt;
@@ -368,6 +373,9 @@ struct sr_sweep {
 	int slots_cache;
 	int plug;                   /* as sr_replay_opts.plug */
 	struct sr_kernel kernel;    /* the kernel generation replayed */
+	int kernel_recorded;        /* no --kernel: each unit's is the one recorded
+				     * with its trace, else SR_KERNEL_DEFAULT
+				     * (sr_kernel_resolve()); kernel unused */
 	struct sr_readahead_opts ra; /* the readahead replayed */
 	struct sr_node_map node_map; /* --node-map (none: zeroed) */
 	struct sr_read_opts ro;

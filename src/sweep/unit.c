@@ -25,6 +25,7 @@ struct found {
 	char mname[64];
 	int have_t, have_m;
 	const char *msrc, *mpath;  /* where the machine came from, once known */
+	char kernel[352];          /* the kernel replayed and why, once known */
 };
 
 /*
@@ -163,6 +164,18 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	ro.slots_cache = s->slots_cache;
 	ro.reorder_window = SR_SWEEP_REORDER;
 	ro.kernel = s->kernel;
+	{
+		/* The sweep's --kernel, else the one recorded with this trace
+		 * (its capture notes, else its machine's), as replay does. */
+		char why[320] = "--kernel";
+
+		if (s->kernel_recorded &&
+		    sr_kernel_resolve(&ro.kernel, NULL, trace, m, fd.mpath ? fd.mpath : fd.msrc, why,
+				      sizeof(why), &d))
+			goto diag;
+		snprintf(fd.kernel, sizeof(fd.kernel), "%u.%u (%s)", ro.kernel.major,
+			 ro.kernel.minor, why);
+	}
 	ro.readahead = s->ra;
 	ro.plug = s->plug;
 	ro.ordered = ahead; /* by the pipe's window, as replay does */
@@ -236,6 +249,8 @@ rows:
 			id.v[SR_ID_MSRC] = fd.msrc;
 			id.v[SR_ID_MPATH] = fd.mpath;
 		}
+		if (fd.kernel[0])
+			id.v[SR_ID_KERNEL_USED] = fd.kernel;
 		if (sr_row_make(&(*out)[*nout], s->fmt, u, &id, res && !quiet ? &res->policy[k] : NULL,
 				res ? res->events : 0, quiet ? NULL : err[0] ? err : "failed")) {
 			for (; *nout; --*nout)

@@ -254,7 +254,7 @@ check "plot of two rows of one identity, other figures: status 3, both named, no
 $SR sweep "$SAMPLE" -m 2s-nvme2 -p hybrid --kernel=6.15 -o "$W/k615.jsonl" >/dev/null 2>&1
 $SR plot "$W/sweep.jsonl" "$W/k615.jsonl" -o "$W/k.svg" 2>"$W/err"
 check "plot of rows of two kernels: status 3, the setting named, no chart" "3 yes no" \
-	"$? $(grep -qF "k615.jsonl:1: a row of other settings than $W/sweep.jsonl:1's (kernel 6.15, not 6.6): plot the rows of one setting at a time" "$W/err" && echo yes) $(test -e "$W/k.svg" && echo yes || echo no)"
+	"$? $(grep -qF "k615.jsonl:1: a row of other settings than $W/sweep.jsonl:1's (kernel 6.15, not recorded): plot the rows of one setting at a time" "$W/err" && echo yes) $(test -e "$W/k.svg" && echo yes || echo no)"
 # One machine name of two descriptions (another machine_hash): refused.
 sed -n 1p "$W/sweep.jsonl" | sed 's/"machine_hash": "fnv1a64:[0-9a-f]*"/"machine_hash": "fnv1a64:0000000000000000"/' >"$W/mh.jsonl"
 $SR plot "$W/sweep.jsonl" "$W/mh.jsonl" -o "$W/mh.svg" 2>"$W/err"
@@ -298,14 +298,15 @@ $SR plot "$W/cut.jsonl" -o "$W/cut.svg" 2>"$W/err"
 check "plot and merge of a last row cut short: status 3, FILE:8: a row cut short, both" "3 yes yes" \
 	"$? $(grep -qF "$W/cut.jsonl:8: a row cut short (a sweep killed while writing it)" "$W/err" && echo yes) $(grep -qF "$W/cut.jsonl:8: a row cut short (a sweep killed while writing it)" "$W/merr" && echo yes)"
 # Rows of the generations before (JSON without machine_source,
-# machine_path, uncertainty_range, node_map and the noise fields; CSV
+# machine_path, uncertainty_range, node_map, the noise fields and
+# kernel_modelled; CSV
 # under the header of the first rows of /2), which merge takes, are
 # plotted: the same chart as of rows without noise replicas (--noise=0:
 # such rows were replayed without).
 $SR sweep "$SAMPLE" -m 2s-pmem2,2s-nvme2 -p $P -f csv --noise=0 -o "$W/sweep0.csv" >/dev/null 2>&1
-sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/,/; s/, "uncertainty_range": null//; s/, "node_map": null//; s/, "noise": "0", "noise_jitter_ns": null//; s/, "noise_replicas": 0, "delta_noise_pct": null, "delta_in_noise": null//' \
+sed 's/, "machine_source": [^,]*, "machine_path": [^,]*,/,/; s/, "uncertainty_range": null//; s/, "node_map": null//; s/, "noise": "0", "noise_jitter_ns": null//; s/, "noise_replicas": 0, "delta_noise_pct": null, "delta_in_noise": null//; s/, "kernel_modelled": "[^"]*"//' \
 	"$W/sweep0.jsonl" >"$W/gen0.jsonl"
-added=' machine_source machine_path uncertainty_range node_map delta_pct_min delta_pct_max agree noise noise_jitter_ns noise_replicas delta_noise_pct delta_in_noise '
+added=' machine_source machine_path uncertainty_range node_map delta_pct_min delta_pct_max agree noise noise_jitter_ns noise_replicas delta_noise_pct delta_in_noise kernel_modelled '
 awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
 	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' \
 	"$W/sweep0.csv" >"$W/gen0.csv"
@@ -315,7 +316,7 @@ mrc=$?
 $SR plot "$W/gen0.jsonl" -o "$W/gen0.svg" 2>"$W/err" &&
 	$SR plot "$W/gen0.csv" -o "$W/gen0c.svg" 2>>"$W/err"
 check "rows of the first generation of /2 (JSON, CSV): merge takes them, plot draws them as the newest" \
-	"0 0 0 0 yes yes" "$mrc $? $(grep -c 'node_map\|machine_source\|noise' "$W/gen0.jsonl") $(head -1 "$W/gen0.csv" | grep -c 'node_map\|machine_source\|noise') $(cmp -s "$W/s0.svg" "$W/gen0.svg" && echo yes) $(cmp -s "$W/s0.svg" "$W/gen0c.svg" && echo yes)"
+	"0 0 0 0 yes yes" "$mrc $? $(grep -c 'node_map\|machine_source\|noise\|kernel_modelled' "$W/gen0.jsonl") $(head -1 "$W/gen0.csv" | grep -c 'node_map\|machine_source\|noise\|kernel_modelled') $(cmp -s "$W/s0.svg" "$W/gen0.svg" && echo yes) $(cmp -s "$W/s0.svg" "$W/gen0c.svg" && echo yes)"
 # A sweep's rows in error whose machine was never known (a trace missing,
 # no -m: "machine": null) are rows in error, left out and said (plot
 # refused the file: "a row without its 'machine'").

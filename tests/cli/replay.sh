@@ -112,7 +112,7 @@ else
 		fail cal-pmem2 "$(head -3 run.err)"
 	fi
 	# Without the slots cache, page-nid as patched is page-nid-strict.
-	if $CSR cal.swt.zst -m 2s-pmem2 --slots-cache=off -p page-nid,page-nid-strict \
+	if $CSR cal.swt.zst -m 2s-pmem2 --kernel=6.6 --slots-cache=off -p page-nid,page-nid-strict \
 		--baseline=page-nid-strict -f json >pmem2-off.json 2>run.err; then
 		same_figures cal-pmem2-slots-off-page-nid-is-strict pmem2-off.json \
 			page-nid page-nid-strict
@@ -130,7 +130,7 @@ else
 		fail cal-nvme2 "$(head -3 run.err)"
 	fi
 	# With block devices only and no slots cache, hybrid is page-nid-strict.
-	if $CSR cal.swt.zst -m 2s-nvme2 --slots-cache=off -p hybrid,page-nid-strict \
+	if $CSR cal.swt.zst -m 2s-nvme2 --kernel=6.6 --slots-cache=off -p hybrid,page-nid-strict \
 		--baseline=page-nid-strict -f json >nvme2-off.json 2>run.err; then
 		same_figures cal-nvme2-slots-off-hybrid-is-strict nvme2-off.json \
 			hybrid page-nid-strict
@@ -370,7 +370,7 @@ fi
 # One device: every policy must choose it, with the same figures (their
 # timing noise too: --noise's replicas of each are the baseline's).
 for sc in on off; do
-	if $SR mid.swt -m "$T/data/machines/one-nvme.json" -p all,fixed-node --slots-cache=$sc \
+	if $SR mid.swt -m "$T/data/machines/one-nvme.json" -p all,fixed-node --kernel=6.6 --slots-cache=$sc \
 		-f json >one-$sc.json 2>run.err; then
 		for p in page-nid page-nid-strict hybrid fixed-node; do
 			same_figures "one-device-$sc-$p-is-reclaimer-nid" one-$sc.json \
@@ -508,7 +508,8 @@ fi
 # exactly the figures of a replay of it alone, whether the policies never
 # part (2s-pmem2), part at the first event (2s-nvme2 without the slots
 # cache) or part mid-run (small-pmem2: the slots cache turns off when the
-# devices fill, and page-nid then follows the page's node).  Compared:
+# devices fill, and page-nid then follows the page's node): on 6.6, a
+# kernel with the slots cache.  Compared:
 # every figure but those against the baseline.
 nobase() {
 	pblock "$1" "$2" |
@@ -522,13 +523,13 @@ for cfg in "pmem2|$SAMPLE|2s-pmem2|on" "small-pmem2|$SAMPLE|$SMALL|on" \
 	IFS='|' read -r name trace mach sc <<EOT
 $cfg
 EOT
-	if ! $SR "$trace" -m "$mach" --slots-cache=$sc -p all,fixed-node -f json >share-$name.json 2>run.err; then
+	if ! $SR "$trace" -m "$mach" --kernel=6.6 --slots-cache=$sc -p all,fixed-node -f json >share-$name.json 2>run.err; then
 		fail "shared-$name" "$(head -3 run.err)"
 		continue
 	fi
 	bad=""
 	for p in reclaimer-nid page-nid page-nid-strict hybrid fixed-node; do
-		if ! $SR "$trace" -m "$mach" --slots-cache=$sc -p $p --baseline=$p -f json \
+		if ! $SR "$trace" -m "$mach" --kernel=6.6 --slots-cache=$sc -p $p --baseline=$p -f json \
 			>alone.json 2>run.err; then
 			bad="$bad $p: $(head -1 run.err)"
 			continue

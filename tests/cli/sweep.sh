@@ -178,8 +178,8 @@ fi
 row=$(grep '"trace": "tr/sub/bad.csv"' j1.jsonl | head -1)
 for f in '"tool_version": "' '"trace_hash": "fnv1a64:' '"machine": "2s-pmem2", "machine_hash": "fnv1a64:' \
 	'"policy": "reclaimer-nid", "policy_hash": null, "baseline": "reclaimer-nid", "baseline_hash": null' \
-	'"slots_cache": true, "kernel": "6.6", "readahead": "auto;page-cluster=3;window=adaptive;holes=skip;memory=0", "reorder_window": 65536, "uncertainty": 0, "uncertainty_range": null, "input_format": "auto", "max_errors": 0' \
-	'"schema": "swapreplay-sweep/2"}'; do
+	'"slots_cache": true, "kernel": "recorded", "readahead": "auto;page-cluster=3;window=adaptive;holes=skip;memory=0", "reorder_window": 65536, "uncertainty": 0, "uncertainty_range": null, "input_format": "auto", "max_errors": 0' \
+	'"noise_jitter_ns": 1000, "kernel_modelled": null, "status": "error"' '"schema": "swapreplay-sweep/2"}'; do
 	case $row in *"$f"*) ;; *) echo "FAIL sweep: an error row lacks $f: $row"; row= ;; esac
 done
 [ -n "$row" ] && echo "ok sweep: an error row carries the trace's hash, the machine's, the policy and the options"
@@ -230,7 +230,7 @@ $SR sweep grow -m 2s-nvme2 --baseline=page-nid --slots-cache=off -o g.jsonl -q -
 	echo "FAIL sweep: resume with other options: $(cat err.txt)"
 # ... and with another kernel generation (--kernel is one of them).
 $SR sweep grow -m 2s-pmem2 --kernel=6.15 -o g.jsonl -q --resume 2>err.txt
-[ $? -eq 2 ] && grep -q 'g.jsonl:1: a row made with other options than this run.s (kernel 6.6, not 6.15)' err.txt &&
+[ $? -eq 2 ] && grep -q 'g.jsonl:1: a row made with other options than this run.s (kernel recorded, not 6.15)' err.txt &&
 	cmp -s g.jsonl gkeep.jsonl && echo "ok sweep: --resume with another --kernel is refused, naming it" ||
 	echo "FAIL sweep: resume with another kernel: $(cat err.txt)"
 $SR sweep grow -m 2s-pmem2 --kernel=6.19 -p reclaimer-nid,page-nid-strict -o gk.jsonl -q 2>/dev/null
@@ -301,8 +301,8 @@ rc2=$?
 $SR merge ec.csv -o ecm.csv 2>>err.txt
 rc3=$?
 [ $rc1 -eq 65 ] && [ $rc2 -eq 65 ] && [ $rc3 -eq 0 ] && cmp -s ec.csv ecm.csv &&
-	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 46 ] &&
-	echo "ok sweep: CSV rows in error have all 46 columns, resume and merge" ||
+	[ "$(awk -F, '{ print NF }' ec.csv | sort -u)" = 47 ] &&
+	echo "ok sweep: CSV rows in error have all 47 columns, resume and merge" ||
 	echo "FAIL sweep: CSV rows in error: $rc1 $rc2 $rc3 $(awk -F, '{ print NF }' ec.csv | sort -u | tr '\n' ' ') $(cat err.txt)"
 
 # The output is never an input; nor are an archive's other files.
@@ -427,6 +427,39 @@ rc3=$?
 	grep -q 'inf.csv:2: a row that replayed without its delta_pct (a number)' err.txt &&
 	echo "ok merge: a row that replayed without a figure (or inf) is refused, naming it, by merge and --resume" ||
 	echo "FAIL merge: rows without a figure: $rc $rc2 $rc3 $(cat err.txt)"
+
+# ---- issue 35: each trace's own kernel --------------------------------------
+# Without --kernel a sweep replays each trace on the kernel recorded with it
+# (its X.info beside it, else its machine description's), else 6.18: the
+# run's kernel is "recorded", each row's kernel_modelled says which and
+# why; with --kernel every row is on it.
+mkdir -p kr
+cp "$T/data/replay/small.csv" kr/a.csv
+cp "$T/data/replay/small.csv" kr/b.csv
+cp "$T/data/replay/small.csv" kr/c.csv
+printf 'kernel: 6.12.19-amd64\n' >kr/a.info
+$SR machines 2s-nvme2 --json | sed 's/"name": "2s-nvme2",/"name": "lab", "kernel": "5.15.0-91-generic",/' >kr/b.machine.json
+$SR sweep kr -p reclaimer-nid,page-nid -o kr.jsonl -q 2>err.txt
+rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c '"kernel": "recorded"' kr.jsonl)" -eq 6 ] &&
+	[ "$(grep -c '"trace": "kr/a.csv".*"kernel_modelled": "6.12 (recorded with the trace: a.info beside it says kernel 6.12.19-amd64)"' kr.jsonl)" -eq 2 ] &&
+	[ "$(grep -c '"trace": "kr/b.csv".*"kernel_modelled": "5.15 (recorded in the machine description (kr/b.machine.json): kernel 5.15.0-91-generic)"' kr.jsonl)" -eq 2 ] &&
+	[ "$(grep -c '"trace": "kr/c.csv".*"kernel_modelled": "6.18 (the newest long-term release modelled: no --kernel and none recorded with the trace)"' kr.jsonl)" -eq 2 ] &&
+	$SR sweep kr -p reclaimer-nid,page-nid -o kr.jsonl -q --resume 2>>err.txt &&
+	echo "ok sweep: without --kernel each trace is replayed on its own recorded kernel, the rows say which and why" ||
+	echo "FAIL sweep: per-trace kernels: $rc $(cat err.txt) $(grep -o '"trace": "[^"]*"\|"kernel_modelled": "[^"]*"' kr.jsonl | tr '\n' ' ')"
+$SR sweep kr -p reclaimer-nid -m 2s-nvme2 --kernel=6.6 -f csv -o kr6.csv -q 2>err.txt
+[ $? -eq 0 ] && [ "$(grep -c ',6\.6,.*,6\.6 (--kernel),' kr6.csv)" -eq 3 ] &&
+	echo "ok sweep: with --kernel every row is on it (kernel_modelled: --kernel)" ||
+	echo "FAIL sweep: --kernel rows: $(cat err.txt) $(cat kr6.csv)"
+# A recorded kernel that is not modelled fails its unit alone.
+printf 'kernel: 3.10.0\n' >kr/c.info
+$SR sweep kr -p reclaimer-nid -o kr3.jsonl -q 2>err.txt
+[ $? -eq 65 ] && grep -q '"trace": "kr/c.csv".*"status": "error", "error": "kr/c.info: the kernel the trace was recorded on: kernel 3.10.0: kernels before 4.0 are not modelled; give --kernel' kr3.jsonl &&
+	[ "$(grep -c '"status": "ok"' kr3.jsonl)" -eq 2 ] &&
+	echo "ok sweep: a trace recorded on a kernel not modelled fails its unit alone, saying to give --kernel" ||
+	echo "FAIL sweep: kernel not modelled: $(cat err.txt) $(grep kr/c.csv kr3.jsonl)"
+rm -f kr/c.info
 
 # ---- issue 12: plans and merges ------------------------------------------
 # merge --plan refuses rows of units of another plan (another trace,
@@ -619,9 +652,14 @@ $SR sweep bes/lab/run2.swt -m 2s-pmem2 -f csv --noise=0 -o old/new.csv -q
 # node_map, added after those; the noise columns, after that).
 added=' machine_source machine_path uncertainty_range node_map delta_pct_min delta_pct_max agree '
 noisec=' noise noise_jitter_ns noise_replicas delta_noise_pct delta_in_noise '
-awk -F, -v OFS=, -v a="$added$noisec" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
+# kernel_modelled, after those: in every older generation it is null, and
+# new0.csv is new.csv with it so.
+km=' kernel_modelled '
+awk -F, -v OFS=, -v a="$km" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1; print; next }
+	{ for (i in x) $i = ""; print }' old/new.csv >old/new0.csv
+awk -F, -v OFS=, -v a="$added$noisec$km" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
 	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' old/new.csv >old/old.csv
-awk -F, -v OFS=, -v a="$added" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1; print; next }
+awk -F, -v OFS=, -v a="$added$km" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1; print; next }
 	{ for (i in x) $i = ""; print }' old/new.csv >old/want.csv
 $SR merge old/old.csv -o old/m.csv 2>err.txt && cmp -s old/want.csv old/m.csv &&
 	$SR merge old/old.csv -f jsonl -o old/m2.jsonl 2>>err.txt &&
@@ -630,15 +668,15 @@ $SR merge old/old.csv -o old/m.csv 2>err.txt && cmp -s old/want.csv old/m.csv &&
 	echo "FAIL merge: old CSV: $(cat err.txt) $(head -2 old/m.csv)"
 # The rows of the generation between: every column but node_map and the
 # noise ones.
-awk -F, -v OFS=, -v a=" node_map$noisec" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
+awk -F, -v OFS=, -v a=" node_map$noisec$km" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
 	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' old/new.csv >old/mid.csv
-$SR merge old/mid.csv -o old/m3.csv 2>err.txt && cmp -s old/new.csv old/m3.csv &&
+$SR merge old/mid.csv -o old/m3.csv 2>err.txt && cmp -s old/new0.csv old/m3.csv &&
 	echo "ok merge: CSV rows written before node_map merge (it is null)" ||
 	echo "FAIL merge: CSV rows before node_map: $(cat err.txt) $(head -2 old/m3.csv)"
 # ... and of the generation before the noise: every column but those.
-awk -F, -v OFS=, -v a="$noisec" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
+awk -F, -v OFS=, -v a="$noisec$km" 'NR == 1 { for (i = 1; i <= NF; i++) if (index(a, " " $i " ")) x[i] = 1 }
 	{ s = ""; for (i = 1; i <= NF; i++) if (!(i in x)) s = s (s == "" ? "" : OFS) $i; print s }' old/new.csv >old/pre-noise.csv
-$SR merge old/pre-noise.csv -o old/m4.csv 2>err.txt && cmp -s old/new.csv old/m4.csv &&
+$SR merge old/pre-noise.csv -o old/m4.csv 2>err.txt && cmp -s old/new0.csv old/m4.csv &&
 	echo "ok merge: CSV rows written before --noise merge (noise 0, replicas 0)" ||
 	echo "FAIL merge: CSV rows before --noise: $(cat err.txt) $(head -2 old/m4.csv)"
 # JSON rows of before --noise: read as replayed without replicas (noise
@@ -655,7 +693,7 @@ $SR merge old/pre-noise.jsonl -o old/m5.jsonl 2>err.txt && cmp -s old/n0.jsonl o
 	echo "FAIL sweep: JSON rows before --noise: $(cat err.txt)"
 cp old/old.jsonl old/r.jsonl
 $SR sweep bes -p hybrid -o old/r.jsonl --resume -q 2>err.txt
-[ $? -eq 2 ] && cmp -s old/old.jsonl old/r.jsonl && grep -q 'old/r.jsonl:1: a row written before the fields added since (where its machine came from, node_map, noise)' err.txt &&
+[ $? -eq 2 ] && cmp -s old/old.jsonl old/r.jsonl && grep -q 'old/r.jsonl:1: a row written before the fields added since (where its machine came from, node_map, noise, the kernel modelled)' err.txt &&
 	echo "ok sweep: --resume refuses rows written before machine_source, saying so" || echo "FAIL sweep: resume of old rows: $(cat err.txt)"
 
 # ---- issue 16: a trace without swap events --------------------------------
@@ -676,7 +714,7 @@ rc=$?
 cp quiet/r.jsonl qkeep.jsonl
 $SR sweep quiet -m 2s-pmem2 -o quiet/r.jsonl --resume -q 2>err.txt && cmp -s quiet/r.jsonl qkeep.jsonl &&
 	$SR sweep quiet -m 2s-pmem2 -f csv -o qr.csv -q 2>>err.txt &&
-	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["trace"] == "quiet/q.vmstat" { print $c["status"] "|" $c["error"] "|" $c["events"] "|" $c["throughput_kib_s"] "|" NF }' qr.csv | sort -u | grep -qx 'no swap activity||0||46' &&
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["trace"] == "quiet/q.vmstat" { print $c["status"] "|" $c["error"] "|" $c["events"] "|" $c["throughput_kib_s"] "|" NF }' qr.csv | sort -u | grep -qx 'no swap activity||0||47' &&
 	$SR merge qr.csv -f jsonl -o qm.jsonl 2>>err.txt && cmp -s qm.jsonl qkeep.jsonl &&
 	echo "ok sweep: rows of no swap activity stand on resume, and are the same rows in CSV and merged back" ||
 	echo "FAIL sweep: no swap activity resume/CSV: $(cat err.txt)"

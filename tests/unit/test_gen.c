@@ -293,6 +293,7 @@ static void gen_global_reclaim(void)
 	small(&p, SR_GEN_SWAP_W_RAND);
 	p.reclaim = SR_GEN_RECLAIM_GLOBAL;
 	p.reclaim_batch = 0; /* passes of 32 by kswapd or the task, no batch of a cgroup's */
+	p.kernel = "6.6"; /* its swap cache costs the swap-ins more (E3), below */
 	p.size = 400 * PG;
 	p.limit = 1000 * PG;
 	p.accesses = 4000;

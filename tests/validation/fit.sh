@@ -66,7 +66,7 @@ kbs() {
 	--cpu-node=0 --mem-node=0 --cpus-per-node=36 -o c2.swt.zst
 "$SR" gen swap-w-seq --tasks=8 --size=256M --limit=1G --accesses=65536 --access-ns=1500 \
 	--cpu-node=0 --mem-node=0 --cpus-per-node=36 --thp=1 -o c3.swt.zst
-"$SR" gen swap-w-rand --tasks=32 --size=64M --limit=1G --cpu-node=0 --mem-node=1 -o c1.swt.zst
+"$SR" gen swap-w-rand --tasks=32 --size=64M --limit=1G --cpu-node=0 --mem-node=1 --kernel=5.18 -o c1.swt.zst
 
 # bisect LO HI TARGET DIRECTION CMD: x in [LO, HI] where CMD x prints
 # TARGET; DIRECTION -1 when CMD's output falls as x grows.
@@ -106,7 +106,7 @@ ceiling() {
 }
 c1() {
 	with pmem2.json m.json lru_refault_ns="$1" $FIXED
-	"$SR" c1.swt.zst -m m.json -p reclaimer-nid,page-nid-strict -f json >r.json
+	"$SR" c1.swt.zst -m m.json -p reclaimer-nid,page-nid-strict --kernel=5.18 -f json >r.json
 	awk '/"name": "page-nid-strict"/ { match($0, /"delta_pct": -?[0-9.]+/); print substr($0, RSTART + 13, RLENGTH - 13) }' r.json
 }
 
