@@ -28,6 +28,19 @@
 #define SR_HDD_SEGMENTS_MAX 16
 #define SR_HDD_CACHE_MAX 1.073741824e9
 #define SR_MACHINE_MAX_DEVICES 256 /* swap devices: MAX_SWAPFILES is 32 minus a few */
+/* Swap tiers (docs/MACHINE.md, "tiers"; docs/MODEL.md, "Swap tiers"):
+ * at most 31, as the series allows (bit 31 of its masks is reserved for
+ * the devices in no tier, which every memory cgroup may use). */
+#define SR_MACHINE_MAX_TIERS 31
+#define SR_TIER_NONE_BIT (1u << 31)
+#define SR_TIERS_ALL 0xffffffffu
+
+/* A swap tier: a name and the devices of a priority range, or a list. */
+struct sr_tier {
+	char name[32];
+	int by_priority;        /* 1: the devices whose priority is in [lo, hi] */
+	int lo, hi;
+};
 
 enum sr_dev_class {
 	SR_DEV_NVME = 0,
@@ -53,6 +66,9 @@ struct sr_device {
 	int node;               /* node the device is attached to; -1 unknown */
 	int prio;               /* swap priority as given (>= 0), or automatic */
 	int prio_auto;          /* 1: priority assigned by swapon order */
+	int tier;               /* its swap tier (an index of sr_machine.tier), -1: none */
+	uint32_t tier_bit;      /* 1 << tier, or SR_TIER_NONE_BIT: the bit of the
+				 * masks of memory cgroups that lets them use it */
 	uint64_t size_pages;    /* swap slots (4 KiB pages) */
 
 	/* DMA devices (nvme, ssd, hdd) */
@@ -96,6 +112,9 @@ struct sr_machine {
 	char name[64];
 	char description[256];
 	char kernel[65];        /* the kernel it ran, as uname -r printed it ("" unknown) */
+	int nr_tiers;           /* swap tiers ("tiers"), 0 to 31 */
+	int tiers_by_class;     /* none named: "memory" (pmem, zram) and "block" */
+	struct sr_tier tier[SR_MACHINE_MAX_TIERS];
 	int nr_nodes;
 	int cpus_per_node[SR_MACHINE_MAX_NODES];
 	int nr_cpus;

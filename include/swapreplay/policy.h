@@ -26,8 +26,12 @@
 #include "swapreplay/machine.h"
 
 /* Bumped whenever a structure below changes; a shared object built for
- * another version is refused. */
-#define SR_POLICY_ABI 1
+ * another version is refused.  2: the allocation's memcg, the env's
+ * memcg_path(), the ops' tiers(). */
+#define SR_POLICY_ABI 2
+
+/* The longest policy given, NAME[:PARAMS] (a tiers assignment is long). */
+#define SR_POLICY_SPEC_MAX 512
 
 /* Class masks for sr_alloc_choice.class_mask. */
 #define SR_CLASS_BIT(c) (1u << (c))
@@ -48,6 +52,8 @@ struct sr_alloc_req {
 			     * (64 order-0 slots, kernels 4.11-6.14) or taking
 			     * it a new cluster (6.15 on); 0: a direct
 			     * allocation (huge page, cache off or absent) */
+	uint16_t memcg;     /* the folio's memory cgroup, mem_cgroup_id() as the
+			     * trace gives it; 0 unknown (env->memcg_path()) */
 };
 
 struct sr_alloc_choice {
@@ -70,6 +76,10 @@ struct sr_policy_env {
 	int (*advance)(const struct sr_policy_env *env, int node, unsigned class_mask,
 		       uint32_t nr_pages);
 	void *core; /* the core's, not to be touched */
+	/* The path the trace gives memory cgroup memcg ("/a.slice/x"), or
+	 * NULL: none given (yet: a trace names a memcg once, on any of its
+	 * events), or memcg 0. */
+	const char *(*memcg_path)(const struct sr_policy_env *env, unsigned memcg);
 };
 
 struct sr_policy_ops {
@@ -88,6 +98,17 @@ struct sr_policy_ops {
 	void (*on_event)(void *priv, const struct sr_event *ev);
 	/* Optional: free priv. */
 	void (*finish)(void *priv);
+	/* Optional: the swap tiers (env->machine->tier[]) this allocation's
+	 * memory cgroup may use, bit i for tier i; SR_TIERS_ALL: every one.
+	 * A device in no tier is always allowed (SR_TIER_NONE_BIT).  The
+	 * core then follows the swap tiers series (docs/MODEL.md, "Swap
+	 * tiers"): the CPU's current cluster is used only when its device is
+	 * allowed, every walk (the policy's peek() and advance() too) skips
+	 * the others, and when no allowed device has room the swap-out fails,
+	 * never falling through to another tier.  Taken on kernels with
+	 * per-CPU clusters (6.15 on), where the series is. */
+	uint32_t (*tiers)(void *priv, const struct sr_policy_env *env,
+			  const struct sr_alloc_req *req);
 };
 
 /* The symbol a shared-object policy exports. */

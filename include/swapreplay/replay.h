@@ -20,6 +20,8 @@
 #include "swapreplay/machine.h"
 #include "swapreplay/result.h"
 
+struct sr_memcgs;
+
 /* The most threads sr_replay_opts.sim_threads plays simulations on. */
 #define SR_SIM_WORKERS_MAX 8
 
@@ -91,6 +93,10 @@ struct sr_replay_opts {
 	/* The trace's nodes replayed as the machine's (--node-map); NULL or
 	 * empty: each as itself.  Copied: it need not outlive the call. */
 	const struct sr_node_map *node_map;
+	/* The trace's memory cgroups (sr_reader_memcgs()), for the policies
+	 * that ask a memcg's path (tiers); NULL: none named.  Read as the
+	 * events are fed, so it must outlive the replay. */
+	const struct sr_memcgs *memcgs;
 	/*
 	 * --uncertainty: the policies' decisions also played on this many
 	 * variants of the machine (sr_machine_perturb(), seeds 1 to

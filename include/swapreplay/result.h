@@ -101,7 +101,8 @@ struct sr_memcg_result {
 #define SR_ORDER_QUEUE_LIMIT (1ull << 28)
 
 struct sr_policy_result {
-	char name[96];                 /* the spec as given (name[:params]); an
+	char name[512];                /* the spec as given (name[:params], at most
+					* SR_POLICY_SPEC_MAX - 1 bytes); an
 					* out-of-tree policy's own name (its ops'
 					* .name[:params]) unless another policy of
 					* the replay has that label */
@@ -120,6 +121,11 @@ struct sr_policy_result {
 	uint64_t unmatched_nodev;      /* ... of them found no device with room
 					* (not replayed: no I/O, no latency) */
 	uint64_t swap_full;            /* swap-outs that found no device with room */
+	uint64_t tier_full;            /* ... of them, those whose memcg's swap tiers
+					* were full while another device had room
+					* (the series fails them: docs/MODEL.md T1) */
+	int tiered;                    /* the policy restricts the tiers a memcg
+					* may use (its ops' tiers()) */
 	/* (K1, docs/MODEL.md "The slot a read fault keeps") swap-ins whose
 	 * slot the swap cache kept (a read fault); of the swap-ins that read
 	 * a slot the recording kept, those whose slot this policy's kernel

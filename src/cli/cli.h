@@ -97,6 +97,14 @@ int cli_strs_split(struct cli_strs *s, const char *arg);
  * shared object's path holds no comma).  0, -1 out of memory, -2 an
  * empty name. */
 int cli_policy_list(struct cli_strs *s, const char *arg);
+/* --tiers=CGROUP:TIER[+TIER...],... or @FILE (a line per cgroup, "CGROUP
+ * TIER[+TIER...]") of cmd: the policy "tiers:CGROUP=TIER+TIER;..." added
+ * to policies (once); 0, -1 out of memory, or EXIT_USAGE after printing
+ * why. */
+int cli_tiers_spec(const char *cmd, const char *val, struct cli_strs *policies);
+/* Warn of each cgroup of a tiers policy's params no memcg path of the
+ * trace (mc) is, or is below: its assignment changed nothing. */
+void cli_tiers_unused(const char *trace, const char *params, const struct sr_memcgs *mc);
 void cli_strs_free(struct cli_strs *s);
 
 /* Print "swapreplay: MSG" to stderr. */

@@ -131,6 +131,26 @@ static void show(const struct sr_machine *m)
 			       d->cls == SR_DEV_NVME ? " per CPU's queue, no elevator" :
 			       ", one queue with an elevator");
 	}
+	if (m->tiers_by_class)
+		printf("tiers:         none named: by device class, memory (pmem, zram) and block\n"
+		       "               (nvme, ssd, hdd), for --tiers\n");
+	for (i = 0; !m->tiers_by_class && i < m->nr_tiers; i++) {
+		const struct sr_tier *t = &m->tier[i];
+		int any = 0;
+
+		printf("tier %d:        %s, ", i, t->name);
+		if (t->by_priority)
+			printf("priority %d to %d: ", t->lo, t->hi);
+		for (j = 0; j < m->nr_devices; j++)
+			if (m->dev[j].tier == i)
+				printf("%s%s", any++ ? ", " : "", m->dev[j].name);
+		printf("%s\n", any ? "" : "no device");
+	}
+	if (m->nr_tiers)
+		for (j = 0; j < m->nr_devices; j++)
+			if (m->dev[j].tier < 0)
+				printf("no tier:       %s (every memory cgroup may use it)\n",
+				       m->dev[j].name);
 }
 
 static int run_machines(int argc, char **argv)

@@ -24,7 +24,7 @@
 enum { O_POLICY = 1, O_BASELINE, O_MACHINE, O_SLOTS, O_FORMAT, O_OUT, O_INFMT,
        O_MAXERR, O_REORDER, O_UNC, O_UNC_RANGE, O_PER_TASK, O_KERNEL, O_PLUG,
        O_SIMTHREAD, O_PROGRESS, O_QUIET, O_PLOT, O_NODE_MAP, O_MAX_MEMORY, O_ORDER_QUEUE,
-       O_CHECK_RECORDED, O_NOISE, O_NOISE_JITTER };
+       O_CHECK_RECORDED, O_NOISE, O_NOISE_JITTER, O_TIERS };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -41,6 +41,7 @@ static const struct cli_opt opts[] = {
 	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
 	{ "noise", 0, CLI_ARG, O_NOISE },
 	{ "noise-jitter", 0, CLI_ARG, O_NOISE_JITTER },
+	{ "tiers", 0, CLI_ARG, O_TIERS },
 	{ "per-task", 0, CLI_NOARG, O_PER_TASK },
 	{ "check-recorded", 0, CLI_NOARG, O_CHECK_RECORDED },
 	{ "kernel", 0, CLI_ARG, O_KERNEL },
@@ -309,6 +310,15 @@ static int cli_replay(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case O_TIERS:
+			/* The tiers policy with this assignment (each --tiers
+			 * one more: a sweep's dimension). */
+			rc = cli_tiers_spec("replay", val, &pl);
+			if (rc == -1)
+				goto nomem;
+			if (rc)
+				goto out;
+			break;
 		case O_NOISE_JITTER:
 			if (cli_parse_noise_jitter(val, &jitter)) {
 				rc = cli_usage("replay", "--noise-jitter takes " CLI_JITTER_TAKES ", not '%s'",
@@ -433,6 +443,7 @@ static int cli_replay(int argc, char **argv)
 	}
 	cli_machine_notes(m);
 	rpo.machine = m;
+	rpo.memcgs = sr_reader_memcgs(r);
 	/* --uncertainty's variants of the machine, replayed in the same pass
 	 * on the same decisions (sr_replay_opts.variants). */
 	rpo.variants = (unsigned)nvar;
@@ -527,6 +538,9 @@ static int cli_replay(int argc, char **argv)
 		rc = cli_diag(&d);
 		goto out;
 	}
+	for (i = 0; i < (int)pl.n; i++)
+		if (!strncmp(pl.v[i], "tiers:", 6))
+			cli_tiers_unused(trace, pl.v[i] + 6, sr_reader_memcgs(r));
 	info.trace = trace;
 	info.machine = m->name;
 	info.machine_origin = origin;
@@ -601,11 +615,22 @@ const struct cli_cmd cmd_replay = {
 	"\n"
 	"Options:\n"
 	"  -p, --policy=LIST     policies, comma separated, or 'all' (every built-in\n"
-	"                        but the example fixed-node, which loads by name);\n"
+	"                        but the example fixed-node and tiers, which load by\n"
+	"                        name);\n"
 	"                        a NAME may take parameters as NAME:PARAMS, and a path\n"
 	"                        to a shared object (./my.so) loads an out-of-tree\n"
 	"                        policy.  Default: reclaimer-nid, page-nid,\n"
 	"                        page-nid-strict, hybrid.  May be repeated.\n"
+	"  --tiers=CGROUP:TIER[+TIER...],...|@FILE\n"
+	"                        replay the swap tiers series too: policy tiers with\n"
+	"                        this assignment (tiers:CGROUP=TIER+TIER;...): each\n"
+	"                        memory cgroup (by its path in the trace) and those\n"
+	"                        below it may use those of the machine's tiers\n"
+	"                        (\"tiers\" in its description; else by device class,\n"
+	"                        memory and block), none to fall through to; FILE: a\n"
+	"                        line per cgroup, 'CGROUP TIER[+TIER...]'.  Kernels\n"
+	"                        6.15 on.  May be repeated; without --policy, the\n"
+	"                        baseline and the assignments are replayed\n"
 	"  --baseline=NAME       the policy deltas are measured against (default\n"
 	"                        reclaimer-nid, the kernel); always replayed\n"
 	"  -m, --machine=M       a preset (see `swapreplay machines`) or a machine\n"

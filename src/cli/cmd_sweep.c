@@ -22,7 +22,7 @@
 
 enum { O_POLICY = 1, O_MACHINE, O_BASELINE, O_SLOTS, O_JOBS, O_OUT, O_FORMAT, O_RESUME,
        O_QUIET, O_PLAN, O_RUN_INDEX, O_SHARD, O_INFMT, O_MAXERR, O_EVERY, O_KERNEL, O_PLUG,
-       O_UNC, O_UNC_RANGE, O_NODE_MAP, O_NOISE, O_NOISE_JITTER };
+       O_UNC, O_UNC_RANGE, O_NODE_MAP, O_NOISE, O_NOISE_JITTER, O_TIERS };
 
 static const struct cli_opt opts[] = {
 	{ "policy", 'p', CLI_ARG, O_POLICY },
@@ -47,6 +47,7 @@ static const struct cli_opt opts[] = {
 	{ "uncertainty-range", 0, CLI_ARG, O_UNC_RANGE },
 	{ "noise", 0, CLI_ARG, O_NOISE },
 	{ "noise-jitter", 0, CLI_ARG, O_NOISE_JITTER },
+	{ "tiers", 0, CLI_ARG, O_TIERS },
 	CLI_RA_OPTS,
 	{ NULL, 0, 0, 0 },
 };
@@ -304,6 +305,15 @@ static int run(int argc, char **argv)
 			}
 			plan_opt = "--noise";
 			break;
+		case O_TIERS:
+			/* The tiers policy with this assignment (each --tiers
+			 * one more: a sweep's dimension). */
+			rc = cli_tiers_spec("sweep", val, &policies);
+			if (rc == -1)
+				goto nomem;
+			if (rc)
+				goto out;
+			break;
 		case O_NOISE_JITTER:
 			if (cli_parse_noise_jitter(val, &so.noise_jitter_ns)) {
 				rc = cli_usage("sweep", "--noise-jitter takes " CLI_JITTER_TAKES ", not '%s'",
@@ -507,12 +517,17 @@ const struct cli_cmd cmd_sweep = {
 	"\n"
 	"Options:\n"
 	"  -p, --policy=LIST     policies (comma separated, may be repeated; 'all' for\n"
-	"                        every built-in but the example fixed-node; default\n"
+	"                        every built-in but the example fixed-node and tiers;\n"
+	"                        default\n"
 	"                        reclaimer-nid, page-nid, page-nid-strict, hybrid)\n"
 	"  -m, --machine=LIST    machines: presets or files (may be repeated; default:\n"
 	"                        for a trace X.EXT[.zst], the file X.machine.json beside\n"
 	"                        it (as the capture script writes them), else the\n"
 	"                        machine in its header, else " SR_MACHINE_DEFAULT ")\n"
+	"  --tiers=CGROUP:TIER[+TIER...],...|@FILE\n"
+	"                        as for replay: the tiers policy with this\n"
+	"                        assignment; each --tiers one more policy, the\n"
+	"                        assignments a dimension of the sweep\n"
 	"  --baseline=NAME       default reclaimer-nid, always replayed\n"
 	"  --kernel=VERSION      as for replay; default: each trace's own, recorded\n"
 	"                        with it (X.info or the machine description beside\n"

@@ -553,12 +553,140 @@ static int parse_section(struct pctx *p, json_t *root, const char *name,
 	return 0;
 }
 
+/* A device's priority as a tier's range sees it: as given, or -1 when
+ * automatic (DEF_SWAP_PRIO: every automatic priority is -1 from 6.19, the
+ * kernels the tiers series is for). */
+static int tier_prio(const struct sr_device *d)
+{
+	return d->prio_auto ? -1 : d->prio;
+}
+
+/*
+ * "tiers": [{"name": N, "priority": [LO, HI]} or {"name": N, "devices":
+ * [DEV, ...]}, ...]: at most 31, names unique (1 to 31 letters, digits, _
+ * or -), ranges within -1..32767 and apart, each device in one tier at
+ * most (docs/MACHINE.md).  Every device gets its tier and its bit.
+ */
+static int parse_tiers(struct pctx *p, struct sr_machine *m, json_t *v)
+{
+	static const char *const keys[] = { "name", "priority", "devices", NULL };
+	size_t i, j;
+	int d;
+
+	for (d = 0; d < m->nr_devices; d++) {
+		m->dev[d].tier = -1;
+		m->dev[d].tier_bit = SR_TIER_NONE_BIT;
+	}
+	if (!v) {
+		/* None named: two by device class, "memory" (pmem, zram: the
+		 * CPU copies the page) and "block" (nvme, ssd, hdd: DMA), the
+		 * card's hybrid as tiers; only an assignment uses them. */
+		m->tiers_by_class = 1;
+		m->nr_tiers = 2;
+		snprintf(m->tier[0].name, sizeof(m->tier[0].name), "memory");
+		snprintf(m->tier[1].name, sizeof(m->tier[1].name), "block");
+		for (d = 0; d < m->nr_devices; d++) {
+			m->dev[d].tier = sr_dev_class_memlike(m->dev[d].cls) ? 0 : 1;
+			m->dev[d].tier_bit = 1u << m->dev[d].tier;
+		}
+		return 0;
+	}
+	if (!json_is_array(v))
+		return bad(p, "tiers: expected an array of swap tiers");
+	if (json_array_size(v) > SR_MACHINE_MAX_TIERS)
+		return bad(p, "tiers: %zu tiers, at most %d (the swap tiers series' limit)",
+			   json_array_size(v), SR_MACHINE_MAX_TIERS);
+	for (i = 0; i < json_array_size(v); i++) {
+		json_t *o = json_array_get(v, i), *n, *pr, *dl;
+		struct sr_tier *t = &m->tier[i];
+		char where[48];
+		const char *name;
+
+		snprintf(where, sizeof(where), "tiers[%zu]", i);
+		if (!json_is_object(o))
+			return bad(p, "%s: expected an object", where);
+		if (check_keys(p, o, where, keys))
+			return -1;
+		n = json_object_get(o, "name");
+		name = json_is_string(n) ? json_string_value(n) : NULL;
+		if (!name || !name[0] || strlen(name) >= sizeof(t->name) ||
+		    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+			    strlen(name))
+			return bad(p, "%s.name: expected 1 to %zu letters, digits, _ or -", where,
+				   sizeof(t->name) - 1);
+		for (j = 0; j < i; j++)
+			if (!strcmp(m->tier[j].name, name))
+				return bad(p, "%s.name: tier \"%s\" is named twice", where, name);
+		snprintf(t->name, sizeof(t->name), "%s", name);
+		pr = json_object_get(o, "priority");
+		dl = json_object_get(o, "devices");
+		if (!pr == !dl)
+			return bad(p, "%s: expected a \"priority\" range or a \"devices\" list, "
+				   "one of the two", where);
+		if (pr) {
+			json_t *lo = json_array_get(pr, 0), *hi = json_array_get(pr, 1);
+
+			if (!json_is_array(pr) || json_array_size(pr) != 2 || !json_is_integer(lo) ||
+			    !json_is_integer(hi) || json_integer_value(lo) < -1 ||
+			    json_integer_value(hi) > 32767 ||
+			    json_integer_value(lo) > json_integer_value(hi))
+				return bad(p, "%s.priority: expected [LO, HI], -1 <= LO <= HI <= 32767 "
+					   "(an automatic priority counts as -1)", where);
+			t->by_priority = 1;
+			t->lo = (int)json_integer_value(lo);
+			t->hi = (int)json_integer_value(hi);
+			for (j = 0; j < i; j++)
+				if (m->tier[j].by_priority && t->lo <= m->tier[j].hi &&
+				    m->tier[j].lo <= t->hi)
+					return bad(p, "%s.priority: [%d, %d] overlaps tier %s's [%d, %d]",
+						   where, t->lo, t->hi, m->tier[j].name, m->tier[j].lo,
+						   m->tier[j].hi);
+			for (d = 0; d < m->nr_devices; d++) {
+				int pd = tier_prio(&m->dev[d]);
+
+				if (pd < t->lo || pd > t->hi)
+					continue;
+				if (m->dev[d].tier >= 0)
+					return bad(p, "%s: device %s (priority %d) is in tier %s already",
+						   where, m->dev[d].name, pd, m->tier[m->dev[d].tier].name);
+				m->dev[d].tier = (int)i;
+			}
+		} else {
+			if (!json_is_array(dl) || !json_array_size(dl))
+				return bad(p, "%s.devices: expected a list of device names", where);
+			for (j = 0; j < json_array_size(dl); j++) {
+				json_t *dn = json_array_get(dl, j);
+
+				for (d = 0; json_is_string(dn) && d < m->nr_devices; d++)
+					if (!strcmp(m->dev[d].name, json_string_value(dn)))
+						break;
+				if (!json_is_string(dn) || d == m->nr_devices)
+					return bad(p, "%s.devices[%zu]: %s%s%s is not a device of this "
+						   "machine", where, j, json_is_string(dn) ? "\"" : "",
+						   json_is_string(dn) ? json_string_value(dn) : "not a name",
+						   json_is_string(dn) ? "\"" : "");
+				if (m->dev[d].tier >= 0)
+					return bad(p, "%s: device %s is in tier %s already", where,
+						   m->dev[d].name, m->tier[m->dev[d].tier].name);
+				m->dev[d].tier = (int)i;
+			}
+		}
+		m->nr_tiers++;
+	}
+	/* A tier by priority after a list may take a listed device: checked
+	 * above in list order; a list after a range, here. */
+	for (d = 0; d < m->nr_devices; d++)
+		if (m->dev[d].tier >= 0)
+			m->dev[d].tier_bit = 1u << m->dev[d].tier;
+	return 0;
+}
+
 enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t len,
 			     const char *origin, struct sr_diag *caller)
 {
 	struct sr_diag local, *diag = caller ? caller : &local;
 	static const char *const top[] = { "schema", "name", "description", "kernel", "nodes",
-		"distance", "interconnect", "memory", "cpu", "devices", NULL };
+		"distance", "interconnect", "memory", "cpu", "devices", "tiers", NULL };
 	static const char *const ikeys[] = { "bw_gb_s", "latency_ns", NULL };
 	static const double iscale[] = { GBS, 1 };
 	static const char *const mkeys[] = { "read_local_gb_s", "read_remote_gb_s",
@@ -677,6 +805,8 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 		}
 		m->nr_devices++;
 	}
+	if (parse_tiers(&p, m, json_object_get(root, "tiers")))
+		goto out;
 	m->json = malloc(len + 1);
 	if (!m->json) {
 		err = sr_diag_set(diag, SR_ERR_NOMEM, "out of memory");

@@ -210,6 +210,15 @@ struct sr_mm {
 	uint64_t free_total;
 	uint64_t total_pages;      /* every device's slots (total_swap_pages) */
 	int taking;                /* sr_mm_choose() will take slots: turns may move */
+	uint32_t walk_tiers;       /* the tiers a walk may take devices of: the
+				    * allocation's (sr_mm_tiers()), else SR_TIERS_ALL */
+	int tier_refused;          /* the last sr_mm_choose() found no allowed device
+				    * with room while another had it (a swap-out the
+				    * tiers refused, docs/MODEL.md T1) */
+	/* The trace's memcg paths, for env->memcg_path(): the replay's lookup
+	 * (mm does not read traces), NULL none. */
+	const char *(*memcg_path)(const void *ctx, unsigned memcg);
+	const void *memcg_ctx;
 
 	/* swapfile.c: where the slots are, per device */
 	struct sr_swap_dev *sdev;
@@ -256,7 +265,7 @@ struct sr_mm {
 	void *priv;
 	void *dl;                  /* dlopen handle, or NULL */
 	struct sr_policy_env env;
-	char spec[96];             /* as given: NAME[:PARAMS] or a path */
+	char spec[SR_POLICY_SPEC_MAX]; /* as given: NAME[:PARAMS] or a path */
 };
 
 /*
@@ -336,6 +345,22 @@ void sr_mm_alloc_req(const struct sr_event *e, int via_cache, struct sr_alloc_re
  * walk then goes as the kernel's would: the CPU's node); the caller stops
  * the replay with it. */
 int sr_mm_choose(struct sr_mm *mm, const struct sr_alloc_req *req, uint32_t need, int take);
+
+/* ---- swap tiers (the series of Youngjun Park, v10; docs/MODEL.md T1) --- */
+
+/* The tiers req's memory cgroup may use: the policy's tiers(), else every
+ * one.  Taken once per allocation (folio_tier_effective_mask()). */
+static inline uint32_t sr_mm_tiers(struct sr_mm *mm, const struct sr_alloc_req *req)
+{
+	return mm->ops->tiers ? mm->ops->tiers(mm->priv, &mm->env, req) : SR_TIERS_ALL;
+}
+
+/* Device d is one tiers may use (si->tier_mask & mask; a device in no tier
+ * always). */
+static inline int sr_mm_tier_allows(const struct sr_mm *mm, uint32_t tiers, int d)
+{
+	return (tiers & mm->m->dev[d].tier_bit) != 0;
+}
 
 /* ---- swap_slots.c ----------------------------------------------------- */
 

@@ -20,6 +20,7 @@ extern const struct sr_policy_ops sr_policy_page_nid;
 extern const struct sr_policy_ops sr_policy_page_nid_strict;
 extern const struct sr_policy_ops sr_policy_hybrid;
 extern const struct sr_policy_ops sr_policy_fixed_node;
+extern const struct sr_policy_ops sr_policy_tiers;
 
 /* Checklist: a new file in policies/ is listed here and in policies/README.md. */
 static const struct sr_policy_ops *const builtins[] = {
@@ -28,11 +29,13 @@ static const struct sr_policy_ops *const builtins[] = {
 	&sr_policy_page_nid_strict,
 	&sr_policy_hybrid,
 	&sr_policy_fixed_node,
+	&sr_policy_tiers,
 	NULL,
 };
 
 /* What --policy=all replays: the built-ins but the example (fixed-node,
- * the out-of-tree template), which stays loadable by name. */
+ * the out-of-tree template) and tiers (without an assignment it is
+ * reclaimer-nid; with one, it is asked for), which stay loadable by name. */
 static const struct sr_policy_ops *const real[] = {
 	&sr_policy_reclaimer_nid,
 	&sr_policy_page_nid,

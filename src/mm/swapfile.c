@@ -105,6 +105,7 @@ int sr_mm_walk(struct sr_mm *mm, int node, unsigned mask, uint32_t nr_pages, int
 			int d = l->dev[g];
 
 			if ((!mask || (mask & SR_CLASS_BIT(m->dev[d].cls))) &&
+			    sr_mm_tier_allows(mm, mm->walk_tiers, d) &&
 			    sr_mm_dev_free(mm, d) >= nr_pages)
 				return d;
 			g = e;
@@ -115,6 +116,8 @@ int sr_mm_walk(struct sr_mm *mm, int node, unsigned mask, uint32_t nr_pages, int
 			int d = l->dev[j];
 
 			if (mask && !(mask & SR_CLASS_BIT(m->dev[d].cls)))
+				continue;
+			if (!sr_mm_tier_allows(mm, mm->walk_tiers, d))
 				continue;
 			if (sr_mm_dev_free(mm, d) < nr_pages)
 				continue;
@@ -150,6 +153,13 @@ static int env_advance(const struct sr_policy_env *env, int node, unsigned mask,
 	return sr_mm_walk(mm, node, mask, nr_pages ? nr_pages : 1, mm->taking);
 }
 
+static const char *env_memcg_path(const struct sr_policy_env *env, unsigned memcg)
+{
+	const struct sr_mm *mm = env->core;
+
+	return mm->memcg_path && memcg ? mm->memcg_path(mm->memcg_ctx, memcg) : NULL;
+}
+
 void sr_mm_alloc_req(const struct sr_event *e, int via_cache, struct sr_alloc_req *req)
 {
 	req->ts_ns = e->ts_ns;
@@ -159,6 +169,7 @@ void sr_mm_alloc_req(const struct sr_event *e, int via_cache, struct sr_alloc_re
 	req->page_nid = e->page_nid;
 	req->nr_pages = e->nr_pages;
 	req->via_cache = via_cache;
+	req->memcg = e->memcg;
 }
 
 /* The policy chose what the machine does not have: say so, once. */
@@ -179,21 +190,36 @@ static __attribute__((noinline)) void bad_choice(struct sr_mm *mm, const struct 
 			 m->name, m->nr_devices, m->nr_devices > 1 ? "s" : "", m->nr_devices - 1);
 }
 
+/*
+ * (T1) With swap tiers (a policy with tiers()), every walk, the policy's
+ * own included, sees only the devices of the tiers req's memcg may use:
+ * swap_alloc_slow() skips a device whose si->tier_mask is not in the
+ * folio's mask, and when none of them has room the allocation fails (the
+ * series, v10 patch 4/6, 20260713025644.170839-5-youngjun.park@lge.com:
+ * no fall-through to a tier the memcg may not use); tier_refused says
+ * when another device had room.
+ */
 int sr_mm_choose(struct sr_mm *mm, const struct sr_alloc_req *req, uint32_t need, int take)
 {
 	struct sr_alloc_choice ch = { req->cpu_nid, -1, SR_CLASS_ALL };
 	const struct sr_machine *m = mm->m;
+	uint32_t tiers = sr_mm_tiers(mm, req);
 	int d;
 
 	mm->taking = take;
+	mm->walk_tiers = tiers;
+	mm->tier_refused = 0;
 	mm->ops->choose(mm->priv, &mm->env, req, &ch);
 	if (SR_UNLIKELY(ch.node < -1 || ch.node >= m->nr_nodes ||
 			(ch.node == -1 && (ch.device < 0 || ch.device >= m->nr_devices))))
 		bad_choice(mm, &ch);
 	if (ch.node < 0) {
 		if (ch.device >= 0 && ch.device < m->nr_devices &&
-		    sr_mm_dev_free(mm, ch.device) >= need)
+		    sr_mm_tier_allows(mm, tiers, ch.device) &&
+		    sr_mm_dev_free(mm, ch.device) >= need) {
+			mm->walk_tiers = SR_TIERS_ALL;
 			return ch.device;
+		}
 		ch.node = req->cpu_nid; /* full or invalid: as the kernel would */
 		ch.class_mask = SR_CLASS_ALL;
 	}
@@ -202,6 +228,9 @@ int sr_mm_choose(struct sr_mm *mm, const struct sr_alloc_req *req, uint32_t need
 	d = sr_mm_walk(mm, ch.node, ch.class_mask, need, take);
 	if (d < 0 && ch.class_mask)
 		d = sr_mm_walk(mm, ch.node, SR_CLASS_ALL, need, take);
+	mm->walk_tiers = SR_TIERS_ALL;
+	if (SR_UNLIKELY(d < 0 && tiers != SR_TIERS_ALL))
+		mm->tier_refused = sr_mm_walk(mm, ch.node, SR_CLASS_ALL, need, 0) >= 0;
 	return d;
 }
 
@@ -244,6 +273,8 @@ enum sr_err sr_mm_init(struct sr_mm *mm, const struct sr_machine *m,
 	mm->env.peek = env_peek;
 	mm->env.advance = env_advance;
 	mm->env.core = mm;
+	mm->env.memcg_path = env_memcg_path;
+	mm->walk_tiers = SR_TIERS_ALL;
 	sr_u64map_init(&mm->cache);
 	sr_u64map_init(&mm->ret);
 	sr_pcpu_init(&mm->pcpu);

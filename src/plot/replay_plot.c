@@ -179,13 +179,14 @@ enum sr_err sr_plot_replay(FILE *f, enum sr_plot_fmt fmt, const struct sr_result
 		for (same = 0; same < k; same++)
 			if (!memcmp(h, &res->policy[same].swapin_lat, sizeof(*h)))
 				break;
-		snprintf(label[k], sizeof(label[k]), "%s%s%s%s%s", res->policy[k].name,
+		/* A long name (a tiers assignment) is cut at 100 bytes. */
+		snprintf(label[k], sizeof(label[k]), "%.100s%s%s%s%.100s", res->policy[k].name,
 			 k == res->baseline ? " (baseline)" : "",
 			 h->count ? "" : " (no swap-ins)",
 			 h->count && same < k ? "\nsame curve as " : "",
 			 h->count && same < k ? res->policy[same].name : "");
 		names[k] = label[k];
-		snprintf(plain[k], sizeof(plain[k]), "%s%s", res->policy[k].name,
+		snprintf(plain[k], sizeof(plain[k]), "%.100s%s", res->policy[k].name,
 			 k == res->baseline ? " (baseline)" : "");
 		bar_names[k] = plain[k];
 	}

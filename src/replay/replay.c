@@ -22,6 +22,7 @@
 #include "replay/replay_impl.h"
 #include "common/diag.h"
 #include "common/hash.h"
+#include "swapreplay/trace.h"
 
 #define DEFAULT_REORDER SR_REORDER_DEFAULT
 /* The seed of the noise replicas' jitter (N1): reports are reproducible. */
@@ -192,6 +193,12 @@ static enum sr_err node_map_setup(struct sr_replay *r, const struct sr_node_map 
 	return SR_OK;
 }
 
+/* The path the trace gives a memcg, for the policies (mm reads no trace). */
+static const char *memcg_path(const void *ctx, unsigned memcg)
+{
+	return ctx ? sr_memcgs_path(ctx, memcg) : NULL;
+}
+
 enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *opts,
 			  const char *const *specs, int n, const char *baseline,
 			  struct sr_diag *caller)
@@ -278,11 +285,24 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 		if (baseline && strcmp(specs[i], baseline) == 0)
 			r->baseline = i;
 		/* A kernel with one list: the node a policy names would change
-		 * nothing; every policy but the kernel's own (reclaimer-nid)
-		 * walks the per-node lists of 4.14 to 6.18, put back. */
+		 * nothing; every policy but the kernel's own (reclaimer-nid, and
+		 * tiers: the kernel's with the swap tiers series) walks the
+		 * per-node lists of 4.14 to 6.18, put back. */
 		if (!r->kernel.node_lists &&
-		    (r->pol[i].mm.dl || r->pol[i].mm.ops != sr_policy_find("reclaimer-nid")))
+		    (r->pol[i].mm.dl || (r->pol[i].mm.ops != sr_policy_find("reclaimer-nid") &&
+					 r->pol[i].mm.ops != sr_policy_find("tiers"))))
 			r->pol[i].mm.lists = &r->node_lists;
+		/* (T1) The swap tiers series is on the per-CPU clusters of 6.15
+		 * on (swap_alloc_fast() checks the cluster's device). */
+		if (r->pol[i].mm.ops->tiers && r->kernel.alloc != SR_ALLOC_CLUSTER) {
+			err = sr_diag_set(d, SR_ERR_INVAL, "policy %s restricts the swap tiers a memory "
+					  "cgroup may use, which the swap tiers series does on the per-CPU "
+					  "clusters of 6.15 on, not on kernel %u.%u: give --kernel=6.15 or later",
+					  specs[i], r->kernel.major, r->kernel.minor);
+			goto fail;
+		}
+		r->pol[i].mm.memcg_path = memcg_path;
+		r->pol[i].mm.memcg_ctx = opts->memcgs;
 	}
 	r->nlead = 1;
 	err = node_map_setup(r, opts->node_map, d);
@@ -434,8 +454,11 @@ static inline __attribute__((always_inline)) int place(struct sr_replay *r, stru
 		}
 		if (SR_UNLIKELY(p->mm.nomem) || sr_replay_slot_out(r, p, k, e, sc, key, dv))
 			return -2;
-		if (dv < 0)
+		if (dv < 0) {
 			p->res.swap_full++;
+			/* (T1) Its memcg's tiers were full, another device was not. */
+			p->res.tier_full += p->mm.tier_refused;
+		}
 		return dv;
 	}
 	dv = sc ? sc->dev[k] : -1;

@@ -53,6 +53,9 @@ static void blk_add(struct sr_dev_result *s, const struct sr_dev_result *d)
 /* The label of policy k in reports: its spec, but an out-of-tree policy
  * goes by its own name (and parameters), not its file's path, unless
  * another policy of the replay has that label already. */
+_Static_assert(sizeof(((struct sr_policy_result *)0)->name) >= SR_POLICY_SPEC_MAX,
+	       "a policy's label holds its spec");
+
 /* A policy's own label: its spec, or an out-of-tree one's .name[:PARAMS]. */
 static void own_label(const struct sr_mm *mm, char *buf, size_t n)
 {
@@ -174,6 +177,7 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	o->pages_in = s->did.pages_in;
 	o->swapin_lat = s->did.swapin_lat;
 	o->cache_refills = p->mm.cache_refills;
+	o->tiered = p->mm.ops->tiers != NULL;
 	o->direct_allocs = p->mm.direct_allocs;
 	o->stale_requests = sr_hw_stale(&s->hw);
 	o->trunk_shared = s->hw.trunks.shared;

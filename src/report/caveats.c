@@ -164,9 +164,25 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 			put(&b, " and %" PRIu64 " swap-ins were read from a device guessed for want "
 				"of their swap-out", guessed(p));
 	}
-	if (per_policy(out, &n, &b, res, SR_CAV_SWAP_FULL, "swap-outs that found no device with "
-		       "room (the devices are too small for the trace):", swap_full, outs))
+	for (k = 0, any = 0; k < res->nr_policies; k++)
+		any |= res->policy[k].tier_full != 0;
+	if (per_policy(out, &n, &b, res, SR_CAV_SWAP_FULL, any ?
+		       "swap-outs that found no device with room they may use (the devices, or "
+		       "a memory cgroup's swap tiers, too small for the trace):" :
+		       "swap-outs that found no device with room (the devices are too small for "
+		       "the trace):", swap_full, outs)) {
 		put(&b, "; each cost compute time only, and its page's swap-in no I/O");
+		for (k = 0, any = 0; k < res->nr_policies; k++) {
+			const struct sr_policy_result *p = &res->policy[k];
+
+			if (!p->tier_full)
+				continue;
+			put(&b, "%s %s %" PRIu64, any++ ? "," : "; of them, those whose memory "
+			    "cgroup's tiers were full while another tier had room (the swap tiers "
+			    "series fails such a swap-out rather than fall through; docs/MODEL.md, "
+			    "T1):", p->name, p->tier_full);
+		}
+	}
 	for (k = 0, any = 0; k < res->nr_policies; k++)
 		any |= res->policy[k].unmatched_in != 0;
 	if (any) {

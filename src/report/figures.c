@@ -23,6 +23,7 @@ const struct sr_report_fig sr_report_pfig[SR_PF_COUNT] = {
 	[SR_PF_UNMATCHED] = { NULL, "unmatched_swapins", W, SR_FIG_ALWAYS, 0 },
 	[SR_PF_UNMATCHED_NODEV] = { NULL, "unmatched_no_device", W, SR_FIG_ALWAYS, 0 },
 	[SR_PF_SWAP_FULL] = { NULL, "swap_full", W, SR_FIG_ALWAYS, 0 },
+	[SR_PF_TIER_FULL] = { NULL, "tier_full", W, SR_FIG_TIERS, 0 },
 	[SR_PF_MOVED_OUT] = { NULL, "moved_out", W, SR_FIG_ALWAYS, 0 },
 	[SR_PF_MOVED_OUT_PCT] = { NULL, "moved_out_pct", 3, SR_FIG_ALWAYS, 0 },
 	[SR_PF_CACHE_REFILLS] = { NULL, "cache_refills", W, SR_FIG_ALWAYS, 0 },

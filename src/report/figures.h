@@ -28,6 +28,7 @@ enum sr_pfig {
 	SR_PF_UNMATCHED,
 	SR_PF_UNMATCHED_NODEV,
 	SR_PF_SWAP_FULL,
+	SR_PF_TIER_FULL,
 	SR_PF_MOVED_OUT,
 	SR_PF_MOVED_OUT_PCT,
 	SR_PF_CACHE_REFILLS,
@@ -106,6 +107,7 @@ enum sr_fig_when {
 	SR_FIG_ORDER,            /* a simulation played records out of time order */
 	SR_FIG_BEHIND,           /* a simulation played swap events out of the trace's order */
 	SR_FIG_KEPT,             /* some policy's swap cache kept a read fault's slot */
+	SR_FIG_TIERS,            /* some policy restricts a memcg's swap tiers */
 };
 
 /* The decimals of a whole number (a count, written from an integer). */

@@ -159,6 +159,7 @@ static void pol_fig(const struct sr_policy_result *p, const struct lat *l, enum 
 	case SR_PF_UNMATCHED: *u = p->unmatched_in; break;
 	case SR_PF_UNMATCHED_NODEV: *u = p->unmatched_nodev; break;
 	case SR_PF_SWAP_FULL: *u = p->swap_full; break;
+	case SR_PF_TIER_FULL: *u = p->tier_full; break;
 	case SR_PF_MOVED_OUT: *u = p->moved_out; break;
 	case SR_PF_MOVED_OUT_PCT: *d = pct(p->moved_out, p->swapouts); break;
 	case SR_PF_CACHE_REFILLS: *u = p->cache_refills; break;
@@ -301,6 +302,17 @@ static int out_of_order(const struct sr_result *res)
 }
 
 /* Whether some policy's swap cache kept a read fault's slot (K1). */
+/* Some policy restricts the swap tiers a memcg may use (tier_full). */
+static int tiered(const struct sr_result *res)
+{
+	int k;
+
+	for (k = 0; k < res->nr_policies; k++)
+		if (res->policy[k].tiered)
+			return 1;
+	return 0;
+}
+
 static int kept(const struct sr_result *res)
 {
 	int k;
@@ -581,7 +593,8 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 		       (task_ops(res) ? 1u << SR_FIG_TASK_OPS : 0) |
 		       (out_of_order(res) ? 1u << SR_FIG_ORDER : 0) |
 		       (behind(res) ? 1u << SR_FIG_BEHIND : 0) |
-		       (kept(res) ? 1u << SR_FIG_KEPT : 0);
+		       (kept(res) ? 1u << SR_FIG_KEPT : 0) |
+		       (tiered(res) ? 1u << SR_FIG_TIERS : 0);
 		for (i = 0; i < SR_PF_COUNT; i++)
 			pol_fig(p, &l, (enum sr_pfig)i, &pu[i], &pd[i]);
 		if (put_figs(f, sr_report_pfig, SR_PF_COUNT, when, "     ", pu, pd))
@@ -1200,9 +1213,12 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 
 		fprintf(f, "\n== %s ==\n", p->name);
 		fprintf(f, "swap-outs %" PRIu64 " (%" PRIu64 " pages), swap-ins %" PRIu64
-			" (%" PRIu64 " pages), unmatched swap-ins %" PRIu64 ", swap full %" PRIu64 "\n",
+			" (%" PRIu64 " pages), unmatched swap-ins %" PRIu64 ", swap full %" PRIu64,
 			p->swapouts, p->pages_out, p->swapins, p->pages_in, p->unmatched_in,
 			p->swap_full);
+		if (p->tiered)
+			fprintf(f, " (%" PRIu64 " of them its memcg's tiers full)", p->tier_full);
+		fputc('\n', f);
 		/* cache_refills: the slots cache's (4.11-6.14), else a CPU's
 		 * new current cluster (6.15 on). */
 		fprintf(f, "%s %" PRIu64 ", direct allocations %" PRIu64

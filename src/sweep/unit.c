@@ -180,6 +180,7 @@ void sr_unit_run(struct sr_sweep *s, size_t u, int ahead, struct sr_row **out, s
 	ro.plug = s->plug;
 	ro.ordered = ahead; /* by the pipe's window, as replay does */
 	ro.node_map = &s->node_map;
+	ro.memcgs = sr_reader_memcgs(r);
 	/* --uncertainty: the machine's variants, seeded 1 to N as replay's
 	 * are, replayed in the same pass on the same decisions. */
 	ro.variants = s->unc;

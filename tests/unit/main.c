@@ -28,6 +28,7 @@ void suite_report_read(void);
 void suite_fio(void);
 void suite_numa(void);
 void suite_memcg(void);
+void suite_tiers(void);
 
 int main(void)
 {
@@ -54,5 +55,6 @@ int main(void)
 	suite_fio();
 	suite_numa();
 	suite_memcg();
+	suite_tiers();
 	return test_failed ? 1 : 0;
 }
