@@ -119,6 +119,10 @@ struct sr_capture_stats {
 	unsigned memcgs;        /* memcgs seen (distinct inodes, or ids without one) */
 	unsigned memcgs_no_path; /* ... whose cgroup directory was not found (removed
 				  * before the fixup, or another machine's) */
+	unsigned memcgs_bad_path; /* ... whose directory's path a trace cannot hold
+				   * (not UTF-8, a control byte, over 4095 bytes):
+				   * kept without a path */
+	char bad_path_why[400];   /* the first such path's message */
 	unsigned memcgs_renumbered; /* tracepoint capture: memcgs numbered by the
 				     * fixup (no tracepoint gives mem_cgroup_id()) */
 	uint64_t memcg_id_reused; /* events of a memcg id another path had first

@@ -624,8 +624,14 @@ static int memcg_of(struct sr_capture *c, struct sr_event *ev, uint64_t ino)
 
 			if (rc == -2)
 				return -2;
-			if (rc)
+			if (rc && sr_memcgs_path(c->memcgs, id)) {
 				id = 0; /* the id named another path first: reused */
+			} else if (rc) {
+				/* A path no trace can hold: the memcg kept, without it. */
+				if (!c->st.memcgs_bad_path++)
+					snprintf(c->st.bad_path_why, sizeof(c->st.bad_path_why), "%s",
+						 msg);
+			}
 		}
 		*seen = id + 1;
 	}

@@ -216,6 +216,9 @@ static int run(int argc, char **argv)
 				 in, st->memcgs_no_path,
 				 st->cgroup_root[0] ? st->cgroup_root : "the memory cgroup mount",
 				 st->cgroup_why[0] ? ": " : "", st->cgroup_why);
+		if (st->memcgs_bad_path)
+			cli_warn("%s: %u memcg(s) kept without their path, which a trace cannot hold (the first: %s)",
+				 in, st->memcgs_bad_path, st->bad_path_why);
 		if (st->memcg_id_reused)
 			cli_warn("%s: %" PRIu64 " event(s) of a memcg whose id another memcg's path had first in the capture (the kernel reuses a removed memcg's id): their memcg dropped",
 				 in, st->memcg_id_reused);

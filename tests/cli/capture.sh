@@ -321,6 +321,21 @@ if [ $rc = 0 ] && cmp -s "$W/tm.csv" "$D/capture/fixed-tp-memcg.csv" &&
 else
 	fail "tracepoint memcg: status $rc: $(diff "$D/capture/fixed-tp-memcg.csv" "$W/tm.csv" | head -5) $(cat "$W/tm.err")"
 fi
+# A directory whose name is no UTF-8 (a byte 0xff): a trace cannot hold its
+# path, and its memcg (13) keeps its id without one, said once.
+bad=$(printf 'b\377')
+mkdir -p "$W/cg3/workload.slice/a" "$W/cg3/workload.slice/$bad"
+ina3=$(stat -c %i "$W/cg3/workload.slice/a") inb3=$(stat -c %i "$W/cg3/workload.slice/$bad") inr3=$(stat -c %i "$W/cg3")
+sed -e "s/INO_A/$ina3/; s/INO_B/$inb3/; s/INO_ROOT/$inr3/" "$D/capture/raw-memcg.csv" >"$W/rm3.raw.csv"
+$SR capture-fixup --sysfs-root="$D/sysfs/two-nodes" --cgroup-root="$W/cg3" "$W/rm3.raw.csv" "$W/rm3.csv" 2>"$W/rm3.err"
+rc=$?
+if [ $rc = 0 ] && [ "$(cut -d, -f15 "$W/rm3.csv" | grep -c '^13$')" = 1 ] &&
+	grep -q '^[^,]*,out,.*,13,$' "$W/rm3.csv" &&
+	grep -q "1 memcg(s) kept without their path, which a trace cannot hold" "$W/rm3.err"; then
+	ok "capture-fixup: a cgroup path no trace can hold: the memcg kept without it, said"
+else
+	fail "bad cgroup path: status $rc: $(grep ',13,' "$W/rm3.csv") $(cat "$W/rm3.err")"
+fi
 # Without --cgroup-root the hierarchy is the machine's (mountinfo): the fake
 # tree's inodes are in it only by chance; the events keep their ids.
 $SR capture-fixup -q --sysfs-root="$D/sysfs/two-nodes" "$W/rm.raw.csv" "$W/rm2.csv" 2>"$W/rm2.err" &&
