@@ -43,32 +43,66 @@ size_t sr_utf8_seq(const unsigned char *s, size_t n)
 	return len;
 }
 
+/* The JSON form of the character at p, into out (at most 6 bytes): its
+ * length; *used: the bytes of p it stands for. */
+static size_t json_char(const unsigned char *p, char *out, size_t *used)
+{
+	size_t n = sr_utf8_seq(p, strnlen((const char *)p, 4));
+
+	*used = 1;
+	if (*p == '"' || *p == '\\') {
+		out[0] = '\\';
+		out[1] = (char)*p;
+		return 2;
+	}
+	if (*p == '\b' || *p == '\f' || *p == '\n' || *p == '\r' || *p == '\t') {
+		out[0] = '\\';
+		out[1] = *p == '\b' ? 'b' : *p == '\f' ? 'f' : *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+		return 2;
+	}
+	if (*p < 0x20 || !n) {
+		/* A control character, or a byte that is no UTF-8 (a Latin-1
+		 * file name's): the character of its number. */
+		static const char hex[] = "0123456789ABCDEF";
+
+		memcpy(out, "\\u00", 4);
+		out[4] = hex[*p >> 4];
+		out[5] = hex[*p & 15];
+		return 6;
+	}
+	memcpy(out, p, n);
+	*used = n;
+	return n;
+}
+
 void sr_json_write(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	char c[8];
 
 	fputc('"', f);
 	while (*p) {
-		size_t n = sr_utf8_seq(p, strnlen((const char *)p, 4));
+		size_t used, n = json_char(p, c, &used);
 
-		if (*p == '"' || *p == '\\') {
-			fputc('\\', f);
-			fputc(*p++, f);
-		} else if (*p == '\b' || *p == '\f' || *p == '\n' || *p == '\r' || *p == '\t') {
-			fputc('\\', f);
-			fputc(*p == '\b' ? 'b' : *p == '\f' ? 'f' : *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't',
-			      f);
-			p++;
-		} else if (*p < 0x20 || !n) {
-			/* A control character, or a byte that is no UTF-8 (a
-			 * Latin-1 file name's): the character of its number. */
-			fprintf(f, "\\u%04X", *p++);
-		} else {
-			fwrite(p, 1, n, f);
-			p += n;
-		}
+		fwrite(c, 1, n, f);
+		p += used;
 	}
 	fputc('"', f);
+}
+
+char *sr_json_put(char *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	*out++ = '"';
+	while (*p) {
+		size_t used;
+
+		out += json_char(p, out, &used);
+		p += used;
+	}
+	*out++ = '"';
+	return out;
 }
 
 /* What write(f, s) writes, malloc'ed; NULL out of memory. */
@@ -93,9 +127,19 @@ char *sr_json_quote(const char *s)
 	return to_string(sr_json_write, s);
 }
 
+/* A CSV cell is quoted when it holds a comma, a quote or a line break, or
+ * begins or ends with a space (which libcsv trims from a cell not quoted,
+ * so that it would not read back the same). */
+static int csv_quoted(const char *s)
+{
+	size_t n = strlen(s);
+
+	return strpbrk(s, ",\"\r\n") != NULL || (n && (s[0] == ' ' || s[n - 1] == ' '));
+}
+
 void sr_csv_write(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\r\n")) {
+	if (!csv_quoted(s)) {
 		fputs(s, f);
 		return;
 	}
@@ -106,6 +150,22 @@ void sr_csv_write(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+char *sr_csv_put(char *out, const char *s)
+{
+	int q = csv_quoted(s);
+
+	if (q)
+		*out++ = '"';
+	for (; *s; s++) {
+		if (*s == '"' && q)
+			*out++ = '"';
+		*out++ = *s;
+	}
+	if (q)
+		*out++ = '"';
+	return out;
 }
 
 char *sr_csv_quote(const char *s)

@@ -14,9 +14,15 @@ size_t sr_utf8_seq(const unsigned char *s, size_t n);
  * jansson escapes: written to f, or malloc'ed (NULL out of memory). */
 void sr_json_write(FILE *f, const char *s);
 char *sr_json_quote(const char *s);
+/* ... or into out, which has room for 6 x strlen(s) + 2 bytes (no NUL
+ * written): the end of what was written. */
+char *sr_json_put(char *out, const char *s);
 /* s as one CSV cell, as it is or quoted (its quotes doubled) when it holds
- * a comma, a quote or a line break: written to f, or malloc'ed. */
+ * a comma, a quote or a line break, or begins or ends with a space (libcsv
+ * trims those of a cell not quoted): written to f, or malloc'ed, or into
+ * out, which has room for 2 x strlen(s) + 2 bytes (no NUL; the end). */
 void sr_csv_write(FILE *f, const char *s);
 char *sr_csv_quote(const char *s);
+char *sr_csv_put(char *out, const char *s);
 
 #endif /* SR_COMMON_QUOTE_H */

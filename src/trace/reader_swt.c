@@ -173,6 +173,29 @@ static enum sr_err name_record(struct sr_reader *r, struct swt_state *st,
 		return sr_diag_set(d, SR_ERR_FORMAT,
 				   "truncated name record (%zu of %zu bytes with its path)", n, total);
 	}
+	{
+		/* Every byte but op, memcg and lat_ns 0 (traces/FORMAT.md), and
+		 * the path's padding: else it is no name record this format
+		 * wrote. */
+		size_t i;
+
+		for (i = 0; i < st->recsize; i++)
+			if (p[i] && i != SWT_R_OP && !(i >= SWT_R_MEMCG && i < SWT_R_MEMCG + 2) &&
+			    !(i >= SWT_R_LAT && i < SWT_R_LAT + 8))
+				break;
+		if (i == st->recsize)
+			for (i = st->recsize + (size_t)len; i < total && !p[i]; i++)
+				;
+		if (i < total) {
+			rec_error(r, st, d);
+			sr_src_skip(r->src, total);
+			st->nrec += total / st->recsize - 1;
+			return sr_diag_set(d, SR_ERR_FORMAT, "name record with a byte not 0 %s "
+					   "(byte %zu): every byte but op, memcg, lat_ns and the "
+					   "path's is 0", i < st->recsize ? "in the record" :
+					   "in the path's padding", i);
+		}
+	}
 	rc = sr_memcgs_set(r->memcgs, ev->memcg, (const char *)p + st->recsize, (size_t)len,
 			   msg, sizeof(msg));
 	if (rc) {

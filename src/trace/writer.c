@@ -18,6 +18,7 @@
 
 #include "common/compiler.h"
 #include "common/diag.h"
+#include "common/quote.h"
 #include "trace/fields.h"
 #include "swapreplay/outfile.h"
 #include "swapreplay/trace.h"
@@ -25,8 +26,9 @@
 
 #define WBUF_SIZE (1u << 17)
 /* Room for one formatted event: 512 bytes, and a memcg's path quoted
- * (CSV: each byte may be a doubled quote; JSON: an escaped one) or with
- * its .swt name record. */
+ * (CSV: each byte may be a doubled quote; JSON: an escaped one, a path
+ * being UTF-8 without a control byte, sr_memcgs_set()) or with its .swt
+ * name record. */
 #define WBUF_SLACK (512 + 2 * SR_MEMCG_PATH_MAX + 256)
 #define REREAD_BATCH 4096 /* events read back at a time by upgrade() */
 
@@ -78,39 +80,6 @@ static const char *path_due(struct sr_writer *w, const struct sr_event *e)
 	if (path)
 		w->named[id >> 3] |= (uint8_t)(1u << (id & 7));
 	return path;
-}
-
-/* s as a CSV field: quoted, its quotes doubled, when it holds a comma or
- * a quote, or begins or ends with a space (which libcsv trims from a field
- * not quoted); a path has no control byte (sr_memcgs_set()). */
-static char *put_csv_text(char *p, const char *s)
-{
-	size_t n = strlen(s);
-	int quote = strpbrk(s, ",\"") != NULL || (n && (s[0] == ' ' || s[n - 1] == ' '));
-
-	if (quote)
-		*p++ = '"';
-	for (; *s; s++) {
-		if (*s == '"')
-			*p++ = '"';
-		*p++ = *s;
-	}
-	if (quote)
-		*p++ = '"';
-	return p;
-}
-
-/* s as a JSON string, quotes and backslashes escaped. */
-static char *put_json_text(char *p, const char *s)
-{
-	*p++ = '"';
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			*p++ = '\\';
-		*p++ = *s;
-	}
-	*p++ = '"';
-	return p;
 }
 
 static enum sr_err put_raw(struct sr_writer *w, const void *p, size_t n,
@@ -240,7 +209,7 @@ static char *fmt_csv(char *p, const struct sr_event *e, unsigned has, const char
 			p = put_u64(p, e->memcg);
 		*p++ = ',';
 		if (path)
-			p = put_csv_text(p, path);
+			p = sr_csv_put(p, path);
 	}
 	*p++ = '\n';
 	return p;
@@ -292,7 +261,7 @@ static char *fmt_jsonl(char *p, const struct sr_event *e, const char *path)
 	}
 	if (path) {
 		p = put_str(p, ",\"memcg_path\":");
-		p = put_json_text(p, path);
+		p = sr_json_put(p, path);
 	}
 	p = put_str(p, "}\n");
 	return p;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/quote.h"
 #include "trace/fields.h"
 #include "swapreplay/gen.h"
 #include "swapreplay/stat.h"
@@ -322,7 +323,21 @@ static void swt_memcg_v5(void)
 		fseek(f, 32 + 16, SEEK_SET);
 		fputc(5, f);
 		fputc(0, f);
+		/* A byte in the path's padding: no name record of the format. */
+		fseek(f, 32 + 64 + 5, SEEK_SET);
+		fputc('z', f);
 		fclose(f);
+	}
+	{
+		struct sr_read_opts ro = { .max_errors = 2 };
+
+		CHECK(sr_reader_open(&r, path, &ro, &d) == SR_OK);
+		CHECK(sr_reader_read(r, got, 4, &n, &d) == SR_OK && n == 2 &&
+		      sr_reader_stats(r)->skipped == 1 &&
+		      strstr(sr_reader_stats(r)->first_skip, "name record with a byte not 0 in the "
+			     "path's padding (byte 69)") != NULL);
+		CHECK(sr_memcgs_path(sr_reader_memcgs(r), 4) == NULL);
+		sr_reader_close(r);
 	}
 	CHECK(truncate(path, 32 + 64 + 10) == 0);
 	CHECK(sr_reader_open(&r, path, NULL, &d) == SR_OK);
@@ -470,8 +485,44 @@ static void gen_memcg(void)
 		      "takes at least one, and the groups all the tasks"));
 }
 
+/* A path as a CSV cell and a JSON string, written where the writer puts
+ * them (common/quote.c, the one way of each): quoted for a comma, a quote
+ * or a space at either end (libcsv trims one not quoted); JSON escapes the
+ * quote and the backslash; the FILE and buffer forms alike. */
+static void quote_put(void)
+{
+	static const struct {
+		const char *in, *csv, *json;
+	} c[] = {
+		{ "/a.slice/x", "/a.slice/x", "\"/a.slice/x\"" },
+		{ "/a,b", "\"/a,b\"", "\"/a,b\"" },
+		{ "/say \"hi\"", "\"/say \"\"hi\"\"\"", "\"/say \\\"hi\\\"\"" },
+		{ "/end ", "\"/end \"", "\"/end \"" },
+		{ " /start", "\" /start\"", "\" /start\"" },
+		{ "/back\\slash", "/back\\slash", "\"/back\\\\slash\"" },
+		{ "/caf\xc3\xa9", "/caf\xc3\xa9", "\"/caf\xc3\xa9\"" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char buf[128], *e, *q;
+
+		e = sr_csv_put(buf, c[i].in);
+		*e = '\0';
+		q = sr_csv_quote(c[i].in);
+		CHECK(!strcmp(buf, c[i].csv) && q && !strcmp(q, c[i].csv));
+		free(q);
+		e = sr_json_put(buf, c[i].in);
+		*e = '\0';
+		q = sr_json_quote(c[i].in);
+		CHECK(!strcmp(buf, c[i].json) && q && !strcmp(q, c[i].json));
+		free(q);
+	}
+}
+
 void suite_memcg(void)
 {
+	TEST(quote_put);
 	TEST(memcg_all_formats);
 	TEST(memcg_checks);
 	TEST(swt_memcg_v5);
