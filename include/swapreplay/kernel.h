@@ -69,6 +69,15 @@ struct sr_kernel {
 				   * cluster locks) */
 };
 
+/* Whether a swap-in from a synchronous device (pmem, zram: synchronous 1)
+ * skips the swap cache under kernel k: 4.15 (0bcac06f27d7, aa8d22a11da9)
+ * to 6.19; 7.0's swap table ended the bypass (f1879e8a0c60).  The one
+ * place this is said: mm (sr_swapin_bypass()) and hw (E3, L6) ask it. */
+static inline int sr_kernel_swapin_bypass(const struct sr_kernel *k, int synchronous)
+{
+	return synchronous && k->sync_bypass;
+}
+
 /* A trunk of the swap cache: 2^14 slots, 64 MB of swap (the kernel's
  * SWAP_ADDRESS_SPACE_SHIFT, 4.11 to 6.17): slot offset >> 14. */
 #define SR_SWAP_TRUNK_SHIFT 14

@@ -80,9 +80,8 @@ static inline void sr_hw_cluster_kernel(const struct sr_kernel *k, enum sr_dev_c
 {
 	int on = !k->device_locks && (cls != SR_DEV_HDD || k->hdd_clusters);
 	int table = !k->device_locks && !k->trunk_locks;
-	/* A swap-in that skips the swap cache (src/mm/mm.h's
-	 * sr_swapin_bypass(): 4.15 to 6.19). */
-	int bypass = sr_dev_class_memlike(cls) && k->sync_bypass;
+	/* A swap-in that skips the swap cache (4.15 to 6.19). */
+	int bypass = sr_kernel_swapin_bypass(k, sr_dev_class_memlike(cls));
 	/* From 7.1 the slot's count is its table entry's: no map byte. */
 	unsigned map = k->table_count ? 0u : 1u;
 

@@ -89,7 +89,7 @@ double sr_cost_pmem_mix(double r, int remote);
 static inline double sr_cost_swapcache_ns(const struct sr_machine *m, const struct sr_kernel *k,
 					  enum sr_dev_class cls)
 {
-	if (!k->xarray_cache || (sr_dev_class_memlike(cls) && k->sync_bypass))
+	if (!k->xarray_cache || sr_kernel_swapin_bypass(k, sr_dev_class_memlike(cls)))
 		return 0;
 	return m->swapcache_ns + (k->shadow_lru ? m->shadow_node_ns : 0);
 }

@@ -424,7 +424,7 @@ unsigned sr_ra_window(struct sr_ra *ra, uint64_t offset, unsigned page_cluster, 
  * (f1879e8a0c60). */
 static inline int sr_swapin_bypass(const struct sr_kernel *k, enum sr_dev_class cls)
 {
-	return sr_dev_class_memlike(cls) && k->sync_bypass;
+	return sr_kernel_swapin_bypass(k, sr_dev_class_memlike(cls));
 }
 
 /* Whether it reads no page ahead, and its slot is freed at once (K1,
