@@ -10,6 +10,13 @@
  * so that the DMA stays on the page's node.  On a machine with only
  * memory-like devices this is reclaimer-nid; with only block devices it is
  * page-nid-strict.
+ *
+ * As a tier assignment (the swap tiers series, docs/MODEL.md T1): a
+ * machine's tiers by device class, "memory" and "block" (its description
+ * names no others), and --tiers=/latency:memory,/batch:block give one
+ * cgroup's pages the memory-like devices and another's the block ones.
+ * The kernel feature splits by cgroup; hybrid splits every cgroup's pages
+ * by where the copy or the DMA runs, by node.
  */
 #include "swapreplay/policy.h"
 
