@@ -847,20 +847,29 @@ static void write_markdown(FILE *f, const struct sr_result *res, const struct sr
 	struct sr_caveat cav[SR_CAV_COUNT];
 	int unc = res->policy[0].unc.variants, nc = sr_report_caveats(res, in, cav);
 	int k, c = 0, noise = noise_on(res);
-	char kv[32] = "";
+	char kv[400] = "";
 
 	if (cav[0].kind == SR_CAV_MOST_NOT_REPLAYED)
 		fprintf(f, "**Warning: %s.**\n\n", cav[c++].text);
 
+	/* The kernel, and why it when no --kernel named it. */
 	if (in->kernel)
-		snprintf(kv, sizeof(kv), "kernel %u.%u, ", in->kernel->major, in->kernel->minor);
+		snprintf(kv, sizeof(kv), "kernel %u.%u%s%.320s%s, ", in->kernel->major,
+			 in->kernel->minor, kernel_why(in) ? " (" : "",
+			 kernel_why(in) ? kernel_why(in) : "", kernel_why(in) ? ")" : "");
 	char mline[600];
 
 	machine_line(mline, sizeof(mline), in);
+	/* The slots cache is said only of a kernel that has one (4.11-6.14),
+	 * as the text report says it. */
 	fprintf(f, "swapreplay %s: `%s` (%" PRIu64 " event%s, %" PRIu64 " task%s) on machine %s, "
-		   "%sslots cache %s, baseline `%s`\n\n",
+		   "%s%s%s%sbaseline `%s`\n\n",
 		SR_VERSION_STRING, in->trace, res->events, plural(res->events), res->tasks,
-		plural(res->tasks), mline, kv, in->slots_cache ? "on" : "off",
+		plural(res->tasks), mline, kv,
+		!in->kernel || in->kernel->alloc == SR_ALLOC_SLOTS_CACHE ? "slots cache " : "",
+		!in->kernel || in->kernel->alloc == SR_ALLOC_SLOTS_CACHE ?
+			(in->slots_cache ? "on" : "off") : "",
+		!in->kernel || in->kernel->alloc == SR_ALLOC_SLOTS_CACHE ? ", " : "",
 		res->policy[res->baseline].name);
 	int blk = any_blk(res);
 
