@@ -112,7 +112,8 @@ static const char *tiers_item(char *b, size_t *len, const char *p, size_t plen, 
 		return "a memory cgroup is named by its path, from '/'";
 	if (memchr(p, '=', plen) || memchr(p, ';', plen) || memchr(t, '=', tlen) ||
 	    memchr(t, ';', tlen) || memchr(t, ':', tlen))
-		return "a cgroup path or tier name holding '=' or ';' cannot be given here";
+		return "a cgroup path holding '=' or ';', or a tier name holding ':', cannot be "
+		       "given here";
 	if (*len + plen + tlen + 3 > SR_POLICY_SPEC_MAX - 1)
 		return "the assignment is longer than a policy's parameters may be (about 500 "
 		       "bytes)";
@@ -151,6 +152,8 @@ int cli_tiers_spec(const char *cmd, const char *val, struct cli_strs *policies)
 				    : "expected CGROUP:TIER[+TIER...] (or CGROUP:none)";
 			s += n + (c != NULL);
 		}
+		if (!why && len == 6)
+			why = "no assignment: expected CGROUP:TIER[+TIER...],...";
 		if (why)
 			return cli_usage(cmd, "--tiers=%s: %s", val, why);
 	} else {
@@ -180,6 +183,8 @@ int cli_tiers_spec(const char *cmd, const char *val, struct cli_strs *policies)
 		}
 		if (!why && ferror(f))
 			why = "cannot be read";
+		if (!why && len == 6)
+			why = "no assignment: expected a line 'CGROUP TIER[+TIER...]'";
 		fclose(f);
 		if (why) {
 			cli_err("%s:%lu: --tiers: %s", val + 1, lineno, why);
