@@ -144,7 +144,7 @@ valgrind-test: deps
 	@command -v valgrind >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq valgrind >/dev/null; } || \
 		{ echo "valgrind-test: needs valgrind: sudo apt-get install -y valgrind" >&2; exit 1; }
 	$(MAKE) $(BIN) $(EXAMPLE_SO)
-	SWAPREPLAY=$(BIN) VALGRIND="$(VALGRIND_CMD)" sh tests/run.sh
+	SWAPREPLAY=$(BIN) VALGRIND="$(VALGRIND_CMD)" CASE_JOBS=2 sh tests/run.sh
 
 demo: deps
 	$(MAKE) $(BIN)

@@ -39,8 +39,9 @@ fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT INT TERM
 
-for c in "$T"/cli/cases/*/; do
-	[ -f "$c/cmd" ] || continue
+# One case: its verdict into $W/.verdict ("ok", or the FAIL lines).
+run_case() {
+	c=$1
 	name=$(basename "$c")
 	W="$scratch/$name"
 	mkdir -p "$W"
@@ -66,11 +67,46 @@ $(diff "$c/stdout" "$W/.stdout" | head -20)"
 $(diff "$c/stderr" "$W/.stderr" | head -20)"
 	fi
 	if [ $ok = 1 ]; then
+		echo ok >"$W/.verdict"
+	else
+		{
+			echo "FAIL cli/$name: $why"
+			[ -s "$W/.stderr" ] && sed 's/^/    stderr: /' "$W/.stderr" | head -5
+		} >"$W/.verdict"
+	fi
+}
+
+# CASE_JOBS cases at a time (default 1; make valgrind-test runs 2, each
+# case's start-up under valgrind being most of its time); the verdicts are
+# read in the cases' order, so the output is the same whatever the count.
+jobs=${CASE_JOBS:-1}
+n=0
+for c in "$T"/cli/cases/*/; do
+	[ -f "$c/cmd" ] || continue
+	if [ "$jobs" -gt 1 ]; then
+		run_case "$c" &
+		n=$((n + 1))
+		if [ $n -ge "$jobs" ]; then
+			wait
+			n=0
+		fi
+	else
+		run_case "$c"
+	fi
+done
+wait
+for c in "$T"/cli/cases/*/; do
+	[ -f "$c/cmd" ] || continue
+	v="$scratch/$(basename "$c")/.verdict"
+	if [ -f "$v" ] && [ "$(cat "$v")" = ok ]; then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
-		echo "FAIL cli/$name: $why"
-		[ -s "$W/.stderr" ] && sed 's/^/    stderr: /' "$W/.stderr" | head -5
+		if [ -f "$v" ]; then
+			cat "$v"
+		else
+			echo "FAIL cli/$(basename "$c"): no verdict"
+		fi
 	fi
 done
 
