@@ -362,6 +362,21 @@ static inline int sr_mm_tier_allows(const struct sr_mm *mm, uint32_t tiers, int 
 	return (tiers & mm->m->dev[d].tier_bit) != 0;
 }
 
+/* swap_alloc_fast(): whether the CPU's current cluster, on device d, may
+ * serve swap-out e: always without tiers; with them, when d is one of its
+ * memcg's (else a miss: the slow path's cluster takes its place, memcgs of
+ * other tiers on one CPU taking it from each other, as the series says of
+ * its per-CPU cache).  The allocation is described only when asked. */
+static inline int sr_mm_fast_allows(struct sr_mm *mm, const struct sr_event *e, int d)
+{
+	struct sr_alloc_req req;
+
+	if (SR_LIKELY(!mm->ops->tiers))
+		return 1;
+	sr_mm_alloc_req(e, 1, &req);
+	return sr_mm_tier_allows(mm, sr_mm_tiers(mm, &req), d);
+}
+
 /* ---- swap_slots.c ----------------------------------------------------- */
 
 /* 64: SWAP_SLOTS_CACHE_SIZE (= SWAP_BATCH) in include/linux/swap_slots.h. */

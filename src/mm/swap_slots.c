@@ -203,18 +203,14 @@ static int cluster_alloc_counted(struct sr_mm *mm, const struct sr_event *e, uin
 	int d;
 
 	mm->ev_off = SR_SLOT_NONE;
-	sr_mm_alloc_req(e, 1, &req);
-	/* (T1) swap_alloc_fast(): the CPU's cluster only if its device is one
-	 * the folio's tiers may use. */
-	if ((*v & 0xffffffffu) >= nr &&
-	    (SR_LIKELY(!mm->ops->tiers) ||
-	     sr_mm_tier_allows(mm, sr_mm_tiers(mm, &req), (int)(*v >> 48) - 1))) {
+	if ((*v & 0xffffffffu) >= nr && sr_mm_fast_allows(mm, e, (int)(*v >> 48) - 1)) {
 		*v -= nr;
 		return (int)(*v >> 48) - 1;
 	}
 	if (*v >> 48)
 		sr_mm_put(mm, (int)(*v >> 48) - 1, *v & 0xffffffffu);
 	*v = 0;
+	sr_mm_alloc_req(e, 1, &req);
 	d = sr_mm_choose(mm, &req, nr, 1);
 	if (d < 0)
 		return -1;
@@ -255,15 +251,10 @@ static int cluster_alloc(struct sr_mm *mm, const struct sr_event *e)
 		return -1;
 	if (!mm->positions)
 		return cluster_alloc_counted(mm, e, v);
-	sr_mm_alloc_req(e, 1, &req);
 	if (*v >> 48) {
 		d = (int)(*v >> 48) - 1;
 		pcp = *v & ((1ull << 48) - 1);
-		/* (T1) Another tier's cluster: a miss; the slow path's cluster
-		 * takes its place (memcgs of other tiers on one CPU take it
-		 * from each other, as the series says of its per-CPU cache). */
-		if (sr_mm_dev_free(mm, d) >= nr &&
-		    (SR_LIKELY(!mm->ops->tiers) || sr_mm_tier_allows(mm, sr_mm_tiers(mm, &req), d)) &&
+		if (sr_mm_dev_free(mm, d) >= nr && sr_mm_fast_allows(mm, e, d) &&
 		    !sr_swapdev_get(&mm->sdev[d], 0, order, &pcp, 0, &mm->ev_off, &nomem)) {
 			*v = pcp ? (uint64_t)(d + 1) << 48 | pcp : 0;
 			sr_mm_take(mm, d, nr);
@@ -271,6 +262,7 @@ static int cluster_alloc(struct sr_mm *mm, const struct sr_event *e)
 		}
 		*v = 0;
 	}
+	sr_mm_alloc_req(e, 1, &req);
 	d = sr_mm_choose(mm, &req, nr, 1);
 	if (d < 0)
 		return -1;
