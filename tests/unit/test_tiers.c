@@ -68,7 +68,8 @@ static uint64_t writes(const struct sr_result *res, int k, const char *name)
 }
 
 /* v replayed on m under kernel ver through reclaimer-nid and spec, the
- * paths of memcgs 1-4 /a, /b, /c, /a/x (5 has none); NULL on error (in d). */
+ * paths of memcgs 1-4 /a, /b, /c, /a/x (5 has none); NULL on error (in d).
+ * The replay and names of an earlier run (*rp, *mc, or NULL) are freed. */
 static const struct sr_result *run(struct sr_replay **rp, struct sr_memcgs **mc,
 				   const struct sr_machine *m, const char *ver, const char *spec,
 				   const struct evs *v, struct sr_diag *d)
@@ -80,7 +81,10 @@ static const struct sr_result *run(struct sr_replay **rp, struct sr_memcgs **mc,
 	char msg[128];
 	unsigned i;
 
+	sr_replay_free(*rp);
+	sr_memcgs_free(*mc);
 	*rp = NULL;
+	*mc = NULL;
 	if (sr_memcgs_new(mc) != SR_OK)
 		return NULL;
 	for (i = 0; i < 4; i++)
@@ -233,10 +237,6 @@ static void tiers_placement(void)
 	CHECK(writes(res, 1, "f0") == 10 && writes(res, 1, "f1") == 10 && writes(res, 1, "s0") == 30);
 	CHECK(res->policy[1].tiered && !res->policy[0].tiered);
 	CHECK(res->policy[1].swap_full == 0 && res->policy[1].tier_full == 0);
-	sr_replay_free(r);
-	sr_memcgs_free(mc);
-	r = NULL;
-	mc = NULL;
 	/* /a/x narrowed below /a: fast+slow there, slow here (the two masks
 	 * and'ed): /a on f0, /a/x on s0 (the CPU's f0 cluster not in slow),
 	 * /b (not assigned now) on s0's, /c too, /a/x again on s0. */
@@ -250,10 +250,6 @@ static void tiers_placement(void)
 	res = run(&r, &mc, m, "6.18", "tiers:/a=fast+slow;/a/x=slow", v, &d);
 	CHECK(res && writes(res, 1, "f0") == 10 && writes(res, 1, "f1") == 0 &&
 	      writes(res, 1, "s0") == 40);
-	sr_replay_free(r);
-	sr_memcgs_free(mc);
-	r = NULL;
-	mc = NULL;
 	/* Memcg 5, which the trace names no path for: every tier, as the
 	 * root.  /b first (s0), then 5 takes the CPU's s0 cluster. */
 	v->n = 0;
@@ -297,10 +293,6 @@ static void tiers_full_no_fall_through(void)
 	CHECK(res && writes(res, 1, "f0") == 1024 && writes(res, 1, "f1") == 1024 &&
 	      writes(res, 1, "s0") == 0);
 	CHECK(res && res->policy[1].swap_full == 52 && res->policy[1].tier_full == 52);
-	sr_replay_free(r);
-	sr_memcgs_free(mc);
-	r = NULL;
-	mc = NULL;
 	v->n = 0;
 	off = 0;
 	outs(v, 20, 1, &off);
