@@ -67,6 +67,18 @@ struct sr_kernel {
 				   * trunk of a device, each with its lock (before:
 				   * device_locks; from 6.18 the swap table, under the
 				   * cluster locks) */
+	/* zswap (docs/MODEL.md, "zswap"), where the machine has it: */
+	int zswap;                /* 6.6 on: zswap as modelled (read in 6.6.57, 6.12.19
+				   * and 6.18.2; earlier kernels are refused) */
+	int zswap_memcg_lru;      /* 6.8 on: the shrink worker writes back round robin
+				   * over memory cgroups (before: one LRU) */
+	int zeromap;              /* 6.12 on: a zero-filled page is a bit of the swap
+				   * layer's zeromap (before: zswap's same-filled
+				   * entry); no I/O either way */
+	int zswap_large;          /* 6.13 on: zswap stores a large folio page by page
+				   * (before: refused, written to the device) */
+	int zswap_whole;          /* 6.18 on: a page that does not compress is stored
+				   * whole (before: refused, written to the device) */
 };
 
 /* Whether a swap-in from a synchronous device (pmem, zram: synchronous 1)
@@ -76,6 +88,12 @@ struct sr_kernel {
 static inline int sr_kernel_swapin_bypass(const struct sr_kernel *k, int synchronous)
 {
 	return synchronous && k->sync_bypass;
+}
+
+/* Whether kernel k's zswap is modelled (6.6 on; docs/MODEL.md, "zswap"). */
+static inline int sr_kernel_zswap(const struct sr_kernel *k)
+{
+	return k->zswap;
 }
 
 /* A trunk of the swap cache: 2^14 slots, 64 MB of swap (the kernel's

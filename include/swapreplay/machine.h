@@ -59,6 +59,49 @@ static inline int sr_dev_class_memlike(enum sr_dev_class c)
 
 const char *sr_dev_class_name(enum sr_dev_class c);
 
+/*
+ * zswap (docs/MACHINE.md, "zswap"; docs/MODEL.md, "zswap", Zs1-Zs5): a
+ * compressed cache in front of every swap device, not a device: a page
+ * swapped out still takes its slot on the device its policy chose, and
+ * zswap keeps it in memory instead of writing it, while its pool has room.
+ */
+enum sr_zswap_comp { SR_ZSWAP_LZ4 = 0, SR_ZSWAP_LZO = 1, SR_ZSWAP_ZSTD = 2 };
+const char *sr_zswap_comp_name(enum sr_zswap_comp c);
+
+struct sr_zswap {
+	int enabled;              /* the description has "zswap", enabled */
+	enum sr_zswap_comp comp;  /* the compressor ("compressor": lz4, lzo, zstd) */
+	double mem_bytes;         /* the machine's RAM (MemTotal); 0: not given */
+	double max_pool_pct;      /* max_pool_percent: the pool's limit, % of RAM (20) */
+	double accept_pct;        /* accept_threshold_percent: a full pool takes
+				   * pages again below this % of its limit (90) */
+	double pool_bytes;        /* the pool's limit in bytes, from the two
+				   * above or "pool_mib" */
+	double compress_ns;       /* one 4 KiB page compressed on one CPU */
+	double decompress_ns;     /* ... decompressed */
+	double ratio;             /* a page's size over its compressed size */
+	double zero_share;        /* of the pages swapped out, the share all zeros */
+	double incompressible_share; /* ... and the share that does not compress */
+	int writeback;            /* a full pool writes its oldest entries back to
+				   * their devices (1; memory.zswap.writeback 0: no) */
+};
+
+/* What zswap (or the zeromap) did with a swap-out, and so what its swap-in
+ * costs (Zs2, Zs3).  A record carries it (0: nothing: the device's); mm decides it, hw charges it
+ * (sr_cost_zswap()). */
+enum sr_zs_out {
+	SR_ZS_NONE = 0,    /* not offered, or refused before any work (pool full,
+			    * a large folio before 6.13): the device writes it */
+	SR_ZS_STORED = 1,  /* compressed into the pool */
+	SR_ZS_ZERO = 2,    /* all zeros: no bytes, no I/O (zswap's same-filled
+			    * entry before 6.12, the zeromap from 6.12) */
+	SR_ZS_WHOLE = 3,   /* did not compress, stored whole (6.18 on) */
+	SR_ZS_POOR = 4,    /* did not compress, refused after trying (before
+			    * 6.18): compressed in vain, then the device's */
+	SR_ZS_LOAD = 5,    /* a swap-in served from the pool (decompressed) */
+	SR_ZS_LOAD_ZERO = 6,  /* ... a zero page (filled) */
+	SR_ZS_LOAD_WHOLE = 7, /* ... a page stored whole (copied) */
+};
 /* Rates are bytes per second; times are nanoseconds. */
 struct sr_device {
 	char name[32];
@@ -163,6 +206,7 @@ struct sr_machine {
 
 	int nr_devices;
 	struct sr_device dev[SR_MACHINE_MAX_DEVICES];
+	struct sr_zswap zswap;  /* zswap in front of the devices (enabled 0: none) */
 
 	char *json;             /* the description as read (owned), for headers */
 	int from_preset;

@@ -82,6 +82,7 @@ enum sr_caveat_kind {
 	SR_CAV_ONE_LIST,        /* a kernel without per-node lists: what the node
 				 * policies walk there */
 	SR_CAV_READAHEAD,       /* readahead without the addresses it needs */
+	SR_CAV_ZSWAP,           /* zswap in front of the devices: its settings */
 	SR_CAV_NOISE,           /* the deltas' timing noise, or not measured */
 	SR_CAV_UNCERTAINTY,     /* how sure the deltas are, or not estimated */
 	SR_CAV_MODEL,           /* predictions, not measurements */

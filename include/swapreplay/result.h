@@ -126,6 +126,20 @@ struct sr_policy_result {
 					* (the series fails them: docs/MODEL.md T1) */
 	int tiered;                    /* the policy restricts the tiers a memcg
 					* may use (its ops' tiers()) */
+	/* zswap (docs/MODEL.md, "zswap"), when the machine has it: pages
+	 * stored compressed, zero pages (no bytes, no I/O), pages stored whole
+	 * (6.18 on); pages refused because the pool was full, because they did
+	 * not compress (before 6.18), because they were a large folio (before
+	 * 6.13): those the devices wrote; pages swapped in from the pool;
+	 * pages its shrink worker wrote back; times a store found the pool at
+	 * its limit; the most bytes it held; the CPU time zswap took of the
+	 * tasks (compression and decompression, Zs3). */
+	int zswap;
+	struct sr_zswap_result {
+		uint64_t stored, zero, whole, rej_full, rej_poor, rej_large, loads, written_back;
+		uint64_t limit_hit;
+		double pool_peak_bytes, cpu_ns;
+	} zs;
 	/* (K1, docs/MODEL.md "The slot a read fault keeps") swap-ins whose
 	 * slot the swap cache kept (a read fault); of the swap-ins that read
 	 * a slot the recording kept, those whose slot this policy's kernel
@@ -243,6 +257,14 @@ struct sr_recorded {
 };
 
 struct sr_result {
+	/* zswap in front of the machine's devices (docs/MODEL.md, "zswap"):
+	 * its settings as the replay took them, for the report (on 0: none). */
+	struct sr_result_zswap {
+		int on, writeback;
+		char compressor[8];
+		double pool_bytes, mem_bytes, max_pool_pct, accept_pct;
+		double ratio, zero_pct, incompressible_pct;
+	} zswap;
 	uint64_t events;               /* events replayed */
 	uint64_t swapins;              /* ... of them swap-ins (the rest swap-outs) */
 	uint64_t late_events;          /* arrived after later-timed events beyond the reorder window */

@@ -293,3 +293,37 @@ void sr_cost_event(const struct sr_machine *m, const struct sr_device *dev,
 	}
 	}
 }
+
+double sr_cost_zswap(const struct sr_machine *m, int zs, uint32_t n)
+{
+	const struct sr_zswap *z = &m->zswap;
+	const double B = SR_PAGE_SIZE, rd = m->dram_rd_local, wr = m->dram_wr_local;
+	double w;
+
+	switch (zs) {
+	case SR_ZS_STORED:
+		w = z->compress_ns + 1e9 * B / z->ratio / wr;
+		break;
+	case SR_ZS_ZERO:
+		w = 1e9 * B / rd;
+		break;
+	case SR_ZS_WHOLE:
+		w = z->compress_ns + 1e9 * B / wr;
+		break;
+	case SR_ZS_POOR:
+		w = z->compress_ns;
+		break;
+	case SR_ZS_LOAD:
+		w = z->decompress_ns;
+		break;
+	case SR_ZS_LOAD_ZERO:
+		w = 1e9 * B / wr;
+		break;
+	case SR_ZS_LOAD_WHOLE:
+		w = 1e9 * (B / rd + B / wr);
+		break;
+	default:
+		w = 0;
+	}
+	return (double)n * w;
+}

@@ -78,6 +78,23 @@ double sr_cost_hdd_position(const struct sr_device *dev, uint64_t head, uint64_t
 double sr_cost_pmem_mix(double r, int remote);
 
 /*
+ * (Zs3) zswap's CPU work on the task's CPU for n pages, by what it did
+ * (zs: enum sr_zs_out, as a record carries it), with B a
+ * page, r the ratio, t_c and t_d a page's compression and decompression,
+ * rd and wr the local DRAM rates:
+ *   stored       n (t_c + (B/r)/wr)   compressed, copied into the pool
+ *   zero         n B/rd               the page read to find it all zeros
+ *   whole        n (t_c + B/wr)       tried, then kept as it is (6.18 on)
+ *   poor         n t_c                tried, refused: the device writes it
+ *   load         n t_d                decompressed into the new folio
+ *   load zero    n B/wr               the folio filled with zeros
+ *   load whole   n (B/rd + B/wr)      copied
+ * The shrink worker's writeback of a page costs its decompression, t_d,
+ * on the worker's time, then the device's write.
+ */
+double sr_cost_zswap(const struct sr_machine *m, int zs, uint32_t n);
+
+/*
  * (E3) What a swap-in from a device of class cls costs its CPU more than
  * fault_ns under kernel k: through the swap cache before 6.18 (a radix
  * tree, an XArray from 4.17), m->swapcache_ns, and from 6.3 to 6.17

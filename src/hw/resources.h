@@ -407,40 +407,35 @@ static inline void sr_hw_cost(const struct sr_machine *m, const struct sr_device
 	}
 }
 
-/*
- * Event e on device dv, its task ready at start, as the kernel's decision
- * x says: place its work on the calendars; *done is when its I/O completed
- * (its latency is *done - start), *resume when the task may go on.  0, or
- * -1 out of memory.  On a DMA device (sr_hw_is_blk()) the I/O is still to
- * submit: *resume is when the task is through the kernel's path, *done
- * when the DMA's link crossings are (the I/O completes no earlier).
- * Inline: it runs for every event of every simulation, and its one
- * caller (the replay loop) is its only user.
- */
-static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, const struct sr_hw_memo *memo, const struct sr_event *e,
-			     int dv, const struct sr_hw_ev *x, double start, double *resume,
-			     double *done)
+/* Event e's costs on device dv: memo's for one page, else computed into
+ * *own. */
+static inline __attribute__((always_inline)) const struct sr_hw_memo_ent *
+sr_hw_memo_get(const struct sr_machine *m, const struct sr_hw_memo *memo, const struct sr_event *e,
+	       int dv, struct sr_hw_memo_ent *own)
 {
-	const struct sr_machine *m = h->m;
-	const struct sr_device *dev = &m->dev[dv];
-	struct sr_hw_memo_ent own;
-	const struct sr_hw_memo_ent *me;
-	const struct sr_cost *c;
-	struct cal *cal;
-	double s, fin, cpu_fin;
-	int i;
-
 	if (e->nr_pages == 1 && memo->ent) {
 		/* The cost of a one-page event depends only on the device, the
 		 * op and the two nodes: computed once (the divisions add up). */
 		size_t n = (size_t)m->nr_nodes;
 
-		me = &memo->ent[(((size_t)dv * 2 + e->op) * n + e->cpu_nid) * n + e->page_nid];
-	} else {
-		sr_hw_cost(m, dev, e, e->nr_pages, &own);
-		me = &own;
+		return &memo->ent[(((size_t)dv * 2 + e->op) * n + e->cpu_nid) * n + e->page_nid];
 	}
-	c = &me->c;
+	sr_hw_cost(m, &m->dev[dv], e, e->nr_pages, own);
+	return own;
+}
+
+/*
+ * The kernel's path of event e (cost c) on device dv, its task ready at
+ * start, as the kernel's decision x says, up to the data's move: when the
+ * task is through it, or -1 out of memory.
+ */
+static inline __attribute__((always_inline)) double sr_hw_path(struct sr_hw *h, const struct sr_cost *c,
+							       const struct sr_event *e, int dv,
+							       const struct sr_hw_ev *x, double start)
+{
+	const struct sr_machine *m = h->m;
+	double s;
+
 	/*
 	 * (E1) the kernel's path on the task's CPU, with (L6) the lines its
 	 * cluster lock's holds move, then (L1) the device's
@@ -485,6 +480,53 @@ static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, con
 		s = sr_hw_lock(h, &h->lrulock[e->page_nid], SR_WAIT_LRU_LOCK, s,
 			       (double)x->lru * lru_ns[e->op != SR_OP_OUT]);
 	}
+	return s;
+}
+
+/*
+ * (Zs3) Event e served by zswap instead of device dv (its slot's): the
+ * kernel's path as on dv, then zswap's CPU work w on the task's CPU, no
+ * I/O.  *done is when it is through (resume alike); 0, or -1 out of
+ * memory.
+ */
+static inline int sr_hw_play_cpu(struct sr_hw *h, const struct sr_hw_memo *memo,
+				 const struct sr_event *e, int dv, const struct sr_hw_ev *x,
+				 double start, double w, double *done)
+{
+	struct sr_hw_memo_ent own;
+	const struct sr_hw_memo_ent *me = sr_hw_memo_get(h->m, memo, e, dv, &own);
+	double s = sr_hw_path(h, &me->c, e, dv, x, start);
+
+	if (s < 0)
+		return -1;
+	*done = sr_hw_cpu(h, x->cpu, x->task, s, w);
+	return *done < 0 ? -1 : 0;
+}
+
+/*
+ * Event e on device dv, its task ready at start, as the kernel's decision
+ * x says: place its work on the calendars; *done is when its I/O completed
+ * (its latency is *done - start), *resume when the task may go on.  0, or
+ * -1 out of memory.  On a DMA device (sr_hw_is_blk()) the I/O is still to
+ * submit: *resume is when the task is through the kernel's path, *done
+ * when the DMA's link crossings are (the I/O completes no earlier).
+ * Inline: it runs for every event of every simulation, and its one
+ * caller (the replay loop) is its only user.
+ */
+static inline __attribute__((always_inline)) int sr_hw_play(struct sr_hw *h, const struct sr_hw_memo *memo, const struct sr_event *e,
+			     int dv, const struct sr_hw_ev *x, double start, double *resume,
+			     double *done)
+{
+	const struct sr_machine *m = h->m;
+	const struct sr_device *dev = &m->dev[dv];
+	struct sr_hw_memo_ent own;
+	const struct sr_hw_memo_ent *me = sr_hw_memo_get(m, memo, e, dv, &own);
+	const struct sr_cost *c = &me->c;
+	struct cal *cal;
+	double s, fin, cpu_fin;
+	int i;
+
+	s = sr_hw_path(h, c, e, dv, x, start);
 	if (SR_UNLIKELY(s < 0))
 		return -1;
 	fin = c->copy_ns > 0 ? sr_hw_cpu(h, x->cpu, x->task, s, c->copy_ns) : s;

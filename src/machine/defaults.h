@@ -316,4 +316,28 @@
 #define ZRAM_RATIO 2.101
 #define ZRAM_SIZE_PAGES (16ull * 1024 * 1024 * 1024 / 4096) /* 16 GiB */
 
+/* ---- zswap ------------------------------------------------------------ */
+/* [V] zstd's README, "Benchmarks" (zstd 1.5.7; lzbench 2.0.2 built with gcc
+ * 14.2.0, one core of a Core i7-9700K at 4.9 GHz, Ubuntu 24.04, the
+ * Silesia corpus), one table for the three compressors zswap offers
+ * commonly: lz4 1.10.0 compresses 675 MB/s, decompresses 3850 MB/s, ratio
+ * 2.101; lzo1x 2.10 -1 650 and 780 MB/s, 2.106; zstd 1.5.7 -1 510 and
+ * 1550 MB/s, 2.896.  [D] per 4 KiB page: 4096 B over the rate.  [E] a
+ * page compressed alone runs at the rate of the corpus's long buffers (the
+ * kernel's crypto_acomp call and the window set-up per page are not in
+ * these figures: the per-page figures are a lower bound). */
+#define ZSWAP_LZ4_COMPRESS_NS (4096.0 / 675e6 * 1e9)
+#define ZSWAP_LZ4_DECOMPRESS_NS (4096.0 / 3850e6 * 1e9)
+#define ZSWAP_LZ4_RATIO 2.101
+#define ZSWAP_LZO_COMPRESS_NS (4096.0 / 650e6 * 1e9)
+#define ZSWAP_LZO_DECOMPRESS_NS (4096.0 / 780e6 * 1e9)
+#define ZSWAP_LZO_RATIO 2.106
+#define ZSWAP_ZSTD_COMPRESS_NS (4096.0 / 510e6 * 1e9)
+#define ZSWAP_ZSTD_DECOMPRESS_NS (4096.0 / 1550e6 * 1e9)
+#define ZSWAP_ZSTD_RATIO 2.896
+/* [V] mm/zswap.c, read in 6.6.57, 6.12.19 and 6.18.2: zswap_max_pool_percent
+ * 20, zswap_accept_thr_percent 90. */
+#define ZSWAP_MAX_POOL_PERCENT 20.0
+#define ZSWAP_ACCEPT_PERCENT 90.0
+
 #endif /* SR_MACHINE_DEFAULTS_H */

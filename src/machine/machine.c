@@ -25,6 +25,16 @@ static const char *const class_names[] = {
 	[SR_DEV_PMEM] = "pmem", [SR_DEV_ZRAM] = "zram",
 };
 
+static const char *const zswap_comp_names[] = {
+	[SR_ZSWAP_LZ4] = "lz4", [SR_ZSWAP_LZO] = "lzo", [SR_ZSWAP_ZSTD] = "zstd",
+};
+
+const char *sr_zswap_comp_name(enum sr_zswap_comp c)
+{
+	return (unsigned)c < sizeof(zswap_comp_names) / sizeof(zswap_comp_names[0]) ?
+	       zswap_comp_names[c] : "?";
+}
+
 const char *sr_dev_class_name(enum sr_dev_class c)
 {
 	return (unsigned)c < sizeof(class_names) / sizeof(class_names[0]) ? class_names[c] : "?";
@@ -681,12 +691,116 @@ static int parse_tiers(struct pctx *p, struct sr_machine *m, json_t *v)
 	return 0;
 }
 
+/* A percentage of obj: 1 set (in *out), 0 absent, -1 not within [lo, 100]. */
+static int get_pct(struct pctx *p, json_t *obj, const char *key, double lo, double *out)
+{
+	double x;
+	int rc = get_num(p, obj, "zswap", key, 1, 1, &x);
+
+	if (rc <= 0)
+		return rc;
+	if (x < lo || x > 100)
+		return bad(p, "zswap.%s: expected a percentage from %g to 100 (%g)", key, lo, x), -1;
+	*out = x;
+	return 1;
+}
+
+/*
+ * "zswap": {"enabled", "compressor", "memory_gib" or "pool_mib",
+ * "max_pool_percent", "accept_threshold_percent", "compress_ratio",
+ * "zero_percent", "incompressible_percent", "compress_us", "decompress_us",
+ * "writeback"} (docs/MACHINE.md): zswap in front of the swap devices, as
+ * `machine --probe` reads it from /sys/module/zswap/parameters.
+ */
+static int parse_zswap(struct pctx *p, struct sr_machine *m, json_t *o)
+{
+	static const char *const keys[] = { "enabled", "compressor", "memory_gib", "pool_mib",
+		"max_pool_percent", "accept_threshold_percent", "compress_ratio", "zero_percent",
+		"incompressible_percent", "compress_us", "decompress_us", "writeback", NULL };
+	static const double cns[][3] = {
+		[SR_ZSWAP_LZ4] = { ZSWAP_LZ4_COMPRESS_NS, ZSWAP_LZ4_DECOMPRESS_NS, ZSWAP_LZ4_RATIO },
+		[SR_ZSWAP_LZO] = { ZSWAP_LZO_COMPRESS_NS, ZSWAP_LZO_DECOMPRESS_NS, ZSWAP_LZO_RATIO },
+		[SR_ZSWAP_ZSTD] = { ZSWAP_ZSTD_COMPRESS_NS, ZSWAP_ZSTD_DECOMPRESS_NS,
+				    ZSWAP_ZSTD_RATIO },
+	};
+	struct sr_zswap *z = &m->zswap;
+	double pool_mib = 0, pct;
+	json_t *v;
+	int c;
+
+	if (!o)
+		return 0;
+	if (!json_is_object(o))
+		return bad(p, "zswap: expected an object"), -1;
+	if (check_keys(p, o, "zswap", keys))
+		return -1;
+	v = json_object_get(o, "enabled");
+	if (v && !json_is_boolean(v))
+		return bad(p, "zswap.enabled: expected true or false"), -1;
+	z->enabled = !v || json_is_true(v);
+	v = json_object_get(o, "writeback");
+	if (v && !json_is_boolean(v))
+		return bad(p, "zswap.writeback: expected true or false"), -1;
+	z->writeback = !v || json_is_true(v);
+	/* The kernel's default, CONFIG_ZSWAP_COMPRESSOR_DEFAULT (lzo in
+	 * mm/Kconfig, 6.6); a distribution's may differ, as probe reads. */
+	z->comp = SR_ZSWAP_LZO;
+	v = json_object_get(o, "compressor");
+	if (v) {
+		const char *cs = json_is_string(v) ? json_string_value(v) : "";
+
+		for (c = 0; c <= SR_ZSWAP_ZSTD && strcmp(cs, zswap_comp_names[c]); c++)
+			;
+		if (c > SR_ZSWAP_ZSTD)
+			return bad(p, "zswap.compressor: expected lz4, lzo or zstd (the compressors "
+				   "with cited costs; another's costs are not known here)"), -1;
+		z->comp = (enum sr_zswap_comp)c;
+	}
+	z->compress_ns = cns[z->comp][0];
+	z->decompress_ns = cns[z->comp][1];
+	z->ratio = cns[z->comp][2];
+	z->max_pool_pct = ZSWAP_MAX_POOL_PERCENT;
+	z->accept_pct = ZSWAP_ACCEPT_PERCENT;
+	if (get_num(p, o, "zswap", "memory_gib", 1073741824.0, 0, &z->mem_bytes) < 0 ||
+	    get_num(p, o, "zswap", "pool_mib", 1024.0 * 1024, 0, &pool_mib) < 0 ||
+	    get_pct(p, o, "max_pool_percent", 0, &z->max_pool_pct) < 0 ||
+	    get_pct(p, o, "accept_threshold_percent", 0, &z->accept_pct) < 0 ||
+	    get_num(p, o, "zswap", "compress_ratio", 1, 0, &z->ratio) < 0 ||
+	    get_num(p, o, "zswap", "compress_us", 1e3, 0, &z->compress_ns) < 0 ||
+	    get_num(p, o, "zswap", "decompress_us", 1e3, 0, &z->decompress_ns) < 0)
+		return -1;
+	if (z->ratio < 1)
+		return bad(p, "zswap.compress_ratio: expected at least 1 (%g): a page that does not "
+			   "compress is incompressible_percent's", z->ratio), -1;
+	pct = 0;
+	if (get_pct(p, o, "zero_percent", 0, &pct) < 0)
+		return -1;
+	z->zero_share = pct / 100;
+	pct = 0;
+	if (get_pct(p, o, "incompressible_percent", 0, &pct) < 0)
+		return -1;
+	z->incompressible_share = pct / 100;
+	if (z->zero_share + z->incompressible_share > 1)
+		return bad(p, "zswap: zero_percent and incompressible_percent add up to over 100"), -1;
+	if (pool_mib > 0 && json_object_get(o, "max_pool_percent"))
+		return bad(p, "zswap: pool_mib and max_pool_percent both set the pool's limit; give "
+			   "one"), -1;
+	if (pool_mib > 0)
+		z->pool_bytes = pool_mib;
+	else if (z->mem_bytes > 0)
+		z->pool_bytes = z->mem_bytes * z->max_pool_pct / 100;
+	else if (z->enabled)
+		return bad(p, "zswap: the pool's limit needs memory_gib (the machine's RAM, MemTotal: "
+			   "the limit is max_pool_percent of it) or pool_mib"), -1;
+	return 0;
+}
+
 enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t len,
 			     const char *origin, struct sr_diag *caller)
 {
 	struct sr_diag local, *diag = caller ? caller : &local;
 	static const char *const top[] = { "schema", "name", "description", "kernel", "nodes",
-		"distance", "interconnect", "memory", "cpu", "devices", "tiers", NULL };
+		"distance", "interconnect", "memory", "cpu", "devices", "tiers", "zswap", NULL };
 	static const char *const ikeys[] = { "bw_gb_s", "latency_ns", NULL };
 	static const double iscale[] = { GBS, 1 };
 	static const char *const mkeys[] = { "read_local_gb_s", "read_remote_gb_s",
@@ -805,7 +919,8 @@ enum sr_err sr_machine_parse(struct sr_machine **out, const char *json, size_t l
 		}
 		m->nr_devices++;
 	}
-	if (parse_tiers(&p, m, json_object_get(root, "tiers")))
+	if (parse_tiers(&p, m, json_object_get(root, "tiers")) ||
+	    parse_zswap(&p, m, json_object_get(root, "zswap")))
 		goto out;
 	m->json = malloc(len + 1);
 	if (!m->json) {

@@ -191,6 +191,12 @@ enum sr_err sr_kernel_parse(const char *s, struct sr_kernel *k, struct sr_diag *
 	k->free_si = since(k, 4, 11) && !since(k, 6, 14);
 	k->hdd_si_map = since(k, 4, 11) && !since(k, 6, 14);
 	k->trunk_locks = since(k, 4, 11) && !since(k, 6, 18);
+	/* zswap: docs/MODEL.md, "zswap", cites each. */
+	k->zswap = since(k, 6, 6);
+	k->zswap_memcg_lru = since(k, 6, 8);
+	k->zeromap = since(k, 6, 12);
+	k->zswap_large = since(k, 6, 13);
+	k->zswap_whole = since(k, 6, 18);
 	return SR_OK;
 }
 

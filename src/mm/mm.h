@@ -507,4 +507,53 @@ unsigned sr_ra_span(uint64_t off, unsigned pages, int holes_stop,
  * is reclaimed. */
 uint64_t sr_inactive_pages(uint64_t memory_pages);
 
+/*
+ * zswap.c: zswap's decisions (mm/zswap.c; docs/MODEL.md, "zswap", Zs1-Zs5):
+ * which pages its pool takes, when it is full, how many bytes each holds,
+ * and when its shrink worker writes entries back.  Which entries are in
+ * the pool, and their order, are the replay's (src/replay/zswap_lru.c): they
+ * are the trace's pages.
+ */
+/* What a page swapped out holds: the trace does not say, so a draw
+ * (common to every policy) with the machine's zero_percent and
+ * incompressible_percent decides (Zs1). */
+enum sr_zs_kind { SR_ZS_PAGE = 0, SR_ZS_ZERO_PAGE = 1, SR_ZS_POOR_PAGE = 2 };
+struct sr_zswap_pool {
+	double limit, accept;     /* bytes: max_pool_percent's, accept_threshold's */
+	double used, peak;        /* bytes held now, and the most */
+	int full;                 /* zswap_pool_reached_full */
+	/* Pages (not folios): stored compressed, zero, whole; refused because
+	 * the pool was full, because they did not compress, because they were
+	 * a large folio; loaded; written back; times the limit was hit. */
+	uint64_t stored, zero, whole, rej_full, rej_poor, rej_large, loads, written_back;
+	uint64_t limit_hit;
+};
+void sr_zswap_pool_init(struct sr_zswap_pool *p, const struct sr_zswap *z);
+/* Zs1: the kind of the page swapped out whose draw key is key. */
+enum sr_zs_kind sr_zswap_kind(const struct sr_zswap *z, uint64_t key);
+/* Zs1: the bytes one page of kind holds in the pool under kernel k. */
+double sr_zswap_page_bytes(const struct sr_zswap *z, const struct sr_kernel *k,
+			   enum sr_zs_kind kind);
+/* Zs2: zswap_store() (or the zeromap before it, 6.12 on) for a folio of
+ * n pages of kind: what is done with it, the pool's bytes and counts
+ * moved.  *shrink is set when the store found the pool full and queued
+ * the shrink worker (the caller writes back: sr_zswap_over()). */
+enum sr_zs_out sr_zswap_store(struct sr_zswap_pool *p, const struct sr_zswap *z,
+			      const struct sr_kernel *k, enum sr_zs_kind kind, uint32_t n,
+			      int *shrink);
+/* Zs4: the shrink worker goes on while the pool holds at least its accept
+ * threshold (6.12's `zswap_total_pages() > zswap_accept_thr_pages()`;
+ * 6.6's `!zswap_can_accept()`). */
+static inline int sr_zswap_over(const struct sr_zswap_pool *p)
+{
+	return p->used > p->accept;
+}
+/* bytes leave the pool (a load, an invalidation, a writeback). */
+static inline void sr_zswap_release(struct sr_zswap_pool *p, double bytes)
+{
+	p->used -= bytes;
+	if (p->used < 0.5)
+		p->used = 0;
+}
+
 #endif /* SR_MM_MM_H */

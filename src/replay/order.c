@@ -440,6 +440,7 @@ static inline void rec_fill(struct ord_rec *q, const struct sr_play *in)
 			    (in->ra_hit != 0) << 4 | (in->fresh != 0) << 5 |
 			    sr_play_holds_code(in->x.trunk_holds, in->e.nr_pages) << 6);
 	q->free = (uint16_t)(in->x.free | (unsigned)in->x.ci_lines << 14);
+	q->zs = in->zs;
 	q->next = -1;
 	q->next_gap = 0;
 	q->seq = 0;
@@ -492,6 +493,7 @@ static inline void rec_unpack(const struct ord_rec *q, long ti, const uint64_t *
 	in->ra_n = q->ra_n;
 	in->nbio = q->nbio;
 	in->bio = bio;
+	in->zs = q->zs;
 }
 
 /* Record u, with its bios, at the tail of its task's queue, its gap gap

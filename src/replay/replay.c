@@ -51,6 +51,7 @@ static enum sr_err pol_setup(struct sr_replay *r, struct pol *p, struct sr_diag 
 	p->sim.kernel = &r->kernel;
 	p->sim.plugging = r->plug;
 	p->sim.memcg_figs = 1;
+	sr_replay_zswap_init(r, p);
 	return SR_OK;
 }
 
@@ -171,6 +172,7 @@ static void pol_free(struct sr_replay *r, struct pol *p)
 	free(p->res.memcg);
 	free(p->ra.raq);
 	free(p->ra.vra);
+	sr_replay_zswap_free(p);
 }
 
 /* --node-map: the table of the machine's node for each recorded one. */
@@ -232,6 +234,12 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 				   "machine %s has no swap device (swap was off where it was "
 				   "described): nothing can be swapped to on it",
 				   opts->machine->name);
+	if (opts->machine->zswap.enabled && !sr_kernel_zswap(&opts->kernel))
+		return sr_diag_set(d, SR_ERR_INVAL, "machine %s has zswap, which is modelled from "
+				   "kernel 6.6 on (its code read in 6.6, 6.12 and 6.18), not on "
+				   "%u.%u: give --kernel=6.6 or later, or set the machine's "
+				   "zswap.enabled to false", opts->machine->name,
+				   opts->kernel.major, opts->kernel.minor);
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
@@ -412,6 +420,8 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 		return NULL;
 	}
 	if (sc->nr_pages) {
+		/* zswap_invalidate(): its pages leave every pool. */
+		sr_replay_zswap_drop(r, sc);
 		sr_replay_slot_release(r, sc, *key);
 		if (r->ra.vma_map)
 			sr_replay_pte_clear(&r->ra, *key, sc);
@@ -421,6 +431,7 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 	sc->nr_pages = (uint16_t)e->nr_pages;
 	sc->left = (uint16_t)e->nr_pages;
 	sc->cached = 0;
+	sc->zs = 0;
 	sc->gen = ++r->cell_gen;
 	return sc;
 }
@@ -540,6 +551,67 @@ static inline __attribute__((always_inline)) void task_count(struct task_stat *t
 }
 
 /*
+ * (Zs3) An event zswap served (in->zs: stored, a zero page, loaded...):
+ * the kernel's path as on its slot's device, then zswap's CPU work, no
+ * I/O; a swap-in's readahead still reads its window from the device (the
+ * fault's own slot taken out of it: zswap_lru.c), submitted after the
+ * load.  *done is when the task may go on.  0, or -1 out of memory.
+ */
+static int play_zswap(struct sim *p, const struct sr_play *in, double start, double *done)
+{
+	const struct sr_machine *m = p->hw.m;
+	const struct sr_event *e = &in->e;
+	double w = sr_cost_zswap(m, in->zs, e->nr_pages), t;
+
+	p->did.zs_cpu_ns += w;
+	if (sr_hw_play_cpu(&p->hw, p->memo, e, in->dv, &in->x, start, w, done))
+		return -1;
+	if (e->op == SR_OP_OUT || !in->nbio || !sr_hw_is_blk(&m->dev[in->dv]))
+		return 0;
+	p->hw.dev[in->dv].readahead_pages += in->ra_n;
+	if (sr_replay_read_ra(p, in->ti, in->x.cpu, in->dv, e, in->bio, in->nbio, *done, &t))
+		return -1;
+	if (t > *done)
+		*done = t;
+	return 0;
+}
+
+/*
+ * (Zs4) The shrink worker's writebacks that swap-out in queued (in->bio:
+ * dv << 32 | pages each), from start or when the worker is through what
+ * it had: one entry at a time, each decompressed (t_d) on the worker's
+ * own CPU, then written alone to its device (a DMA device's request; a
+ * memory-like device's copy, B/wr, on the worker).  Nobody waits for them.
+ */
+static int zs_writeback(struct sim *p, const struct sr_play *in, double start)
+{
+	const struct sr_machine *m = p->hw.m;
+	double t = p->did.zs_worker > start ? p->did.zs_worker : start, cpu_done;
+	uint32_t i, j;
+
+	for (i = 0; i < in->nbio; i++) {
+		int dv = (int)(in->bio[i] >> 32);
+		uint32_t pages = (uint32_t)in->bio[i];
+
+		for (j = 0; j < pages; j++) {
+			t += m->zswap.decompress_ns;
+			if (!sr_hw_is_blk(&m->dev[dv])) {
+				t += 1e9 * SR_PAGE_SIZE / m->dram_wr_local;
+				p->hw.dev[dv].writes++;
+				p->hw.dev[dv].write_bytes += SR_PAGE_SIZE;
+				continue;
+			}
+			if (sr_hw_submit(&p->hw, dv, -1, in->ti, SR_OP_OUT, UINT64_MAX, 1, 1,
+					 SR_SUBMIT_ALONE, -1, t, &cpu_done) < 0)
+				return -1;
+			t = cpu_done;
+		}
+	}
+	p->did.zs_worker = t;
+	return 0;
+}
+
+/*
  * Simulation k plays what its policy decided for one event (struct
  * sr_play: replay_one() fills it; with the simulation threads, simq.c
  * carries it there).  Nothing here reads the decisions' state (the mm,
@@ -576,8 +648,20 @@ static inline __attribute__((always_inline)) int play(struct sim *p, const struc
 		/* A minor fault: the page is in the swap cache. */
 		done = resume = sr_hw_cpu(&p->hw, x->cpu, x->task, start, m->fault_ns);
 		rc = done < 0;
+	} else if (SR_UNLIKELY(in->zs) && in->zs != SR_ZS_POOR) {
+		rc = play_zswap(p, in, start, &done);
+		resume = done;
 	} else {
-		rc = sr_hw_play(&p->hw, p->memo, e, dv, x, start, &resume, &done);
+		double s0 = start;
+
+		if (SR_UNLIKELY(in->zs == SR_ZS_POOR)) {
+			/* (Zs3) compressed in vain first, then written. */
+			double w = sr_cost_zswap(m, in->zs, e->nr_pages);
+
+			s0 = sr_hw_cpu(&p->hw, x->cpu, x->task, start, w);
+			p->did.zs_cpu_ns += w;
+		}
+		rc = s0 < 0 ? -1 : sr_hw_play(&p->hw, p->memo, e, dv, x, s0, &resume, &done);
 		if (!rc && in->ra_n)
 			p->hw.dev[dv].readahead_pages += in->ra_n;
 		if (!rc && sr_hw_is_blk(&m->dev[dv])) {
@@ -606,11 +690,14 @@ static inline __attribute__((always_inline)) int play(struct sim *p, const struc
 			}
 		}
 	}
+	/* (Zs4) The shrink worker's writebacks this swap-out queued. */
+	if (SR_UNLIKELY(out && in->nbio) && !rc)
+		rc = zs_writeback(p, in, start);
 	if (rc)
 		return -1;
 	if (!out)
 		sr_hist_add(&p->did.swapin_lat, done - start);
-	else if (!sr_hw_is_blk(&m->dev[dv]))
+	else if (!sr_hw_is_blk(&m->dev[dv]) || (in->zs && in->zs != SR_ZS_POOR))
 		p->did.swapout_lat_sum += done - start;
 	if (p->ts)
 		task_count(&p->ts[ti], e, start, done, resume, out);
@@ -914,6 +1001,15 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		}
 		if (out && r->ra.life)
 			sr_replay_ra_reclaim(&r->ra, p, k, e->nr_pages);
+		/* zswap in front of the device (docs/MODEL.md, "zswap"). */
+		if (SR_UNLIKELY(r->m->zswap.enabled)) {
+			uint64_t *b = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
+
+			if (!out)
+				sr_replay_zswap_in(r, p, k, e, sc, &dec[k], b);
+			else if (sr_replay_zswap_out(r, p, k, e, sc, key, &dec[k], b))
+				return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
+		}
 		/* Its lead (never after it) has decided already. */
 		part |= p->lead != k && !sr_replay_same(r, k, p->lead);
 		bad |= p->mm.policy_error;
@@ -983,6 +1079,7 @@ static inline __attribute__((always_inline)) enum sr_err replay_op(struct sr_rep
 		in.ra_n = r->dec[k].ra_n;
 		in.nbio = r->dec[k].ra_nbio;
 		in.bio = r->ra_bio + (size_t)k * SR_RA_BIO_MAX;
+		in.zs = r->dec[k].zs;
 		rc = play_lead(r, &in, k);
 		if (rc)
 			return sim_failed(d, rc);

@@ -153,6 +153,10 @@ struct sim {
 		struct sr_hist swapin_lat;
 		double swapout_lat_sum;
 		double end;
+		/* zswap's shrink worker: when it is through what it was
+		 * given (it writes back one entry at a time), and the
+		 * CPU time zswap took of the tasks (Zs3). */
+		double zs_worker, zs_cpu_ns;
 	} did;
 	struct sim_order ord;      /* what it was given and has not played */
 };
@@ -193,6 +197,20 @@ struct pol {
 		 * << 14 | win << 6 | hits; set 0: never faulted). */
 		struct vra_ent { uint64_t v; uint8_t set; } *vra;
 	} ra;
+	/* zswap_lru.c: its zswap pool's decisions (mm's) and its entries'
+	 * order for the shrink worker: one LRU before 6.8, one per memory
+	 * cgroup from 6.8 (lru_ix: memcg -> index + 1), visited round robin
+	 * from rr.  Each entry names a recorded slot's cell and its gen (an
+	 * entry whose cell has moved on is stale, skipped). */
+	struct pol_zs {
+		struct sr_zswap_pool pool;
+		struct zs_lru {
+			struct zs_ent { uint64_t key; uint32_t gen; } *q;
+			size_t head, len, cap;
+		} *lru;
+		size_t nlru, caplru, rr;
+		struct sr_u64map lru_ix;
+	} zs;
 	/*
 	 * The policy whose simulation this one shares (itself when it has its
 	 * own): shared.c.
@@ -223,6 +241,10 @@ struct sr_decision {
 	uint16_t free;
 	/* (K1) A swap-in whose slot the swap cache keeps: nothing freed. */
 	uint8_t kept;
+	/* zswap (zswap_lru.c): what it did with the event (enum sr_zs_out);
+	 * a swap-out's writebacks by the shrink worker are its ra_nbio
+	 * entries of the bios, dv << 32 | pages each (ra_sig their digest). */
+	uint8_t zs;
 };
 
 /* Two decisions alike, field by field. */
@@ -230,7 +252,7 @@ static inline int sr_decision_same(const struct sr_decision *a, const struct sr_
 {
 	return a->dv == b->dv && a->slots == b->slots && a->off == b->off &&
 	       a->ra_hit == b->ra_hit && a->ra_n == b->ra_n && a->ra_lo == b->ra_lo &&
-	       a->ra_sig == b->ra_sig && a->free == b->free;
+	       a->ra_sig == b->ra_sig && a->free == b->free && a->zs == b->zs;
 }
 
 struct sr_replay {
@@ -480,8 +502,11 @@ struct sr_play {
 	int fresh;           /* the task's first event */
 	uint8_t ra_hit;      /* a swap-in found in the swap cache */
 	uint32_t ra_n;       /* pages readahead read with it */
-	uint32_t nbio;       /* the bios it reads (0: the fault's alone) */
-	const uint64_t *bio; /* ...their slots, in the kernel's order */
+	uint32_t nbio;       /* the bios it reads (0: the fault's alone); a
+			      * swap-out's: the shrink worker's writebacks */
+	const uint64_t *bio; /* ...their slots, in the kernel's order (a
+			      * writeback's: dv << 32 | pages) */
+	uint8_t zs;          /* what zswap did (enum sr_zs_out; 0: nothing) */
 };
 /* replay.c: simulation s (in->k's) plays an event; 0, or -1 out of
  * memory.  It reads only s and in: a simulation thread gets no more. */
@@ -502,6 +527,7 @@ struct ord_rec {
 	uint8_t bits;                /* si_other (2 bits), tree << 2 (2 bits: its code,
 				      * sr_play_holds_code()), ra_hit << 4, fresh << 5,
 				      * trunk_holds << 6 (2 bits: its code) */
+	uint8_t zs;                  /* in->zs */
 	uint16_t free;               /* x.free (< 2^14) | x.ci_lines << 14 */
 	uint32_t seq;                /* its place among the records given to
 				      * its simulation (order.c) */
@@ -641,6 +667,25 @@ void sr_replay_pte_clear(struct replay_ra *ra, uint64_t key, struct slot_cell *s
 int sr_replay_readahead(struct replay_ra *ra, struct pol *p, int k, struct sr_decision *dec,
 			uint64_t *bio, const struct sr_event *e, long ti, struct slot_cell *sc,
 			int dv);
+
+/* zswap_lru.c: zswap's entries per policy (docs/MODEL.md, "zswap"). */
+/* Policy p's (k's) pool set up for r's machine, or freed. */
+void sr_replay_zswap_init(struct sr_replay *r, struct pol *p);
+void sr_replay_zswap_free(struct pol *p);
+/* Policy p (k) put swap-out e, in recorded cell sc (key), on device dv:
+ * zswap_store() decides (dec->zs); a full pool's shrink worker writes
+ * back its oldest entries, listed in wb (dec->ra_nbio of them).  0, or -1
+ * out of memory. */
+int sr_replay_zswap_out(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
+			struct slot_cell *sc, uint64_t key, struct sr_decision *dec, uint64_t *wb);
+/* Policy k's swap-in e of cell sc: zswap_load() finds its page or not
+ * (dec->zs); a page found leaves the pool.  The fault's own read is taken
+ * out of readahead's bios (bio, dec->ra_nbio). */
+void sr_replay_zswap_in(struct sr_replay *r, struct pol *p, int k, const struct sr_event *e,
+			struct slot_cell *sc, struct sr_decision *dec, uint64_t *bio);
+/* The recorded cell sc is reused with pages never read: every pool that
+ * holds them drops them (zswap_invalidate()). */
+void sr_replay_zswap_drop(struct sr_replay *r, struct slot_cell *sc);
 
 /* plug.c: the block layer's plugs (docs/MODEL.md, "The block layer"). */
 

@@ -36,6 +36,9 @@ struct slot_cell {
 			     * swap cache, read ahead (SR_MAX_POLICIES is 32) */
 	uint32_t gen;       /* which swap-out into this slot it is (a replay-wide
 			     * count): readahead's queue names cells by it */
+	uint32_t zs;        /* per policy (bit k): zswap holds its page (in the
+			     * pool, or a zero page), not the device
+			     * (src/replay/zswap_lru.c) */
 	int16_t dev[];      /* per policy: the device it was put on, -1 none;
 			     * with positions, then per policy the first of
 			     * its slots there (sr_slotmap_off(): SR_SLOT_SPLIT,

@@ -6,6 +6,7 @@
  * and no reader can miss one.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,7 @@ static const struct {
 	[SR_CAV_DEVICES] = { "devices", "devices", 0 },
 	[SR_CAV_ONE_LIST] = { "one_list", "node lists", 0 },
 	[SR_CAV_READAHEAD] = { "readahead", "readahead", 0 },
+	[SR_CAV_ZSWAP] = { "zswap", "zswap", 0 },
 	[SR_CAV_NOISE] = { "noise", "noise", 0 },
 	[SR_CAV_UNCERTAINTY] = { "uncertainty", "uncertainty", 0 },
 	[SR_CAV_MODEL] = { "model", "model", 0 },
@@ -295,6 +297,22 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 	if (in->readahead_caveat) {
 		add(out, &n, SR_CAV_READAHEAD, &b);
 		put(&b, "%s", in->readahead_caveat);
+	}
+	if (res->zswap.on) {
+		const struct sr_result_zswap *z = &res->zswap;
+
+		add(out, &n, SR_CAV_ZSWAP, &b);
+		put(&b, "in front of the devices (%s, its pool at most %.1f MiB", z->compressor,
+		    z->pool_bytes / 1048576.0);
+		if (z->mem_bytes > 0 && fabs(z->pool_bytes - z->mem_bytes * z->max_pool_pct / 100) < 1)
+			put(&b, ", %g %% of %.1f GiB", z->max_pool_pct, z->mem_bytes / 1073741824.0);
+		put(&b, ", taking pages again below %g %% of it once full; %s): the trace does not say "
+			"what its pages hold, so each is drawn, the same for every policy, from the "
+			"machine's figures: compression ratio %.3g, %g %% all zeros, %g %% not "
+			"compressing (docs/MODEL.md, Zs1-Zs5)", z->accept_pct,
+		    z->writeback ? "a full pool writes its oldest entries back" :
+		    "no writeback: a full pool refuses stores until loads free it", z->ratio,
+		    z->zero_pct, z->incompressible_pct);
 	}
 	add(out, &n, SR_CAV_NOISE, &b);
 	if (res->nr_policies && res->policy[0].noise.replicas)

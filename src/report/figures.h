@@ -62,6 +62,17 @@ enum sr_pfig {
 	SR_PF_BLK_REQ_KIB_MEAN,
 	SR_PF_BLK_REQ_KIB_CV,
 	SR_PF_BLK_QUEUE_SHARE,
+	SR_PF_ZS_STORED,         /* zswap: the machine has it */
+	SR_PF_ZS_ZERO,
+	SR_PF_ZS_WHOLE,
+	SR_PF_ZS_REJ_FULL,
+	SR_PF_ZS_REJ_POOR,
+	SR_PF_ZS_REJ_LARGE,
+	SR_PF_ZS_LOADS,
+	SR_PF_ZS_WRITTEN_BACK,
+	SR_PF_ZS_LIMIT_HIT,
+	SR_PF_ZS_POOL_PEAK,
+	SR_PF_ZS_CPU,
 	SR_PF_U_VARIANTS,        /* uncertainty */
 	SR_PF_U_RANGE,
 	SR_PF_U_DELTA_MIN,
@@ -108,6 +119,7 @@ enum sr_fig_when {
 	SR_FIG_BEHIND,           /* a simulation played swap events out of the trace's order */
 	SR_FIG_KEPT,             /* some policy's swap cache kept a read fault's slot */
 	SR_FIG_TIERS,            /* some policy restricts a memcg's swap tiers */
+	SR_FIG_ZSWAP,            /* the machine has zswap */
 };
 
 /* The decimals of a whole number (a count, written from an integer). */

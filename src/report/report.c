@@ -160,6 +160,17 @@ static void pol_fig(const struct sr_policy_result *p, const struct lat *l, enum 
 	case SR_PF_UNMATCHED_NODEV: *u = p->unmatched_nodev; break;
 	case SR_PF_SWAP_FULL: *u = p->swap_full; break;
 	case SR_PF_TIER_FULL: *u = p->tier_full; break;
+	case SR_PF_ZS_STORED: *u = p->zs.stored; break;
+	case SR_PF_ZS_ZERO: *u = p->zs.zero; break;
+	case SR_PF_ZS_WHOLE: *u = p->zs.whole; break;
+	case SR_PF_ZS_REJ_FULL: *u = p->zs.rej_full; break;
+	case SR_PF_ZS_REJ_POOR: *u = p->zs.rej_poor; break;
+	case SR_PF_ZS_REJ_LARGE: *u = p->zs.rej_large; break;
+	case SR_PF_ZS_LOADS: *u = p->zs.loads; break;
+	case SR_PF_ZS_WRITTEN_BACK: *u = p->zs.written_back; break;
+	case SR_PF_ZS_LIMIT_HIT: *u = p->zs.limit_hit; break;
+	case SR_PF_ZS_POOL_PEAK: *d = round(p->zs.pool_peak_bytes); break;
+	case SR_PF_ZS_CPU: *d = round(p->zs.cpu_ns); break;
 	case SR_PF_MOVED_OUT: *u = p->moved_out; break;
 	case SR_PF_MOVED_OUT_PCT: *d = pct(p->moved_out, p->swapouts); break;
 	case SR_PF_CACHE_REFILLS: *u = p->cache_refills; break;
@@ -594,7 +605,8 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 		       (out_of_order(res) ? 1u << SR_FIG_ORDER : 0) |
 		       (behind(res) ? 1u << SR_FIG_BEHIND : 0) |
 		       (kept(res) ? 1u << SR_FIG_KEPT : 0) |
-		       (tiered(res) ? 1u << SR_FIG_TIERS : 0);
+		       (tiered(res) ? 1u << SR_FIG_TIERS : 0) |
+		       (res->nr_policies && res->policy[0].zswap ? 1u << SR_FIG_ZSWAP : 0);
 		for (i = 0; i < SR_PF_COUNT; i++)
 			pol_fig(p, &l, (enum sr_pfig)i, &pu[i], &pd[i]);
 		if (put_figs(f, sr_report_pfig, SR_PF_COUNT, when, "     ", pu, pd))
@@ -1228,6 +1240,15 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		if (p->tiered)
 			fprintf(f, " (%" PRIu64 " of them its memcg's tiers full)", p->tier_full);
 		fputc('\n', f);
+		if (p->zswap)
+			fprintf(f, "zswap: %" PRIu64 " pages stored compressed, %" PRIu64 " zero, %" PRIu64
+				" whole; refused (written to the devices): %" PRIu64 " pool full, %" PRIu64
+				" not compressing, %" PRIu64 " large folio; %" PRIu64 " loaded, %" PRIu64
+				" written back by the shrink worker (the limit hit %" PRIu64 " times); "
+				"pool at most %.1f MiB; compression CPU %.6f s\n",
+				p->zs.stored, p->zs.zero, p->zs.whole, p->zs.rej_full, p->zs.rej_poor,
+				p->zs.rej_large, p->zs.loads, p->zs.written_back, p->zs.limit_hit,
+				p->zs.pool_peak_bytes / 1048576.0, p->zs.cpu_ns / 1e9);
 		/* cache_refills: the slots cache's (4.11-6.14), else a CPU's
 		 * new current cluster (6.15 on). */
 		fprintf(f, "%s %" PRIu64 ", direct allocations %" PRIu64

@@ -29,6 +29,7 @@ void suite_fio(void);
 void suite_numa(void);
 void suite_memcg(void);
 void suite_tiers(void);
+void suite_zswap(void);
 
 int main(void)
 {
@@ -56,5 +57,6 @@ int main(void)
 	suite_numa();
 	suite_memcg();
 	suite_tiers();
+	suite_zswap();
 	return test_failed ? 1 : 0;
 }
