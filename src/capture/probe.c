@@ -20,6 +20,9 @@
  *   sys/dev/block/<major>:<minor>              a swap file's disk, from the
  *                                              st_dev of the file under ROOT
  *   proc/sys/kernel/{hostname,osrelease}       name, description and kernel
+ *   sys/module/zswap/parameters/{enabled,      zswap (docs/MACHINE.md), with
+ *     compressor,max_pool_percent,             the RAM its pool's limit is a
+ *     accept_threshold_percent}, proc/meminfo  share of (MemTotal)
  *
  * Performance figures are never probed: the description leaves them out so
  * that they take the class defaults, and says so in its "comment" keys.
@@ -675,6 +678,96 @@ static int probe_device(struct probe *p, const struct node_info *ni,
 	return 0;
 }
 
+static void trim(char *s);
+
+/* A zswap parameter (sys/module/zswap/parameters/NAME), trimmed, into v:
+ * 1 read, 0 missing, -1 error (said in the diagnostic). */
+static int zswap_param(struct probe *p, const char *name, char *v, size_t n)
+{
+	char rel[96], *data;
+	size_t len;
+	int rc;
+
+	snprintf(rel, sizeof(rel), "sys/module/zswap/parameters/%s", name);
+	rc = read_file(p, rel, &data, &len, 1);
+	if (rc < 0)
+		return -1;
+	if (!data)
+		return 0;
+	trim(data);
+	copy(v, n, data);
+	free(data);
+	return 1;
+}
+
+/*
+ * "zswap": the module's parameters where the kernel has them (none: no
+ * key), and the machine's RAM from /proc/meminfo's MemTotal for the
+ * pool's limit.  A compressor without cited costs is left out (the
+ * description then models lzo, the kernel's default) and said; lzo-rle is
+ * lzo with a run-length pass, taken as lzo.  0, or -1 an error.
+ */
+static int probe_zswap(struct probe *p, struct buf *b)
+{
+	char en[16] = "", comp[64] = "", maxp[16] = "", acc[16] = "", shr[16] = "";
+	char *mi = NULL, *at;
+	size_t len;
+	unsigned long long kb = 0;
+	int rc;
+	const char *cname = NULL;
+
+	rc = zswap_param(p, "enabled", en, sizeof(en));
+	if (rc <= 0)
+		return rc;
+	if (zswap_param(p, "compressor", comp, sizeof(comp)) < 0 ||
+	    zswap_param(p, "max_pool_percent", maxp, sizeof(maxp)) < 0 ||
+	    zswap_param(p, "accept_threshold_percent", acc, sizeof(acc)) < 0 ||
+	    zswap_param(p, "shrinker_enabled", shr, sizeof(shr)) < 0 ||
+	    read_file(p, "proc/meminfo", &mi, &len, 1) < 0)
+		return -1;
+	at = mi ? strstr(mi, "MemTotal:") : NULL;
+	if (at)
+		kb = strtoull(at + 9, NULL, 10);
+	free(mi);
+	if (!strcmp(comp, "lz4") || !strcmp(comp, "lzo") || !strcmp(comp, "zstd"))
+		cname = comp;
+	else if (!strcmp(comp, "lzo-rle"))
+		cname = "lzo";
+	bprintf(b, "  \"zswap\": {\"enabled\": %s", en[0] == 'Y' && kb ? "true" : "false");
+	if (cname) {
+		bprintf(b, ", \"compressor\": ");
+		bjson(b, cname);
+	}
+	if (kb)
+		bprintf(b, ", \"memory_gib\": %.4f", (double)kb / 1048576.0);
+	if (maxp[0] && strspn(maxp, "0123456789") == strlen(maxp) && atoi(maxp) <= 100)
+		bprintf(b, ", \"max_pool_percent\": %s", maxp);
+	if (acc[0] && strspn(acc, "0123456789") == strlen(acc) && atoi(acc) <= 100)
+		bprintf(b, ", \"accept_threshold_percent\": %s", acc);
+	{
+		char c[512];
+
+		snprintf(c, sizeof(c), "read from sys/module/zswap/parameters (enabled %s, compressor "
+			 "%s%s) and proc/meminfo (MemTotal %llu kB)%s; compress_ratio, zero_percent and "
+			 "incompressible_percent are the workload's, not the machine's: set them",
+			 en, comp[0] ? comp : "?", cname && strcmp(cname, comp) ? ", modelled as lzo" :
+			 !cname ? ", whose costs are not cited: modelled as lzo" : "", kb,
+			 !strcmp(shr, "Y") ? "; shrinker_enabled Y: the memory-pressure shrinker is "
+			 "not modelled" : "");
+		bprintf(b, ", \"comment\": ");
+		bjson(b, c);
+	}
+	bprintf(b, "},\n");
+	if (!cname && comp[0])
+		note(p, "zswap's compressor %s has no cited costs here: the description models lzo "
+		     "(set zswap.compress_us, decompress_us and compress_ratio for %s)", comp, comp);
+	if (en[0] == 'Y' && !kb)
+		note(p, "zswap is enabled but proc/meminfo gives no MemTotal: its pool's limit is "
+		     "unknown, and the description has it disabled (set zswap.memory_gib or "
+		     "pool_mib)");
+	return 0;
+}
+
 static void trim(char *s)
 {
 	size_t n = strlen(s);
@@ -820,6 +913,8 @@ enum sr_err sr_machine_probe(const char *root, char **json, char **notes,
 		}
 		bprintf(&b, "],\n");
 	}
+	if (probe_zswap(&p, &b))
+		goto out;
 	bprintf(&b, "  \"devices\": [%s", nsw ? "\n" : "");
 	for (i = 0; i < nsw; i++)
 		if (probe_device(&p, ni, &sw[i], names[i], &b, i == nsw - 1))

@@ -151,6 +151,21 @@ static void show(const struct sr_machine *m)
 			if (m->dev[j].tier < 0)
 				printf("no tier:       %s (every memory cgroup may use it)\n",
 				       m->dev[j].name);
+	if (m->zswap.pool_bytes > 0 || m->zswap.enabled) {
+		const struct sr_zswap *z = &m->zswap;
+
+		printf("zswap:         %s, in front of every device: %s, pool at most %s MiB",
+		       z->enabled ? "enabled" : "described, disabled", sr_zswap_comp_name(z->comp),
+		       fig(z->pool_bytes / 1048576.0));
+		if (z->mem_bytes > 0)
+			printf(" (%s %% of %s GiB)", fig(z->max_pool_pct), fig(z->mem_bytes / 1073741824.0));
+		printf(", taking pages again below %s %% of it\n"
+		       "               a page compressed in %s us, decompressed in %s us, ratio %s; "
+		       "%s %% zero, %s %% incompressible; writeback %s\n", fig(z->accept_pct),
+		       fig(z->compress_ns / 1e3), fig(z->decompress_ns / 1e3), fig(z->ratio),
+		       fig(100 * z->zero_share), fig(100 * z->incompressible_share),
+		       z->writeback ? "on" : "off");
+	}
 }
 
 static int run_machines(int argc, char **argv)
