@@ -1129,6 +1129,15 @@ enum sr_err sr_machine_perturb(const struct sr_machine *m, uint64_t seed, double
 	c->line_ns *= factor(&x, rel);
 	c->swapcache_ns *= factor(&x, rel);
 	c->shadow_node_ns *= factor(&x, rel);
+	/* Then zswap's per-page costs (Zs3), one factor for the two; the
+	 * pool's size, the ratio and the page kinds are the workload's and
+	 * the machine's settings, not uncertain figures. */
+	{
+		double zc = factor(&x, rel);
+
+		c->zswap.compress_ns *= zc;
+		c->zswap.decompress_ns *= zc;
+	}
 	*out = c;
 	return SR_OK;
 }
