@@ -10,7 +10,8 @@
  *
  * zswap_store(), in the order the kernel checks:
  * - a large folio: refused before 6.13 (6.6's `if (folio_test_large(folio))
- *   return false`), stored page by page from 6.13;
+ *   return false`), stored page by page from 6.13; one the kernel splits
+ *   before writing it (an mTHP before 6.10) reaches zswap as pages;
  * - the pool's limit: full when it holds its limit (6.6 zswap_is_full(),
  *   6.12 zswap_check_limits()): the store is refused, the pool marked
  *   full and the shrink worker queued; a pool marked full refuses every
@@ -80,7 +81,11 @@ enum sr_zs_out sr_zswap_store(struct sr_zswap_pool *p, const struct sr_zswap *z,
 		p->zero += n;
 		return SR_ZS_ZERO;
 	}
-	if (n > 1 && !k->zswap_large) {
+	/* A large folio the kernel swaps out whole (a huge page from 4.14,
+	 * smaller ones from 6.10; before, they are split and each page is
+	 * offered alone) is refused before 6.13. */
+	if (n > 1 && !k->zswap_large &&
+	    (n == SR_MAX_NR_PAGES ? k->thp_swap_whole : k->mthp_swap)) {
 		p->rej_large += n;
 		return SR_ZS_NONE;
 	}

@@ -146,6 +146,14 @@ static void zswap_store_limits(void)
 	      p.rej_large == 4 && p.used == 6144);
 	CHECK(sr_zswap_store(&p, &m->zswap, &k613, SR_ZS_PAGE, 2, &sh) == SR_ZS_STORED &&
 	      p.used == 6144 + 4096);
+	/* 6.6 splits a folio of 4 before writing it (mTHP kept whole from
+	 * 6.10): its pages reach zswap, 8192 bytes; a huge page (512) is
+	 * swapped out whole and refused. */
+	sr_zswap_release(&p, 10240);
+	CHECK(sr_zswap_store(&p, &m->zswap, &k66, SR_ZS_PAGE, 4, &sh) == SR_ZS_STORED &&
+	      p.used == 8192 && p.rej_large == 4);
+	CHECK(sr_zswap_store(&p, &m->zswap, &k66, SR_ZS_PAGE, 512, &sh) == SR_ZS_NONE &&
+	      p.rej_large == 516);
 	sr_machine_free(m);
 }
 
