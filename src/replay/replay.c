@@ -257,7 +257,8 @@ enum sr_err sr_replay_new(struct sr_replay **out, const struct sr_replay_opts *o
 	sr_replay_ra_resolve(&r->ra);
 	r->baseline = -1;
 	sr_u64map_init(&r->task_ix);
-	sr_slotmap_init(&r->slots, n, 0, 0); /* laid out by sr_replay_slots_setup() */
+	/* Laid out by sr_replay_slots_setup(). */
+	sr_slotmap_init(&r->slots, n, 0, 0, opts->machine->zswap.enabled);
 	sr_u64map_init(&r->partial);
 	sr_u64map_init(&r->kept_key);
 	sr_u64map_init(&r->kept_gen);
@@ -431,7 +432,7 @@ static struct slot_cell *out_cell(struct sr_replay *r, const struct sr_event *e,
 	sc->nr_pages = (uint16_t)e->nr_pages;
 	sc->left = (uint16_t)e->nr_pages;
 	sc->cached = 0;
-	sc->zs = 0;
+	sr_slotmap_set_zs(&r->slots, sc, 0);
 	sc->gen = ++r->cell_gen;
 	return sc;
 }

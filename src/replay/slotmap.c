@@ -6,7 +6,7 @@
 #include "replay/slotmap.h"
 #include "common/bigmem.h"
 
-void sr_slotmap_init(struct sr_slotmap *sm, int np, int positions, size_t extra)
+void sr_slotmap_init(struct sr_slotmap *sm, int np, int positions, size_t extra, int zswap)
 {
 	memset(sm, 0, sizeof(*sm));
 	sr_u64map_init(&sm->chunk_ix);
@@ -19,6 +19,10 @@ void sr_slotmap_init(struct sr_slotmap *sm, int np, int positions, size_t extra)
 		sm->extra_at = (sm->extra_at + 7) & ~(size_t)7;
 	sm->extra = extra;
 	sm->cell_size = (sm->extra_at + extra + 3) & ~(size_t)3;
+	if (zswap) {
+		sm->zs_at = sm->cell_size;
+		sm->cell_size += sizeof(uint32_t);
+	}
 	if (extra >= 8)
 		sm->cell_size = (sm->cell_size + 7) & ~(size_t)7;
 	sm->chunk_bytes = (sizeof(struct slot_chunk) + SLOTMAP_CHUNK_CELLS * sm->cell_size + 63) &

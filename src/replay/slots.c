@@ -448,9 +448,10 @@ enum sr_err sr_replay_slots_setup(struct sr_replay *r, struct sr_diag *d)
 	if (sr_replay_pte_setup(&r->ra))
 		return sr_diag_set(d, SR_ERR_NOMEM, "out of memory");
 	/* The cells' layout (before the first event: the map is empty). */
-	if (!!r->slots.off_at != want || r->slots.extra != extra) {
+	if (!!r->slots.off_at != want || r->slots.extra != extra ||
+	    !!r->slots.zs_at != !!r->m->zswap.enabled) {
 		sr_slotmap_free(&r->slots);
-		sr_slotmap_init(&r->slots, r->np, want, extra);
+		sr_slotmap_init(&r->slots, r->np, want, extra, r->m->zswap.enabled);
 	}
 	return SR_OK;
 }

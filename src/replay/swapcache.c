@@ -187,7 +187,7 @@ static int ra_can(void *ctx, uint64_t o)
 
 	/* A page zswap holds for this policy is not read from the device
 	 * (docs/MODEL.md, "zswap": left in the pool until its own fault). */
-	return c2 && !((c2->cached | c2->zs) & (1u << c->k));
+	return c2 && !((c2->cached | sr_slotmap_zs(c->ra->slots, c2)) & (1u << c->k));
 }
 
 /* The virtual pages of one 2 MiB: the cell key + 1 of each page in swap. */
@@ -370,7 +370,8 @@ static int vma_readahead(struct replay_ra *ra, struct pol *p, int k, struct sr_d
 		if (!ck--)
 			continue;
 		c2 = sr_slotmap_cell(ra->slots, ck, 0, &ch);
-		if (!c2 || c2->nr_pages != 1 || c2->dev[k] != dv || ((c2->cached | c2->zs) & bit))
+		if (!c2 || c2->nr_pages != 1 || c2->dev[k] != dv ||
+		    ((c2->cached | sr_slotmap_zs(ra->slots, c2)) & bit))
 			continue;
 		c2->cached |= bit;
 		n++;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * zswap's entries, per policy: which recorded pages its pool holds (a bit
- * per policy in their slot cells, struct slot_cell.zs) and in which order
+ * per policy in their slot cells, sr_slotmap_zs()) and in which order
  * its shrink worker writes them back; src/mm/zswap.c decides what the pool
  * takes (docs/MODEL.md, "zswap", Zs1-Zs5).
  *
@@ -128,12 +128,13 @@ static void shrink(struct sr_replay *r, struct pol *p, int k, uint64_t *pages)
 			l->head = (l->head + 1) % l->cap;
 			l->len--;
 			/* Stale: its page was read, or its slot reused, since. */
-			if (!c || !c->nr_pages || c->gen != en.gen || !(c->zs & bit) || c->dev[k] < 0)
+			if (!c || !c->nr_pages || c->gen != en.gen ||
+			    !(sr_slotmap_zs(&r->slots, c) & bit) || c->dev[k] < 0)
 				continue;
 			sr_zswap_release(&z->pool, cell_bytes(r, c));
 			z->pool.written_back += c->left;
 			pages[c->dev[k]] += c->left;
-			c->zs &= ~bit;
+			sr_slotmap_set_zs(&r->slots, c, sr_slotmap_zs(&r->slots, c) & ~bit);
 			found = 1;
 		}
 		/* Round robin: an LRU with nothing left is passed; the
@@ -159,7 +160,7 @@ int sr_replay_zswap_out(struct sr_replay *r, struct pol *p, int k, const struct 
 	o = sr_zswap_store(&p->zs.pool, zc, &r->kernel, kind, e->nr_pages, &sh);
 	dec->zs = (uint8_t)o;
 	if (o == SR_ZS_STORED || o == SR_ZS_WHOLE || o == SR_ZS_ZERO) {
-		sc->zs |= 1u << k;
+		sr_slotmap_set_zs(&r->slots, sc, sr_slotmap_zs(&r->slots, sc) | 1u << k);
 		/* An entry of no bytes (a zero page) is on no LRU: 6.6 puts
 		 * only entries with a length there, and the zeromap is no
 		 * entry. */
@@ -197,7 +198,7 @@ void sr_replay_zswap_in(struct sr_replay *r, struct pol *p, int k, const struct 
 	uint32_t n, i, j;
 
 	dec->zs = SR_ZS_NONE;
-	if (!sc || !(sc->zs & bit) || dec->dv < 0 || dec->ra_hit)
+	if (!sc || !(sr_slotmap_zs(&r->slots, sc) & bit) || dec->dv < 0 || dec->ra_hit)
 		return;
 	kind = sr_zswap_kind(zc, sc->gen);
 	n = e->nr_pages < sc->left ? e->nr_pages : sc->left;
@@ -206,7 +207,7 @@ void sr_replay_zswap_in(struct sr_replay *r, struct pol *p, int k, const struct 
 	sr_zswap_release(&p->zs.pool, (double)n * sr_zswap_page_bytes(zc, &r->kernel, kind));
 	p->zs.pool.loads += n;
 	if (sc->left <= e->nr_pages)
-		sc->zs &= ~bit;
+		sr_slotmap_set_zs(&r->slots, sc, sr_slotmap_zs(&r->slots, sc) & ~bit);
 	dec->zs = kind == SR_ZS_ZERO_PAGE ? SR_ZS_LOAD_ZERO :
 		  kind == SR_ZS_POOR_PAGE ? SR_ZS_LOAD_WHOLE : SR_ZS_LOAD;
 	/* Readahead still reads the window around it; the fault's own slot
@@ -228,12 +229,13 @@ void sr_replay_zswap_in(struct sr_replay *r, struct pol *p, int k, const struct 
 
 void sr_replay_zswap_drop(struct sr_replay *r, struct slot_cell *sc)
 {
+	uint32_t zs = sr_slotmap_zs(&r->slots, sc);
 	int k;
 
-	if (!sc->zs)
+	if (!zs)
 		return;
 	for (k = 0; k < r->np; k++)
-		if (sc->zs & (1u << k))
+		if (zs & (1u << k))
 			sr_zswap_release(&r->pol[k].zs.pool, cell_bytes(r, sc));
-	sc->zs = 0;
+	sr_slotmap_set_zs(&r->slots, sc, 0);
 }
