@@ -76,16 +76,48 @@ static struct zs_lru *lru_of(struct sr_replay *r, struct pol_zs *z, uint32_t mem
 	return &z->lru[z->nlru++];
 }
 
-static int lru_push(struct zs_lru *l, uint64_t key, uint32_t gen)
+/* Entry en of policy k's LRU, its cell (*c) when it still holds a page
+ * in the pool, else NULL: its page was read, or its slot reused, since
+ * (entries are left in the LRU then, and skipped). */
+static struct slot_cell *live(struct sr_replay *r, int k, struct zs_ent en)
 {
-	if (l->len == l->cap) {
+	struct slot_chunk *ch;
+	struct slot_cell *c = sr_slotmap_cell(&r->slots, en.key, 0, &ch);
+
+	if (!c || !c->nr_pages || c->gen != en.gen || !(sr_slotmap_zs(&r->slots, c) & (1u << k)) ||
+	    c->dev[k] < 0)
+		return NULL;
+	return c;
+}
+
+/* Policy k's LRU l gets the entry of the cell key (gen) at its tail.  A
+ * full ring drops its stale entries first and grows only when over half
+ * of them are live: without it, a pool that never fills would keep an
+ * entry for every store of the trace.  0, or -1 out of memory. */
+static int lru_push(struct sr_replay *r, int k, struct zs_lru *l, uint64_t key, uint32_t gen)
+{
+	int grow = !l->cap;
+
+	if (l->cap && l->len == l->cap) {
+		size_t i, w = 0;
+
+		for (i = 0; i < l->len; i++) {
+			struct zs_ent en = l->q[(l->head + i) % l->cap];
+
+			if (live(r, k, en))
+				l->q[(l->head + w++) % l->cap] = en;
+		}
+		l->len = w;
+		grow = w > l->cap / 2;
+	}
+	if (grow) {
 		size_t cap = l->cap ? 2 * l->cap : 64, i;
 		struct zs_ent *n = malloc(cap * sizeof(*n));
 
 		if (!n)
 			return -1;
 		for (i = 0; i < l->len; i++)
-			n[i] = l->q[(l->head + i) % (l->cap ? l->cap : 1)];
+			n[i] = l->q[(l->head + i) % l->cap];
 		free(l->q);
 		l->q = n;
 		l->head = 0;
@@ -121,15 +153,11 @@ static void shrink(struct sr_replay *r, struct pol *p, int k, uint64_t *pages)
 
 		z->rr = (z->rr + 1) % z->nlru;
 		while (l->len && !found) {
-			struct zs_ent en = l->q[l->head];
-			struct slot_chunk *ch;
-			struct slot_cell *c = sr_slotmap_cell(&r->slots, en.key, 0, &ch);
+			struct slot_cell *c = live(r, k, l->q[l->head]);
 
 			l->head = (l->head + 1) % l->cap;
 			l->len--;
-			/* Stale: its page was read, or its slot reused, since. */
-			if (!c || !c->nr_pages || c->gen != en.gen ||
-			    !(sr_slotmap_zs(&r->slots, c) & bit) || c->dev[k] < 0)
+			if (!c)
 				continue;
 			sr_zswap_release(&z->pool, cell_bytes(r, c));
 			z->pool.written_back += c->left;
@@ -167,7 +195,7 @@ int sr_replay_zswap_out(struct sr_replay *r, struct pol *p, int k, const struct 
 		if (o != SR_ZS_ZERO) {
 			struct zs_lru *l = lru_of(r, &p->zs, e->memcg);
 
-			if (!l || lru_push(l, key, sc->gen))
+			if (!l || lru_push(r, k, l, key, sc->gen))
 				return -1;
 		}
 	}
@@ -198,6 +226,12 @@ void sr_replay_zswap_in(struct sr_replay *r, struct pol *p, int k, const struct 
 	uint32_t n, i, j;
 
 	dec->zs = SR_ZS_NONE;
+	/* Without readahead its decision is not made again for a swap-in:
+	 * a swap-out's writebacks must not stand for its bios. */
+	if (!r->ra.active) {
+		dec->ra_nbio = 0;
+		dec->ra_sig = 0;
+	}
 	if (!sc || !(sr_slotmap_zs(&r->slots, sc) & bit) || dec->dv < 0 || dec->ra_hit)
 		return;
 	kind = sr_zswap_kind(zc, sc->gen);

@@ -229,9 +229,21 @@ static size_t evs(struct sr_event *e, size_t at, int op, const uint64_t *off, co
 	return at + n;
 }
 
+static const struct sr_result *run_ra(struct sr_replay **rp, const struct sr_machine *m,
+				      const char *ver, const struct sr_event *e, size_t n,
+				      enum sr_ra_mode ra, struct sr_diag *d);
+
 static const struct sr_result *run(struct sr_replay **rp, const struct sr_machine *m,
 				   const char *ver, const struct sr_event *e, size_t n,
 				   struct sr_diag *d)
+{
+	return run_ra(rp, m, ver, e, n, SR_RA_AUTO, d);
+}
+
+/* run() with readahead as ra says. */
+static const struct sr_result *run_ra(struct sr_replay **rp, const struct sr_machine *m,
+				      const char *ver, const struct sr_event *e, size_t n,
+				      enum sr_ra_mode ra, struct sr_diag *d)
 {
 	const char *specs[1] = { "reclaimer-nid" };
 	const struct sr_result *res = NULL;
@@ -243,6 +255,7 @@ static const struct sr_result *run(struct sr_replay **rp, const struct sr_machin
 	o.machine = m;
 	o.plug = 0;
 	o.noise = 0;
+	o.readahead.mode = ra;
 	if (sr_kernel_parse(ver, &o.kernel, d) != SR_OK ||
 	    sr_replay_new(rp, &o, specs, 1, specs[0], d) != SR_OK ||
 	    sr_replay_feed(*rp, e, n, d) != SR_OK || sr_replay_finish(*rp, &res, d) != SR_OK)
@@ -292,6 +305,11 @@ static void zswap_replay(void)
 	CHECK(p->zs.loads == 4 && p->dev[0].writes == 4 && p->dev[0].reads == 4);
 	CHECK(p->swapouts == 8 && p->swapins == 8 && p->zs.cpu_ns > 0);
 	CHECK(res->zswap.on && !strcmp(res->zswap.compressor, "lzo") && res->zswap.ratio == 2);
+	/* The same without readahead: the swap-ins after the writebacks read
+	 * their own pages only (the writebacks' list is the swap-out's). */
+	res = run_ra(&r, m, "6.6", e, n, SR_RA_OFF, &d);
+	CHECK(res && res->policy[0].zs.loads == 4 && res->policy[0].dev[0].reads == 4 &&
+	      res->policy[0].dev[0].read_bytes == 4 * 4096 && res->policy[0].dev[0].writes == 4);
 	/* A kernel before 6.6: refused, saying so. */
 	CHECK(!run(&r, m, "6.1", e, n, &d) && strstr(d.msg, "modelled from kernel 6.6 on"));
 	sr_replay_free(r);
