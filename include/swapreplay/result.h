@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "swapreplay/machine.h"
+
 #define SR_MAX_POLICIES 32
 
 /* Swap-in latency: a log-linear histogram (32 steps per power of two). */
@@ -133,8 +135,8 @@ struct sr_policy_result {
 	 * 6.13): those the devices wrote; pages swapped in from the pool;
 	 * pages its shrink worker wrote back; times a store found the pool at
 	 * its limit; the most bytes it held; the CPU time zswap took of the
-	 * tasks (compression and decompression, Zs3). */
-	int zswap;
+	 * tasks (compression and decompression, Zs3).  Zero where the
+	 * machine has none (sr_result.zswap). */
 	struct sr_zswap_result {
 		uint64_t stored, zero, whole, rej_full, rej_poor, rej_large, loads, written_back;
 		uint64_t limit_hit;
@@ -258,13 +260,8 @@ struct sr_recorded {
 
 struct sr_result {
 	/* zswap in front of the machine's devices (docs/MODEL.md, "zswap"):
-	 * its settings as the replay took them, for the report (on 0: none). */
-	struct sr_result_zswap {
-		int on, writeback;
-		char compressor[8];
-		double pool_bytes, mem_bytes, max_pool_pct, accept_pct;
-		double ratio, zero_pct, incompressible_pct;
-	} zswap;
+	 * the machine's settings, for the report (enabled 0: none). */
+	struct sr_zswap zswap;
 	uint64_t events;               /* events replayed */
 	uint64_t swapins;              /* ... of them swap-ins (the rest swap-outs) */
 	uint64_t late_events;          /* arrived after later-timed events beyond the reorder window */

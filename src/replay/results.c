@@ -178,8 +178,7 @@ static enum sr_err policy_result(struct sr_replay *r, int k, struct sr_diag *d)
 	o->swapin_lat = s->did.swapin_lat;
 	o->cache_refills = p->mm.cache_refills;
 	o->tiered = p->mm.ops->tiers != NULL;
-	o->zswap = m->zswap.enabled;
-	if (o->zswap) {
+	if (m->zswap.enabled) {
 		const struct sr_zswap_pool *zp = &p->zs.pool;
 
 		o->zs = (struct sr_zswap_result){ zp->stored, zp->zero, zp->whole, zp->rej_full,
@@ -391,21 +390,7 @@ enum sr_err sr_replay_finish(struct sr_replay *r, const struct sr_result **res,
 		r->result.nr_policies = r->np;
 		r->result.baseline = r->baseline;
 		r->result.tasks = r->ntasks;
-		if (r->m->zswap.enabled) {
-			const struct sr_zswap *z = &r->m->zswap;
-			struct sr_result_zswap *o = &r->result.zswap;
-
-			o->on = 1;
-			o->writeback = z->writeback;
-			snprintf(o->compressor, sizeof(o->compressor), "%s", sr_zswap_comp_name(z->comp));
-			o->pool_bytes = z->pool_bytes;
-			o->mem_bytes = z->mem_bytes;
-			o->max_pool_pct = z->max_pool_pct;
-			o->accept_pct = z->accept_pct;
-			o->ratio = z->ratio;
-			o->zero_pct = 100 * z->zero_share;
-			o->incompressible_pct = 100 * z->incompressible_share;
-		}
+		r->result.zswap = r->m->zswap;
 		r->result.tasks_unforked = r->ntasks - r->result.tasks_forked;
 		r->result.swapins = r->ra.ins;
 		/* The plugs still holding writes are flushed, in every

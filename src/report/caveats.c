@@ -298,12 +298,12 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 		add(out, &n, SR_CAV_READAHEAD, &b);
 		put(&b, "%s", in->readahead_caveat);
 	}
-	if (res->zswap.on) {
-		const struct sr_result_zswap *z = &res->zswap;
+	if (res->zswap.enabled) {
+		const struct sr_zswap *z = &res->zswap;
 
 		add(out, &n, SR_CAV_ZSWAP, &b);
-		put(&b, "in front of the devices (%s, its pool at most %.1f MiB", z->compressor,
-		    z->pool_bytes / 1048576.0);
+		put(&b, "in front of the devices (%s, its pool at most %.1f MiB",
+		    sr_zswap_comp_name(z->comp), z->pool_bytes / 1048576.0);
 		if (z->mem_bytes > 0 && fabs(z->pool_bytes - z->mem_bytes * z->max_pool_pct / 100) < 1)
 			put(&b, ", %g %% of %.1f GiB", z->max_pool_pct, z->mem_bytes / 1073741824.0);
 		put(&b, ", taking pages again below %g %% of it once full; %s): the trace does not say "
@@ -312,7 +312,7 @@ int sr_report_caveats(const struct sr_result *res, const struct sr_report_info *
 			"compressing (docs/MODEL.md, Zs1-Zs5)", z->accept_pct,
 		    z->writeback ? "a full pool writes its oldest entries back" :
 		    "no writeback: a full pool refuses stores until loads free it", z->ratio,
-		    z->zero_pct, z->incompressible_pct);
+		    100 * z->zero_share, 100 * z->incompressible_share);
 	}
 	add(out, &n, SR_CAV_NOISE, &b);
 	if (res->nr_policies && res->policy[0].noise.replicas)

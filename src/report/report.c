@@ -606,7 +606,7 @@ static void write_json(FILE *f, const struct sr_result *res, const struct sr_rep
 		       (behind(res) ? 1u << SR_FIG_BEHIND : 0) |
 		       (kept(res) ? 1u << SR_FIG_KEPT : 0) |
 		       (tiered(res) ? 1u << SR_FIG_TIERS : 0) |
-		       (res->nr_policies && res->policy[0].zswap ? 1u << SR_FIG_ZSWAP : 0);
+		       (res->zswap.enabled ? 1u << SR_FIG_ZSWAP : 0);
 		for (i = 0; i < SR_PF_COUNT; i++)
 			pol_fig(p, &l, (enum sr_pfig)i, &pu[i], &pd[i]);
 		if (put_figs(f, sr_report_pfig, SR_PF_COUNT, when, "     ", pu, pd))
@@ -1240,7 +1240,7 @@ static void write_text(FILE *f, const struct sr_result *res, const struct sr_rep
 		if (p->tiered)
 			fprintf(f, " (%" PRIu64 " of them its memcg's tiers full)", p->tier_full);
 		fputc('\n', f);
-		if (p->zswap)
+		if (res->zswap.enabled)
 			fprintf(f, "zswap: %" PRIu64 " pages stored compressed, %" PRIu64 " zero, %" PRIu64
 				" whole; refused (written to the devices): %" PRIu64 " pool full, %" PRIu64
 				" not compressing, %" PRIu64 " large folio; %" PRIu64 " loaded, %" PRIu64

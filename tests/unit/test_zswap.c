@@ -300,11 +300,11 @@ static void zswap_replay(void)
 		return;
 	}
 	p = &res->policy[0];
-	CHECK(p->zswap && p->zs.stored == 6 && p->zs.rej_full == 2 && p->zs.written_back == 2 &&
+	CHECK(res->zswap.enabled && p->zs.stored == 6 && p->zs.rej_full == 2 && p->zs.written_back == 2 &&
 	      p->zs.limit_hit == 2 && p->zs.pool_peak_bytes == 10240);
 	CHECK(p->zs.loads == 4 && p->dev[0].writes == 4 && p->dev[0].reads == 4);
 	CHECK(p->swapouts == 8 && p->swapins == 8 && p->zs.cpu_ns > 0);
-	CHECK(res->zswap.on && !strcmp(res->zswap.compressor, "lzo") && res->zswap.ratio == 2);
+	CHECK(res->zswap.enabled && res->zswap.comp == SR_ZSWAP_LZO && res->zswap.ratio == 2);
 	/* The same without readahead: the swap-ins after the writebacks read
 	 * their own pages only (the writebacks' list is the swap-out's). */
 	res = run_ra(&r, m, "6.6", e, n, SR_RA_OFF, &d);
