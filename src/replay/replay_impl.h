@@ -640,6 +640,10 @@ void sr_replay_slots_free(struct pol *p);
 enum sr_err sr_replay_slots_setup(struct sr_replay *r, struct sr_diag *d);
 
 /* swapcache.c: readahead and the swap cache (docs/MODEL.md). */
+/* A decision's nb bios in bio (a swap-in's reads, 0: its folio alone; a
+ * swap-out's writebacks): their count, and their digest for sharing
+ * (sr_replay_same()), into dec. */
+void sr_replay_bios_set(struct sr_decision *dec, const uint64_t *bio, uint32_t nb);
 /* What SR_RA_AUTO means for r's kernel and machine, and how long pages
  * read ahead last with a memory size. */
 void sr_replay_ra_resolve(struct replay_ra *ra);

@@ -324,9 +324,7 @@ static void vra_put(struct pol_ra *p, long ti, const struct sr_vma_ra *w)
 	p->vra[ti].set = 1;
 }
 
-/* A swap-in reads the nb slots of bio (0: its folio alone): their count,
- * and their digest for sharing (sr_replay_same()), into its decision. */
-static void ra_bios(struct sr_decision *dec, const uint64_t *bio, uint32_t nb)
+void sr_replay_bios_set(struct sr_decision *dec, const uint64_t *bio, uint32_t nb)
 {
 	uint64_t sig = nb;
 	uint32_t i;
@@ -383,7 +381,7 @@ static int vma_readahead(struct replay_ra *ra, struct pol *p, int k, struct sr_d
 	}
 	dec->ra_n = n;
 	dec->ra_lo = first == UINT64_MAX ? 0 : first;
-	ra_bios(dec, bio, n ? nb : 0);
+	sr_replay_bios_set(dec, bio, n ? nb : 0);
 	p->res.readahead_pages += n;
 	return 0;
 }
@@ -444,7 +442,7 @@ int sr_replay_readahead(struct replay_ra *ra, struct pol *p, int k, struct sr_de
 		bio[nb++] = off;
 		for (; i < n; i++)
 			bio[nb++] = offs[i];
-		ra_bios(dec, bio, nb);
+		sr_replay_bios_set(dec, bio, nb);
 	}
 	for (i = 0; i < n; i++) {
 		uint64_t ck;

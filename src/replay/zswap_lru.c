@@ -180,8 +180,7 @@ int sr_replay_zswap_out(struct sr_replay *r, struct pol *p, int k, const struct 
 	int sh;
 
 	dec->zs = SR_ZS_NONE;
-	dec->ra_nbio = 0;
-	dec->ra_sig = 0;
+	sr_replay_bios_set(dec, wb, 0);
 	if (!sc || dec->dv < 0)
 		return 0;
 	kind = sr_zswap_kind(zc, sc->gen);
@@ -200,7 +199,7 @@ int sr_replay_zswap_out(struct sr_replay *r, struct pol *p, int k, const struct 
 		}
 	}
 	if (sh) {
-		uint64_t pages[SR_MACHINE_MAX_DEVICES] = { 0 }, sig;
+		uint64_t pages[SR_MACHINE_MAX_DEVICES] = { 0 };
 		uint32_t n = 0;
 		int d;
 
@@ -208,11 +207,7 @@ int sr_replay_zswap_out(struct sr_replay *r, struct pol *p, int k, const struct 
 		for (d = 0; d < r->m->nr_devices; d++)
 			if (pages[d])
 				wb[n++] = (uint64_t)d << 32 | pages[d];
-		sig = n;
-		for (d = 0; d < (int)n; d++)
-			sig = (sig ^ wb[d]) * 0x100000001b3ull;
-		dec->ra_nbio = n;
-		dec->ra_sig = sig;
+		sr_replay_bios_set(dec, wb, n);
 	}
 	return 0;
 }
@@ -228,10 +223,8 @@ void sr_replay_zswap_in(struct sr_replay *r, struct pol *p, int k, const struct 
 	dec->zs = SR_ZS_NONE;
 	/* Without readahead its decision is not made again for a swap-in:
 	 * a swap-out's writebacks must not stand for its bios. */
-	if (!r->ra.active) {
-		dec->ra_nbio = 0;
-		dec->ra_sig = 0;
-	}
+	if (!r->ra.active)
+		sr_replay_bios_set(dec, bio, 0);
 	if (!sc || !(sr_slotmap_zs(&r->slots, sc) & bit) || dec->dv < 0 || dec->ra_hit)
 		return;
 	kind = sr_zswap_kind(zc, sc->gen);
@@ -249,15 +242,9 @@ void sr_replay_zswap_in(struct sr_replay *r, struct pol *p, int k, const struct 
 	for (i = 0; i < dec->ra_nbio && bio[i] != dec->off; i++)
 		;
 	if (i < dec->ra_nbio) {
-		uint64_t sig;
-
 		for (j = i + 1; j < dec->ra_nbio; j++)
 			bio[j - 1] = bio[j];
-		dec->ra_nbio--;
-		sig = dec->ra_nbio;
-		for (j = 0; j < dec->ra_nbio; j++)
-			sig = (sig ^ bio[j]) * 0x100000001b3ull;
-		dec->ra_sig = sig;
+		sr_replay_bios_set(dec, bio, dec->ra_nbio - 1);
 	}
 }
 
